@@ -1,0 +1,23 @@
+/** Jest runs TypeScript through SWC (about 4x faster than ts-jest); decorator metadata is needed by type-graphql and MikroORM. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  setupFiles: ['reflect-metadata'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testTimeout: 30000,
+};

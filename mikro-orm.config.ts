@@ -1,0 +1,28 @@
+import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { Admin } from './src/admins/admin.entity';
+import { MIGRATIONS } from './src/db/migrations';
+import { IdempotencyRecord } from './src/payments/idempotency-record.entity';
+import { Payment } from './src/payments/payment.entity';
+import { ApiKey } from './src/shops/api-key.entity';
+import { Seller } from './src/shops/seller.entity';
+import { Shop } from './src/shops/shop.entity';
+
+export const ENTITIES = [Seller, Shop, ApiKey, Admin, Payment, IdempotencyRecord];
+
+/** The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk. */
+export function ormConfig(clientUrl: string, poolSize = 10): Options {
+  return defineConfig({
+    clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    forceUtcTimezone: true,
+    discovery: { disableDynamicFileAccess: true },
+    pool: { min: 0, max: poolSize },
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    allowGlobalContext: false,
+    debug: false,
+  });
+}
+
+export default ormConfig(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/payments');

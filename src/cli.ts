@@ -1,0 +1,86 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { createAdmin } from './admins/admin.service';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { isHttpsUrl } from './payments/payment-rules';
+import { createLogger } from './shared/logger';
+import { createSellerWithShop } from './shops/shop.service';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Operations commands: `npm run cli -- <command> [options]`. Results are one JSON line on stdout. */
+const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 'string' }>; run(em: EntityManager, o: Record<string, string | undefined>): Promise<unknown> }> = {
+  'create-shop': {
+    usage: 'create-shop --email <email> --name <shop name> [--webhook-url <https url>]',
+    options: { email: { type: 'string' }, name: { type: 'string' }, 'webhook-url': { type: 'string' } },
+    async run(em, o) {
+      const email = required(o, 'email');
+      const shopName = required(o, 'name');
+      if (o['webhook-url'] !== undefined && !isHttpsUrl(o['webhook-url'])) throw new UsageError('--webhook-url must be an https URL');
+      const created = await createSellerWithShop(em, { email, shopName, webhookUrl: o['webhook-url'] });
+      return { seller_id: created.seller.id, shop_id: created.shop.id, api_key: created.apiKey, webhook_secret: created.webhookSecret };
+    },
+  },
+  'create-admin': {
+    usage: 'create-admin --email <email>',
+    options: { email: { type: 'string' } },
+    async run(em, o) {
+      const { admin, token } = await createAdmin(em, required(o, 'email'));
+      return { admin_id: admin.id, token };
+    },
+  },
+};
+
+class UsageError extends Error {}
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+function required(options: Record<string, string | undefined>, name: string): string {
+  const value = options[name]?.trim();
+  if (!value) throw new UsageError(`--${name} is required`);
+  if (name === 'email' && !EMAIL.test(value)) throw new UsageError('--email must be an email address');
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`Usage: npm run cli -- <command>\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`);
+    return 2;
+  }
+  let options: Record<string, string | undefined>;
+  try {
+    options = parseArgs({ args: rest, options: command.options, strict: true }).values as Record<string, string | undefined>;
+    for (const key of Object.keys(command.options)) if (key !== 'webhook-url') required(options, key);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nUsage: npm run cli -- ${command.usage}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const database = await openDatabase(config, createLogger(config.logLevel, process.stderr as never));
+  try {
+    const result = await command.run(database.orm.em.fork(), options);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    if ((error as { name?: string }).name === 'UniqueConstraintViolationException') {
+      process.stderr.write('That email address is already registered\n');
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
+    process.exit(1);
+  });

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261123000000_initial } from './Migration20261123000000_initial';
+
+/** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261123000000_initial', class: Migration20261123000000_initial },
+];

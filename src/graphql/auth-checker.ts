@@ -1,0 +1,22 @@
+import type { AuthChecker } from 'type-graphql';
+import { domainError } from '../shared/errors';
+import type { Actor, GraphQLContext, Role } from './context';
+
+/** `@Authorized('SELLER', 'ADMIN')` lets either role in; a field's guard is declared where the field is. */
+export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context }, roles) => {
+  const role = roleOf(context.actor);
+  if (role && (roles.length === 0 || roles.includes(role))) return true;
+  throw domainError(role ? 'FORBIDDEN' : 'UNAUTHENTICATED');
+};
+
+function roleOf(actor: Actor): Role | null {
+  if (actor.kind === 'seller') return 'SELLER';
+  if (actor.kind === 'admin') return 'ADMIN';
+  return null;
+}
+
+/** The calling seller's shop; resolvers guarded by `@Authorized('SELLER')` may rely on it. */
+export function sellerShop(context: GraphQLContext) {
+  if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
+  return context.actor.shop;
+}

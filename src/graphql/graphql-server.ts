@@ -1,0 +1,84 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
+import { locals } from '../http/request-context';
+import { DomainError, domainError } from '../shared/errors';
+import type { GraphQLContext } from './context';
+
+/** Errors GraphQL itself raises about the request (syntax, validation, variables): safe to show. */
+const CLIENT_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'BAD_REQUEST',
+]);
+
+/** Domain errors show their catalogue code; unknown errors become the spec's 500 message. */
+export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    return { message: original.message, path: formatted.path, extensions: { code: original.code, status: original.status } };
+  }
+  if (CLIENT_ERROR_CODES.has(String(formatted.extensions?.code))) return formatted;
+  return { message: domainError('INTERNAL').message, path: formatted.path, extensions: { code: 'INTERNAL' } };
+}
+
+function logUnexpectedErrors(logger: Logger): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) {
+            const original = unwrapResolverError(error);
+            if (!(original instanceof DomainError) && !CLIENT_ERROR_CODES.has(String(error.extensions?.code))) {
+              logger.error({ requestId: contextValue?.requestId, err: original }, 'unexpected GraphQL error');
+            }
+          }
+        },
+      };
+    },
+  };
+}
+
+export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, baseUrl: string, logger: Logger) {
+  const server = new ApolloServer<GraphQLContext>({
+    schema,
+    formatError,
+    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger)],
+  });
+  await server.start();
+  const router = express.Router();
+  router.use(express.json({ limit: '256kb' }), authenticateGraphQLCaller(limits));
+  router.use(
+    expressMiddleware(server, {
+      context: async ({ res }) => {
+        const { em, actor, requestId } = locals(res);
+        return { em, actor, requestId, baseUrl };
+      },
+    }),
+  );
+  router.use(graphqlErrors(logger));
+  return { router, stop: () => server.stop() };
+}
+
+/** Failures before GraphQL runs (credentials, rate limit, body): the GraphQL error shape, with an HTTP status. */
+function graphqlErrors(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const known = error instanceof DomainError ? error : null;
+    if (!known && (error as { type?: string })?.type?.startsWith('entity.')) {
+      res.status(400).json({ errors: [{ message: 'Request body must be valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+      return;
+    }
+    if (!known) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
+    const shown = known ?? domainError('INTERNAL');
+    res.status(shown.status).json({ errors: [{ message: shown.message, extensions: { code: shown.code } }] });
+  };
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  execute,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { DomainError, domainError } from '../shared/errors';
+import { PROJECT_ROOT } from '../shared/project-root';
+import type { GraphQLContext } from './context';
+
+export type OperationRunner = <T>(name: string, variables: Record<string, unknown>, context: GraphQLContext) => Promise<T>;
+
+/**
+ * Loads the named operations of a `.graphql` file, parses and validates them against the schema once,
+ * and returns a runner. A broken operation fails the start, never a request.
+ */
+export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected: (error: unknown, context: GraphQLContext) => void): OperationRunner {
+  const document = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations', file), 'utf8'));
+  const problems = validate(schema, document);
+  if (problems.length > 0) throw new Error(`${file}: ${problems.map((p) => p.message).join('; ')}`);
+  const names = new Set(
+    document.definitions
+      .filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')
+      .map((d) => d.name?.value),
+  );
+  return async <T>(name: string, variables: Record<string, unknown>, context: GraphQLContext) => {
+    if (!names.has(name)) throw new Error(`Unknown operation ${name} in ${file}`);
+    const result = await execute({ schema, document: document as DocumentNode, operationName: name, variableValues: variables, contextValue: context });
+    const error = result.errors?.[0];
+    if (!error) return result.data as T;
+    if (error.originalError instanceof DomainError) throw error.originalError;
+    onUnexpected(error.originalError ?? error, context);
+    throw domainError('INTERNAL');
+  };
+}

@@ -1,0 +1,70 @@
+import type { NextFunction, Request, Response } from 'express';
+import { adminForToken } from '../admins/admin.service';
+import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
+import { DomainError, domainError } from '../shared/errors';
+import { sha256Hex } from '../shared/secrets';
+import { apiKeyFromHeader, shopForApiKey } from '../shops/api-key-auth';
+import { locals } from './request-context';
+
+export interface RateLimits {
+  /** Per API key (spec: 100 requests per minute per key). */
+  perApiKey: RateLimiter;
+  /** Failed authentications per client address, so keys cannot be guessed at speed. */
+  authFailuresPerClient: RateLimiter;
+}
+
+/**
+ * Sellers: `Authorization: Bearer svc_live_…`. Counts the request against the key's budget first
+ * (before any database work), then resolves the shop. Failures count against the client address.
+ */
+export function authenticateSeller(limits: RateLimits) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const apiKey = apiKeyFromHeader(req.get('authorization'));
+      const decision = await limits.perApiKey.consume(sha256Hex(apiKey));
+      setRateLimitHeaders(res, decision);
+      if (!decision.allowed) throw rateLimited(res, decision);
+      const context = locals(res);
+      context.actor = { kind: 'seller', shop: await shopForApiKey(context.em, apiKey) };
+      next();
+    } catch (error) {
+      next(await countAuthFailure(limits, req, res, error));
+    }
+  };
+}
+
+/** /graphql: a seller key, an admin token, or nobody (the public checkout operations). */
+export function authenticateGraphQLCaller(limits: RateLimits) {
+  const seller = authenticateSeller(limits);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const authorization = req.get('authorization');
+    if (!authorization) return next();
+    const token = /^Bearer +(adm_\S+)\s*$/i.exec(authorization)?.[1];
+    if (!token) return seller(req, res, next);
+    try {
+      locals(res).actor = { kind: 'admin', admin: await adminForToken(locals(res).em, token) };
+      next();
+    } catch (error) {
+      next(await countAuthFailure(limits, req, res, error));
+    }
+  };
+}
+
+const GUESSING_CODES = new Set(['API_KEY_REQUIRED', 'INVALID_API_KEY', 'UNAUTHENTICATED']);
+
+async function countAuthFailure(limits: RateLimits, req: Request, res: Response, error: unknown): Promise<unknown> {
+  if (!(error instanceof DomainError) || !GUESSING_CODES.has(error.code)) return error;
+  const decision = await limits.authFailuresPerClient.consume(req.ip ?? 'unknown');
+  return decision.allowed ? error : rateLimited(res, decision);
+}
+
+function setRateLimitHeaders(res: Response, decision: RateDecision): void {
+  res.setHeader('X-RateLimit-Limit', String(decision.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('X-RateLimit-Reset', String(decision.resetAt));
+}
+
+function rateLimited(res: Response, decision: RateDecision): DomainError {
+  res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+  return domainError('RATE_LIMITED', decision.retryAfterSeconds);
+}

@@ -1,0 +1,38 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Actor } from '../graphql/context';
+import { randomBase62 } from '../shared/random-id';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** What every request carries through the middleware chain (Express `res.locals`). */
+export interface RequestLocals {
+  requestId: string;
+  em: EntityManager;
+  actor: Actor;
+}
+
+export function locals(res: Response): RequestLocals {
+  return res.locals as RequestLocals;
+}
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Gives each request an id (the caller's X-Request-Id when it is sane), its own unit of work,
+ * and one log line when it ends, with the id, so a support ticket leads straight to the log.
+ */
+export function requestContext(orm: MikroORM, logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && CLIENT_REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
+    const started = process.hrtime.bigint();
+    Object.assign(res.locals, { requestId, em: orm.em.fork(), actor: { kind: 'public' } } satisfies RequestLocals);
+    res.setHeader('X-Request-Id', requestId);
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}

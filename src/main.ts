@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { startService } from './service';
+import { createLogger } from './shared/logger';
+import { createDemoShopIfEmpty } from './shops/demo-shop';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const service = await startService(config, logger);
+  if (service.database.embedded) {
+    const demo = await createDemoShopIfEmpty(service.database.orm.em.fork());
+    if (demo) printDemoCredentials(demo.shop.id, demo.apiKey, demo.webhookSecret);
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining requests');
+    await service.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Shown once: the key is stored only as a hash and cannot be printed again. */
+function printDemoCredentials(shopId: string, apiKey: string, webhookSecret: string): void {
+  process.stdout.write(
+    [
+      '',
+      'Demo shop created (shown once, store it now):',
+      `  shop id:        ${shopId}`,
+      `  API key:        ${apiKey}`,
+      `  webhook secret: ${webhookSecret}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
+import { Shop } from '../shops/shop.entity';
+import { PaymentStatus } from './payment-status';
+import { newPaymentId } from './payment-rules';
+import type { Metadata } from './payment-rules';
+
+/** A card payment. `@Field` is the allow-list of what GraphQL (and so REST) can ever show. */
+@ObjectType()
+@Entity({ tableName: 'payments' })
+@Index({ name: 'payments_shop_created_idx', properties: ['shop', 'createdAt'] })
+export class Payment {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'string' })
+  id: string = newPaymentId();
+
+  @ManyToOne(() => Shop)
+  shop!: Shop;
+
+  /** Integer cents of USD; bigint so that no amount a seller may charge overflows. */
+  @Field(() => SafeIntResolver)
+  @Property({ type: new BigIntType('number') })
+  amount!: number;
+
+  @Field(() => String)
+  @Property({ type: 'string', length: 3 })
+  currency: Opt<string> = 'usd';
+
+  @Field(() => PaymentStatus)
+  @Enum({ items: () => PaymentStatus })
+  status: Opt<PaymentStatus> = PaymentStatus.PENDING;
+
+  @Property({ type: 'text' })
+  returnUrl!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', nullable: true })
+  customerEmail: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  customerName: string | null = null;
+
+  /** `json`, not `jsonb`: the seller's key order is echoed back as sent. */
+  @Field(() => JSONObjectResolver)
+  @Property({ type: 'json', columnType: 'json' })
+  metadata: Opt<Metadata> = {};
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  completedAt: Date | null = null;
+
+  /** The lifecycle's `error` (for example `card_declined`): for admins, not in REST payloads. */
+  @Property({ type: 'string', nullable: true })
+  failureCode: string | null = null;
+}

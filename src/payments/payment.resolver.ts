@@ -1,0 +1,44 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { sellerShop } from '../graphql/auth-checker';
+import type { GraphQLContext } from '../graphql/context';
+import { Payment } from './payment.entity';
+import { checkoutUrlFor } from './payment-rules';
+import { createPayment, findPayment, listPayments } from './payment.service';
+import { PaymentStatus } from './payment-status';
+import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
+
+@Resolver(() => Payment)
+export class PaymentResolver {
+  @Authorized('SELLER')
+  @Mutation(() => CreatePaymentResult, { description: 'Creates a pending payment for the calling shop.' })
+  createPayment(
+    @Arg('input', () => CreatePaymentInput) input: CreatePaymentInput,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreatePaymentResult> {
+    return createPayment(context.em, sellerShop(context), input, idempotencyKey) as Promise<CreatePaymentResult>;
+  }
+
+  @Authorized('SELLER', 'ADMIN')
+  @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
+  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
+    const shop = context.actor.kind === 'seller' ? context.actor.shop : null;
+    return findPayment(context.em, id, shop);
+  }
+
+  @Authorized('SELLER')
+  @Query(() => PaymentList, { description: "The calling shop's payments, newest first." })
+  payments(
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Arg('status', () => PaymentStatus, { nullable: true }) status: PaymentStatus | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<PaymentList> {
+    return listPayments(context.em, sellerShop(context), page, limit, status);
+  }
+
+  @FieldResolver(() => String, { description: 'Where the customer pays: {BASE_URL}/checkout/<id>.' })
+  checkoutUrl(@Root() payment: Payment, @Ctx() context: GraphQLContext): string {
+    return checkoutUrlFor(context.baseUrl, payment.id);
+  }
+}

@@ -1,0 +1,60 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { domainError } from '../shared/errors';
+import type { Shop } from '../shops/shop.entity';
+import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
+import { Payment } from './payment.entity';
+import {
+  isPaymentId,
+  validateCreatePayment,
+  validPageRequest,
+  type CreatePaymentRequest,
+} from './payment-rules';
+import type { PaymentStatus } from './payment-status';
+
+/** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
+export async function createPayment(
+  em: EntityManager,
+  shop: Shop,
+  request: CreatePaymentRequest,
+  idempotencyKey?: string | null,
+): Promise<CreatePaymentOutcome> {
+  const command = validateCreatePayment(request);
+  const create = (tx: EntityManager) => tx.create(Payment, { ...command, shop });
+  if (idempotencyKey === undefined || idempotencyKey === null) {
+    const payment = create(em);
+    await em.flush();
+    return { payment, replayed: false };
+  }
+  return createOnceForKey(em, shop, validIdempotencyKey(idempotencyKey), command, create);
+}
+
+/** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */
+export async function findPayment(em: EntityManager, id: string, shop: Shop | null): Promise<Payment> {
+  const payment = isPaymentId(id)
+    ? await em.findOne(Payment, shop ? { id, shop } : { id })
+    : null;
+  if (!payment) throw domainError('PAYMENT_NOT_FOUND');
+  return payment;
+}
+
+export interface PaymentPage {
+  items: Payment[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}
+
+export async function listPayments(
+  em: EntityManager,
+  shop: Shop,
+  page: number | null | undefined,
+  limit: number | null | undefined,
+  status: PaymentStatus | null | undefined,
+): Promise<PaymentPage> {
+  const request = validPageRequest(page, limit);
+  const where: FilterQuery<Payment> = status ? { shop, status } : { shop };
+  const [items, total] = await em.findAndCount(Payment, where, {
+    orderBy: { createdAt: 'desc', id: 'desc' },
+    limit: request.limit,
+    offset: (request.page - 1) * request.limit,
+  });
+  return { items, pagination: { ...request, total, pages: Math.ceil(total / request.limit) } };
+}

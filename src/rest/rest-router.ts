@@ -1,0 +1,69 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { OperationRunner } from '../graphql/operations';
+import { authenticateSeller, type RateLimits } from '../http/authenticate';
+import { locals } from '../http/request-context';
+import { domainError } from '../shared/errors';
+import { envelopeErrors, sendData } from './envelope';
+import { REST_ROUTES, type RestRoute } from './routes';
+
+export const JSON_BODY_LIMIT = '64kb';
+
+export interface RestDeps {
+  runOperation: OperationRunner;
+  limits: RateLimits;
+  baseUrl: string;
+  logger: Logger;
+}
+
+/**
+ * /api/v1: authenticate and count every call, then run the route's GraphQL operation and wrap
+ * its answer in the envelope. Owns HTTP concerns only: headers, JSON shape, status codes.
+ */
+export function restRouter(deps: RestDeps): Router {
+  const router = Router();
+  router.use(noStore);
+  router.use(authenticateSeller(deps.limits));
+  for (const route of REST_ROUTES) {
+    const body = route.jsonBody ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
+    router[route.method](route.path, ...body, handle(route, deps));
+  }
+  for (const path of new Set(REST_ROUTES.map((r) => r.path))) {
+    const allowed = REST_ROUTES.filter((r) => r.path === path).map((r) => r.method.toUpperCase());
+    router.all(path, methodNotAllowed(allowed));
+  }
+  router.use((_req, _res, next) => next(domainError('ROUTE_NOT_FOUND')));
+  router.use(envelopeErrors(deps.logger));
+  return router;
+}
+
+function handle(route: RestRoute, deps: RestDeps) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { em, actor, requestId } = locals(res);
+      const variables = route.variables(req);
+      const data = await deps.runOperation(route.operation, variables, { em, actor, requestId, baseUrl: deps.baseUrl });
+      const { data: payload, pagination } = route.respond(data, res);
+      sendData(res, payload, pagination);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function requireJsonContentType(req: Request, _res: Response, next: NextFunction) {
+  next(req.is('application/json') ? undefined : domainError('UNSUPPORTED_MEDIA_TYPE'));
+}
+
+function methodNotAllowed(allowed: string[]) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Allow', allowed.includes('GET') ? [...allowed, 'HEAD'].join(', ') : allowed.join(', '));
+    next(domainError('METHOD_NOT_ALLOWED'));
+  };
+}
+
+/** Payment data is private to the seller: never cached by browsers or proxies. */
+function noStore(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}

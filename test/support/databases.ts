@@ -1,0 +1,24 @@
+import { Client } from 'pg';
+import { randomBytes } from 'node:crypto';
+import { POSTGRES_ADMIN_URL, databaseUrlFor } from './test-env';
+
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty PostgreSQL database with a unique name; returns its URL. */
+export async function createEmptyDatabase(prefix: string): Promise<{ name: string; url: string }> {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  await admin((c) => c.query(`create database "${name}"`));
+  return { name, url: databaseUrlFor(name) };
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin((c) => c.query(`drop database if exists "${name}" with (force)`));
+}

@@ -1,0 +1,16 @@
+/** Where the test run's own database and Redis namespace are; set by global-setup, read everywhere. */
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function databaseUrlFor(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export function testRun(): { databaseUrl: string; redisPrefix: string } {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const redisPrefix = process.env.TEST_REDIS_PREFIX;
+  if (!databaseUrl || !redisPrefix) throw new Error('global-setup did not run');
+  return { databaseUrl, redisPrefix };
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '../../src/config';
+import { startService, type RunningService } from '../../src/service';
+import { createLogger } from '../../src/shared/logger';
+import { createSellerWithShop, type NewShop } from '../../src/shops/shop.service';
+import { TEST_REDIS_URL, testRun } from './test-env';
+
+export interface TestService extends RunningService {
+  /** Every log line the service wrote, parsed. */
+  logs: Record<string, unknown>[];
+  em(): EntityManager;
+  createShop(overrides?: Partial<{ email: string; shopName: string; webhookUrl: string }>): Promise<NewShop>;
+}
+
+/**
+ * The real service on a free port, against the run's PostgreSQL database and real Redis.
+ * `redisNamespace` lets several instances share (or not share) one set of counters.
+ */
+export async function startTestService(env: Record<string, string> = {}, redisNamespace = randomBytes(4).toString('hex')): Promise<TestService> {
+  const { databaseUrl, redisPrefix } = testRun();
+  const config = loadConfig({
+    PORT: '0',
+    BASE_URL: 'https://pay.example.test',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: '5',
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: `${redisPrefix}${redisNamespace}:`,
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const service = await startService(config, createLogger(config.logLevel, sink));
+  return {
+    ...service,
+    logs,
+    em: () => service.database.orm.em.fork(),
+    createShop: (overrides = {}) =>
+      createSellerWithShop(service.database.orm.em.fork(), {
+        email: overrides.email ?? `seller-${randomBytes(6).toString('hex')}@example.com`,
+        shopName: overrides.shopName ?? 'Test Shop',
+        webhookUrl: overrides.webhookUrl,
+      }),
+  };
+}
