@@ -52,6 +52,9 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, b
   const server = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
+    // main.ts owns shutdown (drain HTTP, then stop Apollo, then the database); Apollo's own signal
+    // handler would race it and leave the process hanging.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger)],
   });
   await server.start();

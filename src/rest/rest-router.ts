@@ -57,7 +57,8 @@ function requireJsonContentType(req: Request, _res: Response, next: NextFunction
 
 function methodNotAllowed(allowed: string[]) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('Allow', allowed.includes('GET') ? [...allowed, 'HEAD'].join(', ') : allowed.join(', '));
+    const withHead = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+    res.setHeader('Allow', withHead.sort().join(', '));
     next(domainError('METHOD_NOT_ALLOWED'));
   };
 }

@@ -29,6 +29,7 @@ const catalogue = {
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'Idempotency-Key must be 1 to 255 characters' },
   IDEMPOTENCY_KEY_IN_FLIGHT: {
     status: 409,
+    retryAfterSeconds: 1,
     message: 'A request with this Idempotency-Key is still being processed. Retry shortly.',
   },
   IDEMPOTENCY_KEY_REUSED: {
@@ -65,8 +66,8 @@ const catalogue = {
     message: (seconds: number) => `Rate limit exceeded. Try again in ${seconds} seconds.`, // (spec)
   },
   INTERNAL: { status: 500, message: 'An unexpected error occurred' }, // (spec)
-  UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable' },
-} satisfies Record<string, { status: number; message: Message }>;
+  UNAVAILABLE: { status: 503, retryAfterSeconds: 5, message: 'Service temporarily unavailable' },
+} satisfies Record<string, { status: number; message: Message; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof catalogue;
 
@@ -79,6 +80,8 @@ type Details<C extends ErrorCode> = (typeof catalogue)[C]['message'] extends (
 /** An error whose code, HTTP status and message come from the catalogue. */
 export class DomainError extends Error {
   readonly status: number;
+  /** When set, the answer carries `Retry-After` (seconds): the caller may try again after it. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -86,7 +89,9 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = 'DomainError';
-    this.status = catalogue[code].status;
+    const entry: { status: number; retryAfterSeconds?: number } = catalogue[code];
+    this.status = entry.status;
+    this.retryAfterSeconds = entry.retryAfterSeconds;
   }
 }
 
