@@ -2,13 +2,15 @@ import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { Admin } from './src/admins/admin.entity';
 import { MIGRATIONS } from './src/db/migrations';
+import { LedgerEntry } from './src/ledger/ledger-entry.entity';
 import { IdempotencyRecord } from './src/payments/idempotency-record.entity';
 import { Payment } from './src/payments/payment.entity';
 import { ApiKey } from './src/shops/api-key.entity';
 import { Seller } from './src/shops/seller.entity';
 import { Shop } from './src/shops/shop.entity';
+import { WebhookEvent } from './src/webhooks/webhook-event.entity';
 
-export const ENTITIES = [Seller, Shop, ApiKey, Admin, Payment, IdempotencyRecord];
+export const ENTITIES = [Seller, Shop, ApiKey, Admin, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent];
 
 /** The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk. */
 export function ormConfig(clientUrl: string, poolSize = 10): Options {

@@ -22,6 +22,23 @@ export interface Config {
   authFailuresPerMinute: number;
   /** LOG_LEVEL: pino level (default info). */
   logLevel: string;
+  /** CARD_PROCESSOR: the acquirer adapter; only `simulated` exists today (default). */
+  cardProcessor: 'simulated';
+  /** SIMULATED_ACQUIRER_DELAY_MS: network time the simulated acquirer pretends to take (default 0). */
+  simulatedAcquirerDelayMs: number;
+  /** Card-testing defence on the checkout page (README, "Card testing defence"). */
+  checkoutLimits: {
+    /** CHECKOUT_WINDOW_SECONDS: the sliding window all checkout limits count over (default 600). */
+    windowSeconds: number;
+    /** CHECKOUT_SUBMISSIONS_PER_CLIENT: card submissions per client address per window (default 10). */
+    submissionsPerClient: number;
+    /** CHECKOUT_SUBMISSIONS_PER_SHOP: card submissions per shop per window (default 1000). */
+    submissionsPerShop: number;
+    /** CHECKOUT_DECLINES_PER_CLIENT: declines from one address that block it for the window (default 5). */
+    declinesPerClient: number;
+    /** CHECKOUT_DECLINES_PER_SHOP: declines on one shop that pause its card submissions (default 100). */
+    declinesPerShop: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -45,7 +62,24 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     logLevel,
+    cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
+    simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
+    checkoutLimits: {
+      windowSeconds: integer(env, 'CHECKOUT_WINDOW_SECONDS', 600, 1, 86_400),
+      submissionsPerClient: integer(env, 'CHECKOUT_SUBMISSIONS_PER_CLIENT', 10, 1, 1_000_000_000),
+      submissionsPerShop: integer(env, 'CHECKOUT_SUBMISSIONS_PER_SHOP', 1000, 1, 1_000_000_000),
+      declinesPerClient: integer(env, 'CHECKOUT_DECLINES_PER_CLIENT', 5, 1, 1_000_000_000),
+      declinesPerShop: integer(env, 'CHECKOUT_DECLINES_PER_SHOP', 100, 1, 1_000_000_000),
+    },
   };
+}
+
+/** The first of `allowed` is the default. */
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return allowed[0];
+  if (!allowed.includes(raw as T)) fail(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return raw as T;
 }
 
 function fail(name: string, problem: string): never {

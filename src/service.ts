@@ -2,7 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
+import { createCardTestingGuard } from './checkout/card-testing-guard';
+import type { AppServices } from './graphql/context';
 import { buildAppSchema } from './graphql/schema';
+import { SimulatedAcquirer } from './processor/simulated-acquirer';
 import { createApp } from './http/app';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
@@ -24,7 +27,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   else logger.warn('REDIS_URL is not set: rate limits are kept in this process. For one instance and local use only.');
 
   const schema = await buildAppSchema();
-  const { app, stop: stopGraphQL } = await createApp({ config, orm: database.orm, redis, schema, limits: rateLimits(config, redis), logger });
+  const services = appServices(config, redis, logger);
+  const { app, stop: stopGraphQL } = await createApp({ config, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const { port } = server.address() as AddressInfo;
@@ -39,6 +43,18 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await stopGraphQL();
       redis?.disconnect();
       await database.close();
+    },
+  };
+}
+
+function appServices(config: Config, redis: Redis | undefined, logger: Logger): AppServices {
+  return {
+    baseUrl: config.baseUrl,
+    checkout: {
+      processor: new SimulatedAcquirer(config.simulatedAcquirerDelayMs),
+      guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
+      baseUrl: config.baseUrl,
+      logger,
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
+import type { CheckoutDeps } from '../checkout/checkout.service';
 import type { Shop } from '../shops/shop.entity';
 
 /** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
@@ -10,10 +11,18 @@ export type Actor =
 
 export type Role = 'SELLER' | 'ADMIN';
 
+/** What every request shares: built once at start. */
+export interface AppServices {
+  baseUrl: string;
+  checkout: CheckoutDeps;
+}
+
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
 export interface GraphQLContext {
   em: EntityManager;
   actor: Actor;
   requestId: string;
+  clientAddress: string;
   baseUrl: string;
+  services: AppServices;
 }

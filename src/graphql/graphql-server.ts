@@ -6,9 +6,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
-import { locals } from '../http/request-context';
+import { graphqlContextOf, locals } from '../http/request-context';
+import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
 import { DomainError, domainError } from '../shared/errors';
-import type { GraphQLContext } from './context';
+import type { AppServices, GraphQLContext } from './context';
 
 /** Errors GraphQL itself raises about the request (syntax, validation, variables): safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -48,7 +49,7 @@ function logUnexpectedErrors(logger: Logger): ApolloServerPlugin<GraphQLContext>
   };
 }
 
-export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, baseUrl: string, logger: Logger) {
+export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, services: AppServices, logger: Logger) {
   const server = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
@@ -59,15 +60,8 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, b
   });
   await server.start();
   const router = express.Router();
-  router.use(express.json({ limit: '256kb' }), authenticateGraphQLCaller(limits));
-  router.use(
-    expressMiddleware(server, {
-      context: async ({ res }) => {
-        const { em, actor, requestId } = locals(res);
-        return { em, actor, requestId, baseUrl };
-      },
-    }),
-  );
+  router.use(express.json({ limit: '256kb' }), authenticateGraphQLCaller(limits), publicOperationsOnly(PUBLIC_OPERATIONS));
+  router.use(expressMiddleware(server, { context: async ({ req, res }) => graphqlContextOf(req, res, services) }));
   router.use(graphqlErrors(logger));
   return { router, stop: () => server.stop() };
 }

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { AppServices } from '../graphql/context';
 import { graphqlRouter } from '../graphql/graphql-server';
 import { loadOperations } from '../graphql/operations';
 import { restRouter } from '../rest/rest-router';
@@ -20,12 +21,13 @@ export interface AppDeps {
   redis: Redis | undefined;
   schema: GraphQLSchema;
   limits: RateLimits;
+  services: AppServices;
   logger: Logger;
 }
 
 /** The HTTP application: /healthz, the REST facade under /api/v1, GraphQL at /graphql. */
 export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: () => Promise<void> }> {
-  const { config, orm, logger } = deps;
+  const { orm, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -36,9 +38,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: ()
   const runOperation = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
-  app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, baseUrl: config.baseUrl, logger }));
+  app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, services: deps.services, logger }));
 
-  const graphql = await graphqlRouter(deps.schema, deps.limits, config.baseUrl, logger);
+  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger);
   app.use('/graphql', graphql.router);
 
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Actor } from '../graphql/context';
+import type { Actor, AppServices, GraphQLContext } from '../graphql/context';
 import { randomBase62 } from '../shared/random-id';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -35,4 +35,10 @@ export function requestContext(orm: MikroORM, logger: Logger) {
     });
     next();
   };
+}
+
+/** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
+export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
+  const { em, actor, requestId } = locals(res);
+  return { em, actor, requestId, clientAddress: req.ip ?? 'unknown', baseUrl: services.baseUrl, services };
 }

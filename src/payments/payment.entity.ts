@@ -2,7 +2,7 @@ import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Prope
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
 import { Shop } from '../shops/shop.entity';
-import { PaymentStatus } from './payment-status';
+import { CheckoutStage, PaymentStatus, type ThreeDsOutcome } from './payment-status';
 import { newPaymentId } from './payment-rules';
 import type { Metadata } from './payment-rules';
 
@@ -58,4 +58,33 @@ export class Payment {
   /** The lifecycle's `error` (for example `card_declined`): for admins, not in REST payloads. */
   @Property({ type: 'string', nullable: true })
   failureCode: string | null = null;
+
+  /** Where the hosted checkout stands; `processing` is the spec's intermediate stage, not a status. */
+  @Enum({ items: () => CheckoutStage })
+  checkoutStage: Opt<CheckoutStage> = CheckoutStage.CARD_REQUIRED;
+
+  /** How 3-D Secure went (frictionless, challenged, failed), for admins. */
+  @Property({ type: 'string', nullable: true })
+  threeDsOutcome: ThreeDsOutcome | null = null;
+
+  /** The acquirer's reference of an open 3-D Secure challenge. */
+  @Property({ type: 'string', nullable: true, hidden: true })
+  threeDsReference: string | null = null;
+
+  /** What may be kept of a card: brand, last four digits, expiry. Never the number or security code. */
+  @Property({ type: 'string', nullable: true })
+  cardBrand: string | null = null;
+
+  @Property({ type: 'string', length: 4, nullable: true })
+  cardLast4: string | null = null;
+
+  @Property({ type: 'smallint', nullable: true })
+  cardExpMonth: number | null = null;
+
+  @Property({ type: 'smallint', nullable: true })
+  cardExpYear: number | null = null;
+
+  /** The acquirer's id of the authorization, for refunds and reconciliation. */
+  @Property({ type: 'string', nullable: true, hidden: true })
+  processorReference: string | null = null;
 }

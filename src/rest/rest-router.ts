@@ -2,7 +2,8 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Logger } from 'pino';
 import type { OperationRunner } from '../graphql/operations';
 import { authenticateSeller, type RateLimits } from '../http/authenticate';
-import { locals } from '../http/request-context';
+import { graphqlContextOf } from '../http/request-context';
+import type { AppServices } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { envelopeErrors, sendData } from './envelope';
 import { REST_ROUTES, type RestRoute } from './routes';
@@ -12,7 +13,7 @@ export const JSON_BODY_LIMIT = '64kb';
 export interface RestDeps {
   runOperation: OperationRunner;
   limits: RateLimits;
-  baseUrl: string;
+  services: AppServices;
   logger: Logger;
 }
 
@@ -40,9 +41,8 @@ export function restRouter(deps: RestDeps): Router {
 function handle(route: RestRoute, deps: RestDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { em, actor, requestId } = locals(res);
       const variables = route.variables(req);
-      const data = await deps.runOperation(route.operation, variables, { em, actor, requestId, baseUrl: deps.baseUrl });
+      const data = await deps.runOperation(route.operation, variables, graphqlContextOf(req, res, deps.services));
       const { data: payload, pagination } = route.respond(data, res);
       sendData(res, payload, pagination);
     } catch (error) {

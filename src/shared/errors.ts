@@ -60,6 +60,22 @@ const catalogue = {
   PAYMENT_NOT_FOUND: { status: 404, message: 'Payment not found' }, // (spec)
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  // checkout (public): what the customer reads on the page
+  CARD_NUMBER_INVALID: { status: 400, message: 'The card number is not valid.' },
+  CARD_EXPIRY_INVALID: { status: 400, message: 'The expiry date is not valid or is in the past.' },
+  CARD_SECURITY_CODE_INVALID: { status: 400, message: 'The security code must be 3 or 4 digits.' },
+  CHECKOUT_RATE_LIMITED: {
+    status: 429,
+    message: 'Too many payment attempts from here. Please try again later.',
+  },
+  PROCESSOR_UNAVAILABLE: {
+    status: 503,
+    message: 'We could not confirm the payment with your bank. Do not pay again; this page will update.',
+  },
+  OPERATION_NOT_ALLOWED: {
+    status: 401,
+    message: 'Authentication required: without credentials only the checkout operations may run',
+  },
   // 429/500/503
   RATE_LIMITED: {
     status: 429,

@@ -1,0 +1,42 @@
+import type { Payment } from '../payments/payment.entity';
+import { PaymentStatus } from '../payments/payment-status';
+import type { CheckoutView } from './checkout.types';
+import { failureMessageFor } from './failure-messages';
+
+/** The public view of a payment: what its checkout page needs and nothing about the customer. */
+export function checkoutViewOf(payment: Payment): CheckoutView {
+  return {
+    id: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    shopName: payment.shop.name,
+    status: payment.status,
+    stage: payment.checkoutStage,
+    failureCode: payment.status === PaymentStatus.FAILED ? payment.failureCode : null,
+    failureMessage: payment.status === PaymentStatus.FAILED ? failureMessageFor(payment.failureCode) : null,
+    redirectUrl: redirectFor(payment),
+  };
+}
+
+/** Cancel leaves a pending payment pending (spec); a finished one sends the customer back with its outcome. */
+export function cancelRedirectOf(payment: Payment): string {
+  if (payment.status === PaymentStatus.PENDING) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
+  return redirectFor(payment) ?? payment.returnUrl;
+}
+
+function redirectFor(payment: Payment): string | null {
+  if (payment.status === PaymentStatus.COMPLETED) return returnUrlWith(payment.returnUrl, payment.id, 'completed');
+  if (payment.status === PaymentStatus.FAILED) return returnUrlWith(payment.returnUrl, payment.id, 'failed');
+  return null;
+}
+
+/**
+ * Spec, rule 2: the customer returns with `payment_id` (and `status`) added to the return URL's own query.
+ * Sellers must still verify by retrieval or webhook: these parameters are only a hint.
+ */
+export function returnUrlWith(returnUrl: string, paymentId: string, status: 'completed' | 'failed' | 'cancelled'): string {
+  const url = new URL(returnUrl);
+  url.searchParams.set('payment_id', paymentId);
+  url.searchParams.set('status', status);
+  return url.toString();
+}

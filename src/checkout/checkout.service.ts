@@ -1,0 +1,129 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { bookCompletedPayment } from '../ledger/ledger.service';
+import { Payment } from '../payments/payment.entity';
+import { isPaymentId } from '../payments/payment-rules';
+import { applyTransition } from '../payments/payment-state';
+import { CheckoutStage } from '../payments/payment-status';
+import type { AuthorizationResult, CardProcessor } from '../processor/card-processor';
+import { domainError } from '../shared/errors';
+import { recordPaymentEvent } from '../webhooks/outbox';
+import { summarizeCard, validCard, type CardDetails } from './card-rules';
+import type { CardTestingGuard } from './card-testing-guard';
+
+/** What checkout needs besides the unit of work: built once at start, shared by every request. */
+export interface CheckoutDeps {
+  processor: CardProcessor;
+  guard: CardTestingGuard;
+  baseUrl: string;
+  logger: Logger;
+}
+
+export interface CheckoutCaller {
+  em: EntityManager;
+  clientAddress: string;
+  requestId: string;
+}
+
+type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
+
+export async function findCheckoutPayment(em: EntityManager, id: string): Promise<Payment> {
+  const payment = isPaymentId(id) ? await em.findOne(Payment, { id }, { populate: ['shop'], refresh: true }) : null;
+  if (!payment || payment.shop.deletedAt) throw domainError('PAYMENT_NOT_FOUND');
+  return payment;
+}
+
+/**
+ * The customer submits a card. Exactly once: the move from `card_required` to `processing` is a
+ * conditional UPDATE taken before the acquirer is called, so only one submission per payment ever
+ * reaches it; every other one (double click, second tab, replay) is answered with the current state.
+ */
+export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails): Promise<Payment> {
+  const checked = validCard(card);
+  const payment = await findCheckoutPayment(caller.em, paymentId);
+  if (payment.checkoutStage !== CheckoutStage.CARD_REQUIRED) return payment;
+  await deps.guard.admit(caller.clientAddress, payment.shop.id);
+
+  const summary = summarizeCard(checked);
+  const claimed = await caller.em.nativeUpdate(
+    Payment,
+    { id: paymentId, status: payment.status, checkoutStage: CheckoutStage.CARD_REQUIRED },
+    { checkoutStage: CheckoutStage.PROCESSING, cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
+  );
+  if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
+
+  const result = await callAcquirer(deps, caller, () =>
+    deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked }),
+  );
+  if (result.kind === 'challenge') {
+    await caller.em.nativeUpdate(
+      Payment,
+      { id: paymentId, checkoutStage: CheckoutStage.PROCESSING },
+      { checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: result.reference },
+    );
+  } else {
+    await finish(deps, caller, paymentId, result, result.threeDs);
+  }
+  return findCheckoutPayment(caller.em, paymentId);
+}
+
+/** The customer answered the 3-D Secure challenge; claimed like a card submission, so it runs once. */
+export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<Payment> {
+  const payment = await findCheckoutPayment(caller.em, paymentId);
+  if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
+  const claimed = await caller.em.nativeUpdate(
+    Payment,
+    { id: paymentId, checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: payment.threeDsReference },
+    { checkoutStage: CheckoutStage.PROCESSING, threeDsReference: null },
+  );
+  if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
+
+  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, authenticated));
+  await finish(deps, caller, paymentId, result, authenticated ? 'challenged' : 'failed');
+  return findCheckoutPayment(caller.em, paymentId);
+}
+
+/**
+ * An acquirer error leaves the payment `processing`: we do not know whether the card was charged, so it
+ * is neither failed nor retried here (reconciliation with the acquirer settles it; README).
+ */
+async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    deps.logger.error({ requestId: caller.requestId, err: (error as Error).message }, 'card processor outcome unknown');
+    throw domainError('PROCESSOR_UNAVAILABLE');
+  }
+}
+
+async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
+  if (result.kind === 'approved') return complete(deps, caller.em, paymentId, result.reference, threeDsOutcome);
+  const failed = await applyTransition(caller.em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
+    checkoutStage: CheckoutStage.FINISHED,
+    failureCode: result.code,
+    threeDsOutcome,
+  });
+  if (failed) {
+    const { shop } = await findCheckoutPayment(caller.em, paymentId);
+    await deps.guard.recordDecline(caller.clientAddress, shop.id);
+  }
+}
+
+/**
+ * Completion is one transaction: the conditional move to `completed`, the ledger entries (credit and
+ * fee) and the outbox event. Either all of it is there or none of it.
+ */
+async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
+  await em.transactional(async (tx) => {
+    const moved = await applyTransition(tx, paymentId, 'complete', { checkoutStage: CheckoutStage.PROCESSING }, {
+      checkoutStage: CheckoutStage.FINISHED,
+      completedAt: new Date(),
+      processorReference: reference,
+      threeDsOutcome,
+    });
+    if (!moved) return;
+    const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
+    bookCompletedPayment(tx, payment);
+    await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
+  });
+}

@@ -1,0 +1,41 @@
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
+
+/**
+ * What the public checkout page may see of a payment: never the customer's e-mail, name or metadata.
+ */
+@ObjectType({ description: 'The public view of a payment on its hosted checkout page.' })
+export class CheckoutView {
+  @Field(() => ID) id!: string;
+  @Field(() => SafeIntResolver, { description: 'Integer cents.' }) amount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String) shopName!: string;
+  @Field(() => PaymentStatus) status!: PaymentStatus;
+  @Field(() => CheckoutStage) stage!: CheckoutStage;
+  @Field(() => String, { nullable: true, description: 'Why the payment failed, e.g. card_declined.' })
+  failureCode!: string | null;
+  @Field(() => String, { nullable: true, description: 'The failure in plain words for the customer.' })
+  failureMessage!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where to send the customer now: return_url with payment_id and status added (completed or failed).',
+  })
+  redirectUrl!: string | null;
+}
+
+@ObjectType()
+export class CancelCheckoutResult {
+  @Field(() => String, { description: 'return_url with payment_id and status=cancelled added.' })
+  redirectUrl!: string;
+}
+
+/** Card details: used for the one authorization call and then dropped. Never stored or logged. */
+@InputType()
+export class CardInput {
+  @Field(() => String, { description: 'Digits; spaces allowed.' }) number!: string;
+  @Field(() => Int) expMonth!: number;
+  @Field(() => Int, { description: 'Four digits, e.g. 2030.' }) expYear!: number;
+  @Field(() => String) securityCode!: string;
+  @Field(() => String, { nullable: true }) nameOnCard?: string | null;
+}

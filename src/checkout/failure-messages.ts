@@ -1,0 +1,25 @@
+/** Why a card payment failed, as the acquirer says it (the spec's lifecycle `error`). */
+export type FailureCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'fraudulent'
+  | 'authentication_failed';
+
+/** What the customer reads: plain words, and the word "declined" for every decline. */
+export const FAILURE_MESSAGES: Record<FailureCode, string> = {
+  card_declined: 'Your card was declined by your bank.',
+  insufficient_funds: 'Your card was declined: there are not enough funds on it.',
+  expired_card: 'Your card was declined because it has expired.',
+  incorrect_cvc: 'Your card was declined because the security code is incorrect.',
+  processing_error: 'Your card was declined because your bank could not process the payment.',
+  fraudulent: 'Your card was declined because the payment was blocked as suspected fraud.',
+  authentication_failed: 'Your card was declined because 3-D Secure authentication failed.',
+};
+
+export function failureMessageFor(code: string | null): string | null {
+  if (code === null) return null;
+  return FAILURE_MESSAGES[code as FailureCode] ?? 'Your payment was declined.';
+}

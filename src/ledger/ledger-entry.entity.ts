@@ -1,0 +1,54 @@
+import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import type { Payment } from '../payments/payment.entity';
+import type { Seller } from '../shops/seller.entity';
+
+/** The accounts money moves between; only `seller_balance` belongs to one seller. */
+export enum LedgerAccount {
+  CUSTOMER_FUNDS = 'customer_funds',
+  SELLER_BALANCE = 'seller_balance',
+  FEE_REVENUE = 'fee_revenue',
+  WITHDRAWALS_PAYABLE = 'withdrawals_payable',
+}
+registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
+
+/**
+ * One line of the append-only, double-entry ledger (the database refuses UPDATE and DELETE, and
+ * refuses a journal whose entries do not sum to zero). Balances are sums of entries, never counters.
+ */
+@ObjectType()
+@Entity({ tableName: 'ledger_entries' })
+export class LedgerEntry {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  /** Entries written together for one money movement share a journal id and sum to zero. */
+  @Field(() => String)
+  @Property({ type: 'string' })
+  journalId!: string;
+
+  @Field(() => LedgerAccount)
+  @Enum({ items: () => LedgerAccount })
+  account!: LedgerAccount;
+
+  @ManyToOne('Seller', { nullable: true })
+  seller: Seller | null = null;
+
+  @ManyToOne('Payment', { nullable: true })
+  payment: Payment | null = null;
+
+  /** What the movement was: `payment`, `fee`, `refund`, `withdrawal_hold`, ... */
+  @Field(() => String)
+  @Property({ type: 'string' })
+  kind!: string;
+
+  /** Signed integer cents: positive adds to the account, negative takes from it. */
+  @Field(() => SafeIntResolver)
+  @Property({ type: new BigIntType('number') })
+  amount!: number;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+}

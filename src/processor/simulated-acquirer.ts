@@ -1,0 +1,63 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FailureCode } from '../checkout/failure-messages';
+import { randomBase62 } from '../shared/random-id';
+import type { AuthorizationResult, CardProcessor } from './card-processor';
+
+/** How a test card behaves. `challenge` opens a 3-D Secure challenge; `after` is the answer once passed. */
+type Behaviour =
+  | { kind: 'approve'; threeDs: 'frictionless' | null }
+  | { kind: 'decline'; code: FailureCode }
+  | { kind: 'challenge'; after: 'approve' | FailureCode };
+
+/** The simulator's test cards (README, "Test cards"). Any other Luhn-valid number is approved. */
+export const TEST_CARDS: Record<string, Behaviour> = {
+  '4242424242424242': { kind: 'approve', threeDs: null },
+  '4000000000003220': { kind: 'challenge', after: 'approve' },
+  '4000000000000002': { kind: 'decline', code: 'card_declined' },
+  '4000000000009995': { kind: 'decline', code: 'insufficient_funds' },
+  '4000000000000069': { kind: 'decline', code: 'expired_card' },
+  '4000000000000127': { kind: 'decline', code: 'incorrect_cvc' },
+  '4000000000000119': { kind: 'decline', code: 'processing_error' },
+  '4000000032200000': { kind: 'approve', threeDs: 'frictionless' },
+  '4000008400001629': { kind: 'challenge', after: 'card_declined' },
+  '4100000000000019': { kind: 'decline', code: 'fraudulent' },
+};
+
+const APPROVE: Behaviour = { kind: 'approve', threeDs: null };
+
+/**
+ * A stand-in acquirer (no real one is reachable from here). Stateless: a challenge's outcome travels in
+ * its reference, so any instance can finish a challenge another opened. `delayMs` simulates network time.
+ */
+export class SimulatedAcquirer implements CardProcessor {
+  constructor(private readonly delayMs = 0) {}
+
+  async authorize({ card }: { card: { number: string } }): Promise<AuthorizationResult> {
+    await this.wait();
+    const behaviour = TEST_CARDS[card.number] ?? APPROVE;
+    if (behaviour.kind === 'approve') return { kind: 'approved', reference: reference('auth'), threeDs: behaviour.threeDs };
+    if (behaviour.kind === 'decline') return { kind: 'declined', code: behaviour.code, threeDs: null };
+    return { kind: 'challenge', reference: `${reference('3ds')}.${behaviour.after}` };
+  }
+
+  async completeChallenge(challenge: string, authenticated: boolean) {
+    await this.wait();
+    const after = challenge.split('.')[1];
+    if (!authenticated) return { kind: 'declined' as const, code: 'authentication_failed' as const, threeDs: 'failed' as const };
+    if (after === 'approve') return { kind: 'approved' as const, reference: reference('auth'), threeDs: null };
+    return { kind: 'declined' as const, code: after as FailureCode, threeDs: 'challenged' as const };
+  }
+
+  async refund() {
+    await this.wait();
+    return { reference: reference('re') };
+  }
+
+  private async wait(): Promise<void> {
+    if (this.delayMs > 0) await sleep(this.delayMs);
+  }
+}
+
+function reference(kind: string): string {
+  return `sim_${kind}_${randomBase62(16)}`;
+}

@@ -1,0 +1,35 @@
+import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import type { Payment } from '../payments/payment.entity';
+import { prefixedId } from '../shared/random-id';
+import type { Shop } from '../shops/shop.entity';
+
+/**
+ * The outbox: an event written in the same transaction as the state change that causes it. `body` is
+ * the JSON serialized once; every delivery attempt sends these exact bytes.
+ */
+@Entity({ tableName: 'webhook_events' })
+@Unique({ name: 'webhook_events_payment_sequence_unique', properties: ['payment', 'sequence'] })
+export class WebhookEvent {
+  @PrimaryKey({ type: 'string' })
+  id: string = prefixedId('evt', 24);
+
+  @ManyToOne('Shop')
+  shop!: Shop;
+
+  @ManyToOne('Payment')
+  payment!: Payment;
+
+  /** For example `payment.completed`. */
+  @Property({ type: 'string' })
+  type!: string;
+
+  /** 1, 2, ... per payment, so receivers can drop stale or out-of-order events. */
+  @Property({ type: 'integer' })
+  sequence!: number;
+
+  @Property({ type: 'text' })
+  body!: string;
+
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+}
