@@ -1,0 +1,59 @@
+import { brandOf, isUnexpired, passesLuhn, validCard } from '../../src/checkout/card-rules';
+import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
+import { feeFor, netOf } from '../../src/ledger/fee';
+import { TRANSITIONS, transitionFor } from '../../src/payments/payment-state';
+import { PaymentStatus } from '../../src/payments/payment-status';
+import { returnUrlWith } from '../../src/checkout/checkout-view';
+import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
+
+describe('the fee: 15%, rounded half up to the cent', () => {
+  test.each([
+    [1, 0, 1],
+    [50, 8, 42],
+    [99, 15, 84],
+    [101, 15, 86],
+    [100, 15, 85],
+    [1234, 185, 1049],
+    [Number.MAX_SAFE_INTEGER, 1351079888211149, 7656119366529842],
+  ])('%i cents -> fee %i, net %i', (amount, fee, net) => {
+    expect(feeFor(amount)).toBe(fee);
+    expect(netOf(amount)).toBe(net);
+  });
+});
+
+describe('the payment state machine', () => {
+  test('pending -> completed | failed; completed -> refunded; failed and refunded are final', () => {
+    expect(transitionFor('complete')).toEqual({ from: PaymentStatus.PENDING, to: PaymentStatus.COMPLETED });
+    expect(transitionFor('fail')).toEqual({ from: PaymentStatus.PENDING, to: PaymentStatus.FAILED });
+    expect(transitionFor('refund')).toEqual({ from: PaymentStatus.COMPLETED, to: PaymentStatus.REFUNDED });
+    expect(TRANSITIONS[PaymentStatus.FAILED]).toEqual({});
+    expect(TRANSITIONS[PaymentStatus.REFUNDED]).toEqual({});
+  });
+});
+
+describe('card checks', () => {
+  test('Luhn', () => {
+    for (const number of Object.keys(TEST_CARDS)) expect(passesLuhn(number)).toBe(true);
+    expect(passesLuhn('4242424242424241')).toBe(false);
+  });
+
+  test('a card is valid through the last day of its expiry month', () => {
+    const now = new Date(Date.UTC(2026, 10, 30, 23, 0));
+    expect(isUnexpired(11, 2026, now)).toBe(true);
+    expect(isUnexpired(10, 2026, now)).toBe(false);
+    expect(isUnexpired(13, 2030, now)).toBe(false);
+  });
+
+  test('spaces and dashes are dropped; brand from the number', () => {
+    expect(validCard({ number: '4242 4242-4242 4242', expMonth: 1, expYear: 2099, securityCode: '123' }).number).toBe('4242424242424242');
+    expect([brandOf('4242424242424242'), brandOf('5555555555554444'), brandOf('378282246310005'), brandOf('6011111111111117')]).toEqual(['visa', 'mastercard', 'amex', 'discover']);
+  });
+});
+
+test('every decline message says "declined" in plain words', () => {
+  for (const message of Object.values(FAILURE_MESSAGES)) expect(message).toMatch(/declined/);
+});
+
+test('the return URL keeps its own query and gains payment_id and status', () => {
+  expect(returnUrlWith('https://shop.example/back?order=7#top', 'pay_1', 'completed')).toBe('https://shop.example/back?order=7&payment_id=pay_1&status=completed#top');
+});
