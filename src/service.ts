@@ -11,11 +11,13 @@ import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import type { Logger } from './shared/logger';
 import { connectRedis, type Redis } from './shared/redis';
+import { createCredentialCache } from './shops/credential-cache';
 
 export interface RunningService {
   url: string;
   database: Database;
   redis: Redis | undefined;
+  services: AppServices;
   stop(): Promise<void>;
 }
 
@@ -38,9 +40,11 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     url: `http://127.0.0.1:${port}`,
     database,
     redis,
+    services,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopGraphQL();
+      services.credentials.close();
       redis?.disconnect();
       await database.close();
     },
@@ -56,6 +60,15 @@ function appServices(config: Config, redis: Redis | undefined, logger: Logger): 
       baseUrl: config.baseUrl,
       logger,
     },
+    credentials: createCredentialCache({
+      ttlMs: 60_000,
+      maxEntries: 100_000,
+      redis,
+      // A subscribed connection cannot run other commands; it queues while Redis is away and resubscribes.
+      subscriber: config.redisUrl ? connectRedis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: null }) : undefined,
+      channel: `${config.redisKeyPrefix}credentials-changed`,
+      logger,
+    }),
   };
 }
 

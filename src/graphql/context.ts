@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import type { CheckoutDeps } from '../checkout/checkout.service';
+import type { CredentialCache } from '../shops/credential-cache';
 import type { Shop } from '../shops/shop.entity';
 
 /** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
 export type Actor =
+  /** `shop` is a reference (only its id is set): load it when more is needed. */
   | { kind: 'seller'; shop: Shop }
   | { kind: 'admin'; admin: Admin }
   | { kind: 'public' };
@@ -15,6 +17,8 @@ export type Role = 'SELLER' | 'ADMIN';
 export interface AppServices {
   baseUrl: string;
   checkout: CheckoutDeps;
+  /** Call `credentials.invalidateShop(shopId)` after any change to a shop, its seller or its keys. */
+  credentials: CredentialCache;
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */

@@ -60,7 +60,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
   });
   await server.start();
   const router = express.Router();
-  router.use(express.json({ limit: '256kb' }), authenticateGraphQLCaller(limits), publicOperationsOnly(PUBLIC_OPERATIONS));
+  router.use(express.json({ limit: '256kb' }), authenticateGraphQLCaller(limits, services.credentials), publicOperationsOnly(PUBLIC_OPERATIONS));
   router.use(expressMiddleware(server, { context: async ({ req, res }) => graphqlContextOf(req, res, services) }));
   router.use(graphqlErrors(logger));
   return { router, stop: () => server.stop() };

@@ -3,7 +3,8 @@ import { adminForToken } from '../admins/admin.service';
 import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../shared/errors';
 import { sha256Hex } from '../shared/secrets';
-import { apiKeyFromHeader, shopForApiKey } from '../shops/api-key-auth';
+import { apiKeyFromHeader, shopForKeyHash } from '../shops/api-key-auth';
+import type { CredentialCache } from '../shops/credential-cache';
 import { locals } from './request-context';
 
 export interface RateLimits {
@@ -17,15 +18,15 @@ export interface RateLimits {
  * Sellers: `Authorization: Bearer svc_live_…`. Counts the request against the key's budget first
  * (before any database work), then resolves the shop. Failures count against the client address.
  */
-export function authenticateSeller(limits: RateLimits) {
+export function authenticateSeller(limits: RateLimits, credentials: CredentialCache) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const apiKey = apiKeyFromHeader(req.get('authorization'));
-      const decision = await limits.perApiKey.consume(sha256Hex(apiKey));
+      const keyHash = sha256Hex(apiKeyFromHeader(req.get('authorization')));
+      const decision = await limits.perApiKey.consume(keyHash);
       setRateLimitHeaders(res, decision);
       if (!decision.allowed) throw rateLimited(res, decision);
       const context = locals(res);
-      context.actor = { kind: 'seller', shop: await shopForApiKey(context.em, apiKey) };
+      context.actor = { kind: 'seller', shop: await shopForKeyHash(context.em, keyHash, credentials) };
       next();
     } catch (error) {
       next(await countAuthFailure(limits, req, res, error));
@@ -34,8 +35,8 @@ export function authenticateSeller(limits: RateLimits) {
 }
 
 /** /graphql: a seller key, an admin token, or nobody (the public checkout operations). */
-export function authenticateGraphQLCaller(limits: RateLimits) {
-  const seller = authenticateSeller(limits);
+export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache) {
+  const seller = authenticateSeller(limits, credentials);
   return async (req: Request, res: Response, next: NextFunction) => {
     const authorization = req.get('authorization');
     if (!authorization) return next();

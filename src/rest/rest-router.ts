@@ -24,7 +24,7 @@ export interface RestDeps {
 export function restRouter(deps: RestDeps): Router {
   const router = Router();
   router.use(noStore);
-  router.use(authenticateSeller(deps.limits));
+  router.use(authenticateSeller(deps.limits, deps.services.credentials));
   for (const route of REST_ROUTES) {
     const body = route.jsonBody ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
     router[route.method](route.path, ...body, handle(route, deps));

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
-import { digestsEqual, sha256Hex } from '../shared/secrets';
+import { digestsEqual } from '../shared/secrets';
 import { ApiKey } from './api-key.entity';
 import { API_KEY_PATTERN } from './credentials';
+import type { CachedCredential, CredentialCache } from './credential-cache';
 import { SellerStatus } from './seller.entity';
-import { ShopStatus, type Shop } from './shop.entity';
+import { Shop, ShopStatus } from './shop.entity';
 
 /** The API key in `Authorization: Bearer <key>`, or the spec's 401 when it is absent or malformed. */
 export function apiKeyFromHeader(authorization: string | undefined): string {
@@ -15,16 +16,28 @@ export function apiKeyFromHeader(authorization: string | undefined): string {
 }
 
 /**
- * The shop a key belongs to, with the spec's answers for keys that must not work: unknown, revoked
- * or of a deleted shop (401 Invalid API key), inactive shop (401), inactive or suspended seller (403).
+ * The shop a key (given as its SHA-256 hash) belongs to, as a reference (not loaded), with the spec's
+ * answers for keys that must not work: unknown, revoked or of a deleted shop (401 Invalid API key),
+ * inactive shop (401), inactive or suspended seller (403). Known keys are answered from the cache.
  */
-export async function shopForApiKey(em: EntityManager, apiKey: string): Promise<Shop> {
-  const hash = sha256Hex(apiKey);
-  const key = await em.findOne(ApiKey, { keyHash: hash }, { populate: ['shop', 'shop.seller'] });
-  if (!key || !digestsEqual(key.keyHash, hash) || key.revokedAt || key.shop.deletedAt) {
-    throw domainError('INVALID_API_KEY');
-  }
-  if (key.shop.seller.status !== SellerStatus.ACTIVE) throw domainError('SELLER_INACTIVE');
-  if (key.shop.status !== ShopStatus.ACTIVE) throw domainError('SHOP_INACTIVE');
-  return key.shop;
+export async function shopForKeyHash(em: EntityManager, keyHash: string, cache: CredentialCache): Promise<Shop> {
+  const credential = cache.get(keyHash) ?? (await loadCredential(em, keyHash, cache));
+  if (credential.refusal) throw domainError(credential.refusal);
+  return em.getReference(Shop, credential.shopId);
+}
+
+async function loadCredential(em: EntityManager, keyHash: string, cache: CredentialCache): Promise<CachedCredential> {
+  const key = await em.findOne(ApiKey, { keyHash }, { populate: ['shop', 'shop.seller'] });
+  // Unknown keys are not cached: guessing must not fill the cache (failed attempts are rate-limited instead).
+  if (!key || !digestsEqual(key.keyHash, keyHash)) throw domainError('INVALID_API_KEY');
+  const credential: CachedCredential = { shopId: key.shop.id, sellerId: key.shop.seller.id, refusal: refusalFor(key) };
+  cache.set(keyHash, credential);
+  return credential;
+}
+
+function refusalFor(key: ApiKey): CachedCredential['refusal'] {
+  if (key.revokedAt || key.shop.deletedAt) return 'INVALID_API_KEY';
+  if (key.shop.seller.status !== SellerStatus.ACTIVE) return 'SELLER_INACTIVE';
+  if (key.shop.status !== ShopStatus.ACTIVE) return 'SHOP_INACTIVE';
+  return null;
 }

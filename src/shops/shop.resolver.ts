@@ -7,7 +7,7 @@ import { Shop } from './shop.entity';
 export class ShopResolver {
   @Authorized('SELLER')
   @Query(() => Shop, { description: "The calling API key's shop." })
-  currentShop(@Ctx() context: GraphQLContext): Shop {
-    return sellerShop(context);
+  currentShop(@Ctx() context: GraphQLContext): Promise<Shop> {
+    return context.em.findOneOrFail(Shop, sellerShop(context).id);
   }
 }

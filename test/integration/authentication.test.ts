@@ -17,8 +17,10 @@ const get = (authorization?: string) => {
   return authorization === undefined ? req : req.set('Authorization', authorization);
 };
 
-async function update<T extends object>(entity: new () => T, where: object, data: Partial<T>) {
+/** Changes a shop, seller or key as the lifecycle operations do: in the database, then the credential cache. */
+async function update<T extends object>(entity: new () => T, where: object, data: Partial<T>, shopId: string) {
   await service.em().nativeUpdate(entity as never, where as never, data as never);
+  await service.services.credentials.invalidateShop(shopId);
 }
 
 describe('spec, Authentication', () => {
@@ -60,7 +62,7 @@ describe('spec, Authentication', () => {
   test('a deleted shop: its key stops working at once -> 401 Invalid API key', async () => {
     const { apiKey, shop } = await service.createShop();
     expect((await sellerClient(service.url, apiKey).test()).status).toBe(200);
-    await update(Shop, { id: shop.id }, { deletedAt: new Date() });
+    await update(Shop, { id: shop.id }, { deletedAt: new Date() }, shop.id);
     const res = await sellerClient(service.url, apiKey).test();
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('Invalid API key');
@@ -68,13 +70,13 @@ describe('spec, Authentication', () => {
 
   test('a revoked key -> 401 Invalid API key', async () => {
     const { apiKey, shop } = await service.createShop();
-    await update(ApiKey, { shop: shop.id }, { revokedAt: new Date() });
+    await update(ApiKey, { shop: shop.id }, { revokedAt: new Date() }, shop.id);
     expect((await sellerClient(service.url, apiKey).test()).body.error).toBe('Invalid API key');
   });
 
   test('an inactive shop -> 401 Shop is inactive, on every endpoint', async () => {
     const { apiKey, shop } = await service.createShop();
-    await update(Shop, { id: shop.id }, { status: ShopStatus.INACTIVE });
+    await update(Shop, { id: shop.id }, { status: ShopStatus.INACTIVE }, shop.id);
     const client = sellerClient(service.url, apiKey);
     for (const res of [await client.test(), await client.create(VALID_PAYMENT), await client.list()]) {
       expect(res.status).toBe(401);
@@ -83,8 +85,9 @@ describe('spec, Authentication', () => {
   });
 
   test.each([SellerStatus.INACTIVE, SellerStatus.SUSPENDED])('a %s seller -> 403 Seller account inactive', async (status) => {
-    const { apiKey, seller } = await service.createShop();
-    await update(Seller, { id: seller.id }, { status });
+    const { apiKey, seller, shop } = await service.createShop();
+    expect((await sellerClient(service.url, apiKey).test()).status).toBe(200);
+    await update(Seller, { id: seller.id }, { status }, shop.id);
     const res = await sellerClient(service.url, apiKey).create(VALID_PAYMENT);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ success: false, error: 'Seller account inactive' });

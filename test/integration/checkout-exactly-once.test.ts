@@ -1,4 +1,4 @@
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
+import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { sellerBalance } from '../../src/ledger/ledger.service';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
@@ -42,7 +42,7 @@ describe('a payment is charged and credited at most once', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => customer.authenticate(id, i % 2 === 0)));
     const final = (await customer.view(id)).body.data.checkoutPayment;
     expect(['COMPLETED', 'FAILED']).toContain(final.status);
-    const credits = await service.em().count(LedgerEntry, { payment: id, account: 'seller_balance', kind: 'payment' });
+    const credits = await service.em().count(LedgerEntry, { payment: id, account: LedgerAccount.SELLER_BALANCE, kind: 'payment' });
     expect(credits).toBe(final.status === 'COMPLETED' ? 1 : 0);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(final.status === 'COMPLETED' ? 1700 : 0);
   });

@@ -40,8 +40,8 @@ describe('the ledger is append-only and double-entry, enforced by the database',
   });
 
   test('every journal written by completions sums to zero', async () => {
-    const rows = await sql('select journal_id, sum(amount)::int as total from ledger_entries group by journal_id');
+    const rows = (await sql('select journal_id, sum(amount)::int as total from ledger_entries group by journal_id')) as { total: number }[];
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r: { total: number }) => r.total === 0)).toBe(true);
+    expect(rows.every((r) => r.total === 0)).toBe(true);
   });
 });

@@ -5,7 +5,13 @@ import request from 'supertest';
 /** The exact document the checkout page sends (the server allow-lists public callers by it). */
 export const CHECKOUT_DOCUMENT = fs.readFileSync(path.join(__dirname, '../../schema/operations/checkout.graphql'), 'utf8');
 
-export const CARD = Object.freeze({ expMonth: 12, expYear: new Date().getFullYear() + 3, securityCode: '123' });
+export interface CardFields {
+  expMonth: number;
+  expYear: number;
+  securityCode: string;
+}
+
+export const CARD: Readonly<CardFields> = Object.freeze({ expMonth: 12, expYear: new Date().getFullYear() + 3, securityCode: '123' });
 
 /** A customer's browser talking to /graphql, optionally from a given client address (X-Forwarded-For is not trusted). */
 export function checkoutClient(baseUrl: string) {
@@ -14,7 +20,7 @@ export function checkoutClient(baseUrl: string) {
   return {
     run,
     view: (id: string) => run('CheckoutPayment', { id }),
-    pay: (id: string, number: string, card: Partial<typeof CARD> = {}) => run('SubmitCard', { id, card: { number, ...CARD, ...card } }),
+    pay: (id: string, number: string, card: Partial<CardFields> = {}) => run('SubmitCard', { id, card: { number, ...CARD, ...card } }),
     authenticate: (id: string, authenticated: boolean) => run('AnswerThreeDSecure', { id, authenticated }),
     cancel: (id: string) => run('CancelCheckout', { id }),
   };
