@@ -1,10 +1,10 @@
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
-import type { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
-import { takeSnapshot, viewOfSnapshot, type PaymentView } from './payment-snapshot';
+import { viewOfSnapshot, type PaymentSnapshot, type PaymentView } from './payment-snapshot';
+import { insertPaymentForNewKey } from './payment-store';
 
 /** Spec, Limits: the same key within 24 hours returns the same result. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -21,42 +21,24 @@ export interface CreatePaymentOutcome {
 }
 
 /**
- * Runs `create` at most once per (shop, key) within the window, inside one transaction.
- * A transaction-scoped advisory lock tells a concurrent twin to come back later (409) instead of
- * queueing behind it; the unique index on (shop, key) is the last word if anything slips past.
+ * Creates the payment at most once per (shop, key) within the window. The record and the payment are
+ * inserted by one statement, guarded by the unique index on (shop, key), so concurrent requests can
+ * never create two payments. A key already taken replays its first answer; an expired one is released
+ * and the request runs again.
  */
-export async function createOnceForKey(
-  em: EntityManager,
-  shop: Shop,
-  key: string,
-  command: CreatePaymentCommand,
-  create: (tx: EntityManager) => Payment,
-): Promise<CreatePaymentOutcome> {
-  try {
-    return await em.transactional(async (tx) => {
-      await takeLockOrRefuse(tx, `${shop.id}:${key}`);
-      const existing = await tx.findOne(IdempotencyRecord, { shop, key });
-      if (existing && existing.createdAt.getTime() > Date.now() - IDEMPOTENCY_WINDOW_MS) {
-        refuseIfDifferent(existing.request, command);
-        return { payment: viewOfSnapshot(existing.response), replayed: true };
-      }
-      if (existing) tx.remove(existing);
-      const payment = create(tx);
-      tx.create(IdempotencyRecord, { shop, key, request: command, response: takeSnapshot(payment), payment });
-      return { payment, replayed: false };
-    });
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw domainError('IDEMPOTENCY_KEY_IN_FLIGHT');
-    throw error;
+export async function createOnceForKey(em: EntityManager, shop: Shop, key: string, command: CreatePaymentCommand, snapshot: PaymentSnapshot): Promise<CreatePaymentOutcome> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await insertPaymentForNewKey(em, shop, key, snapshot, command)) return { payment: viewOfSnapshot(snapshot), replayed: false };
+    const existing = await em.findOne(IdempotencyRecord, { shop, key }, { disableIdentityMap: true });
+    // Gone between the two statements (released as expired by a twin): the key is free again.
+    if (!existing) continue;
+    if (existing.createdAt.getTime() > Date.now() - IDEMPOTENCY_WINDOW_MS) {
+      refuseIfDifferent(existing.request, command);
+      return { payment: viewOfSnapshot(existing.response), replayed: true };
+    }
+    await em.nativeDelete(IdempotencyRecord, { id: existing.id, createdAt: existing.createdAt });
   }
-}
-
-async function takeLockOrRefuse(tx: EntityManager, lockName: string): Promise<void> {
-  const [row] = await tx.execute<{ locked: boolean }[]>(
-    'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
-    [lockName],
-  );
-  if (!row.locked) throw domainError('IDEMPOTENCY_KEY_IN_FLIGHT');
+  throw domainError('IDEMPOTENCY_KEY_IN_FLIGHT');
 }
 
 /** Field names as the REST contract spells them, so the message points at what to fix. */

@@ -1,8 +1,8 @@
 import type { Payment } from './payment.entity';
-import type { Metadata } from './payment-rules';
-import type { PaymentStatus } from './payment-status';
+import { newPaymentId, type CreatePaymentCommand, type Metadata } from './payment-rules';
+import { PaymentStatus } from './payment-status';
 
-/** The create-time view of a payment, stored with an idempotency record and replayed from it. */
+/** The create-time view of a payment: the create answer, stored with an idempotency record and replayed from it. */
 export interface PaymentSnapshot {
   id: string;
   amount: number;
@@ -21,11 +21,12 @@ export type PaymentView = Pick<
   'id' | 'amount' | 'currency' | 'status' | 'customerEmail' | 'customerName' | 'metadata' | 'createdAt' | 'completedAt'
 >;
 
-export function takeSnapshot(payment: Payment): PaymentSnapshot {
-  const { id, amount, currency, status, customerEmail, customerName, metadata } = payment;
+/** A new pending payment as it will be stored and answered: id and creation time are chosen here. */
+export function newPaymentSnapshot(command: CreatePaymentCommand): PaymentSnapshot {
+  const { amount, currency, customerEmail, customerName, metadata } = command;
   return {
-    id, amount, currency, status, customerEmail, customerName, metadata,
-    createdAt: payment.createdAt.toISOString(),
+    id: newPaymentId(), amount, currency, status: PaymentStatus.PENDING, customerEmail, customerName, metadata,
+    createdAt: new Date().toISOString(),
     completedAt: null,
   };
 }

@@ -3,6 +3,8 @@ import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
+import { newPaymentSnapshot, viewOfSnapshot } from './payment-snapshot';
+import { insertPayment } from './payment-store';
 import {
   isPaymentId,
   validateCreatePayment,
@@ -19,13 +21,12 @@ export async function createPayment(
   idempotencyKey?: string | null,
 ): Promise<CreatePaymentOutcome> {
   const command = validateCreatePayment(request);
-  const create = (tx: EntityManager) => tx.create(Payment, { ...command, shop });
+  const snapshot = newPaymentSnapshot(command);
   if (idempotencyKey === undefined || idempotencyKey === null) {
-    const payment = create(em);
-    await em.flush();
-    return { payment, replayed: false };
+    await insertPayment(em, shop, snapshot, command);
+    return { payment: viewOfSnapshot(snapshot), replayed: false };
   }
-  return createOnceForKey(em, shop, validIdempotencyKey(idempotencyKey), command, create);
+  return createOnceForKey(em, shop, validIdempotencyKey(idempotencyKey), command, snapshot);
 }
 
 /** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */

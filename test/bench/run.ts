@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { measureWebhookLag } from './webhook-lag';
+
+/**
+ * `npm run bench`: the service (full path) against a plain Express + pg baseline on the same database,
+ * in the same run. Starts everything it needs on real PostgreSQL and Redis (its own database and key
+ * prefix), warms up, prints a table; `--json` prints the same numbers as JSON.
+ */
+const ROOT = path.resolve(__dirname, '../../..');
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POOL_SIZE = 10;
+const PROCESSES = Number(process.env.WEB_CONCURRENCY ?? 1);
+const asJson = process.argv.includes('--json');
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
+
+async function main() {
+  const dbName = `payments_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`create database "${dbName}"`);
+  const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
+  const children: ChildProcess[] = [];
+  try {
+    const servicePort = await freePort();
+    const env = {
+      DATABASE_URL: databaseUrl, REDIS_URL: REDIS, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+      PORT: String(servicePort), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', DATABASE_POOL_SIZE: String(POOL_SIZE),
+      RATE_LIMIT_PER_MINUTE: '1000000000', CHECKOUT_SUBMISSIONS_PER_CLIENT: '1000000000', CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000',
+      CHECKOUT_DECLINES_PER_CLIENT: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEB_CONCURRENCY: String(PROCESSES),
+    };
+    const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'bench@example.com', '--name', 'Bench'], env));
+    children.push(await startChild('dist/src/main.js', [], env, /payment service listening/));
+    const baselinePort = await freePort();
+    children.push(await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(baselinePort), String(POOL_SIZE)], env, /baseline listening/));
+
+    const service = `http://127.0.0.1:${servicePort}`;
+    const baseline = `http://127.0.0.1:${baselinePort}`;
+    const auth = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
+    const create = (url: string, headers: Record<string, string>, idempotent: boolean) => ({
+      url, method: 'POST' as const, headers, body,
+      requests: idempotent ? [{ setupRequest: (req: object) => ({ ...req, headers: { ...headers, 'idempotency-key': randomBytes(12).toString('hex') } }) }] : undefined,
+    });
+    const ids = await createPayments(service, auth, 2000);
+    const retrieve = (origin: string, prefix: string, headers: Record<string, string>) => ({
+      url: origin, headers, requests: [{ setupRequest: (req: object) => ({ ...req, path: `${prefix}/${ids[Math.floor(Math.random() * ids.length)]}` }) }],
+    });
+
+    log(`warming up (${CONNECTIONS} connections, ${PROCESSES} service process(es))…`);
+    await load('warm-up', create(`${service}/api/v1/payments`, auth, true), 3);
+    await load('warm-up', create(`${baseline}/payments`, auth, false), 2);
+
+    const rows: Row[] = [];
+    rows.push(await load('create: full path (POST /api/v1/payments + Idempotency-Key)', create(`${service}/api/v1/payments`, auth, true)));
+    rows.push(await load('create: plain Express + pg INSERT', create(`${baseline}/payments`, { 'content-type': 'application/json' }, false)));
+    rows.push(await load('retrieve: full path (GET /api/v1/payments/:id)', retrieve(service, '/api/v1/payments', auth)));
+    rows.push(await load('retrieve: plain Express + pg SELECT', retrieve(baseline, '/payments', {})));
+    rows.push(await load('create at 200 req/s offered (full path)', { ...create(`${service}/api/v1/payments`, auth, true), overallRate: 200, connections: 20 }));
+    rows.push(await load('retrieve at 200 req/s offered (full path)', { ...retrieve(service, '/api/v1/payments', auth), overallRate: 200, connections: 20 }));
+    rows.push(await loadCheckout(service, auth));
+
+    const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps };
+    const webhook = await measureWebhookLag(service, auth, shop.shop_id, databaseUrl);
+    report(rows, ratios, webhook);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin(`drop database if exists "${dbName}" with (force)`);
+  }
+}
+
+async function load(name: string, options: Record<string, unknown>, seconds = SECONDS): Promise<Row> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: seconds, ...options } as autocannon.Options);
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors };
+}
+
+/** Card submissions through the public checkout GraphQL operation, each on a fresh payment. */
+async function loadCheckout(service: string, auth: Record<string, string>): Promise<Row> {
+  const ids = await createPayments(service, auth, 4000);
+  const document = fs.readFileSync(path.join(ROOT, 'schema/operations/checkout.graphql'), 'utf8');
+  let next = 0;
+  const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, securityCode: '123' };
+  return load('checkout completions (SubmitCard, 4242…)', {
+    url: `${service}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify({ query: document, operationName: 'SubmitCard', variables: { id: ids[next++ % ids.length], card } }) }) }],
+  }, Math.min(SECONDS, 5));
+}
+
+async function createPayments(service: string, auth: Record<string, string>, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  while (ids.length < count) {
+    const batch = await Promise.all(Array.from({ length: 50 }, () =>
+      fetch(`${service}/api/v1/payments`, { method: 'POST', headers: auth, body: JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' }) }).then((r) => r.json()),
+    ));
+    ids.push(...batch.map((b) => b.data.id));
+  }
+  return ids;
+}
+
+function report(rows: Row[], ratios: { create: number; retrieve: number }, webhook: Awaited<ReturnType<typeof measureWebhookLag>>) {
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, processes: PROCESSES, rows, ratios, webhook }, null, 2)}\n`);
+    return;
+  }
+  const pad = (value: string | number, width: number) => String(value).padStart(width);
+  log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}`);
+  for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
+  log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 50%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 60%)`);
+  log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
+  log(`${CONNECTIONS} connections (20 at the fixed rate), ${SECONDS} s per scenario, ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
+}
+
+async function admin(sql: string) {
+  const client = new Client({ connectionString: POSTGRES });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
+  });
+}
+
+function startChild(script: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let seen = '';
+    const onData = (d: Buffer) => {
+      seen += d;
+      if (!ready.test(seen)) return;
+      // From now on stdout (the service's log lines) flows with no listener: drained, not kept.
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${script} exited ${code} before it was ready:\n${seen.slice(-2000)}`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});
