@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests');
     await service.stop();
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Shop } from '../shops/shop.entity';
+import { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentSnapshot } from './payment-snapshot';
 
@@ -33,4 +34,12 @@ export async function insertPaymentForNewKey(em: EntityManager, shop: Shop, key:
     'all',
   );
   return rows.length === 1;
+}
+
+/** The retrieve path: one SELECT, mapped to a managed entity without building a query per request. */
+export async function selectPayment(em: EntityManager, id: string, shopId: string | null): Promise<Payment | null> {
+  const rows = shopId
+    ? await em.getConnection().execute('select * from "payments" where "id" = ? and "shop_id" = ?', [id, shopId])
+    : await em.getConnection().execute('select * from "payments" where "id" = ?', [id]);
+  return rows.length === 1 ? em.map(Payment, rows[0]) : null;
 }

@@ -4,7 +4,7 @@ import type { Shop } from '../shops/shop.entity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
 import { newPaymentSnapshot, viewOfSnapshot } from './payment-snapshot';
-import { insertPayment } from './payment-store';
+import { insertPayment, selectPayment } from './payment-store';
 import {
   isPaymentId,
   validateCreatePayment,
@@ -31,9 +31,7 @@ export async function createPayment(
 
 /** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */
 export async function findPayment(em: EntityManager, id: string, shop: Shop | null): Promise<Payment> {
-  const payment = isPaymentId(id)
-    ? await em.findOne(Payment, shop ? { id, shop } : { id })
-    : null;
+  const payment = isPaymentId(id) ? await selectPayment(em, id, shop?.id ?? null) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
 }
