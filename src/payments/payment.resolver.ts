@@ -3,7 +3,8 @@ import { sellerShop } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
-import { createPayment, findPayment, listPayments } from './payment.service';
+import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
+import type { PaymentView } from './payment-snapshot';
 import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
 
@@ -21,9 +22,10 @@ export class PaymentResolver {
 
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
-  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment> {
-    const shop = context.actor.kind === 'seller' ? context.actor.shop : null;
-    return findPayment(context.em, id, shop);
+  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentView> {
+    // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
+    if (context.actor.kind === 'seller') return findShopPayment(context.em, id, context.actor.shop);
+    return findPayment(context.em, id, null);
   }
 
   @Authorized('SELLER')

@@ -3,8 +3,8 @@ import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
-import { newPaymentSnapshot, viewOfSnapshot } from './payment-snapshot';
-import { insertPayment, selectPayment } from './payment-store';
+import { newPaymentSnapshot, viewOfSnapshot, type PaymentView } from './payment-snapshot';
+import { insertPayment, selectShopPayment } from './payment-store';
 import {
   isPaymentId,
   validateCreatePayment,
@@ -30,8 +30,16 @@ export async function createPayment(
 }
 
 /** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */
+/** A seller's own payment (the REST retrieve path), as a plain view of the `Payment` fields. */
+export async function findShopPayment(em: EntityManager, id: string, shop: Shop): Promise<PaymentView> {
+  const payment = isPaymentId(id) ? await selectShopPayment(em, id, shop.id) : null;
+  if (!payment) throw domainError('PAYMENT_NOT_FOUND');
+  return payment;
+}
+
+/** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */
 export async function findPayment(em: EntityManager, id: string, shop: Shop | null): Promise<Payment> {
-  const payment = isPaymentId(id) ? await selectPayment(em, id, shop?.id ?? null) : null;
+  const payment = isPaymentId(id) ? await em.findOne(Payment, shop ? { id, shop } : { id }) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
 }
