@@ -22,10 +22,18 @@ export interface Config {
   authFailuresPerMinute: number;
   /** LOG_LEVEL: pino level (default info). */
   logLevel: string;
+  /** WEB_CONCURRENCY: service processes sharing the port (default 1; more needs DATABASE_URL). */
+  webConcurrency: number;
   /** CARD_PROCESSOR: the acquirer adapter; only `simulated` exists today (default). */
   cardProcessor: 'simulated';
   /** SIMULATED_ACQUIRER_DELAY_MS: network time the simulated acquirer pretends to take (default 0). */
   simulatedAcquirerDelayMs: number;
+  /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund (default 0: at once). */
+  simulatedRefundDelayMs: number;
+  /** Refund execution (README, "Admin console"). */
+  refunds: RefundConfig;
+  /** Abuse limits of GraphQL documents sent to /graphql (README, "Admin console"). */
+  graphqlLimits: GraphQLLimits;
   /** Card-testing defence on the checkout page (README, "Card testing defence"). */
   checkoutLimits: {
     /** CHECKOUT_WINDOW_SECONDS: the sliding window all checkout limits count over (default 600). */
@@ -39,6 +47,39 @@ export interface Config {
     /** CHECKOUT_DECLINES_PER_SHOP: declines on one shop that pause its card submissions (default 100). */
     declinesPerShop: number;
   };
+  /** Webhook delivery (README, "Webhooks"). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_TIMEOUT_MS: how long one delivery attempt may take, connect to last byte read (default 10000). */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_BASE_DELAY_MS: the first retry's delay; each later one doubles, up to 720x this (default 60000). */
+  retryBaseDelayMs: number;
+  /** WEBHOOK_MAX_ATTEMPTS: attempts before a delivery is `failed` (default 16: about 3 days 5 hours at the default base). */
+  maxAttempts: number;
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORKS: 1 lets webhook URLs be http:// and reach loopback/private addresses; local development and tests only (default 0). */
+  allowPrivateNetworks: boolean;
+  /** WEBHOOK_WORKERS_IN_SERVICE: 1 delivers from the API process too; 0 leaves delivery to `npm run worker` (default 1). */
+  workersInService: boolean;
+  /** WEBHOOK_WORKER_CONCURRENCY: deliveries in flight at once per process (default 10). */
+  workerConcurrency: number;
+  /** WEBHOOK_POLL_INTERVAL_MS: how often the relay looks for due deliveries written by other processes (default 1000). */
+  pollIntervalMs: number;
+}
+
+export interface RefundConfig {
+  /** REFUND_SWEEP_INTERVAL_MS: how often each instance looks for approved refunds no job has carried out (default 30000). */
+  sweepIntervalMs: number;
+  /** REFUND_PROCESSING_TIMEOUT_MS: a refund `processing` for longer than this (its worker died) is tried again (default 300000). */
+  processingTimeoutMs: number;
+}
+
+export interface GraphQLLimits {
+  /** GRAPHQL_MAX_DEPTH: deepest field nesting a document may have (default 10). */
+  maxDepth: number;
+  /** GRAPHQL_MAX_COST: most objects a document may ask for, lists counted at their page size (default 5000). */
+  maxCost: number;
 }
 
 export class ConfigError extends Error {}
@@ -62,8 +103,18 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     logLevel,
+    webConcurrency: webConcurrency(env),
     cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
+    simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),
+    refunds: {
+      sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
+      processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),
+    },
+    graphqlLimits: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 1_000_000),
+    },
     checkoutLimits: {
       windowSeconds: integer(env, 'CHECKOUT_WINDOW_SECONDS', 600, 1, 86_400),
       submissionsPerClient: integer(env, 'CHECKOUT_SUBMISSIONS_PER_CLIENT', 10, 1, 1_000_000_000),
@@ -71,7 +122,32 @@ export function loadConfig(env: Env = process.env): Config {
       declinesPerClient: integer(env, 'CHECKOUT_DECLINES_PER_CLIENT', 5, 1, 1_000_000_000),
       declinesPerShop: integer(env, 'CHECKOUT_DECLINES_PER_SHOP', 100, 1, 1_000_000_000),
     },
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      retryBaseDelayMs: integer(env, 'WEBHOOK_RETRY_BASE_DELAY_MS', 60_000, 1, 3_600_000),
+      maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 16, 1, 100),
+      allowPrivateNetworks: flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      workersInService: flag(env, 'WEBHOOK_WORKERS_IN_SERVICE', true),
+      workerConcurrency: integer(env, 'WEBHOOK_WORKER_CONCURRENCY', 10, 1, 1000),
+      pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+    },
   };
+}
+
+/** `1`/`true` or `0`/`false`. */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  return fail(name, `must be 1 or 0 (got "${raw}")`);
+}
+
+/** The embedded database lives inside one process, so several processes need a real PostgreSQL. */
+function webConcurrency(env: Env): number {
+  const processes = integer(env, 'WEB_CONCURRENCY', 1, 1, 64);
+  if (processes > 1 && !env.DATABASE_URL) fail('WEB_CONCURRENCY', 'above 1 needs DATABASE_URL (the embedded database serves one process)');
+  return processes;
 }
 
 /** The first of `allowed` is the default. */

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { isClusterPrimary, runClusterPrimary } from './cluster';
 import { ConfigError, loadConfig } from './config';
 import { startService } from './service';
 import { createLogger } from './shared/logger';
@@ -7,6 +8,7 @@ import { createDemoShopIfEmpty } from './shops/demo-shop';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  if (isClusterPrimary(config)) return runClusterPrimary(config, logger);
   const service = await startService(config, logger);
   if (service.database.embedded) {
     const demo = await createDemoShopIfEmpty(service.database.orm.em.fork());

@@ -8,7 +8,7 @@ export function createLogger(level: string, destination: DestinationStream = buf
   return pino(
     {
       level,
-      base: { service: 'payments' },
+      base: { service: 'payments', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['authorization', 'apiKey', 'token', 'webhookSecret', 'cardNumber', 'securityCode'], censor: '[redacted]' },
     },
