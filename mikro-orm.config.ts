@@ -1,16 +1,21 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { Admin } from './src/admins/admin.entity';
+import { AuditEntry } from './src/audit/audit-entry.entity';
 import { MIGRATIONS } from './src/db/migrations';
 import { LedgerEntry } from './src/ledger/ledger-entry.entity';
 import { IdempotencyRecord } from './src/payments/idempotency-record.entity';
 import { Payment } from './src/payments/payment.entity';
+import { Refund } from './src/refunds/refund.entity';
 import { ApiKey } from './src/shops/api-key.entity';
 import { Seller } from './src/shops/seller.entity';
 import { Shop } from './src/shops/shop.entity';
+import { WebhookAttempt } from './src/webhooks/webhook-attempt.entity';
+import { WebhookDelivery } from './src/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from './src/webhooks/webhook-event.entity';
+import { Withdrawal } from './src/withdrawals/withdrawal.entity';
 
-export const ENTITIES = [Seller, Shop, ApiKey, Admin, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent];
+export const ENTITIES = [Seller, Shop, ApiKey, Admin, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry];
 
 /** The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk. */
 export function ormConfig(clientUrl: string, poolSize = 10): Options {
@@ -20,7 +25,9 @@ export function ormConfig(clientUrl: string, poolSize = 10): Options {
     extensions: [Migrator],
     forceUtcTimezone: true,
     discovery: { disableDynamicFileAccess: true },
-    pool: { min: 0, max: poolSize },
+    // Bounded waits: while PostgreSQL is down a request fails within seconds (503), it never hangs.
+    pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000 },
+    driverOptions: { connection: { connectionTimeoutMillis: 3000, query_timeout: 15000 } },
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     debug: false,

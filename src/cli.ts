@@ -1,23 +1,25 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { createAdmin } from './admins/admin.service';
-import { ConfigError, loadConfig } from './config';
+import { createAdmin, revokeAdmin } from './admins/admin.service';
+import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
-import { isHttpsUrl } from './payments/payment-rules';
+import { checkLedger } from './ledger/ledger-invariants';
 import { createLogger } from './shared/logger';
+import { DomainError } from './shared/errors';
 import { createSellerWithShop } from './shops/shop.service';
+import { checkWebhookUrl } from './webhooks/webhook-url';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** Operations commands: `npm run cli -- <command> [options]`. Results are one JSON line on stdout. */
-const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 'string' }>; run(em: EntityManager, o: Record<string, string | undefined>): Promise<unknown> }> = {
+const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 'string' }>; run(em: EntityManager, o: Record<string, string | undefined>, config: Config): Promise<unknown> }> = {
   'create-shop': {
     usage: 'create-shop --email <email> --name <shop name> [--webhook-url <https url>]',
     options: { email: { type: 'string' }, name: { type: 'string' }, 'webhook-url': { type: 'string' } },
-    async run(em, o) {
+    async run(em, o, config) {
       const email = required(o, 'email');
       const shopName = required(o, 'name');
-      if (o['webhook-url'] !== undefined && !isHttpsUrl(o['webhook-url'])) throw new UsageError('--webhook-url must be an https URL');
-      const created = await createSellerWithShop(em, { email, shopName, webhookUrl: o['webhook-url'] });
+      const webhookUrl = o['webhook-url'] === undefined ? undefined : await validWebhookUrl(o['webhook-url'], config);
+      const created = await createSellerWithShop(em, { email, shopName, webhookUrl });
       return { seller_id: created.seller.id, shop_id: created.shop.id, api_key: created.apiKey, webhook_secret: created.webhookSecret };
     },
   },
@@ -29,9 +31,38 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       return { admin_id: admin.id, token };
     },
   },
+  'revoke-admin': {
+    usage: 'revoke-admin --email <email>',
+    options: { email: { type: 'string' } },
+    async run(em, o) {
+      const email = required(o, 'email');
+      const admin = await revokeAdmin(em, email);
+      if (!admin) throw new UsageError(`No admin has the email address ${email}`);
+      return { admin_id: admin.id, revoked: true };
+    },
+  },
+  'check-ledger': {
+    usage: 'check-ledger   (exit status 1 when any money invariant is broken)',
+    options: {},
+    async run(em) {
+      const check = await checkLedger(em);
+      if (check.violations.length > 0) process.exitCode = 1;
+      return check;
+    },
+  },
 };
 
 class UsageError extends Error {}
+
+/** The same rule as the GraphQL settings (src/webhooks/webhook-url.ts): HTTPS, no credentials, a public address. */
+async function validWebhookUrl(raw: string, config: Config): Promise<string> {
+  try {
+    return await checkWebhookUrl(raw.trim(), { allowPrivateNetworks: config.webhooks.allowPrivateNetworks });
+  } catch (error) {
+    if (error instanceof DomainError) throw new UsageError(`--webhook-url must be an https URL with a public address: ${error.message}`);
+    throw error;
+  }
+}
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
@@ -60,9 +91,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase(config, createLogger(config.logLevel, process.stderr as never));
   try {
-    const result = await command.run(database.orm.em.fork(), options);
+    const result = await command.run(database.orm.em.fork(), options, config);
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
+    return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);

@@ -22,6 +22,8 @@ export interface Config {
   authFailuresPerMinute: number;
   /** LOG_LEVEL: pino level (default info). */
   logLevel: string;
+  /** METRICS_TOKEN: bearer token Prometheus sends to GET /metrics; unset = /metrics answers loopback clients only. */
+  metricsToken: string | undefined;
   /** WEB_CONCURRENCY: service processes sharing the port (default 1; more needs DATABASE_URL). */
   webConcurrency: number;
   /** CARD_PROCESSOR: the acquirer adapter; only `simulated` exists today (default). */
@@ -104,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     logLevel,
     webConcurrency: webConcurrency(env),
+    metricsToken: env.METRICS_TOKEN || undefined,
     cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
     simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics';
 import { bookCompletedPayment } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { applyTransition } from '../payments/payment-state';
 import { CheckoutStage } from '../payments/payment-status';
 import type { AuthorizationResult, CardProcessor } from '../processor/card-processor';
-import { domainError } from '../shared/errors';
+import { DomainError, domainError } from '../shared/errors';
 import { recordPaymentEvent } from '../webhooks/outbox';
 import { summarizeCard, validCard, type CardDetails } from './card-rules';
 import type { CardTestingGuard } from './card-testing-guard';
@@ -14,6 +15,7 @@ import type { CardTestingGuard } from './card-testing-guard';
 /** What checkout needs besides the unit of work: built once at start, shared by every request. */
 export interface CheckoutDeps {
   processor: CardProcessor;
+  metrics: Metrics;
   guard: CardTestingGuard;
   baseUrl: string;
   logger: Logger;
@@ -31,6 +33,17 @@ export async function findCheckoutPayment(em: EntityManager, id: string): Promis
   const payment = isPaymentId(id) ? await em.findOne(Payment, { id }, { populate: ['shop'], refresh: true }) : null;
   if (!payment || payment.shop.deletedAt) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
+}
+
+/** Whether the hosted page for `id` exists (a 404 page otherwise); other failures are not a "no". */
+export async function paymentExists(em: EntityManager, id: string): Promise<boolean> {
+  try {
+    await findCheckoutPayment(em, id);
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'PAYMENT_NOT_FOUND') return false;
+    throw error;
+  }
 }
 
 /**
@@ -56,6 +69,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
     deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked }),
   );
   if (result.kind === 'challenge') {
+    deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
     await caller.em.nativeUpdate(
       Payment,
       { id: paymentId, checkoutStage: CheckoutStage.PROCESSING },
@@ -104,6 +118,7 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
     threeDsOutcome,
   });
   if (failed) {
+    deps.metrics.paymentOutcomes.inc({ outcome: `failed_${result.code}` });
     const { shop } = await findCheckoutPayment(caller.em, paymentId);
     await deps.guard.recordDecline(caller.clientAddress, shop.id);
   }
@@ -114,16 +129,18 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
  * fee) and the outbox event. Either all of it is there or none of it.
  */
 async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
-  await em.transactional(async (tx) => {
+  const completed = await em.transactional(async (tx) => {
     const moved = await applyTransition(tx, paymentId, 'complete', { checkoutStage: CheckoutStage.PROCESSING }, {
       checkoutStage: CheckoutStage.FINISHED,
       completedAt: new Date(),
       processorReference: reference,
       threeDsOutcome,
     });
-    if (!moved) return;
+    if (!moved) return false;
     const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
     bookCompletedPayment(tx, payment);
     await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
+    return true;
   });
+  if (completed) deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
 }

@@ -20,3 +20,23 @@ export function sellerShop(context: GraphQLContext) {
   if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
   return context.actor.shop;
 }
+
+/** The calling admin; resolvers guarded by `@Authorized('ADMIN')` may rely on it. */
+export function currentAdmin(context: GraphQLContext) {
+  if (context.actor.kind !== 'admin') throw domainError('FORBIDDEN');
+  return context.actor.admin;
+}
+
+/**
+ * The shop a `@Authorized('SELLER', 'ADMIN')` field is about: a seller's own (naming another is 404, as for
+ * payments), or the one an admin names.
+ */
+export function shopIdFor(context: GraphQLContext, shopId: string | null | undefined): string {
+  if (context.actor.kind === 'seller') {
+    if (shopId && shopId !== context.actor.shop.id) throw domainError('SHOP_NOT_FOUND');
+    return context.actor.shop.id;
+  }
+  if (context.actor.kind !== 'admin') throw domainError('UNAUTHENTICATED');
+  if (!shopId) throw domainError('MISSING_FIELD', 'shopId');
+  return shopId;
+}

@@ -1,8 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import type { CheckoutDeps } from '../checkout/checkout.service';
+import type { Metrics } from '../observability/metrics';
+import type { Loaders } from './loaders';
+import type { RefundJobs } from '../refunds/refund-jobs';
 import type { CredentialCache } from '../shops/credential-cache';
 import type { Shop } from '../shops/shop.entity';
+import type { WebhookServices } from '../webhooks/webhook-settings.service';
 
 /** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
 export type Actor =
@@ -16,9 +20,13 @@ export type Role = 'SELLER' | 'ADMIN';
 /** What every request shares: built once at start. */
 export interface AppServices {
   baseUrl: string;
+  metrics: Metrics;
   checkout: CheckoutDeps;
   /** Call `credentials.invalidateShop(shopId)` after any change to a shop, its seller or its keys. */
   credentials: CredentialCache;
+  webhooks: WebhookServices;
+  /** Carries out approved refunds (a bull queue with Redis, in-process without; plus a periodic sweep). */
+  refunds: RefundJobs;
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
@@ -29,4 +37,6 @@ export interface GraphQLContext {
   clientAddress: string;
   baseUrl: string;
   services: AppServices;
+  /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
+  loaders: Loaders;
 }

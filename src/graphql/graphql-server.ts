@@ -3,13 +3,15 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { unwrapResolverError } from '@apollo/server/errors';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
 import { graphqlContextOf, locals } from '../http/request-context';
 import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
+import { unavailableError } from '../db/unavailable';
 import { DomainError, domainError } from '../shared/errors';
 import type { AppServices, GraphQLContext } from './context';
+import { queryGuards, type QueryLimits } from './query-guards';
 
 /** Errors GraphQL itself raises about the request (syntax, validation, variables): safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -24,12 +26,15 @@ const CLIENT_ERROR_CODES = new Set([
 
 /** Domain errors show their catalogue code; unknown errors become the spec's 500 message. */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  // A domain error raised before execution (the query guards) arrives wrapped in a GraphQLError.
+  const original = unwrapped instanceof GraphQLError && unwrapped.originalError instanceof DomainError ? unwrapped.originalError : unwrapped;
   if (original instanceof DomainError) {
     return { message: original.message, path: formatted.path, extensions: { code: original.code, status: original.status } };
   }
   if (CLIENT_ERROR_CODES.has(String(formatted.extensions?.code))) return formatted;
-  return { message: domainError('INTERNAL').message, path: formatted.path, extensions: { code: 'INTERNAL' } };
+  const shown = unavailableError(original) ?? domainError('INTERNAL');
+  return { message: shown.message, path: formatted.path, extensions: { code: shown.code, status: shown.status } };
 }
 
 function logUnexpectedErrors(logger: Logger): ApolloServerPlugin<GraphQLContext> {
@@ -49,14 +54,16 @@ function logUnexpectedErrors(logger: Logger): ApolloServerPlugin<GraphQLContext>
   };
 }
 
-export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, services: AppServices, logger: Logger) {
+export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, services: AppServices, logger: Logger, queryLimits: QueryLimits) {
   const server = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
     // main.ts owns shutdown (drain HTTP, then stop Apollo, then the database); Apollo's own signal
     // handler would race it and leave the process hanging.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger)],
+    // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
+    introspection: true,
+    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger), queryGuards(queryLimits)],
   });
   await server.start();
   const router = express.Router();
@@ -75,7 +82,8 @@ function graphqlErrors(logger: Logger) {
       return;
     }
     if (!known) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
-    const shown = known ?? domainError('INTERNAL');
+    const shown = known ?? unavailableError(error) ?? domainError('INTERNAL');
+    if (shown.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(shown.retryAfterSeconds));
     res.status(shown.status).json({ errors: [{ message: shown.message, extensions: { code: shown.code } }] });
   };
 }

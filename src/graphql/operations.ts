@@ -8,6 +8,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { unavailableError } from '../db/unavailable';
 import { DomainError, domainError } from '../shared/errors';
 import { PROJECT_ROOT } from '../shared/project-root';
 import type { GraphQLContext } from './context';
@@ -34,6 +35,6 @@ export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected
     if (!error) return result.data as T;
     if (error.originalError instanceof DomainError) throw error.originalError;
     onUnexpected(error.originalError ?? error, context);
-    throw domainError('INTERNAL');
+    throw unavailableError(error.originalError) ?? domainError('INTERNAL');
   };
 }

@@ -1,11 +1,32 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AuditResolver } from '../audit/audit.resolver';
 import { CheckoutResolver } from '../checkout/checkout.resolver';
+import { BalanceResolver, LedgerEntryResolver } from '../ledger/balance.resolver';
+import { PaymentAdminResolver } from '../payments/payment-admin.resolver';
 import { PaymentResolver } from '../payments/payment.resolver';
+import { RefundResolver } from '../refunds/refund.resolver';
+import { SellerAdminResolver, ShopAdminResolver } from '../shops/shop-admin.resolver';
 import { ShopResolver } from '../shops/shop.resolver';
+import { WebhookResolver } from '../webhooks/webhook.resolver';
+import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
 import { authChecker } from './auth-checker';
 
-export const RESOLVERS = [PaymentResolver, ShopResolver, CheckoutResolver] as const;
+export const RESOLVERS = [
+  PaymentResolver,
+  ShopResolver,
+  CheckoutResolver,
+  WebhookResolver,
+  // the admin console (README, "Admin console")
+  PaymentAdminResolver,
+  RefundResolver,
+  WithdrawalResolver,
+  BalanceResolver,
+  LedgerEntryResolver,
+  ShopAdminResolver,
+  SellerAdminResolver,
+  AuditResolver,
+] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */
 export function buildAppSchema(): Promise<GraphQLSchema> {

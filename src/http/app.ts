@@ -3,17 +3,23 @@ import helmet from 'helmet';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import { adminConsoleRouter } from '../admin-console/admin-page';
+import { checkoutPageRouter } from '../checkout/checkout-page';
+import { paymentExists } from '../checkout/checkout.service';
 import type { Config } from '../config';
 import type { AppServices } from '../graphql/context';
 import { graphqlRouter } from '../graphql/graphql-server';
 import { loadOperations } from '../graphql/operations';
+import { apiReferenceRouter } from '../rest/api-reference';
 import { restRouter } from '../rest/rest-router';
 import { sendError } from '../rest/envelope';
 import { domainError } from '../shared/errors';
 import type { Redis } from '../shared/redis';
 import type { RateLimits } from './authenticate';
-import { healthCheck } from './health';
-import { requestContext } from './request-context';
+import { health } from './health';
+import { metricsEndpoint, requestMetrics } from '../observability/metrics';
+import { sampleQueueDepth } from '../observability/queue-depth';
+import { locals, requestContext } from './request-context';
 
 export interface AppDeps {
   config: Config;
@@ -25,24 +31,37 @@ export interface AppDeps {
   logger: Logger;
 }
 
-/** The HTTP application: /healthz, the REST facade under /api/v1, GraphQL at /graphql. */
-export async function createApp(deps: AppDeps): Promise<{ app: Express; stop: () => Promise<void> }> {
+/** The HTTP application: /livez and /readyz, the REST facade under /api/v1, GraphQL at /graphql, the admin console at /admin. */
+export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: () => void; stop: () => Promise<void> }> {
   const { orm, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(helmet());
   app.use(requestContext(orm, logger));
-  app.get('/healthz', healthCheck(orm, deps.redis));
+  app.use(requestMetrics(deps.services.metrics));
+  app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
+  const probes = health(orm, deps.redis);
+  app.get('/livez', probes.live);
+  app.get(['/readyz', '/healthz'], probes.ready);
 
   const runOperation = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
+  // Public: the OpenAPI document and its reference page, before the facade's authentication.
+  app.use('/api/v1', apiReferenceRouter(deps.config.baseUrl));
   app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, services: deps.services, logger }));
 
-  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger);
+  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, deps.config.graphqlLimits);
   app.use('/graphql', graphql.router);
+  app.use(adminConsoleRouter());
+  app.use(
+    checkoutPageRouter({
+      paymentExists: (id) => paymentExists(orm.em.fork(), id),
+      onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'checkout page failed'),
+    }),
+  );
 
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
-  return { app, stop: graphql.stop };
+  return { app, drain: probes.drain, stop: graphql.stop };
 }

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Actor, AppServices, GraphQLContext } from '../graphql/context';
+import { createLoaders, type Loaders } from '../graphql/loaders';
 import { randomBase62 } from '../shared/random-id';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -40,5 +41,16 @@ export function requestContext(orm: MikroORM, logger: Logger) {
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
   const { em, actor, requestId } = locals(res);
-  return { em, actor, requestId, clientAddress: req.ip ?? 'unknown', baseUrl: services.baseUrl, services };
+  let loaders: Loaders | undefined;
+  return {
+    em,
+    actor,
+    requestId,
+    clientAddress: req.ip ?? 'unknown',
+    baseUrl: services.baseUrl,
+    services,
+    get loaders() {
+      return (loaders ??= createLoaders(em));
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Payment } from '../payments/payment.entity';
 import type { Seller } from '../shops/seller.entity';
+import type { Withdrawal } from '../withdrawals/withdrawal.entity';
 
 /** The accounts money moves between; only `seller_balance` belongs to one seller. */
 export enum LedgerAccount {
@@ -10,6 +11,8 @@ export enum LedgerAccount {
   SELLER_BALANCE = 'seller_balance',
   FEE_REVENUE = 'fee_revenue',
   WITHDRAWALS_PAYABLE = 'withdrawals_payable',
+  /** Money paid out to sellers' bank accounts (withdrawals marked paid). */
+  PAYOUTS = 'payouts',
 }
 registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
 
@@ -38,7 +41,11 @@ export class LedgerEntry {
   @ManyToOne('Payment', { nullable: true })
   payment: Payment | null = null;
 
-  /** What the movement was: `payment`, `fee`, `refund`, `withdrawal_hold`, ... */
+  /** The withdrawal a hold, release or payout belongs to (one per withdrawal and kind). */
+  @ManyToOne('Withdrawal', { nullable: true })
+  withdrawal: Withdrawal | null = null;
+
+  /** What the movement was: `payment`, `fee`, `refund`, `withdrawal_hold`, `withdrawal_release`, `payout`. */
   @Field(() => String)
   @Property({ type: 'string' })
   kind!: string;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Payment } from '../payments/payment.entity';
 import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
+import type { Withdrawal } from '../withdrawals/withdrawal.entity';
 import { feeFor } from './fee';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 
@@ -16,11 +17,11 @@ interface Posting {
  * Writes one journal: postings that must sum to zero (the database checks it again at commit).
  * Zero postings are skipped: the ledger holds movements only.
  */
-export function postJournal(tx: EntityManager, payment: Payment | null, postings: Posting[]): string {
+export function postJournal(tx: EntityManager, payment: Payment | null, postings: Posting[], withdrawal: Withdrawal | null = null): string {
   if (postings.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error('journal does not balance');
   const journalId = prefixedId('jrn', 20);
   for (const p of postings.filter((posting) => posting.amount !== 0)) {
-    tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, payment });
+    tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, payment, withdrawal });
   }
   return journalId;
 }
@@ -47,4 +48,71 @@ export async function sellerBalance(em: EntityManager, sellerId: string): Promis
     [sellerId],
   );
   return Number(row.balance);
+}
+
+/**
+ * A refunded payment: the full amount goes back from the seller's balance to the customer. The fee
+ * stays with us (fee_revenue is not touched): the acquirer's costs of the charge are not returned either.
+ * The (payment, kind, account) unique index makes a second refund debit for one payment impossible.
+ */
+export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller): void {
+  postJournal(tx, payment, [
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'refund', amount: -payment.amount, seller },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund', amount: payment.amount },
+  ]);
+}
+
+/** A requested withdrawal: the amount leaves the available balance at once, held until paid or rejected. */
+export function bookWithdrawalHold(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
+  postJournal(tx, null, [
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_hold', amount: -withdrawal.amount, seller },
+    { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'withdrawal_hold', amount: withdrawal.amount },
+  ], withdrawal);
+}
+
+/** A rejected withdrawal: the hold is released by a new, opposite entry (nothing is ever edited). */
+export function bookWithdrawalRelease(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
+  postJournal(tx, null, [
+    { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'withdrawal_release', amount: -withdrawal.amount },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_release', amount: withdrawal.amount, seller },
+  ], withdrawal);
+}
+
+/** A paid withdrawal: the held money leaves us for the seller's bank account. */
+export function bookPayout(tx: EntityManager, withdrawal: Withdrawal): void {
+  postJournal(tx, null, [
+    { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'payout', amount: -withdrawal.amount },
+    { account: LedgerAccount.PAYOUTS, kind: 'payout', amount: withdrawal.amount },
+  ], withdrawal);
+}
+
+/** The sums behind a seller's balance, all in integer cents. */
+export interface BalanceFigures {
+  /** What may be withdrawn now: every seller_balance entry summed (held withdrawals already taken out). */
+  available: number;
+  /** Lifetime gross of completed payments. */
+  gross: number;
+  /** Lifetime fees (15% of each completed payment). */
+  fees: number;
+  /** Lifetime refunds taken back from the balance. */
+  refunds: number;
+}
+
+/** The figures of several sellers in one query (the console's balance loader). */
+export async function balanceFigures(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, BalanceFigures>> {
+  const rows = await em.execute<{ seller_id: string; available: string; gross: string; fees: string; refunds: string }[]>(
+    `select "seller_id",
+            coalesce(sum("amount"), 0) as available,
+            coalesce(sum("amount") filter (where "kind" = 'payment'), 0) as gross,
+            coalesce(-sum("amount") filter (where "kind" = 'fee'), 0) as fees,
+            coalesce(-sum("amount") filter (where "kind" = 'refund'), 0) as refunds
+       from "ledger_entries" where "account" = 'seller_balance' and "seller_id" in (?) group by "seller_id"`,
+    [sellerIds as string[]],
+  );
+  const figures = new Map<string, BalanceFigures>();
+  for (const id of sellerIds) figures.set(id, { available: 0, gross: 0, fees: 0, refunds: 0 });
+  for (const r of rows) {
+    figures.set(r.seller_id, { available: Number(r.available), gross: Number(r.gross), fees: Number(r.fees), refunds: Number(r.refunds) });
+  }
+  return figures;
 }

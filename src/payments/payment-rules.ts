@@ -76,8 +76,19 @@ function validReturnUrl(returnUrl: string | null | undefined): string {
     throw domainError('RETURN_URL_REQUIRED');
   }
   if (returnUrl.length > RETURN_URL_MAX_LENGTH) throw domainError('RETURN_URL_TOO_LONG');
-  if (!isHttpsUrl(returnUrl)) throw domainError('RETURN_URL_INVALID');
+  if (!isStorableText(returnUrl) || !isHttpsUrl(returnUrl)) throw domainError('RETURN_URL_INVALID');
   return returnUrl;
+}
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Text a PostgreSQL text column keeps exactly: no U+0000 (PostgreSQL refuses it) and no lone UTF-16
+ * surrogate (it is not Unicode; it would be stored as U+FFFD, so the payment read back would differ from
+ * the one first answered). Metadata is stored as JSON text, whose escapes keep both.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
 /** An absolute https URL with a host and no user:password@ part (a phishing favourite). */
@@ -91,7 +102,7 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 function validCustomerEmail(email: string | null | undefined): string | null {
   if (email === undefined || email === null) return null;
-  if (email.length > CUSTOMER_EMAIL_MAX_LENGTH || !EMAIL.test(email)) {
+  if (email.length > CUSTOMER_EMAIL_MAX_LENGTH || !EMAIL.test(email) || !isStorableText(email)) {
     throw domainError('CUSTOMER_EMAIL_INVALID');
   }
   return email;
@@ -99,7 +110,7 @@ function validCustomerEmail(email: string | null | undefined): string | null {
 
 function validCustomerName(name: string | null | undefined): string | null {
   if (name === undefined || name === null) return null;
-  if (name.trim() === '' || [...name].length > CUSTOMER_NAME_MAX_LENGTH) {
+  if (name.trim() === '' || [...name].length > CUSTOMER_NAME_MAX_LENGTH || !isStorableText(name)) {
     throw domainError('CUSTOMER_NAME_INVALID');
   }
   return name;

@@ -18,16 +18,24 @@ export type AuthorizationResult =
   | { kind: 'challenge'; reference: string };
 
 export interface RefundRequest {
+  /** Our refund's id, sent as the acquirer's idempotency key: asking twice refunds once. */
+  refundId: string;
   paymentId: string;
   /** The acquirer's reference of the original authorization. */
   reference: string;
   amount: number;
 }
 
+/**
+ * What the acquirer answered about a refund. `declined` is a definite no; an exception from the port means
+ * the outcome is unknown, and the same request (same `refundId`) may be sent again.
+ */
+export type RefundResult = { kind: 'refunded'; reference: string } | { kind: 'declined'; reason: string };
+
 /** The port every acquirer adapter implements; chosen by configuration (CARD_PROCESSOR). */
 export interface CardProcessor {
   authorize(request: AuthorizationRequest): Promise<AuthorizationResult>;
   /** Finishes a 3-D Secure challenge opened by `authorize`; the customer passed it or not. */
   completeChallenge(reference: string, authenticated: boolean): Promise<Exclude<AuthorizationResult, { kind: 'challenge' }>>;
-  refund(request: RefundRequest): Promise<{ reference: string }>;
+  refund(request: RefundRequest): Promise<RefundResult>;
 }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FailureCode } from '../checkout/failure-messages';
 import { randomBase62 } from '../shared/random-id';
-import type { AuthorizationResult, CardProcessor } from './card-processor';
+import type { AuthorizationResult, CardProcessor, RefundRequest, RefundResult } from './card-processor';
 
 /** How a test card behaves. `challenge` opens a 3-D Secure challenge; `after` is the answer once passed. */
 type Behaviour =
@@ -27,10 +28,14 @@ const APPROVE: Behaviour = { kind: 'approve', threeDs: null };
 
 /**
  * A stand-in acquirer (no real one is reachable from here). Stateless: a challenge's outcome travels in
- * its reference, so any instance can finish a challenge another opened. `delayMs` simulates network time.
+ * its reference, so any instance can finish a challenge another opened. `delayMs` simulates network time;
+ * `refundDelayMs` how long a refund takes (SIMULATED_REFUND_DELAY_MS).
  */
 export class SimulatedAcquirer implements CardProcessor {
-  constructor(private readonly delayMs = 0) {}
+  constructor(
+    private readonly delayMs = 0,
+    private readonly refundDelayMs = 0,
+  ) {}
 
   async authorize({ card }: { card: { number: string } }): Promise<AuthorizationResult> {
     await this.wait();
@@ -48,9 +53,15 @@ export class SimulatedAcquirer implements CardProcessor {
     return { kind: 'declined' as const, code: after as FailureCode, threeDs: 'challenged' as const };
   }
 
-  async refund() {
-    await this.wait();
-    return { reference: reference('re') };
+  /**
+   * Refunds at once (after `refundDelayMs`). Idempotent like a real acquirer's API: the refund reference is
+   * derived from our refund id, so asking again answers the same refund. Authorizations it did not issue
+   * (not `sim_auth_…`) are declined.
+   */
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    if (this.refundDelayMs > 0) await sleep(this.refundDelayMs);
+    if (!request.reference.startsWith('sim_auth_')) return { kind: 'declined', reason: 'unknown_authorization' };
+    return { kind: 'refunded', reference: `sim_re_${createHash('sha256').update(request.refundId).digest('hex').slice(0, 24)}` };
   }
 
   private async wait(): Promise<void> {

@@ -76,6 +76,65 @@ const catalogue = {
     status: 401,
     message: 'Authentication required: without credentials only the checkout operations may run',
   },
+  // webhooks: shop settings and the delivery log
+  WEBHOOK_URL_INVALID: { status: 400, message: 'Webhook URL must be a valid HTTPS URL without credentials' },
+  WEBHOOK_URL_FORBIDDEN: {
+    status: 400,
+    message: 'Webhook URL must not point to a loopback, private, link-local or otherwise internal address',
+  },
+  WEBHOOK_URL_NOT_SET: { status: 409, message: 'The shop has no webhook URL' },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
+  WEBHOOK_DELIVERY_PENDING: {
+    status: 409,
+    message: 'The delivery is still scheduled; it can be re-sent once it has failed or been delivered',
+  },
+  SHOP_NOT_FOUND: { status: 404, message: 'Shop not found' },
+  // admin console: refunds, withdrawals, sellers and shops (README, "Admin console")
+  REASON_REQUIRED: { status: 400, message: 'A reason of 1 to 500 characters is required' },
+  REFUND_NOT_FOUND: { status: 404, message: 'Refund not found' },
+  REFUND_PAYMENT_NOT_COMPLETED: {
+    status: 409,
+    message: (status: string) => `Only a completed payment can be refunded (this one is ${status})`,
+  },
+  REFUND_ALREADY_OPEN: { status: 409, message: 'This payment already has an open refund request' },
+  REFUND_STATE_CONFLICT: {
+    status: 409,
+    message: (action: string, status: string) => `Only requested refunds can be ${action} (this one is ${status})`,
+  },
+  WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found' },
+  WITHDRAWAL_BELOW_MINIMUM: { status: 400, message: 'Withdrawal amount must be at least 1000 cents (10 USD)' },
+  WITHDRAWAL_EXCEEDS_BALANCE: {
+    status: 400,
+    message: (available: number) => `Withdrawal amount exceeds the available balance of ${available} cents`,
+  },
+  WITHDRAWAL_BALANCE_NEGATIVE: {
+    status: 400,
+    message: 'Withdrawals are refused while the balance is negative',
+  },
+  WITHDRAWAL_STATE_CONFLICT: {
+    status: 409,
+    message: (action: string, expected: string, status: string) =>
+      `Only ${expected} withdrawals can be ${action} (this one is ${status})`,
+  },
+  PAYOUT_REFERENCE_REQUIRED: { status: 400, message: 'A payout reference of 1 to 200 characters is required' },
+  SELLER_NOT_FOUND: { status: 404, message: 'Seller not found' },
+  SHOP_DELETED: { status: 409, message: 'Shop is deleted' },
+  SELLER_ALREADY_HAS_SHOP: { status: 409, message: 'This seller already has a shop (one shop per seller account)' },
+  EMAIL_TAKEN: { status: 409, message: 'That email address is already registered' },
+  EMAIL_INVALID: { status: 400, message: 'Email must be a valid email address' },
+  SHOP_NAME_INVALID: { status: 400, message: 'Shop name must be 1 to 200 characters' },
+  DATE_RANGE_INVALID: { status: 400, message: 'createdFrom must be before createdTo' },
+  // GraphQL document limits
+  QUERY_TOO_DEEP: {
+    status: 400,
+    message: (depth: number, max: number) => `Query is too deep: depth ${depth} exceeds the maximum of ${max}`,
+  },
+  QUERY_TOO_COSTLY: {
+    status: 400,
+    message: (cost: number, max: number) =>
+      `Query is too expensive: cost ${cost} exceeds the maximum of ${max} (lower page sizes or select fewer lists)`,
+  },
+  INTROSPECTION_NOT_ALLOWED: { status: 403, message: 'Introspection is available to admins only' },
   // 429/500/503
   RATE_LIMITED: {
     status: 429,

@@ -15,3 +15,21 @@ export function connectRedis(url: string, options: RedisOptions = {}): Redis {
 }
 
 export type { Redis };
+
+/**
+ * Waits up to `timeoutMs` for the connection, so an instance is ready when it starts listening. If Redis
+ * stays away the service starts anyway: rate limits fall back to this process and events wait in the outbox.
+ */
+export async function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), timeoutMs);
+    const onReady = () => done(true);
+    function done(ready: boolean) {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    }
+    redis.once('ready', onReady);
+  });
+}

@@ -22,15 +22,27 @@ export interface NewShopRequest {
 export async function createSellerWithShop(em: EntityManager, request: NewShopRequest): Promise<NewShop> {
   return em.transactional(async (tx) => {
     const seller = tx.create(Seller, { email: request.email });
-    const webhookSecret = newWebhookSecret();
-    const shop = tx.create(Shop, {
-      seller,
-      name: request.shopName,
-      webhookUrl: request.webhookUrl ?? null,
-      webhookSecret,
-    });
-    const key = newApiKey();
-    tx.create(ApiKey, { shop, keyHash: key.hash, displayPrefix: key.displayPrefix });
-    return { seller, shop, apiKey: key.plaintext, webhookSecret };
+    return addShop(tx, seller, request);
   });
+}
+
+/**
+ * A new shop for an existing seller, for example after its shop was deleted (the spec's way to replace a
+ * lost key). The `shops_one_live_shop_per_seller` index refuses a second live shop.
+ */
+export async function createShopForSeller(em: EntityManager, seller: Seller, request: Omit<NewShopRequest, 'email'>): Promise<NewShop> {
+  return em.transactional(async (tx) => addShop(tx, tx.getReference(Seller, seller.id), request).then((created) => ({ ...created, seller })));
+}
+
+async function addShop(tx: EntityManager, seller: Seller, request: Omit<NewShopRequest, 'email'>): Promise<NewShop> {
+  const webhookSecret = newWebhookSecret();
+  const shop = tx.create(Shop, {
+    seller,
+    name: request.shopName,
+    webhookUrl: request.webhookUrl ?? null,
+    webhookSecret,
+  });
+  const key = newApiKey();
+  tx.create(ApiKey, { shop, keyHash: key.hash, displayPrefix: key.displayPrefix });
+  return { seller, shop, apiKey: key.plaintext, webhookSecret };
 }

@@ -1,6 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Payment } from '../payments/payment.entity';
 import { paymentPayload } from '../payments/payment-payload';
+import { checkoutUrlFor } from '../payments/payment-rules';
+import { randomBase62 } from '../shared/random-id';
+import type { Shop } from '../shops/shop.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEvent } from './webhook-event.entity';
 
 export type PaymentEventType = 'payment.completed' | 'payment.refunded';
@@ -9,6 +13,8 @@ export type PaymentEventType = 'payment.completed' | 'payment.refunded';
  * Writes a payment event to the outbox inside the caller's transaction, so the event exists exactly
  * when the state change does. The caller holds the payment's row lock (its conditional UPDATE), so the
  * per-payment sequence cannot be taken twice; the unique (payment, sequence) index is the backstop.
+ * When the shop has a webhook URL, its delivery is created in the same transaction (spec: a webhook is
+ * sent "if one is configured"), due at once.
  */
 export async function recordPaymentEvent(tx: EntityManager, payment: Payment, type: PaymentEventType, baseUrl: string): Promise<WebhookEvent> {
   const [{ next }] = await tx.execute<{ next: number }[]>(
@@ -16,13 +22,46 @@ export async function recordPaymentEvent(tx: EntityManager, payment: Payment, ty
     [payment.id],
   );
   const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: Number(next), body: '' });
-  event.body = JSON.stringify({
+  event.body = eventBody(event, paymentPayload(payment, baseUrl), payment.shop);
+  if (payment.shop.webhookUrl) tx.create(WebhookDelivery, { event, shop: payment.shop, payment, nextAttemptAt: event.createdAt });
+  return event;
+}
+
+/**
+ * A test delivery from the shop settings: a sample `payment.completed` body about a payment that does
+ * not exist (its id starts `pay_TEST`), sent once with `X-Service-Test: true`.
+ */
+export function recordTestEvent(tx: EntityManager, shop: Shop, baseUrl: string): WebhookDelivery {
+  const event = tx.create(WebhookEvent, { shop, payment: null, type: 'payment.completed', sequence: 1, body: '', test: true });
+  const completedAt = event.createdAt.toISOString();
+  const id = `pay_TEST${randomBase62(20)}`;
+  event.body = eventBody(
+    event,
+    {
+      id,
+      amount: 5000,
+      currency: 'usd',
+      status: 'completed',
+      checkout_url: checkoutUrlFor(baseUrl, id),
+      customer_email: 'customer@example.com',
+      customer_name: 'Test Customer',
+      metadata: { order_id: 'test-order' },
+      created_at: completedAt,
+      completed_at: completedAt,
+    },
+    shop,
+  );
+  return tx.create(WebhookDelivery, { event, shop, payment: null, nextAttemptAt: event.createdAt });
+}
+
+/** The one serialization of an event; `amount` is integer cents, as everywhere in the API. */
+function eventBody(event: WebhookEvent, payment: object, shop: Shop): string {
+  return JSON.stringify({
     id: event.id,
-    event: type,
+    event: event.type,
     sequence: event.sequence,
-    payment: paymentPayload(payment, baseUrl),
-    shop: { id: payment.shop.id, shop_name: payment.shop.name },
+    payment,
+    shop: { id: shop.id, shop_name: shop.name },
     timestamp: event.createdAt.toISOString(),
   });
-  return event;
 }

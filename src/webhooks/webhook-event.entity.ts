@@ -4,7 +4,7 @@ import { prefixedId } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
 
 /**
- * The outbox: an event written in the same transaction as the state change that causes it. `body` is
+ * The outbox: an event written in the same transaction as the state change that causes them. `body` is
  * the JSON serialized once; every delivery attempt sends these exact bytes.
  */
 @Entity({ tableName: 'webhook_events' })
@@ -16,8 +16,9 @@ export class WebhookEvent {
   @ManyToOne('Shop')
   shop!: Shop;
 
-  @ManyToOne('Payment')
-  payment!: Payment;
+  /** Null only for test deliveries, whose body describes a sample payment. */
+  @ManyToOne('Payment', { nullable: true })
+  payment!: Payment | null;
 
   /** For example `payment.completed`. */
   @Property({ type: 'string' })
@@ -29,6 +30,10 @@ export class WebhookEvent {
 
   @Property({ type: 'text' })
   body!: string;
+
+  /** A test delivery requested from the shop settings: sent once with `X-Service-Test: true`. */
+  @Property({ type: 'boolean' })
+  test: Opt<boolean> = false;
 
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();

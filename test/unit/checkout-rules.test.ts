@@ -1,4 +1,5 @@
-import { brandOf, isUnexpired, passesLuhn, validCard } from '../../src/checkout/card-rules';
+import { brandOf, validCard } from '../../src/checkout/card-rules';
+import { isUnexpired, passesLuhn } from '../../src/checkout/card-validity';
 import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
 import { feeFor, netOf } from '../../src/ledger/fee';
 import { TRANSITIONS, transitionFor } from '../../src/payments/payment-state';

@@ -1,9 +1,13 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261123000000_initial } from './Migration20261123000000_initial';
 import { Migration20261123010000_checkout_ledger_outbox } from './Migration20261123010000_checkout_ledger_outbox';
+import { Migration20261123020000_webhook_deliveries } from './Migration20261123020000_webhook_deliveries';
+import { Migration20261124000000_admin_console } from './Migration20261124000000_admin_console';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123000000_initial', class: Migration20261123000000_initial },
   { name: 'Migration20261123010000_checkout_ledger_outbox', class: Migration20261123010000_checkout_ledger_outbox },
+  { name: 'Migration20261123020000_webhook_deliveries', class: Migration20261123020000_webhook_deliveries },
+  { name: 'Migration20261124000000_admin_console', class: Migration20261124000000_admin_console },
 ];

@@ -1,0 +1,52 @@
+import { Entity, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
+import type { Admin } from '../admins/admin.entity';
+
+/**
+ * One admin action in the append-only audit log: who, what, on which target, why, when. The database
+ * refuses UPDATE, DELETE and TRUNCATE of the table, as it does for the ledger.
+ */
+@ObjectType({ description: 'One admin action: who, what, target, reason, when.' })
+@Entity({ tableName: 'audit_log' })
+export class AuditEntry {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  /** Null when the action came from the operations CLI. */
+  @ManyToOne('Admin', { nullable: true })
+  admin: Admin | null = null;
+
+  /** Who acted, as they were known then: the admin's e-mail address, or `cli`. */
+  @Field(() => String, { description: "The admin's e-mail address at the time, or `cli`." })
+  @Property({ type: 'string' })
+  actor!: string;
+
+  /** For example `refund.approved`, `shop.deactivated`. */
+  @Field(() => String)
+  @Property({ type: 'string' })
+  action!: string;
+
+  /** `payment`, `refund`, `withdrawal`, `shop`, `seller` or `admin`. */
+  @Field(() => String)
+  @Property({ type: 'string' })
+  targetType!: string;
+
+  @Field(() => String)
+  @Property({ type: 'string' })
+  targetId!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  reason: string | null = null;
+
+  /** Facts that make the entry readable on its own (amounts, related ids, the status before). */
+  @Field(() => JSONObjectResolver)
+  @Property({ type: 'json', columnType: 'jsonb' })
+  details: Opt<Record<string, unknown>> = {};
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+}

@@ -1,0 +1,29 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { PageType, type Page } from '../shared/page';
+import { AuditEntry } from './audit-entry.entity';
+import { listAudit } from './audit.service';
+
+export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
+
+@Resolver(() => AuditEntry)
+export class AuditResolver {
+  @Authorized('ADMIN')
+  @Query(() => AuditEntryList, { description: 'The audit log of admin actions, newest first.' })
+  auditLog(
+    @Arg('targetId', () => String, { nullable: true, description: 'A payment, refund, withdrawal, shop, seller or admin id.' }) targetId: string | null,
+    @Arg('action', () => String, { nullable: true, description: 'For example refund.approved.' }) action: string | null,
+    @Arg('adminId', () => ID, { nullable: true }) adminId: string | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Page<AuditEntry>> {
+    return listAudit(context.em, { targetId, action, adminId }, page, limit);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => ID, { nullable: true, description: 'The acting admin; null for the operations CLI.' })
+  adminId(@Root() entry: AuditEntry): string | null {
+    return entry.admin?.id ?? null;
+  }
+}

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Admin } from '../admins/admin.entity';
+import { validPageRequest } from '../payments/payment-rules';
+import { pageOf, type Page } from '../shared/page';
+import { AuditEntry } from './audit-entry.entity';
+
+export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin';
+
+export interface AuditRecord {
+  action: string;
+  targetType: AuditTargetType;
+  targetId: string;
+  reason?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Adds an entry to the caller's unit of work, so it is written in the same transaction as the action
+ * it describes: no action without its entry, no entry for an action that did not happen.
+ * `admin` null means the operations CLI.
+ */
+export function recordAudit(tx: EntityManager, admin: Admin | null, record: AuditRecord): AuditEntry {
+  return tx.create(AuditEntry, {
+    admin: admin ? tx.getReference(Admin, admin.id) : null,
+    actor: admin ? admin.email : 'cli',
+    action: record.action,
+    targetType: record.targetType,
+    targetId: record.targetId,
+    reason: record.reason ?? null,
+    details: record.details ?? {},
+  });
+}
+
+export interface AuditFilter {
+  targetId?: string | null;
+  action?: string | null;
+  adminId?: string | null;
+}
+
+/** The log, newest first, optionally for one target, action or admin. */
+export async function listAudit(em: EntityManager, filter: AuditFilter, page?: number | null, limit?: number | null): Promise<Page<AuditEntry>> {
+  const request = validPageRequest(page, limit);
+  const where: Record<string, unknown> = {};
+  if (filter.targetId) where.targetId = filter.targetId;
+  if (filter.action) where.action = filter.action;
+  if (filter.adminId) where.admin = filter.adminId;
+  const [items, total] = await em.findAndCount(AuditEntry, where, {
+    orderBy: { id: 'desc' },
+    limit: request.limit,
+    offset: (request.page - 1) * request.limit,
+  });
+  return pageOf(request, items, total);
+}

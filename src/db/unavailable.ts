@@ -1,0 +1,23 @@
+import { domainError, type DomainError } from '../shared/errors';
+
+/** PostgreSQL and socket codes meaning "the database is not reachable now", not "this request is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH',
+  '57P01', '57P02', '57P03', // admin shutdown, crash shutdown, cannot connect now
+  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+  '53300', // too many connections
+]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|Query read timeout|terminating connection|connection error|not queryable/i;
+
+/**
+ * The answer for a failure caused by the database being down or restarting: 503 with Retry-After, so
+ * clients back off and retry (spec: clients may retry 5xx), instead of 500. Null for anything else.
+ */
+export function unavailableError(error: unknown): DomainError | null {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    const { code, message } = cause as { code?: unknown; message?: unknown };
+    if (UNAVAILABLE_CODES.has(String(code)) || UNAVAILABLE_MESSAGES.test(String(message))) return domainError('UNAVAILABLE');
+    cause = (cause as { cause?: unknown; originalError?: unknown }).cause ?? (cause as { originalError?: unknown }).originalError;
+  }
+  return null;
+}

@@ -1,0 +1,82 @@
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { shopIdFor } from '../graphql/auth-checker';
+import type { GraphQLContext } from '../graphql/context';
+import type { BalanceSummary } from '../graphql/loaders';
+import { validPageRequest } from '../payments/payment-rules';
+import { domainError } from '../shared/errors';
+import { PageType, pageOf, windowOf, type Page } from '../shared/page';
+import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
+
+export const LedgerEntryList = PageType(LedgerEntry, 'LedgerEntryList');
+
+/** A seller's money, as sums of its ledger entries (never counters), in integer cents. */
+@ObjectType({ description: "A seller's balance: sums of its ledger entries, in integer cents." })
+export class Balance implements BalanceSummary {
+  @Field(() => ID)
+  sellerId!: string;
+
+  @Field(() => SafeIntResolver, { description: 'What may be withdrawn now (pending withdrawals are already held out of it). May be negative after refunds.' })
+  available!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Requested or approved withdrawals, held until paid or rejected.' })
+  pendingWithdrawals!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Withdrawals paid out, lifetime.' })
+  paidOut!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Amounts of completed payments, lifetime.' })
+  gross!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Fees (15% of each completed payment), lifetime. Not returned on refund.' })
+  fees!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Refunds taken back from the balance, lifetime.' })
+  refunds!: number;
+}
+
+/** A seller's balance entries, newest first. */
+export async function sellerLedger(em: EntityManager, sellerId: string, page?: number | null, limit?: number | null): Promise<Page<LedgerEntry>> {
+  const request = validPageRequest(page, limit);
+  const [items, total] = await em.findAndCount(
+    LedgerEntry,
+    { seller: sellerId, account: LedgerAccount.SELLER_BALANCE },
+    { orderBy: { id: 'desc' }, ...windowOf(request) },
+  );
+  return pageOf(request, items, total);
+}
+
+@Resolver(() => Balance)
+export class BalanceResolver {
+  @Authorized('SELLER', 'ADMIN')
+  @Query(() => Balance, { description: "A shop's seller balance: a seller's key sees its own (omit shopId), admins any shop's." })
+  async balance(@Arg('shopId', () => ID, { nullable: true }) shopId: string | null, @Ctx() context: GraphQLContext): Promise<BalanceSummary> {
+    const shop = await context.loaders.shop.load(shopIdFor(context, shopId));
+    if (!shop) throw domainError('SHOP_NOT_FOUND');
+    return context.loaders.balanceOfSeller.load(shop.seller.id);
+  }
+
+  @FieldResolver(() => LedgerEntryList, { description: 'The seller_balance entries behind these sums, newest first.' })
+  entries(
+    @Root() balance: BalanceSummary,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Page<LedgerEntry>> {
+    return sellerLedger(context.em, balance.sellerId, page, limit);
+  }
+}
+
+@Resolver(() => LedgerEntry)
+export class LedgerEntryResolver {
+  @FieldResolver(() => ID, { nullable: true, description: 'The payment the movement belongs to (payment, fee, refund).' })
+  paymentId(@Root() entry: LedgerEntry): string | null {
+    return entry.payment?.id ?? null;
+  }
+
+  @FieldResolver(() => ID, { nullable: true, description: 'The withdrawal the movement belongs to (hold, release, payout).' })
+  withdrawalId(@Root() entry: LedgerEntry): string | null {
+    return entry.withdrawal?.id ?? null;
+  }
+}

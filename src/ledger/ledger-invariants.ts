@@ -1,0 +1,101 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The money invariants, each one SQL query that returns the rows breaking it (none when the books are
+ * right). `npm run cli -- check-ledger` runs them all; the fault tests run it after every failure.
+ * The fee expression is fee.ts's rule (15%, half up) in SQL.
+ */
+const FEE = `(p."amount" * 15 + 50) / 100`;
+
+export const LEDGER_INVARIANTS: { name: string; description: string; sql: string }[] = [
+  {
+    name: 'journal_balances',
+    description: 'every journal sums to zero across accounts',
+    sql: `select "journal_id" as subject, sum("amount")::text as detail from "ledger_entries" group by "journal_id" having sum("amount") <> 0`,
+  },
+  {
+    name: 'balance_matches_records',
+    description: 'each seller balance (sum of entries) equals what its payments, refunds and withdrawals imply',
+    sql: `with expected as (
+            select s."id" as seller_id,
+              coalesce((select sum(p."amount" - ${FEE}) from "payments" p join "shops" sh on sh."id" = p."shop_id"
+                        where sh."seller_id" = s."id" and p."status" in ('completed', 'refunded')), 0)
+            - coalesce((select sum(p."amount") from "payments" p join "shops" sh on sh."id" = p."shop_id"
+                        where sh."seller_id" = s."id" and p."status" = 'refunded'), 0)
+            - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" <> 'rejected'), 0) as amount
+            from "sellers" s),
+          actual as (
+            select s."id" as seller_id, coalesce(sum(e."amount"), 0) as amount
+            from "sellers" s left join "ledger_entries" e on e."seller_id" = s."id" and e."account" = 'seller_balance' group by s."id")
+          select expected.seller_id as subject, 'ledger ' || actual.amount || ' expected ' || expected.amount as detail
+          from expected join actual using (seller_id) where expected.amount <> actual.amount`,
+  },
+  {
+    name: 'completed_payment_booked_once',
+    description: 'each completed or refunded payment has exactly one credit of its amount and one fee entry',
+    sql: `select p."id" as subject, p."status" as detail from "payments" p
+          where p."status" in ('completed', 'refunded') and (
+            (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'payment' and e."amount" = p."amount") <> 1
+            or (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'fee' and e."amount" = -(${FEE})) <> 1
+            or (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" in ('payment', 'fee')) <> 2)`,
+  },
+  {
+    name: 'unpaid_payment_moves_no_money',
+    description: 'pending and failed payments have no ledger entries',
+    sql: `select p."id" as subject, p."status" as detail from "payments" p
+          where p."status" in ('pending', 'failed') and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id")`,
+  },
+  {
+    name: 'refund_debited_once',
+    description: 'each refunded payment has exactly one refund debit of its amount; no other payment has one',
+    sql: `select p."id" as subject, p."status" as detail from "payments" p
+          where (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'
+                 and e."amount" = -p."amount") <> (case when p."status" = 'refunded' then 1 else 0 end)
+             or (p."status" <> 'refunded' and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'refund'))`,
+  },
+  {
+    name: 'withdrawal_hold_covered',
+    description: 'no withdrawal hold exceeds the balance it came from',
+    sql: `select "withdrawal_id" as subject, 'balance after hold ' || running as detail from (
+            select "withdrawal_id", "kind", sum("amount") over (partition by "seller_id" order by "id") as running
+            from "ledger_entries" where "account" = 'seller_balance') t
+          where "kind" = 'withdrawal_hold' and running < 0`,
+  },
+  {
+    name: 'withdrawal_entries_match_status',
+    description: 'each withdrawal has one hold, a release only if rejected, a payout only if paid',
+    sql: `select w."id" as subject, w."status" as detail from "withdrawals" w
+          where (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_hold' and e."amount" = -w."amount") <> 1
+             or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_release') <> (case when w."status" = 'rejected' then 1 else 0 end)
+             or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."kind" = 'payout' and e."amount" > 0) <> (case when w."status" = 'paid' then 1 else 0 end)`,
+  },
+];
+
+export interface LedgerViolation {
+  invariant: string;
+  subject: string;
+  detail: string;
+}
+
+export interface LedgerCheck {
+  sellers: number;
+  entries: number;
+  invariants: number;
+  violations: LedgerViolation[];
+}
+
+/** Runs every invariant in one repeatable-read snapshot, so concurrent writes cannot fake a violation. */
+export async function checkLedger(em: EntityManager): Promise<LedgerCheck> {
+  return em.transactional(async (tx) => {
+    await tx.execute('set transaction isolation level repeatable read, read only');
+    const violations: LedgerViolation[] = [];
+    for (const invariant of LEDGER_INVARIANTS) {
+      const rows = await tx.execute<{ subject: string; detail: string }[]>(invariant.sql);
+      violations.push(...rows.map((r) => ({ invariant: invariant.name, subject: String(r.subject), detail: String(r.detail) })));
+    }
+    const [counts] = await tx.execute<{ sellers: string; entries: string }[]>(
+      'select (select count(*) from "sellers") as sellers, (select count(*) from "ledger_entries") as entries',
+    );
+    return { sellers: Number(counts.sellers), entries: Number(counts.entries), invariants: LEDGER_INVARIANTS.length, violations };
+  });
+}

@@ -1,0 +1,69 @@
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { digestsEqual, sha256Hex } from '../shared/secrets';
+
+/**
+ * The Prometheus series operators watch (README, "What to watch"). One registry per service instance,
+ * so several instances in one process (the tests) do not share counters.
+ */
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Histogram<'method' | 'route' | 'status'>;
+  paymentOutcomes: Counter<'outcome'>;
+  webhookDeliveries: Counter<'outcome'>;
+  webhookLag: Histogram<string>;
+  queueDepth: Gauge<'queue'>;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpRequests: new Histogram({
+      name: 'http_request_duration_seconds', help: 'HTTP requests by route template and status',
+      labelNames: ['method', 'route', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    }),
+    paymentOutcomes: new Counter({ name: 'payments_total', help: 'Card payments by outcome: completed, failed (by reason), challenged', labelNames: ['outcome'], registers: [registry] }),
+    webhookDeliveries: new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
+    webhookLag: new Histogram({
+      name: 'webhook_delivery_lag_seconds', help: 'Time from event creation to successful delivery',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 600, 3600, 86400], registers: [registry],
+    }),
+    queueDepth: new Gauge({ name: 'queue_depth', help: 'Work waiting per queue (webhook deliveries due, refunds approved)', labelNames: ['queue'], registers: [registry] }),
+  };
+}
+
+/** Observes every request under its route template (`/api/v1/payments/:id`), never the raw path with ids. */
+export function requestMetrics(metrics: Metrics) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const stop = metrics.httpRequests.startTimer();
+    res.on('finish', () => {
+      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : req.baseUrl || 'unmatched';
+      stop({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+}
+
+/**
+ * GET /metrics: with METRICS_TOKEN set, only for `Authorization: Bearer <token>`; without it, only for
+ * clients on this machine (loopback), so business figures are never public.
+ */
+export function metricsEndpoint(metrics: Metrics, token: string | undefined, beforeScrape: () => Promise<void>) {
+  return async (req: Request, res: Response) => {
+    const allowed = token ? digestsEqual(sha256Hex(req.get('authorization') ?? ''), sha256Hex(`Bearer ${token}`)) : isLoopback(req.socket.remoteAddress);
+    if (!allowed) {
+      res.status(403).json({ success: false, error: 'Access denied' });
+      return;
+    }
+    await beforeScrape();
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.send(await metrics.registry.metrics());
+  };
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}

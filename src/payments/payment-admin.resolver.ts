@@ -1,0 +1,119 @@
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import { AuditEntry } from '../audit/audit-entry.entity';
+import type { GraphQLContext } from '../graphql/context';
+import { feeFor, netOf } from '../ledger/fee';
+import { LedgerEntry } from '../ledger/ledger-entry.entity';
+import { Refund } from '../refunds/refund.entity';
+import type { Page } from '../shared/page';
+import { Shop } from '../shops/shop.entity';
+import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
+import { Payment } from './payment.entity';
+import { searchPayments } from './payment-search';
+import { CheckoutStage, PaymentStatus } from './payment-status';
+import { PaymentList } from './payment.types';
+
+@InputType({ description: 'Every criterion given must match.' })
+export class PaymentSearchInput {
+  @Field(() => ID, { nullable: true }) id?: string | null;
+  @Field(() => ID, { nullable: true }) shopId?: string | null;
+  @Field(() => PaymentStatus, { nullable: true }) status?: PaymentStatus | null;
+  @Field(() => String, { nullable: true, description: 'The exact address, any case.' }) customerEmail?: string | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created at or after.' }) createdFrom?: Date | null;
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created before.' }) createdTo?: Date | null;
+}
+
+/** What may be kept of the card: never its number or security code. */
+@ObjectType({ description: 'What is kept of the card used: brand, last four digits and expiry; never the number or security code.' })
+export class CardSummary {
+  @Field(() => String, { nullable: true }) brand!: string | null;
+  @Field(() => String, { nullable: true }) last4!: string | null;
+  @Field(() => Int, { nullable: true }) expMonth!: number | null;
+  @Field(() => Int, { nullable: true }) expYear!: number | null;
+}
+
+/** Support's view of payments: search across shops and each payment's full story. */
+@Resolver(() => Payment)
+export class PaymentAdminResolver {
+  @Authorized('ADMIN')
+  @Query(() => PaymentList, { description: 'Payments across shops, newest first, by id, shop, status, customer e-mail and creation date.' })
+  searchPayments(
+    @Arg('filter', () => PaymentSearchInput, { nullable: true }) filter: PaymentSearchInput | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Page<Payment>> {
+    return searchPayments(context.em, filter ?? {}, page, limit);
+  }
+
+  @Authorized('SELLER', 'ADMIN')
+  @FieldResolver(() => Shop)
+  async shop(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return (await context.loaders.shop.load(payment.shop.id))!;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => CardSummary, { nullable: true, description: 'Null until a card was submitted.' })
+  card(@Root() payment: Payment): CardSummary | null {
+    if (!payment.cardLast4) return null;
+    return { brand: payment.cardBrand, last4: payment.cardLast4, expMonth: payment.cardExpMonth, expYear: payment.cardExpYear };
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => CheckoutStage, { description: 'Where the hosted checkout stands (PROCESSING: card submitted, outcome pending).' })
+  checkoutStage(@Root() payment: Payment): CheckoutStage {
+    return payment.checkoutStage;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => String, { nullable: true, description: '3-D Secure: frictionless, challenged or failed; null when not used.' })
+  threeDsOutcome(@Root() payment: Payment): string | null {
+    return payment.threeDsOutcome;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => String, { nullable: true, description: 'Why it failed, for example card_declined.' })
+  failureCode(@Root() payment: Payment): string | null {
+    return payment.failureCode;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => SafeIntResolver, { description: 'Our 15% fee in cents, charged when it completes.' })
+  fee(@Root() payment: Payment): number {
+    return feeFor(payment.amount);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => SafeIntResolver, { description: 'Amount minus the fee: what the seller is credited.' })
+  netAmount(@Root() payment: Payment): number {
+    return netOf(payment.amount);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => [Refund], { description: 'Refund requests, oldest first.' })
+  refunds(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Refund[]> {
+    return context.loaders.refundsOfPayment.load(payment.id);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => [LedgerEntry], { description: 'Every ledger entry of this payment (credit, fee, refund).' })
+  ledgerEntries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<LedgerEntry[]> {
+    return context.loaders.ledgerOfPayment.load(payment.id);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => [AuditEntry], { description: 'Admin actions on this payment and on its refunds, oldest first.' })
+  async auditEntries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<AuditEntry[]> {
+    const refunds = await context.loaders.refundsOfPayment.load(payment.id);
+    const lists = await context.loaders.auditOfTarget.loadMany([payment.id, ...refunds.map((r) => r.id)]);
+    return lists
+      .flatMap((list) => (list instanceof Error ? [] : list))
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => [WebhookDelivery], { description: 'Webhook deliveries of its events, with every attempt.' })
+  webhookDeliveries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<WebhookDelivery[]> {
+    return context.loaders.deliveriesOfPayment.load(payment.id);
+  }
+}

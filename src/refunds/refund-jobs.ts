@@ -1,0 +1,98 @@
+import Bull from 'bull';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { CardProcessor } from '../processor/card-processor';
+import { executeRefund, refundsNeedingExecution, type RefundExecutionDeps } from './refund.service';
+
+/** How approved refunds get carried out: right after approval, and by a periodic sweep that misses nothing. */
+export interface RefundJobs {
+  /** Asks for `refundId` to be carried out soon; never throws (the sweep is the safety net). */
+  enqueue(refundId: string): void;
+  /** One pass of the sweep: carries out every approved refund still waiting and every stale claim. */
+  sweep(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface RefundJobsOptions {
+  orm: MikroORM;
+  processor: CardProcessor;
+  logger: Logger;
+  /** Unset: jobs run in this process. */
+  redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: the bull queue lives under it, so deployments and test runs do not collide. */
+  redisKeyPrefix: string;
+  sweepIntervalMs: number;
+  processingTimeoutMs: number;
+}
+
+const QUEUE_NAME = 'refunds';
+const CONCURRENCY = 4;
+
+/**
+ * With Redis, approval adds a bull job whose id is the refund id (so a refund is queued once), and any
+ * instance's worker takes it. Without Redis the job runs in this process. Either way a sweep runs every
+ * REFUND_SWEEP_INTERVAL_MS in every instance and picks up approved refunds that no job carried out (a crash
+ * after approval, Redis away) and `processing` claims older than REFUND_PROCESSING_TIMEOUT_MS. Execution
+ * is idempotent (conditional claims), so a job, a sweep and a retry may meet: one of them wins.
+ */
+export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
+  const { orm, logger } = options;
+  const deps: RefundExecutionDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs };
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => undefined);
+    return work;
+  };
+  const execute = (refundId: string) =>
+    track(executeRefund(orm.em.fork(), deps, refundId)).catch((err: Error) => {
+      logger.error({ refundId, err }, 'refund job failed; the sweep will try again');
+      throw err;
+    });
+
+  const queue = options.redisUrl
+    ? new Bull<{ refundId: string }>(QUEUE_NAME, options.redisUrl, {
+        prefix: options.redisKeyPrefix,
+        // bull's blocking clients must never give up on a command (bull's own requirement).
+        redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
+        defaultJobOptions: { removeOnComplete: true, removeOnFail: 100, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
+      })
+    : null;
+  if (queue) {
+    queue.on('error', (err) => logger.warn({ err: err.message }, 'refund queue: redis problem (the sweep still runs)'));
+    void queue.process(CONCURRENCY, (job) => execute(job.data.refundId));
+  }
+
+  let sweeping: Promise<number> | null = null;
+  const sweep = () => {
+    sweeping ??= track(
+      (async () => {
+        const ids = await refundsNeedingExecution(orm.em.fork(), options.processingTimeoutMs);
+        let done = 0;
+        for (const id of ids) if ((await execute(id).catch(() => 'error')) === 'refunded') done++;
+        return done;
+      })(),
+    ).finally(() => (sweeping = null));
+    return sweeping;
+  };
+  const timer = setInterval(() => sweep().catch((err: Error) => logger.warn({ err: err.message }, 'refund sweep failed')), options.sweepIntervalMs);
+  timer.unref();
+
+  return {
+    enqueue(refundId) {
+      if (!queue) {
+        setImmediate(() => execute(refundId).catch(() => undefined));
+        return;
+      }
+      queue.add({ refundId }, { jobId: refundId }).catch((err: Error) => {
+        logger.warn({ refundId, err: err.message }, 'could not queue the refund; the sweep will carry it out');
+      });
+    },
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      if (queue) await queue.close().catch(() => undefined);
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

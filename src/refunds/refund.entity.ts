@@ -1,0 +1,85 @@
+import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import type { Admin } from '../admins/admin.entity';
+import type { Payment } from '../payments/payment.entity';
+import { prefixedId } from '../shared/random-id';
+
+/**
+ * requested -> approved | rejected; approved -> processing (a job claimed it) -> refunded | failed.
+ * `failed` means the acquirer refused the refund; an unknown outcome stays `processing` and is retried.
+ */
+export enum RefundStatus {
+  REQUESTED = 'requested',
+  APPROVED = 'approved',
+  REJECTED = 'rejected',
+  PROCESSING = 'processing',
+  REFUNDED = 'refunded',
+  FAILED = 'failed',
+}
+registerEnumType(RefundStatus, { name: 'RefundStatus' });
+
+/** Statuses in which a request is still open: at most one such request per payment (a partial unique index). */
+export const OPEN_REFUND_STATUSES = [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING] as const;
+
+/** A refund request recorded by support for a completed payment, and what became of it. Full amount only. */
+@ObjectType({ description: 'A refund request for a completed payment (the full amount), and what became of it.' })
+@Entity({ tableName: 'refunds' })
+export class Refund {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'string' })
+  id: string = prefixedId('ref', 24);
+
+  @ManyToOne('Payment')
+  payment!: Payment;
+
+  @Field(() => SafeIntResolver, { description: 'Integer cents: always the whole payment.' })
+  @Property({ type: new BigIntType('number') })
+  amount!: number;
+
+  @Field(() => String, { description: "The seller's reason, as support recorded it." })
+  @Property({ type: 'text' })
+  reason!: string;
+
+  @Field(() => RefundStatus)
+  @Enum({ items: () => RefundStatus })
+  status: Opt<RefundStatus> = RefundStatus.REQUESTED;
+
+  @ManyToOne('Admin')
+  requestedBy!: Admin;
+
+  @ManyToOne('Admin', { nullable: true })
+  reviewedBy: Admin | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  rejectionReason: string | null = null;
+
+  @Field(() => String, { nullable: true, description: 'Why the acquirer refused the refund (status FAILED).' })
+  @Property({ type: 'text', nullable: true })
+  failureReason: string | null = null;
+
+  @Field(() => String, { nullable: true, description: "The acquirer's reference of the refund." })
+  @Property({ type: 'string', nullable: true })
+  processorReference: string | null = null;
+
+  @Field(() => Int, { description: 'How many times a job has called the acquirer for it.' })
+  @Property({ type: 'integer' })
+  attempts: Opt<number> = 0;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  reviewedAt: Date | null = null;
+
+  /** When a job last claimed it; a claim older than REFUND_PROCESSING_TIMEOUT_MS is taken over. */
+  @Property({ type: 'datetime', nullable: true })
+  claimedAt: Date | null = null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  refundedAt: Date | null = null;
+}

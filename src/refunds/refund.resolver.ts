@@ -1,0 +1,86 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Admin } from '../admins/admin.entity';
+import { currentAdmin } from '../graphql/auth-checker';
+import type { GraphQLContext } from '../graphql/context';
+import { Payment } from '../payments/payment.entity';
+import type { Page } from '../shared/page';
+import { PageType } from '../shared/page';
+import { Refund, RefundStatus } from './refund.entity';
+import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
+
+export const RefundList = PageType(Refund, 'RefundList');
+
+/** Refunds are handled by support and admins only (spec: no refund endpoint; sellers write to support). */
+@Resolver(() => Refund)
+export class RefundResolver {
+  @Authorized('ADMIN')
+  @Query(() => RefundList, { description: 'The refund queue, oldest first (status REQUESTED: waiting for review).' })
+  refunds(
+    @Arg('status', () => RefundStatus, { nullable: true }) status: RefundStatus | null,
+    @Arg('paymentId', () => ID, { nullable: true }) paymentId: string | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Page<Refund>> {
+    return listRefunds(context.em, { status, paymentId }, page, limit);
+  }
+
+  @Authorized('ADMIN')
+  @Query(() => Refund)
+  refund(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Refund> {
+    return findRefund(context.em, id);
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Refund, { description: "Records a seller's refund request for a completed payment (full amount; one open request per payment)." })
+  requestRefund(
+    @Arg('paymentId', () => ID) paymentId: string,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Refund> {
+    return requestRefund(context.em, currentAdmin(context), paymentId, reason);
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Refund, { description: 'Approves a requested refund; a background job then refunds the card and debits the seller.' })
+  async approveRefund(
+    @Arg('id', () => ID) id: string,
+    @Arg('note', () => String, { nullable: true, description: 'Optional, kept in the audit log.' }) note: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Refund> {
+    const refund = await approveRefund(context.em, currentAdmin(context), id, note);
+    context.services.refunds.enqueue(refund.id);
+    return refund;
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Refund, { description: 'Rejects a requested refund with the reason the seller will be told.' })
+  rejectRefund(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Refund> {
+    return rejectRefund(context.em, currentAdmin(context), id, reason);
+  }
+
+  @FieldResolver(() => Payment)
+  async payment(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Payment> {
+    return (await context.loaders.payment.load(refund.payment.id))!;
+  }
+
+  @FieldResolver(() => Admin, { description: 'Who recorded the request.' })
+  async requestedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin> {
+    return (await context.loaders.admin.load(refund.requestedBy.id))!;
+  }
+
+  @FieldResolver(() => Admin, { nullable: true, description: 'Who approved or rejected it.' })
+  reviewedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+    return refund.reviewedBy ? context.loaders.admin.load(refund.reviewedBy.id) : null;
+  }
+
+  @FieldResolver(() => Int, { description: 'Seconds since the request was recorded.' })
+  ageSeconds(@Root() refund: Refund): number {
+    return refundAgeSeconds(refund);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Still REQUESTED more than 24 hours after it was recorded (spec: reviewed within 24 hours).' })
+  pastReviewWindow(@Root() refund: Refund): boolean {
+    return isPastReviewWindow(refund);
+  }
+}

@@ -1,0 +1,152 @@
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { currentAdmin } from '../graphql/auth-checker';
+import type { AppServices, GraphQLContext } from '../graphql/context';
+import type { BalanceSummary } from '../graphql/loaders';
+import { Balance } from '../ledger/balance.resolver';
+import { PageType, type Page } from '../shared/page';
+import { Seller, SellerStatus } from './seller.entity';
+import {
+  createSellerAndShop,
+  createShopForExistingSeller,
+  deleteShop,
+  findSeller,
+  findShop,
+  listShops,
+  setSellerStatus,
+  setShopStatus,
+  type ShopAdminDeps,
+} from './shop-admin.service';
+import { Shop, ShopStatus } from './shop.entity';
+import type { NewShop } from './shop.service';
+
+export const ShopList = PageType(Shop, 'ShopList');
+
+@InputType()
+export class ShopInput {
+  @Field(() => String, { description: '1 to 200 characters.' })
+  shopName!: string;
+
+  @Field(() => String, { nullable: true, description: 'HTTPS, public address; may be set later with setWebhookUrl.' })
+  webhookUrl?: string | null;
+}
+
+@ObjectType({ description: 'A new shop with its credentials. The API key and webhook secret are shown here only, never again.' })
+export class CreatedShop {
+  @Field(() => Seller) seller!: Seller;
+  @Field(() => Shop) shop!: Shop;
+  @Field(() => String, { description: 'svc_live_…: shown once; only its hash is stored.' }) apiKey!: string;
+  @Field(() => String, { description: 'whsec_…: shown once.' }) webhookSecret!: string;
+}
+
+const REASON = { nullable: true, description: 'Why (kept in the audit log); required to deactivate, delete or suspend.' } as const;
+
+function deps(services: AppServices): ShopAdminDeps {
+  return { credentials: services.credentials, webhookUrlPolicy: services.webhooks.urlPolicy };
+}
+
+function created(result: NewShop): CreatedShop {
+  return { seller: result.seller, shop: result.shop, apiKey: result.apiKey, webhookSecret: result.webhookSecret };
+}
+
+/** The seller and shop life cycle, for admins. Every change tells the API-key cache at once. */
+@Resolver(() => Shop)
+export class ShopAdminResolver {
+  @Authorized('ADMIN')
+  @Mutation(() => CreatedShop, { description: 'A seller account with its one shop and its API key.' })
+  async createSellerWithShop(
+    @Arg('email', () => String) email: string,
+    @Arg('shop', () => ShopInput) shop: ShopInput,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CreatedShop> {
+    return created(await createSellerAndShop(context.em, currentAdmin(context), email, shop, deps(context.services)));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => CreatedShop, { description: 'A new shop for a seller whose shop was deleted (one live shop per seller).' })
+  async createShop(@Arg('sellerId', () => ID) sellerId: string, @Arg('shop', () => ShopInput) shop: ShopInput, @Ctx() context: GraphQLContext): Promise<CreatedShop> {
+    return created(await createShopForExistingSeller(context.em, currentAdmin(context), sellerId, shop, deps(context.services)));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Shop, { description: "The shop's key answers 401 Shop is inactive until it is reactivated." })
+  deactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.INACTIVE, reason, deps(context.services));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Shop)
+  reactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.ACTIVE, reason, deps(context.services));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Shop, { description: 'Soft delete: its keys answer 401 Invalid API key at once; payments and ledger stay.' })
+  deleteShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return deleteShop(context.em, currentAdmin(context), id, reason, deps(context.services));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Seller, { description: "The seller's keys answer 403 Seller account inactive until it is reactivated." })
+  suspendSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+    return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.SUSPENDED, reason, deps(context.services));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Seller)
+  reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Seller> {
+    return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, deps(context.services));
+  }
+
+  @Authorized('ADMIN')
+  @Query(() => ShopList, { description: 'Shops, newest first; `search` matches the shop name or the seller e-mail.' })
+  shops(
+    @Arg('status', () => ShopStatus, { nullable: true }) status: ShopStatus | null,
+    @Arg('search', () => String, { nullable: true }) search: string | null,
+    @Arg('includeDeleted', () => Boolean, { nullable: true }) includeDeleted: boolean | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Page<Shop>> {
+    return listShops(context.em, { status, search, includeDeleted }, page, limit);
+  }
+
+  @Authorized('ADMIN')
+  @Query(() => Shop, { description: 'Any shop by id, deleted ones included.' })
+  shop(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return findShop(context.em, id);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Seller)
+  async seller(@Root() shop: Shop, @Ctx() context: GraphQLContext): Promise<Seller> {
+    return (await context.loaders.seller.load(shop.seller.id))!;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => DateTimeISOResolver, { nullable: true, description: 'Set when the shop was deleted.' })
+  deletedAt(@Root() shop: Shop): Date | null {
+    return shop.deletedAt;
+  }
+
+  @Authorized('SELLER', 'ADMIN')
+  @FieldResolver(() => Balance, { description: "The seller's balance." })
+  balance(@Root() shop: Shop, @Ctx() context: GraphQLContext): Promise<BalanceSummary> {
+    return context.loaders.balanceOfSeller.load(shop.seller.id);
+  }
+}
+
+@Resolver(() => Seller)
+export class SellerAdminResolver {
+  @Authorized('ADMIN')
+  @Query(() => Seller)
+  seller(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+    return findSeller(context.em, id);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Shop, { nullable: true, description: 'The live (not deleted) shop, if any.' })
+  shop(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<Shop | null> {
+    return context.loaders.liveShopOfSeller.load(seller.id);
+  }
+}

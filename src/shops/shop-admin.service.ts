@@ -1,0 +1,186 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { Admin } from '../admins/admin.entity';
+import { optionalReason, validReason } from '../admins/admin-rules';
+import { recordAudit } from '../audit/audit.service';
+import { validPageRequest } from '../payments/payment-rules';
+import { domainError } from '../shared/errors';
+import { pageOf, windowOf, type Page } from '../shared/page';
+import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
+import { ApiKey } from './api-key.entity';
+import type { CredentialCache } from './credential-cache';
+import { Seller, SellerStatus } from './seller.entity';
+import { createSellerWithShop, createShopForSeller, type NewShop } from './shop.service';
+import { Shop, ShopStatus } from './shop.entity';
+
+export const SHOP_NAME_MAX_LENGTH = 200;
+export const SELLER_EMAIL_MAX_LENGTH = 254;
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+export interface ShopRequest {
+  shopName: string;
+  webhookUrl?: string | null;
+}
+
+/** What the seller and shop life cycle needs besides the unit of work. */
+export interface ShopAdminDeps {
+  credentials: CredentialCache;
+  webhookUrlPolicy: WebhookUrlPolicy;
+}
+
+export function validSellerEmail(email: string): string {
+  const text = email?.trim() ?? '';
+  if (text.length > SELLER_EMAIL_MAX_LENGTH || !EMAIL.test(text)) throw domainError('EMAIL_INVALID');
+  return text;
+}
+
+export function validShopName(name: string): string {
+  const text = name?.trim() ?? '';
+  if (text === '' || [...text].length > SHOP_NAME_MAX_LENGTH) throw domainError('SHOP_NAME_INVALID');
+  return text;
+}
+
+async function validShopRequest(request: ShopRequest, policy: WebhookUrlPolicy): Promise<{ shopName: string; webhookUrl: string | null }> {
+  const shopName = validShopName(request.shopName);
+  const url = request.webhookUrl?.trim();
+  return { shopName, webhookUrl: url ? await checkWebhookUrl(url, policy) : null };
+}
+
+/** A seller account and its one shop; the key and webhook secret are in this answer only. */
+export async function createSellerAndShop(em: EntityManager, admin: Admin, email: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
+  const address = validSellerEmail(email);
+  const shop = await validShopRequest(request, deps.webhookUrlPolicy);
+  if (await em.count(Seller, { email: address })) throw domainError('EMAIL_TAKEN');
+  try {
+    return await em.transactional(async (tx) => {
+      const created = await createSellerWithShop(tx, { email: address, ...shop });
+      recordAudit(tx, admin, { action: 'seller.created', targetType: 'seller', targetId: created.seller.id, details: { email: address, shopId: created.shop.id, shopName: shop.shopName } });
+      return created;
+    });
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException && /sellers_email_unique/.test(error.message)) throw domainError('EMAIL_TAKEN');
+    throw error;
+  }
+}
+
+/** A new shop for a seller whose shop was deleted; refused while the seller has a live shop (one per seller). */
+export async function createShopForExistingSeller(em: EntityManager, admin: Admin, sellerId: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
+  const seller = await em.findOne(Seller, { id: sellerId });
+  if (!seller) throw domainError('SELLER_NOT_FOUND');
+  const shop = await validShopRequest(request, deps.webhookUrlPolicy);
+  if (await em.count(Shop, { seller: seller.id, deletedAt: null })) throw domainError('SELLER_ALREADY_HAS_SHOP');
+  try {
+    return await em.transactional(async (tx) => {
+      const created = await createShopForSeller(tx, seller, shop);
+      recordAudit(tx, admin, { action: 'shop.created', targetType: 'shop', targetId: created.shop.id, details: { sellerId: seller.id, shopName: shop.shopName } });
+      return created;
+    });
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException && /shops_one_live_shop_per_seller/.test(error.message)) {
+      throw domainError('SELLER_ALREADY_HAS_SHOP');
+    }
+    throw error;
+  }
+}
+
+async function liveShop(em: EntityManager, shopId: string): Promise<Shop> {
+  const shop = await em.findOne(Shop, { id: shopId });
+  if (!shop) throw domainError('SHOP_NOT_FOUND');
+  if (shop.deletedAt) throw domainError('SHOP_DELETED');
+  return shop;
+}
+
+/**
+ * Deactivates or reactivates a shop (its key answers 401 `Shop is inactive` meanwhile). The credential
+ * cache is told after the commit, here and through Redis in every other instance, so the key's next
+ * request already sees the change.
+ */
+export async function setShopStatus(em: EntityManager, admin: Admin, shopId: string, status: ShopStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Shop> {
+  const text = status === ShopStatus.INACTIVE ? validReason(reason) : optionalReason(reason);
+  const shop = await liveShop(em, shopId);
+  const before = shop.status;
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(Shop, { id: shop.id }, { status });
+    recordAudit(tx, admin, {
+      action: status === ShopStatus.INACTIVE ? 'shop.deactivated' : 'shop.reactivated',
+      targetType: 'shop',
+      targetId: shop.id,
+      reason: text,
+      details: { before, after: status },
+    });
+  });
+  await deps.credentials.invalidateShop(shop.id);
+  return em.refreshOrFail(shop);
+}
+
+/**
+ * Soft-deletes a shop and revokes its keys: they answer 401 `Invalid API key` from the next request on.
+ * Its payments, ledger and withdrawals stay; the seller may be given a new shop.
+ */
+export async function deleteShop(em: EntityManager, admin: Admin, shopId: string, reason: string, deps: ShopAdminDeps): Promise<Shop> {
+  const text = validReason(reason);
+  const shop = await liveShop(em, shopId);
+  await em.transactional(async (tx) => {
+    const now = new Date();
+    await tx.nativeUpdate(Shop, { id: shop.id, deletedAt: null }, { deletedAt: now });
+    await tx.nativeUpdate(ApiKey, { shop: shop.id, revokedAt: null }, { revokedAt: now });
+    recordAudit(tx, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text });
+  });
+  await deps.credentials.invalidateShop(shop.id);
+  return em.refreshOrFail(shop);
+}
+
+/** Suspends a seller (403 `Seller account inactive` for its keys) or makes it active again. */
+export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId: string, status: SellerStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Seller> {
+  const text = status === SellerStatus.ACTIVE ? optionalReason(reason) : validReason(reason);
+  const seller = await em.findOne(Seller, { id: sellerId });
+  if (!seller) throw domainError('SELLER_NOT_FOUND');
+  const before = seller.status;
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(Seller, { id: seller.id }, { status });
+    recordAudit(tx, admin, {
+      action: status === SellerStatus.ACTIVE ? 'seller.reactivated' : 'seller.suspended',
+      targetType: 'seller',
+      targetId: seller.id,
+      reason: text,
+      details: { before, after: status },
+    });
+  });
+  const shops = await em.find(Shop, { seller: seller.id }, { fields: ['id'] });
+  await Promise.all(shops.map((shop) => deps.credentials.invalidateShop(shop.id)));
+  return em.refreshOrFail(seller);
+}
+
+export interface ShopFilter {
+  status?: ShopStatus | null;
+  /** Part of the shop's name or its seller's e-mail address (case-insensitive). */
+  search?: string | null;
+  includeDeleted?: boolean | null;
+}
+
+/** Shops for the console, newest first. */
+export async function listShops(em: EntityManager, filter: ShopFilter, page?: number | null, limit?: number | null): Promise<Page<Shop>> {
+  const request = validPageRequest(page, limit);
+  const where: FilterQuery<Shop> = {};
+  if (!filter.includeDeleted) where.deletedAt = null;
+  if (filter.status) where.status = filter.status;
+  const search = filter.search?.trim();
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.$or = [{ name: { $ilike: pattern } }, { seller: { email: { $ilike: pattern } } }];
+  }
+  const [items, total] = await em.findAndCount(Shop, where, { orderBy: { createdAt: 'desc', id: 'desc' }, ...windowOf(request) });
+  return pageOf(request, items, total);
+}
+
+export async function findShop(em: EntityManager, id: string): Promise<Shop> {
+  const shop = await em.findOne(Shop, { id });
+  if (!shop) throw domainError('SHOP_NOT_FOUND');
+  return shop;
+}
+
+export async function findSeller(em: EntityManager, id: string): Promise<Seller> {
+  const seller = await em.findOne(Seller, { id });
+  if (!seller) throw domainError('SELLER_NOT_FOUND');
+  return seller;
+}

@@ -1,0 +1,73 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+import { domainError } from '../shared/errors';
+
+/**
+ * The webhook URL rule (SSRF): an HTTPS URL without credentials whose host is a public address. It is
+ * checked when a URL is set (here) and again at delivery time against the address actually connected
+ * to (src/webhooks/webhook-sender.ts), so a name that later resolves elsewhere (DNS rebinding) gets
+ * nowhere. WEBHOOK_ALLOW_PRIVATE_NETWORKS=1 lifts the HTTPS and public-address parts, for local work only.
+ */
+export interface WebhookUrlPolicy {
+  allowPrivateNetworks: boolean;
+}
+
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
+export type AddressLookup = (hostname: string) => Promise<string[]>;
+
+/** How long setting a URL waits for DNS; past it the name counts as not resolving yet. */
+const LOOKUP_TIMEOUT_MS = 3000;
+
+const systemLookup: AddressLookup = async (hostname) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('DNS timeout')), LOOKUP_TIMEOUT_MS)));
+  try {
+    return (await Promise.race([dnsLookup(hostname, { all: true, verbatim: true }), timeout])).map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * Only ordinary public unicast addresses pass. ipaddr.js names every special range, so this refuses
+ * loopback, private (10/8, 172.16/12, 192.168/16), link-local (169.254/16 with 169.254.169.254, the
+ * cloud metadata address; fe80::/10), carrier-grade NAT (100.64/10), unique-local IPv6 (fc00::/7),
+ * IPv4-mapped IPv6 (::ffff:0:0/96), unspecified, multicast, broadcast and reserved ranges. It is the
+ * same test request-filtering-agent applies when it connects.
+ */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(bare)) return false;
+  return ipaddr.parse(bare).range() === 'unicast';
+}
+
+/**
+ * The rule without DNS: syntax, scheme, credentials, and the host when it is an address (the WHATWG
+ * parser has already turned `2130706433`, `0x7f000001`, `0177.1` and the like into dotted quads).
+ */
+export function parseWebhookUrl(raw: string, policy: WebhookUrlPolicy): URL {
+  if (raw.length > WEBHOOK_URL_MAX_LENGTH || !URL.canParse(raw)) throw domainError('WEBHOOK_URL_INVALID');
+  const url = new URL(raw);
+  const schemes = policy.allowPrivateNetworks ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol) || url.username || url.password || !url.hostname) throw domainError('WEBHOOK_URL_INVALID');
+  if (policy.allowPrivateNetworks) return url;
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (ipaddr.isValid(host) ? !isPublicAddress(host) : host === 'localhost' || host.endsWith('.localhost')) {
+    throw domainError('WEBHOOK_URL_FORBIDDEN');
+  }
+  return url;
+}
+
+/**
+ * The rule as applied when a URL is set: `parseWebhookUrl` plus the addresses the name resolves to
+ * now. A name that does not resolve yet is accepted; delivery checks the connected address anyway.
+ */
+export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, lookup: AddressLookup = systemLookup): Promise<string> {
+  const url = parseWebhookUrl(raw, policy);
+  if (!policy.allowPrivateNetworks && !ipaddr.isValid(url.hostname.replace(/^\[|\]$/g, ''))) {
+    const addresses = await lookup(url.hostname).catch(() => [] as string[]);
+    if (addresses.some((address) => !isPublicAddress(address))) throw domainError('WEBHOOK_URL_FORBIDDEN');
+  }
+  return url.toString();
+}

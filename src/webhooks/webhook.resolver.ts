@@ -1,0 +1,106 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { Shop } from '../shops/shop.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
+import {
+  findDelivery,
+  listDeliveries,
+  manageableShop,
+  resendDelivery,
+  rotateWebhookSecret,
+  sendTestDelivery,
+  setWebhookUrl,
+} from './webhook-settings.service';
+import { RotatedWebhookSecret, WebhookDeliveryList } from './webhook.types';
+
+const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key manages its own shop (omit it)." } as const;
+
+/** Webhook settings of a shop and its delivery log: admins for any shop, a seller's key for its own. */
+@Resolver(() => WebhookDelivery)
+export class WebhookResolver {
+  @Authorized('ADMIN', 'SELLER')
+  @Mutation(() => Shop, { description: 'Sets the webhook URL (HTTPS, public address), or clears it with null.' })
+  async setWebhookUrl(
+    @Arg('url', () => String, { nullable: true }) url: string | null,
+    @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Shop> {
+    const shop = await manageableShop(context.em, context.actor, shopId);
+    return setWebhookUrl(context.em, context.actor, shop, url, context.services.webhooks.urlPolicy);
+  }
+
+  @Authorized('ADMIN', 'SELLER')
+  @Mutation(() => RotatedWebhookSecret, { description: 'Replaces the webhook secret; the new one is shown once.' })
+  async rotateWebhookSecret(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<RotatedWebhookSecret> {
+    const shop = await manageableShop(context.em, context.actor, shopId);
+    return { shop, webhookSecret: await rotateWebhookSecret(context.em, context.actor, shop) };
+  }
+
+  @Authorized('ADMIN', 'SELLER')
+  @Mutation(() => WebhookDelivery, { description: 'Sends a sample payment.completed marked X-Service-Test: true (one attempt).' })
+  async sendTestWebhook(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+    const shop = await manageableShop(context.em, context.actor, shopId);
+    return sendTestDelivery(context.em, context.actor, shop, context.services.webhooks);
+  }
+
+  @Authorized('ADMIN', 'SELLER')
+  @Mutation(() => WebhookDelivery, { description: 'Starts a new retry schedule for a failed (or delivered) delivery: same event, same body.' })
+  async resendWebhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+    return resendDelivery(context.em, context.actor, await findDelivery(context.em, context.actor, id), context.services.webhooks);
+  }
+
+  @Authorized('ADMIN', 'SELLER')
+  @Query(() => WebhookDelivery, { description: 'One delivery with every attempt.' })
+  webhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+    return findDelivery(context.em, context.actor, id);
+  }
+
+  @Authorized('ADMIN', 'SELLER')
+  @Query(() => WebhookDeliveryList, { description: 'The delivery log, failed first: per shop, per payment, or (admins) all shops.' })
+  webhookDeliveries(
+    @Arg('shopId', () => ID, { nullable: true }) shopId: string | null,
+    @Arg('paymentId', () => ID, { nullable: true }) paymentId: string | null,
+    @Arg('status', () => WebhookDeliveryStatus, { nullable: true }) status: WebhookDeliveryStatus | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookDeliveryList> {
+    return listDeliveries(context.em, context.actor, { shopId, paymentId, status }, page, limit);
+  }
+
+  @FieldResolver(() => ID, { description: "The event's id: the body's `id` and the `webhook-id` header, the same on every attempt." })
+  eventId(@Root() delivery: WebhookDelivery): string {
+    return delivery.event.id;
+  }
+
+  @FieldResolver(() => String, { description: 'For example payment.completed.' })
+  eventType(@Root() delivery: WebhookDelivery): string {
+    return delivery.event.type;
+  }
+
+  @FieldResolver(() => Int, { description: "The event's per-payment sequence number." })
+  sequence(@Root() delivery: WebhookDelivery): number {
+    return delivery.event.sequence;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'A test delivery from the shop settings.' })
+  test(@Root() delivery: WebhookDelivery): boolean {
+    return delivery.event.test;
+  }
+
+  @FieldResolver(() => ID)
+  shopId(@Root() delivery: WebhookDelivery): string {
+    return delivery.shop.id;
+  }
+
+  @FieldResolver(() => ID, { nullable: true })
+  paymentId(@Root() delivery: WebhookDelivery): string | null {
+    return delivery.payment?.id ?? null;
+  }
+
+  @FieldResolver(() => [WebhookAttempt], { description: 'Every attempt, oldest first.' })
+  attempts(@Root() delivery: WebhookDelivery): WebhookAttempt[] {
+    return delivery.attempts.getItems();
+  }
+}

@@ -1,0 +1,88 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { Admin } from '../admins/admin.entity';
+import { currentAdmin, shopIdFor } from '../graphql/auth-checker';
+import type { GraphQLContext } from '../graphql/context';
+import { domainError } from '../shared/errors';
+import { PageType, type Page } from '../shared/page';
+import { Seller } from '../shops/seller.entity';
+import { Shop } from '../shops/shop.entity';
+import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
+
+export const WithdrawalList = PageType(Withdrawal, 'WithdrawalList');
+
+const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key asks for its own (omit it)." } as const;
+
+@Resolver(() => Withdrawal)
+export class WithdrawalResolver {
+  @Authorized('SELLER', 'ADMIN')
+  @Mutation(() => Withdrawal, { description: 'Asks for a payout: at least 1000 cents, at most the available balance; the amount is held at once.' })
+  requestWithdrawal(
+    @Arg('amount', () => SafeIntResolver, { description: 'Integer cents.' }) amount: number,
+    @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Withdrawal> {
+    const admin = context.actor.kind === 'admin' ? context.actor.admin : null;
+    return requestWithdrawal(context.em, shopIdFor(context, shopId), amount, admin);
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Withdrawal, { description: 'REQUESTED -> APPROVED.' })
+  approveWithdrawal(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    return approveWithdrawal(context.em, currentAdmin(context), id);
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Withdrawal, { description: 'REQUESTED or APPROVED -> REJECTED; the held amount returns to the balance.' })
+  rejectWithdrawal(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    return rejectWithdrawal(context.em, currentAdmin(context), id, reason);
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => Withdrawal, { description: 'APPROVED -> PAID, with the bank transfer reference.' })
+  markWithdrawalPaid(@Arg('id', () => ID) id: string, @Arg('reference', () => String) reference: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    return markWithdrawalPaid(context.em, currentAdmin(context), id, reference);
+  }
+
+  @Authorized('SELLER', 'ADMIN')
+  @Query(() => WithdrawalList, { description: 'Withdrawals, oldest first: the queue for admins (all shops unless shopId), its own for a seller.' })
+  async withdrawals(
+    @Arg('status', () => WithdrawalStatus, { nullable: true }) status: WithdrawalStatus | null,
+    @Arg('shopId', () => ID, { nullable: true }) shopId: string | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Page<Withdrawal>> {
+    let sellerId: string | null = null;
+    if (context.actor.kind === 'seller' || shopId) {
+      const shop = await context.loaders.shop.load(shopIdFor(context, shopId));
+      if (!shop) throw domainError('SHOP_NOT_FOUND');
+      sellerId = shop.seller.id;
+    }
+    return listWithdrawals(context.em, { status, sellerId }, page, limit);
+  }
+
+  @FieldResolver(() => Shop)
+  async shop(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return (await context.loaders.shop.load(withdrawal.shop.id))!;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Seller)
+  async seller(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Seller> {
+    return (await context.loaders.seller.load(withdrawal.seller.id))!;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Admin, { nullable: true, description: "The admin who asked for it; null when the seller's key did." })
+  requestedBy(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+    return withdrawal.requestedBy ? context.loaders.admin.load(withdrawal.requestedBy.id) : null;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Admin, { nullable: true })
+  reviewedBy(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+    return withdrawal.reviewedBy ? context.loaders.admin.load(withdrawal.reviewedBy.id) : null;
+  }
+}

@@ -1,0 +1,148 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { Admin } from '../admins/admin.entity';
+import { validReason } from '../admins/admin-rules';
+import { recordAudit } from '../audit/audit.service';
+import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
+import { validPageRequest } from '../payments/payment-rules';
+import { domainError } from '../shared/errors';
+import { pageOf, windowOf, type Page } from '../shared/page';
+import { Seller } from '../shops/seller.entity';
+import { Shop } from '../shops/shop.entity';
+import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+
+/** Spec, Limits: the withdrawal minimum is 10 USD. */
+export const WITHDRAWAL_MINIMUM_CENTS = 1000;
+export const PAYOUT_REFERENCE_MAX_LENGTH = 200;
+
+/** An amount a withdrawal may ask for, before the balance is looked at. */
+export function validWithdrawalAmount(amount: number): number {
+  if (!Number.isSafeInteger(amount)) throw domainError('AMOUNT_INVALID');
+  if (amount < WITHDRAWAL_MINIMUM_CENTS) throw domainError('WITHDRAWAL_BELOW_MINIMUM');
+  return amount;
+}
+
+/** Whether `amount` may be taken from `available` now; throws the catalogue's answer when not. */
+export function checkAgainstBalance(amount: number, available: number): void {
+  if (available < 0) throw domainError('WITHDRAWAL_BALANCE_NEGATIVE');
+  if (amount > available) throw domainError('WITHDRAWAL_EXCEEDS_BALANCE', available);
+}
+
+/**
+ * A withdrawal for the seller of `shopId` (its own key, or an admin acting for it). Serialized per
+ * seller: the seller's row is locked (SELECT … FOR UPDATE) before the balance is read, and the hold is
+ * written in the same transaction, so concurrent requests see each other's holds and can never overdraw.
+ */
+export async function requestWithdrawal(em: EntityManager, shopId: string, amount: number, admin: Admin | null): Promise<Withdrawal> {
+  const cents = validWithdrawalAmount(amount);
+  return em.transactional(async (tx) => {
+    const shop = await tx.findOne(Shop, { id: shopId });
+    if (!shop) throw domainError('SHOP_NOT_FOUND');
+    const sellerId = shop.seller.id;
+    await tx.execute('select "id" from "sellers" where "id" = ? for update', [sellerId]);
+    checkAgainstBalance(cents, await sellerBalance(tx, sellerId));
+    const seller = tx.getReference(Seller, sellerId);
+    const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });
+    bookWithdrawalHold(tx, withdrawal, seller);
+    if (admin) {
+      recordAudit(tx, admin, { action: 'withdrawal.requested', targetType: 'withdrawal', targetId: withdrawal.id, details: { shopId, amount: cents } });
+    }
+    return withdrawal;
+  });
+}
+
+type Move = {
+  action: 'approved' | 'rejected' | 'paid';
+  /** How the error message says it: "can be <verb>". */
+  verb: string;
+  /** The statuses it may leave, as the error message names them. */
+  from: WithdrawalStatus[];
+  to: WithdrawalStatus;
+};
+
+const MOVES = {
+  approve: { action: 'approved', verb: 'approved', from: [WithdrawalStatus.REQUESTED], to: WithdrawalStatus.APPROVED },
+  reject: { action: 'rejected', verb: 'rejected', from: [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED], to: WithdrawalStatus.REJECTED },
+  pay: { action: 'paid', verb: 'marked paid', from: [WithdrawalStatus.APPROVED], to: WithdrawalStatus.PAID },
+} satisfies Record<string, Move>;
+
+export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
+  return moveWithdrawal(em, admin, id, MOVES.approve, { reviewedBy: admin, reviewedAt: new Date() }, null, () => undefined);
+}
+
+/** The hold is released by a new, opposite journal (the ledger is never edited). */
+export function rejectWithdrawal(em: EntityManager, admin: Admin, id: string, reason: string): Promise<Withdrawal> {
+  const text = validReason(reason);
+  return moveWithdrawal(em, admin, id, MOVES.reject, { reviewedBy: admin, reviewedAt: new Date(), rejectionReason: text }, text, (tx, w) =>
+    bookWithdrawalRelease(tx, w, w.seller),
+  );
+}
+
+/** The bank transfer went out: the held money leaves withdrawals_payable for payouts. */
+export function markWithdrawalPaid(em: EntityManager, admin: Admin, id: string, reference: string): Promise<Withdrawal> {
+  const text = reference?.trim() ?? '';
+  if (text === '' || text.length > PAYOUT_REFERENCE_MAX_LENGTH) throw domainError('PAYOUT_REFERENCE_REQUIRED');
+  return moveWithdrawal(em, admin, id, MOVES.pay, { paidAt: new Date(), payoutReference: text }, null, (tx, w) => bookPayout(tx, w));
+}
+
+/**
+ * One conditional UPDATE (`… WHERE status IN (<from>)`), the ledger journal the move needs and the audit
+ * entry, in one transaction: two admins acting at once cannot both move it, nor write its journal twice.
+ */
+async function moveWithdrawal(
+  em: EntityManager,
+  admin: Admin,
+  id: string,
+  move: Move,
+  changes: Partial<Withdrawal>,
+  reason: string | null,
+  book: (tx: EntityManager, withdrawal: Withdrawal) => void,
+): Promise<Withdrawal> {
+  const moved = await em.transactional(async (tx) => {
+    const updated = await tx.nativeUpdate(Withdrawal, { id, status: { $in: move.from } }, { ...changes, status: move.to } as never);
+    if (updated !== 1) return false;
+    const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { refresh: true });
+    book(tx, withdrawal);
+    recordAudit(tx, admin, {
+      action: `withdrawal.${move.action}`,
+      targetType: 'withdrawal',
+      targetId: id,
+      reason,
+      details: { amount: withdrawal.amount, shopId: withdrawal.shop.id, ...(changes.payoutReference ? { payoutReference: changes.payoutReference } : {}) },
+    });
+    return true;
+  });
+  const withdrawal = await em.findOne(Withdrawal, { id }, { refresh: true });
+  if (!withdrawal) throw domainError('WITHDRAWAL_NOT_FOUND');
+  if (!moved) throw domainError('WITHDRAWAL_STATE_CONFLICT', move.verb, move.from.join(' or '), withdrawal.status);
+  return withdrawal;
+}
+
+/** The withdrawal queue (oldest first) or one seller's withdrawals. */
+export async function listWithdrawals(
+  em: EntityManager,
+  filter: { status?: WithdrawalStatus | null; sellerId?: string | null },
+  page?: number | null,
+  limit?: number | null,
+): Promise<Page<Withdrawal>> {
+  const request = validPageRequest(page, limit);
+  const where: FilterQuery<Withdrawal> = {};
+  if (filter.status) where.status = filter.status;
+  if (filter.sellerId) where.seller = filter.sellerId;
+  const [items, total] = await em.findAndCount(Withdrawal, where, { orderBy: { createdAt: 'asc', id: 'asc' }, ...windowOf(request) });
+  return pageOf(request, items, total);
+}
+
+/** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */
+export async function withdrawalTotals(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, { pending: number; paid: number }>> {
+  const rows = await em.execute<{ seller_id: string; pending: string; paid: string }[]>(
+    `select "seller_id",
+            coalesce(sum("amount") filter (where "status" in ('requested', 'approved')), 0) as pending,
+            coalesce(sum("amount") filter (where "status" = 'paid'), 0) as paid
+       from "withdrawals" where "seller_id" in (?) group by "seller_id"`,
+    [sellerIds as string[]],
+  );
+  const totals = new Map<string, { pending: number; paid: number }>();
+  for (const id of sellerIds) totals.set(id, { pending: 0, paid: 0 });
+  for (const r of rows) totals.set(r.seller_id, { pending: Number(r.pending), paid: Number(r.paid) });
+  return totals;
+}

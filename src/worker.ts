@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { createLogger } from './shared/logger';
+import { startWebhookRuntime } from './webhooks/webhook-runtime';
+
+/**
+ * Webhook workers as a process of their own (`npm run worker`), to deliver at a scale the API
+ * processes should not carry (set WEBHOOK_WORKERS_IN_SERVICE=0 on those). Same configuration as the
+ * service; it needs DATABASE_URL (the embedded database belongs to the one service process) and, to
+ * share the work through the queue, REDIS_URL. Without REDIS_URL it runs the in-process scheduler
+ * over the outbox, which is safe beside others: every attempt is claimed in PostgreSQL.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.databaseUrl) throw new ConfigError('Invalid configuration: DATABASE_URL is required by the worker (the embedded database cannot be shared)');
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config, logger);
+  const webhooks = startWebhookRuntime(config, database.orm, logger, true);
+  logger.info({ concurrency: config.webhooks.workerConcurrency, queue: config.redisUrl ? 'bull' : 'in-process' }, 'webhook worker started');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
+    await webhooks.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
+  process.exit(1);
+});

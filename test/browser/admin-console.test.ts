@@ -1,0 +1,89 @@
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN_CONSOLE_CSP } from '../../src/admin-console/admin-page';
+import { adminClient, completedPayment, eventually } from '../support/admin-client';
+import { launchBrowser } from '../support/browser';
+import { startTestService, type TestService } from '../support/test-service';
+
+let service: TestService;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startTestService();
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+/** Replaces the text of GraphiQL's variables editor, as a person pasting JSON would. */
+async function setVariables(page: Page, variables: Record<string, unknown>) {
+  await page.locator('.graphiql-editor-tool .CodeMirror').first().click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(JSON.stringify(variables, null, 2));
+}
+
+async function run(page: Page) {
+  await page.getByRole('button', { name: /Execute query/ }).click();
+}
+
+/** Waits until GraphiQL's response pane shows `text`. */
+async function responseShows(page: Page, text: string) {
+  await page.locator('.result-window').filter({ hasText: text }).waitFor({ timeout: 15_000 });
+}
+
+test('an admin opens /admin, enters the token, runs the refund queue and approves a refund; the payment becomes refunded over REST', async () => {
+  const admin = await adminClient(service);
+  const { seller, paymentId } = await completedPayment(service, 4200);
+  const refundId = (await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Customer returned the parcel") { id } }`, { p: paymentId })).requestRefund.id;
+
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  const offSite: string[] = [];
+  page.on('request', (request) => !request.url().startsWith(service.url) && !request.url().startsWith('data:') && offSite.push(request.url()));
+
+  const response = await page.goto(`${service.url}/admin`);
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-security-policy']).toBe(ADMIN_CONSOLE_CSP);
+
+  // A wrong token is refused with a message; the right one opens the console.
+  await page.getByLabel('Admin token').fill(`adm_${'0'.repeat(64)}`);
+  await page.getByRole('button', { name: 'Open console' }).click();
+  await page.getByRole('alert').filter({ hasText: 'This token was refused' }).waitFor();
+  await page.getByLabel('Admin token').fill(admin.token);
+  await page.getByRole('button', { name: 'Open console' }).click();
+
+  // The refund queue, narrowed to the payment support is asked about.
+  await page.getByRole('button', { name: 'Refund queue' }).click();
+  await setVariables(page, { status: 'REQUESTED', paymentId, page: 1, limit: 20 });
+  await run(page);
+  await responseShows(page, refundId);
+  await responseShows(page, '"pastReviewWindow": false');
+
+  // Approve it.
+  await page.getByRole('button', { name: 'Approve a refund' }).click();
+  await setVariables(page, { id: refundId });
+  await run(page);
+  await responseShows(page, '"status": "APPROVED"');
+
+  await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded', 15_000, 'refunded over REST');
+
+  // The one refusal is the wrong token's 401; nothing else (no CSP violation, no missing file, no script error).
+  expect(problems).toEqual(['Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+  expect(offSite).toEqual([]);
+  await context.close();
+}, 90_000);
+
+test('the console assets are served with the same strict headers, and unknown assets are 404', async () => {
+  const page = await browser.newPage();
+  const index = await page.goto(`${service.url}/admin`);
+  const html = await index!.text();
+  const script = /src="(\/admin\/assets\/admin\.[0-9a-f]{12}\.js)"/.exec(html)![1];
+  const asset = await page.goto(`${service.url}${script}`);
+  expect(asset?.headers()).toMatchObject({ 'content-security-policy': ADMIN_CONSOLE_CSP, 'cache-control': 'public, max-age=31536000, immutable', 'x-frame-options': 'DENY' });
+  expect((await page.goto(`${service.url}/admin/assets/admin.000000000000.js`))?.status()).toBe(404);
+  await page.close();
+});

@@ -1,0 +1,216 @@
+import type { Browser, Page } from 'playwright-core';
+import { CARD_EXPIRY, createPayment, customerPage, fillCard, launchBrowser, RETURN_URL, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
+import { checkoutClient } from '../support/checkout-client';
+import { sellerClient } from '../support/seller-client';
+import { startTestService, type TestService } from '../support/test-service';
+
+let service: TestService;
+let browser: Browser;
+let apiKey: string;
+let customer: CustomerPage;
+let page: Page;
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([startTestService(), launchBrowser()]);
+  apiKey = (await service.createShop({ shopName: 'Corner Bakery' })).apiKey;
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+beforeEach(async () => {
+  customer = await customerPage(browser);
+  page = customer.page;
+  page.setDefaultTimeout(10_000);
+});
+afterEach(() => customer.close());
+
+const seller = () => sellerClient(service.url, apiKey);
+const checkoutUrl = (id: string) => `${service.url}/checkout/${id}`;
+const returnedWith = (id: string, status: string) => `${RETURN_URL}&payment_id=${id}&status=${status}`;
+
+async function openCheckout(id: string): Promise<void> {
+  await page.goto(checkoutUrl(id));
+  await page.getByRole('heading', { level: 1, name: /Corner Bakery/ }).waitFor();
+}
+
+const payButton = () => page.getByRole('button', { name: /^Pay / });
+
+async function pay(number: string): Promise<void> {
+  await fillCard(page, { number });
+  await payButton().click();
+}
+
+async function backAtTheShop(): Promise<string> {
+  await page.waitForURL(`${SHOP_ORIGIN}/**`);
+  return page.url();
+}
+
+async function restStatus(id: string) {
+  const res = await seller().retrieve(id);
+  expect(res.status).toBe(200);
+  return res.body.data as { status: string; completed_at: string | null };
+}
+
+async function expectNoCardForm(): Promise<void> {
+  expect(await page.getByLabel('Card number').isVisible()).toBe(false);
+  expect(await payButton().count()).toBe(0);
+}
+
+describe('a customer pays on the hosted checkout page', () => {
+  test('the page shows the shop, the amount as money and a card form labelled for people and screen readers', async () => {
+    const id = await createPayment(service, apiKey, { amount: 1234 });
+    await openCheckout(id);
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(/Corner Bakery/);
+    expect(await page.getByText('$12.34', { exact: true }).isVisible()).toBe(true);
+    for (const label of ['Card number', 'Expiry date', 'Security code', 'Name on card']) {
+      expect(await page.getByLabel(label).isVisible()).toBe(true);
+    }
+    expect(await page.getByLabel('Card number').getAttribute('autocomplete')).toBe('cc-number');
+    expect(await page.getByLabel('Expiry date').getAttribute('autocomplete')).toBe('cc-exp');
+    expect(await page.getByLabel('Security code').getAttribute('autocomplete')).toBe('cc-csc');
+    expect(await page.getByLabel('Name on card').getAttribute('autocomplete')).toBe('cc-name');
+    expect(await page.getByLabel('Card number').getAttribute('inputmode')).toBe('numeric');
+    expect(await page.getByRole('button', { name: 'Pay $12.34' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /Cancel/ }).isVisible()).toBe(true);
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+  });
+
+  test('with 4242 4242 4242 4242 the payment completes and the browser returns to the shop with payment_id and status', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await fillCard(page, { number: '4242 4242 4242 4242', name: 'Ann Example' });
+    await payButton().click();
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'completed'));
+    const payment = await restStatus(id);
+    expect(payment.status).toBe('completed');
+    expect(payment.completed_at).not.toBeNull();
+    expect(customer.graphqlOperations()).toEqual(['CheckoutPayment', 'SubmitCard']);
+    expect(customer.problems).toEqual([]);
+  });
+
+  test('a card that needs 3-D Secure shows the challenge on the same page; completing it completes the payment', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await pay('4000 0000 0000 3220');
+    const challenge = page.getByRole('heading', { name: 'Confirm this payment with your bank' });
+    await challenge.waitFor();
+    expect(await challenge.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(page.frames()).toHaveLength(1);
+    expect(await page.getByLabel('Card number').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'completed'));
+    expect((await restStatus(id)).status).toBe('completed');
+  });
+
+  test('failing 3-D Secure fails the payment and says so', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await pay('4000 0000 0000 3220');
+    await page.getByRole('button', { name: 'Fail authentication' }).click();
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: 'authentication failed' }).waitFor();
+    expect(await alert.innerText()).toMatch(/declined/);
+    expect(await page.getByRole('heading', { name: 'Payment failed' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /authentication/ }).count()).toBe(0);
+    expect((await restStatus(id)).status).toBe('failed');
+  });
+
+  test.each([
+    ['4000 0000 0000 0002', 'card_declined', /declined by your bank/],
+    ['4000 0000 0000 9995', 'insufficient_funds', /not enough funds/],
+    ['4000 0000 0000 0069', 'expired_card', /expired/],
+    ['4000 0000 0000 0127', 'incorrect_cvc', /security code is incorrect/],
+    ['4000 0000 0000 0119', 'processing_error', /could not process/],
+    ['4100 0000 0000 0019', 'fraudulent', /fraud/],
+  ])('%s (%s) is declined with a message in plain words, no form, and the payment is failed', async (number, _code, reason) => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await pay(number);
+    const alert = page.getByRole('alert').filter({ hasText: 'declined' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(reason);
+    await expectNoCardForm();
+    const back = page.getByRole('link', { name: 'Return to Corner Bakery' });
+    expect(await back.getAttribute('href')).toBe(returnedWith(id, 'failed'));
+    expect(page.url()).toBe(checkoutUrl(id));
+    expect((await restStatus(id)).status).toBe('failed');
+  });
+
+  test('4000 0084 0000 1629 passes 3-D Secure and is then declined', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await pay('4000 0084 0000 1629');
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.getByRole('alert').filter({ hasText: 'declined' }).waitFor();
+    await expectNoCardForm();
+    expect((await restStatus(id)).status).toBe('failed');
+  });
+
+  test('Cancel returns to the shop with status=cancelled and the payment stays pending', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await page.getByRole('button', { name: /Cancel/ }).click();
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'cancelled'));
+    expect((await restStatus(id)).status).toBe('pending');
+    expect(customer.graphqlOperations()).toEqual(['CheckoutPayment', 'CancelCheckout']);
+  });
+
+  test('only the keyboard: Tab moves through the fields in order, Enter pays', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+    const order: string[] = [];
+    for (const text of ['4242424242424242', CARD_EXPIRY, '123', 'Ann Example']) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+      await page.keyboard.type(text);
+    }
+    await page.keyboard.press('Tab');
+    order.push(await focused());
+    await page.keyboard.press('Tab');
+    order.push(await focused());
+    expect(order).toEqual(['card-number', 'card-expiry', 'card-code', 'card-name', 'pay', 'cancel']);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('pay');
+    await page.keyboard.press('Enter');
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'completed'));
+  });
+
+  test('pressing Enter in a field submits the form too', async () => {
+    const id = await createPayment(service, apiKey);
+    await openCheckout(id);
+    await fillCard(page, { number: '4242424242424242' });
+    await page.getByLabel('Security code').press('Enter');
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'completed'));
+  });
+
+  test('revisiting a paid page shows that it was paid, a link back to the shop, and no form', async () => {
+    const id = await createPayment(service, apiKey);
+    expect((await checkoutClient(service.url).pay(id, '4242424242424242')).body.data.submitCard.status).toBe('COMPLETED');
+    await openCheckout(id);
+    await page.getByRole('heading', { name: 'Payment complete' }).waitFor();
+    expect(await page.getByText('This payment has been completed.').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Return to Corner Bakery' }).getAttribute('href')).toBe(returnedWith(id, 'completed'));
+    await expectNoCardForm();
+    expect(await page.getByRole('button', { name: /Cancel/ }).count()).toBe(0);
+    expect(page.url()).toBe(checkoutUrl(id));
+  });
+
+  test('revisiting a failed payment shows why it failed and no form', async () => {
+    const id = await createPayment(service, apiKey);
+    await checkoutClient(service.url).pay(id, '4000000000000002');
+    await openCheckout(id);
+    await page.getByRole('alert').filter({ hasText: 'declined' }).waitFor();
+    await expectNoCardForm();
+  });
+
+  test('reopening a payment waiting for 3-D Secure shows the challenge again', async () => {
+    const id = await createPayment(service, apiKey);
+    await checkoutClient(service.url).pay(id, '4000000000003220');
+    await openCheckout(id);
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'completed'));
+  });
+});

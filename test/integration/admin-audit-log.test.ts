@@ -1,0 +1,91 @@
+import { adminClient, completedPayment, eventually } from '../support/admin-client';
+import { startTestService, type TestService } from '../support/test-service';
+
+let service: TestService;
+let admin: Awaited<ReturnType<typeof adminClient>>;
+
+beforeAll(async () => {
+  service = await startTestService();
+  admin = await adminClient(service);
+});
+afterAll(() => service.stop());
+
+const sql = (query: string, params: unknown[] = []) => service.em().getConnection().execute(query, params);
+const LOG = `query ($adminId: ID) { auditLog(adminId: $adminId, limit: 100) { items { id adminId actor action targetType targetId reason details createdAt } pagination { total } } }`;
+
+test("every admin action is in the audit log: who, what, target, reason, when", async () => {
+  const actor = await adminClient(service);
+  const started = Date.now();
+  const paid = await completedPayment(service, 5000);
+  const second = await completedPayment(service, 5000);
+
+  const r1 = (await actor.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Item never arrived") { id } }`, { p: paid.paymentId })).requestRefund.id;
+  await actor.ok(`mutation ($id: ID!) { approveRefund(id: $id, note: "Tracking shows lost") { id } }`, { id: r1 });
+  const r2 = (await actor.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Changed mind") { id } }`, { p: second.paymentId })).requestRefund.id;
+  await actor.ok(`mutation ($id: ID!) { rejectRefund(id: $id, reason: "Past the return window") { id } }`, { id: r2 });
+  const shopId = second.shop.shop.id;
+  const w1 = (await actor.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: shopId })).requestWithdrawal.id;
+  await actor.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: w1 });
+  await actor.ok(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRX-9") { id } }`, { id: w1 });
+  const w2 = (await actor.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: shopId })).requestWithdrawal.id;
+  await actor.ok(`mutation ($id: ID!) { rejectWithdrawal(id: $id, reason: "Wrong bank account") { id } }`, { id: w2 });
+  const created = (await actor.ok(`mutation { createSellerWithShop(email: "audit-${started}@shop.example", shop: { shopName: "Audited" }) { seller { id } shop { id } } }`)).createSellerWithShop;
+  await actor.ok(`mutation ($id: ID!) { deactivateShop(id: $id, reason: "Chargebacks") { id } }`, { id: created.shop.id });
+  await actor.ok(`mutation ($id: ID!) { reactivateShop(id: $id, reason: "Resolved") { id } }`, { id: created.shop.id });
+  await actor.ok(`mutation ($id: ID!) { suspendSeller(id: $id, reason: "KYC expired") { id } }`, { id: created.seller.id });
+  await actor.ok(`mutation ($id: ID!) { reactivateSeller(id: $id) { id } }`, { id: created.seller.id });
+  await actor.ok(`mutation ($id: ID!) { deleteShop(id: $id, reason: "Seller asked") { id } }`, { id: created.shop.id });
+  const replacement = (await actor.ok(`mutation ($s: ID!) { createShop(sellerId: $s, shop: { shopName: "Again" }) { shop { id } } }`, { s: created.seller.id })).createShop;
+
+  const { auditLog } = await admin.ok(LOG, { adminId: actor.admin.id });
+  const rows = [...auditLog.items].reverse().map((e: Record<string, unknown>) => [e.action, e.targetType, e.targetId, e.reason]);
+  expect(rows).toEqual([
+    ['refund.requested', 'refund', r1, 'Item never arrived'],
+    ['refund.approved', 'refund', r1, 'Tracking shows lost'],
+    ['refund.requested', 'refund', r2, 'Changed mind'],
+    ['refund.rejected', 'refund', r2, 'Past the return window'],
+    ['withdrawal.requested', 'withdrawal', w1, null],
+    ['withdrawal.approved', 'withdrawal', w1, null],
+    ['withdrawal.paid', 'withdrawal', w1, null],
+    ['withdrawal.requested', 'withdrawal', w2, null],
+    ['withdrawal.rejected', 'withdrawal', w2, 'Wrong bank account'],
+    ['seller.created', 'seller', created.seller.id, null],
+    ['shop.deactivated', 'shop', created.shop.id, 'Chargebacks'],
+    ['shop.reactivated', 'shop', created.shop.id, 'Resolved'],
+    ['seller.suspended', 'seller', created.seller.id, 'KYC expired'],
+    ['seller.reactivated', 'seller', created.seller.id, null],
+    ['shop.deleted', 'shop', created.shop.id, 'Seller asked'],
+    ['shop.created', 'shop', replacement.shop.id, null],
+  ]);
+  for (const entry of auditLog.items) {
+    expect(entry).toMatchObject({ adminId: actor.admin.id, actor: actor.admin.email });
+    expect(Date.parse(entry.createdAt)).toBeGreaterThanOrEqual(started - 1000);
+  }
+  expect(auditLog.items.find((e: { action: string }) => e.action === 'withdrawal.paid').details).toEqual({ amount: 1000, shopId, payoutReference: 'TRX-9' });
+  expect(auditLog.items.find((e: { action: string }) => e.action === 'shop.deactivated').details).toEqual({ before: 'active', after: 'inactive' });
+  await eventually(async () => (await paid.seller.retrieve(paid.paymentId)).body.data.status === 'refunded');
+});
+
+test('a refused action leaves no entry', async () => {
+  const actor = await adminClient(service);
+  const answer = await actor.run(`mutation { deactivateShop(id: "shop_missing", reason: "x") { id } }`);
+  expect(answer.errors?.[0].message).toBe('Shop not found');
+  expect((await admin.ok(LOG, { adminId: actor.admin.id })).auditLog.pagination.total).toBe(0);
+});
+
+test('the log is append-only: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
+  await adminClient(service); // creating an admin is itself logged
+  await expect(sql(`update audit_log set reason = 'rewritten'`)).rejects.toThrow(/audit_log is append-only: UPDATE refused/);
+  await expect(sql(`delete from audit_log`)).rejects.toThrow(/audit_log is append-only: DELETE refused/);
+  await expect(sql(`truncate audit_log`)).rejects.toThrow(/audit_log is append-only: TRUNCATE refused/);
+});
+
+test('the log is paginated, newest first, and filtered by target and action', async () => {
+  const paid = await completedPayment(service, 2000);
+  const id = (await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "one") { id } }`, { p: paid.paymentId })).requestRefund.id;
+  await admin.ok(`mutation ($id: ID!) { rejectRefund(id: $id, reason: "two") { id } }`, { id });
+  const byTarget = await admin.ok(`query ($t: String) { auditLog(targetId: $t, limit: 1) { items { action } pagination { total pages } } }`, { t: id });
+  expect(byTarget.auditLog).toEqual({ items: [{ action: 'refund.rejected' }], pagination: { total: 2, pages: 2 } });
+  const byAction = await admin.ok(`query ($t: String) { auditLog(targetId: $t, action: "refund.requested") { items { reason } } }`, { t: id });
+  expect(byAction.auditLog.items).toEqual([{ reason: 'one' }]);
+});

@@ -1,0 +1,170 @@
+import { once } from 'node:events';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import express from 'express';
+import helmet from 'helmet';
+import request from 'supertest';
+import { CHECKOUT_CSP, checkoutPageRouter } from '../../src/checkout/checkout-page';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
+
+/**
+ * The router that serves the hosted checkout page (built by `npm run build` into dist/checkout-ui),
+ * mounted as the app mounts it: after helmet, whose defaults it must override.
+ */
+const KNOWN = 'pay_abcdefghijklmnopqrstuvwx';
+const UNKNOWN = 'pay_000000000000000000000000';
+const BUILT = path.join(PROJECT_ROOT, 'dist/checkout-ui');
+
+function appWith(paymentExists: (id: string) => Promise<boolean>, options: { trustProxy?: boolean } = {}) {
+  const app = express();
+  if (options.trustProxy) app.set('trust proxy', true);
+  app.use(helmet());
+  const errors: unknown[] = [];
+  app.use(checkoutPageRouter({ paymentExists, onError: (error) => errors.push(error) }));
+  app.use((_req, res) => res.status(404).json({ success: false }));
+  return { app, errors };
+}
+
+const { app } = appWith(async (id) => id === KNOWN);
+const asked: string[] = [];
+const { app: countingApp } = appWith(async (id) => {
+  asked.push(id);
+  return false;
+});
+
+/** The bytes as sent, not decompressed on the way (as supertest would), with the headers. */
+async function rawGet(path: string, acceptEncoding: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const server = http.createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: '127.0.0.1', port, path, headers: { 'Accept-Encoding': acceptEncoding } }, resolve).on('error', reject),
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+    return { headers: res.headers, body: Buffer.concat(chunks) };
+  } finally {
+    server.close();
+  }
+}
+
+const assetNames = () => fs.readdirSync(path.join(BUILT, 'assets')).filter((n) => /\.(js|css)$/.test(n));
+
+function expectSecurityHeaders(res: request.Response) {
+  expect(res.headers['content-security-policy']).toBe(CHECKOUT_CSP);
+  expect(res.headers['content-security-policy']).not.toContain('unsafe');
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  expect(res.headers['referrer-policy']).toBe('no-referrer');
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+}
+
+describe('GET /checkout/:id', () => {
+  test('a known payment gets the page shell: HTML, no-store, strict CSP, no HSTS over plain HTTP', async () => {
+    const res = await request(app).get(`/checkout/${KNOWN}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expectSecurityHeaders(res);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+    expect(res.text).toContain('<html lang="en">');
+    expect(res.text).toMatch(/<script src="\/checkout\/assets\/checkout\.[0-9a-f]{12}\.js" defer><\/script>/);
+    expect(res.text).not.toMatch(/<script>|style=|https?:\/\//);
+  });
+
+  test('over HTTPS (behind a trusted proxy) it adds Strict-Transport-Security', async () => {
+    const { app: proxied } = appWith(async () => true, { trustProxy: true });
+    const res = await request(proxied).get(`/checkout/${KNOWN}`).set('X-Forwarded-Proto', 'https');
+    expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+  });
+
+  test('an unknown payment, or an id of the wrong shape (never looked up), is a 404 HTML page', async () => {
+    for (const id of [UNKNOWN, 'pay_short', '..%2F..%2Fpackage.json', 'pay_abcdefghijklmnopqrstuvw%3C']) {
+      const res = await request(countingApp).get(`/checkout/${id}`);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.text).toContain('<h1>Payment not found</h1>');
+      expectSecurityHeaders(res);
+    }
+    expect(asked).toEqual([UNKNOWN]);
+  });
+
+  test('when the lookup fails the customer gets a 503 page, not a stack trace, and the error is reported', async () => {
+    const failure = new Error('database down');
+    const { app: broken, errors } = appWith(async () => {
+      throw failure;
+    });
+    const res = await request(broken).get(`/checkout/${KNOWN}`);
+    expect(res.status).toBe(503);
+    expect(res.text).toContain('Checkout is unavailable');
+    expect(res.text).not.toContain('database down');
+    expect(errors).toEqual([failure]);
+  });
+
+  test('HEAD answers the headers only', async () => {
+    const res = await request(app).head(`/checkout/${KNOWN}`);
+    expect(res.status).toBe(200);
+    expect(res.text ?? '').toBe('');
+  });
+});
+
+describe('compression and caching', () => {
+  test('gzip when the client accepts it, brotli when preferred, plain otherwise; Vary: Accept-Encoding', async () => {
+    const plain = await rawGet(`/checkout/${KNOWN}`, 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toContain('<!doctype html>');
+
+    const gzip = await rawGet(`/checkout/${KNOWN}`, 'gzip, deflate');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers.vary).toMatch(/Accept-Encoding/);
+    expect(Number(gzip.headers['content-length'])).toBe(gzip.body.length);
+    expect(zlib.gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    expect(gzip.body.length).toBeLessThan(plain.body.length);
+
+    const br = await rawGet(`/checkout/${KNOWN}`, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+  });
+
+  test('hashed assets are cached for a year, with their type and the same security headers', async () => {
+    const names = assetNames();
+    expect(names.map((n) => path.extname(n)).sort()).toEqual(['.css', '.js']);
+    for (const name of names) {
+      const res = await request(app).get(`/checkout/assets/${name}`).set('Accept-Encoding', 'gzip');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe(name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expectSecurityHeaders(res);
+    }
+  });
+
+  test('an unknown asset, or one outside the folder, is a 404', async () => {
+    for (const name of ['checkout.000000000000.js', '..%2F..%2Fpackage.json', 'index.html']) {
+      const res = await request(app).get(`/checkout/assets/${name}`);
+      expect(res.status).toBe(404);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+});
+
+describe('the built page', () => {
+  test('HTML + JS + CSS of a first visit stay under 10 KB gzipped (budget: 50 KB)', () => {
+    const html = fs.readFileSync(path.join(BUILT, 'index.html'), 'utf8');
+    const assets = [...html.matchAll(/(?:src|href)="\/checkout\/assets\/([^"]+)"/g)].map((m) => path.join(BUILT, 'assets', m[1]));
+    expect(assets).toHaveLength(2);
+    const gzipped = [path.join(BUILT, 'index.html'), ...assets].reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length, 0);
+    expect(gzipped).toBeLessThan(10 * 1024);
+  });
+
+  test('the script carries the checkout operations document byte for byte (the server allow-lists it)', () => {
+    const document = fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations/checkout.graphql'), 'utf8');
+    const script = fs.readFileSync(path.join(BUILT, 'assets', assetNames().find((n) => n.endsWith('.js'))!), 'utf8');
+    // esbuild writes the text as a template literal; the document has nothing a template would escape.
+    expect(document).not.toMatch(/[`\\]|\$\{/);
+    expect(script).toContain('`' + document + '`');
+  });
+});

@@ -1,0 +1,31 @@
+import express from 'express';
+import request from 'supertest';
+import { health } from '../../src/http/health';
+import { startTestService, type TestService } from '../support/test-service';
+
+let service: TestService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.stop());
+
+test('/livez answers while the process runs; /readyz and /healthz report PostgreSQL and Redis', async () => {
+  expect((await request(service.url).get('/livez')).body).toEqual({ status: 'ok' });
+  for (const path of ['/readyz', '/healthz']) {
+    const res = await request(service.url).get(path);
+    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+    expect(res.status).toBe(200);
+  }
+});
+
+test('once shutdown starts, readiness is 503 draining (load balancers stop sending) while liveness stays 200', async () => {
+  const probes = health(service.database.orm, service.redis);
+  const app = express().get('/livez', probes.live).get('/readyz', probes.ready);
+  expect((await request(app).get('/readyz')).status).toBe(200);
+  probes.drain();
+  const res = await request(app).get('/readyz');
+  expect(res.status).toBe(503);
+  expect(res.body.status).toBe('draining');
+  expect((await request(app).get('/livez')).status).toBe(200);
+});

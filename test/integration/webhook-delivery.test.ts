@@ -1,0 +1,104 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { FAST_WEBHOOKS, graphqlAs, newAdminToken, settledDelivery, shopActor, sleep } from '../support/webhook-support';
+import { startTestService, type TestService } from '../support/test-service';
+
+let service: TestService;
+let receiver: Receiver;
+let shop: Awaited<ReturnType<TestService['createShop']>>;
+let actor: ReturnType<typeof shopActor>;
+let admin: ReturnType<typeof graphqlAs>;
+
+beforeAll(async () => {
+  service = await startTestService(FAST_WEBHOOKS);
+  receiver = await startReceiver();
+  shop = await service.createShop({ shopName: 'Corner Bakery', webhookUrl: receiver.url });
+  actor = shopActor(service, shop.apiKey);
+  admin = graphqlAs(service, await newAdminToken(service));
+});
+afterAll(async () => {
+  await service.stop();
+  await receiver.close();
+});
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.reply = () => ({ status: 200, body: 'ok' });
+});
+
+const attemptsOf = (paymentId: string) => receiver.received.filter((r) => r.body.payment.id === paymentId);
+
+describe('a completed payment is delivered to the webhook URL', () => {
+  test('one POST with the spec body, amount in integer cents, signed over the raw bytes both ways', async () => {
+    const id = await actor.completePayment({ amount: 1999, metadata: { order_id: '42' } });
+    const [hook] = await receiver.waitFor(1);
+    expect(hook.headers['content-type']).toBe('application/json');
+
+    // The seller verifies on the raw body, as the spec says: hex HMAC-SHA256 keyed with the secret string.
+    const expected = createHmac('sha256', shop.webhookSecret).update(hook.rawBody).digest();
+    expect(timingSafeEqual(Buffer.from(String(hook.headers['x-service-signature']), 'hex'), expected)).toBe(true);
+    expect(hook.headers['x-service-signature']).toMatch(/^[0-9a-f]{64}$/);
+    // ... and with the Standard Webhooks library, which also checks the timestamp.
+    const verified = new Webhook(shop.webhookSecret).verify(hook.rawBody.toString('utf8'), hook.headers as Record<string, string>);
+    expect(verified).toEqual(hook.body);
+    expect(hook.headers['webhook-id']).toBe(hook.body.id);
+    expect(hook.headers['x-service-test']).toBeUndefined();
+
+    const retrieved = (await actor.seller.retrieve(id)).body.data;
+    expect(hook.body).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      event: 'payment.completed',
+      sequence: 1,
+      payment: retrieved,
+      shop: { id: shop.shop.id, shop_name: 'Corner Bakery' },
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(hook.body.payment).toMatchObject({ amount: 1999, status: 'completed', metadata: { order_id: '42' } });
+
+    const delivery = await settledDelivery(service, id);
+    expect(delivery.status).toBe('delivered');
+    await sleep(300);
+    expect(attemptsOf(id)).toHaveLength(1);
+  });
+
+  test('a receiver answering 500 twice, then 200, sees exactly three attempts with the same bytes and signature', async () => {
+    receiver.reply = (_req, n) => (n <= 2 ? { status: 500, body: 'boom' } : { status: 200 });
+    const id = await actor.completePayment();
+    const delivery = await settledDelivery(service, id);
+    await sleep(500); // a fourth attempt would have come by now (the schedule runs in milliseconds)
+    const seen = attemptsOf(id);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((r) => r.rawBody.toString('hex'))).size).toBe(1);
+    expect(new Set(seen.map((r) => r.headers['x-service-signature'])).size).toBe(1);
+    expect(new Set(seen.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(delivery.status).toBe('delivered');
+    expect(delivery.attempts.getItems().map((a) => [a.number, a.httpStatus, a.responseExcerpt])).toEqual([
+      [1, 500, 'boom'],
+      [2, 500, 'boom'],
+      [3, 200, null],
+    ]);
+  });
+
+  test('a receiver that never answers 200 sees the whole schedule, growing gaps, then the delivery is failed and can be re-sent', async () => {
+    receiver.reply = () => ({ status: 503, body: 'down for maintenance' });
+    const id = await actor.completePayment();
+    const failed = await settledDelivery(service, id);
+    await sleep(500);
+    const seen = attemptsOf(id);
+    expect(seen).toHaveLength(Number(FAST_WEBHOOKS.WEBHOOK_MAX_ATTEMPTS));
+    expect(failed.status).toBe('failed');
+    expect(failed.nextAttemptAt).toBeNull();
+    const gaps = seen.slice(1).map((r, i) => r.receivedAt - seen[i].receivedAt);
+    // base 50 ms: 50, 100, 200 ms (+ up to 20%), each at least its nominal value
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(50 * 2 ** i - 5));
+
+    receiver.reply = () => ({ status: 200 });
+    const resent = await admin(`mutation($id: ID!) { resendWebhookDelivery(id: $id) { status attemptCount } }`, { id: failed.id });
+    expect(resent.data?.resendWebhookDelivery).toEqual({ status: 'PENDING', attemptCount: 4 });
+    await receiver.waitFor(5);
+    const delivered = await settledDelivery(service, id);
+    expect(delivered.status).toBe('delivered');
+    expect(delivered.attempts.getItems().map((a) => a.httpStatus)).toEqual([503, 503, 503, 503, 200]);
+    expect(attemptsOf(id).map((r) => r.headers['webhook-id'])).toEqual(Array(5).fill(seen[0].body.id));
+  });
+});

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
+import { sellerClient } from './seller-client';
+import type { TestService } from './test-service';
+
+/** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** The seller's shop the customer returns to: intercepted, never reached. */
+export const SHOP_ORIGIN = 'https://shop.example.test';
+export const RETURN_URL = `${SHOP_ORIGIN}/return?order=42`;
+
+export const CARD_EXPIRY = `12/${String((new Date().getFullYear() + 3) % 100).padStart(2, '0')}`;
+
+export interface CustomerPage {
+  context: BrowserContext;
+  page: Page;
+  /** Every request the page made, in order. */
+  requests: Request[];
+  /** Console errors and uncaught exceptions (a CSP refusal shows here too). */
+  problems: string[];
+  /** The /graphql requests, with their operation names. */
+  graphqlOperations(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh browser context (no shared cookies or cache) whose navigations to the seller's shop are
+ * answered with a tiny page, so the redirect back can be asserted without leaving the machine.
+ */
+export async function customerPage(browser: Browser, options: BrowserContextOptions = {}): Promise<CustomerPage> {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, ...options });
+  await context.route(`${SHOP_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Shop</title><h1>Back at the shop</h1>' }),
+  );
+  const page = await context.newPage();
+  const requests: Request[] = [];
+  const problems: string[] = [];
+  page.on('request', (request) => requests.push(request));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return {
+    context,
+    page,
+    requests,
+    problems,
+    graphqlOperations: () =>
+      requests
+        .filter((r) => new URL(r.url()).pathname === '/graphql')
+        .map((r) => (JSON.parse(r.postData() ?? '{}') as { operationName?: string }).operationName ?? '?'),
+    close: () => context.close(),
+  };
+}
+
+/** A pending payment of the given shop, created over REST as the seller would. */
+export async function createPayment(service: TestService, apiKey: string, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await sellerClient(service.url, apiKey).create({ amount: 1234, currency: 'usd', return_url: RETURN_URL, ...body });
+  if (res.status !== 200) throw new Error(`create payment answered ${res.status}: ${res.text}`);
+  return res.body.data.id as string;
+}
+
+/** Fills the card form the way a person does: finds each field by its label. */
+export async function fillCard(page: Page, card: { number: string; expiry?: string; securityCode?: string; name?: string }): Promise<void> {
+  await page.getByLabel('Card number').fill(card.number);
+  await page.getByLabel('Expiry date').fill(card.expiry ?? CARD_EXPIRY);
+  await page.getByLabel('Security code').fill(card.securityCode ?? '123');
+  if (card.name !== undefined) await page.getByLabel('Name on card').fill(card.name);
+}
+
+/** axe-core's source, evaluated in the page (the page's CSP forbids injected script tags). */
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core'), 'utf8');
+export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Runs axe-core against the page as it is now and answers its WCAG 2.2 AA violations. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  }, WCAG_22_AA);
+}

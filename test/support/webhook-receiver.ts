@@ -1,0 +1,66 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the receiver saw it: the raw body bytes, exactly as sent. */
+export interface ReceivedWebhook {
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer;
+  body: { id: string; event: string; sequence: number; payment: Record<string, unknown>; shop: { id: string; shop_name: string }; timestamp: string };
+  receivedAt: number;
+}
+
+/** What to answer: a status (and optional headers and body), or `hold` to never answer. */
+export type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hold';
+
+export interface Receiver {
+  /** `http://127.0.0.1:<port>/hooks` */
+  url: string;
+  received: ReceivedWebhook[];
+  /** Decides each answer; `n` counts requests from 1. Default: 200. */
+  reply: (request: ReceivedWebhook, n: number) => Reply | Promise<Reply>;
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  close(): Promise<void>;
+}
+
+/** A seller's webhook endpoint on loopback: a real HTTP server that records every request. */
+export async function startReceiver(): Promise<Receiver> {
+  const held: http.ServerResponse[] = [];
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    reply: () => ({ status: 200, body: 'ok' }),
+    async waitFor(count, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (receiver.received.length < count) {
+        if (Date.now() > deadline) throw new Error(`receiver got ${receiver.received.length} of ${count} requests in ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return receiver.received;
+    },
+    async close() {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const rawBody = Buffer.concat(chunks);
+      const request: ReceivedWebhook = { path: req.url ?? '', headers: req.headers, rawBody, body: JSON.parse(rawBody.toString('utf8')), receivedAt: Date.now() };
+      receiver.received.push(request);
+      const reply = await receiver.reply(request, receiver.received.length);
+      if (reply === 'hold') {
+        held.push(res);
+        return;
+      }
+      res.writeHead(reply.status, reply.headers ?? {});
+      res.end(reply.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return receiver;
+}

@@ -1,0 +1,57 @@
+import request from 'supertest';
+import { createAdmin } from '../../src/admins/admin.service';
+import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
+import { checkoutClient } from './checkout-client';
+import { sellerClient, VALID_PAYMENT } from './seller-client';
+import type { TestService } from './test-service';
+
+/** Service settings for webhook tests: loopback http receivers allowed, a schedule that runs in milliseconds. */
+export const FAST_WEBHOOKS = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+  WEBHOOK_RETRY_BASE_DELAY_MS: '50',
+  WEBHOOK_MAX_ATTEMPTS: '4',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_POLL_INTERVAL_MS: '50',
+};
+
+/** A seller's shop whose customer pays: payments created over REST, paid on the hosted checkout (GraphQL). */
+export function shopActor(service: TestService, apiKey: string) {
+  const seller = sellerClient(service.url, apiKey);
+  const customer = checkoutClient(service.url);
+  return {
+    seller,
+    /** Creates a payment and pays it with the always-approved test card; returns the payment id. */
+    async completePayment(body: object = {}): Promise<string> {
+      const created = await seller.create({ ...VALID_PAYMENT, ...body });
+      if (created.status !== 200) throw new Error(`create failed: ${created.status} ${created.text}`);
+      const paid = await customer.pay(created.body.data.id, '4242424242424242');
+      if (paid.body.data?.submitCard?.status !== 'COMPLETED') throw new Error(`payment did not complete: ${paid.text}`);
+      return created.body.data.id;
+    },
+  };
+}
+
+/** GraphQL as an admin or a seller (Bearer token or API key). */
+export function graphqlAs(service: TestService, bearer: string) {
+  return async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await request(service.url).post('/graphql').set('Authorization', `Bearer ${bearer}`).send({ query, variables });
+    return res.body as { data?: Record<string, any>; errors?: { message: string; extensions: { code: string } }[] };
+  };
+}
+
+export async function newAdminToken(service: TestService): Promise<string> {
+  return (await createAdmin(service.em(), `ops-${Date.now()}-${Math.random().toString(36).slice(2)}@payments.example`)).token;
+}
+
+/** The delivery of a payment's event, with its attempts, once it is no longer pending (or the deadline passes). */
+export async function settledDelivery(service: TestService, paymentId: string, timeoutMs = 20_000): Promise<WebhookDelivery> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const delivery = await service.em().findOne(WebhookDelivery, { payment: paymentId }, { populate: ['attempts', 'event'] });
+    if (delivery && delivery.status !== 'pending') return delivery;
+    if (Date.now() > deadline) throw new Error(`delivery of ${paymentId} still ${delivery?.status ?? 'missing'} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

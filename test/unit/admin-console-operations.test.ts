@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse, validate, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { loadConfig } from '../../src/config';
+import { buildAppSchema } from '../../src/graphql/schema';
+import { measureOperation } from '../../src/graphql/query-guards';
+
+const source = fs.readFileSync(path.join(__dirname, '../../schema/operations/admin-console.graphql'), 'utf8');
+const presets = fs.readFileSync(path.join(__dirname, '../../src/admin-console/browser/presets.tsx'), 'utf8');
+
+describe("the admin console's ready-made operations", () => {
+  test('are valid against the schema', async () => {
+    expect(validate(await buildAppSchema(), parse(source)).map((e) => e.message)).toEqual([]);
+  });
+
+  test('stay within the default depth and cost limits', async () => {
+    const schema = await buildAppSchema();
+    const limits = loadConfig({}).graphqlLimits;
+    const document = parse(source);
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const operation of document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')) {
+      const measure = measureOperation(schema, operation, fragments, { limit: 100, entries: 100 });
+      expect([operation.name?.value, measure.depth <= limits.maxDepth, measure.cost <= limits.maxCost]).toEqual([operation.name?.value, true, true]);
+    }
+  });
+
+  test('each has its button in the console, and each button its operation', () => {
+    const names = parse(source)
+      .definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')
+      .map((d) => d.name!.value)
+      .sort();
+    const buttons = [...presets.matchAll(/operationName: '(\w+)'/g)].map((m) => m[1]).sort();
+    expect(buttons).toEqual(names);
+  });
+});
