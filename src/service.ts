@@ -40,7 +40,10 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
   const schema = await buildAppSchema();
   const services = appServices(config, redis, logger, webhooks, database.orm, metrics);
-  const { app, drain, stop: stopGraphQL } = await createApp({ config, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger });
+  const { app, drain, stop: stopGraphQL } = await createApp({
+    config, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
+    queues: [...webhooks.queues, ...services.refunds.queues],
+  });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const { port } = server.address() as AddressInfo;

@@ -3,7 +3,9 @@ import helmet from 'helmet';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
+import type { Queue } from 'bull';
 import { adminConsoleRouter } from '../admin-console/admin-page';
+import { queueDashboardRouter } from '../admin-console/queue-dashboard';
 import { checkoutPageRouter } from '../checkout/checkout-page';
 import { paymentExists } from '../checkout/checkout.service';
 import type { Config } from '../config';
@@ -28,6 +30,8 @@ export interface AppDeps {
   schema: GraphQLSchema;
   limits: RateLimits;
   services: AppServices;
+  /** The bull queues of this process, shown to admins at /admin/queues. */
+  queues: Queue[];
   logger: Logger;
 }
 
@@ -54,6 +58,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
 
   const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, deps.config.graphqlLimits);
   app.use('/graphql', graphql.router);
+  app.use(queueDashboardRouter(deps.queues));
   app.use(adminConsoleRouter());
   app.use(
     checkoutPageRouter({

@@ -11,6 +11,8 @@ export interface RefundJobs {
   /** One pass of the sweep: carries out every approved refund still waiting and every stale claim. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
+  /** The bull queue (none without Redis), for the admins' queue dashboard. */
+  queues: Bull.Queue[];
 }
 
 export interface RefundJobsOptions {
@@ -79,6 +81,7 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
   timer.unref();
 
   return {
+    queues: queue ? [queue] : [],
     enqueue(refundId) {
       if (!queue) {
         setImmediate(() => execute(refundId).catch(() => undefined));

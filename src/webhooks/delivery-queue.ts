@@ -12,6 +12,8 @@ export interface DeliveryJob {
 }
 
 export interface DeliveryQueue {
+  /** The bull queue itself, for the admins' queue dashboard. */
+  bull: Queue.Queue<DeliveryJob>;
   /** True while Redis answers; the relay hands nothing over otherwise (events wait in PostgreSQL). */
   ready(): boolean;
   add(due: DueDelivery[], delayMs?: number): Promise<void>;
@@ -48,6 +50,7 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
   });
 
   return {
+    bull: queue,
     ready: () => queue.client.status === 'ready',
     async add(due, delayMs = 0) {
       const jobs = due.map((d) => ({ data: { deliveryId: d.id, attemptCount: d.attemptCount }, opts: { jobId: jobIdOf(d), delay: delayMs > 0 ? delayMs : undefined } }));

@@ -1,3 +1,4 @@
+import type Bull from 'bull';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { Logger } from '../shared/logger';
@@ -14,6 +15,8 @@ const LEASE_MARGIN_MS = 5000;
 export interface WebhookRuntime {
   /** Look for due deliveries now (after a re-send). */
   wake(): void;
+  /** The bull queues of this runtime (none without Redis), for the admins' queue dashboard. */
+  queues: Bull.Queue[];
   /** Stops the relay and lets attempts in flight finish (up to the time-out); call before closing the database. */
   stop(): Promise<void>;
 }
@@ -37,10 +40,12 @@ export function startWebhookRuntime(config: Config, orm: MikroORM, logger: Logge
   if (settings.allowPrivateNetworks) logger.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS=1: webhooks may go to http:// and internal addresses. Never in production.');
 
   let relay: Relay | null = null;
+  const queues: Bull.Queue[] = [];
   let stopQueue = async () => {};
   let idle = async () => {};
   if (config.redisUrl) {
     const queue = openDeliveryQueue(config.redisUrl, config.redisKeyPrefix, logger);
+    queues.push(queue.bull);
     deps.onRetryScheduled = (id, attemptCount, at) => {
       if (queue.ready()) queue.add([{ id, attemptCount }], at.getTime() - Date.now()).catch(() => undefined);
     };
@@ -57,6 +62,7 @@ export function startWebhookRuntime(config: Config, orm: MikroORM, logger: Logge
   orm.em.getEventManager().registerSubscriber(wakeOnCommit);
   return {
     wake: () => relay?.wake(),
+    queues,
     async stop() {
       wakeOnCommit.deactivate();
       await relay?.stop();
