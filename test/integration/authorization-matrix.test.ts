@@ -1,0 +1,93 @@
+import request from 'supertest';
+import { adminClient } from '../support/admin-client';
+import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
+import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
+import { startTestService, type TestService } from '../support/test-service';
+
+/**
+ * Every REST route and every seller or public GraphQL operation, tried with each kind of caller; only the
+ * intended cells succeed (object- and function-level authorization). Admin operations have their own
+ * schema-driven matrix in admin-authorization.test.ts.
+ */
+let service: TestService;
+let owner: string;
+let other: string;
+let admin: string;
+let paymentId: string;
+
+beforeAll(async () => {
+  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000' });
+  owner = (await service.createShop()).apiKey;
+  other = (await service.createShop()).apiKey;
+  admin = (await adminClient(service)).token;
+  paymentId = (await sellerClient(service.url, owner).create(VALID_PAYMENT)).body.data.id;
+});
+afterAll(() => service.stop());
+
+type Caller = 'none' | 'wrong key' | 'other shop' | 'admin token' | 'owner';
+const header = (caller: Caller): string | undefined =>
+  ({ none: undefined, 'wrong key': `Bearer svc_live_${'1'.repeat(64)}`, 'other shop': `Bearer ${other}`, 'admin token': `Bearer ${admin}`, owner: `Bearer ${owner}` })[caller];
+
+const REST: [string, (auth: string | undefined) => request.Test, Record<Caller, [number, string?]>][] = [
+  ['GET /api/v1/payments/test', (a) => withAuth(request(service.url).get('/api/v1/payments/test'), a), rest(200, 200)],
+  ['POST /api/v1/payments', (a) => withAuth(request(service.url).post('/api/v1/payments').send(VALID_PAYMENT), a), rest(200, 200)],
+  ['GET /api/v1/payments', (a) => withAuth(request(service.url).get('/api/v1/payments'), a), rest(200, 200)],
+  ['GET /api/v1/payments/:id (owner\'s payment)', (a) => withAuth(request(service.url).get(`/api/v1/payments/${paymentId}`), a), rest(404, 200)],
+];
+
+/** Anonymous and wrong keys: 401; admin tokens are not API keys: 401; another shop and the owner as given. */
+function rest(otherShop: number, ownerStatus: number): Record<Caller, [number, string?]> {
+  return {
+    none: [401, 'API key required'], 'wrong key': [401, 'Invalid API key'], 'admin token': [401, 'Invalid API key'],
+    'other shop': [otherShop, otherShop === 404 ? 'Payment not found' : undefined], owner: [ownerStatus],
+  };
+}
+
+function withAuth(req: request.Test, authorization: string | undefined): request.Test {
+  return authorization ? req.set('Authorization', authorization) : req;
+}
+
+const CALLERS: Caller[] = ['none', 'wrong key', 'other shop', 'admin token', 'owner'];
+
+describe.each(REST)('%s', (_name, send, expected) => {
+  test.each(CALLERS)('as %s', async (caller) => {
+    const res = await send(header(caller));
+    const [status, message] = expected[caller];
+    expect(res.status).toBe(status);
+    if (message) expect(res.body).toEqual({ success: false, error: message });
+    else expect(res.body.success).toBe(true);
+  });
+});
+
+const graphql = (caller: Caller, query: string, variables: object = {}) =>
+  withAuth(request(service.url).post('/graphql').set('Content-Type', 'application/json'), header(caller)).send({ query, variables });
+
+/** What each caller gets from the seller operations, by error code (null = data). */
+const SELLER_OPERATIONS: [string, string, () => object, Record<Caller, string | null>][] = [
+  ['currentShop', '{ currentShop { id name } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, 'admin token': 'FORBIDDEN', owner: null }],
+  ['payment(id) of the owner', 'query($id: ID!) { payment(id: $id) { id amount } }', () => ({ id: paymentId }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': 'PAYMENT_NOT_FOUND', 'admin token': null, owner: null }],
+  ['payments', '{ payments { items { id } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, 'admin token': 'FORBIDDEN', owner: null }],
+  ['createPayment', 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { payment { id } } }', () => ({ input: { amount: 100, currency: 'usd', returnUrl: 'https://a.example/' } }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, 'admin token': 'FORBIDDEN', owner: null }],
+];
+
+describe.each(SELLER_OPERATIONS)('GraphQL %s', (_name, query, variables, expected) => {
+  test.each(CALLERS)('as %s', async (caller) => {
+    const res = await graphql(caller, query, variables());
+    const code = res.body.errors?.[0]?.extensions?.code ?? null;
+    expect(code).toBe(expected[caller]);
+    if (expected[caller] === null) expect(res.body.data).toBeTruthy();
+  });
+});
+
+test('another shop listing payments sees none of the owner\'s', async () => {
+  const res = await graphql('other shop', '{ payments { items { id } } }');
+  expect(res.body.data.payments.items.map((p: { id: string }) => p.id)).not.toContain(paymentId);
+});
+
+test.each(CALLERS)('the public checkout operations answer %s the same way (the payment id is the capability)', async (caller) => {
+  const res = await withAuth(request(service.url).post('/graphql').set('Content-Type', 'application/json'), header(caller))
+    .send({ query: CHECKOUT_DOCUMENT, operationName: 'CheckoutPayment', variables: { id: paymentId } });
+  if (caller === 'wrong key') expect(res.body.errors[0].extensions.code).toBe('INVALID_API_KEY');
+  else expect(res.body.data.checkoutPayment).toMatchObject({ id: paymentId, status: 'PENDING' });
+  expect(JSON.stringify(res.body)).not.toMatch(/customer|metadata/i);
+});
