@@ -9,6 +9,7 @@ import type { AppServices } from './graphql/context';
 import { buildAppSchema } from './graphql/schema';
 import { SimulatedAcquirer } from './processor/simulated-acquirer';
 import { createApp } from './http/app';
+import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { startRefundJobs } from './refunds/refund-jobs';
@@ -45,6 +46,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     queues: [...webhooks.queues, ...services.refunds.queues],
   });
   const server = http.createServer(app);
+  server.on('clientError', answerClientError(logger));
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const { port } = server.address() as AddressInfo;
   logger.info({ port, baseUrl: config.baseUrl }, 'payment service listening');

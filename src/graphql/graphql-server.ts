@@ -9,6 +9,7 @@ import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate
 import { graphqlContextOf, locals } from '../http/request-context';
 import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
 import { unavailableError } from '../db/unavailable';
+import { bodyError, JSON_BODY_LIMIT } from '../http/body-errors';
 import { DomainError, domainError } from '../shared/errors';
 import type { AppServices, GraphQLContext } from './context';
 import { queryGuards, type QueryLimits } from './query-guards';
@@ -61,13 +62,15 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
     // main.ts owns shutdown (drain HTTP, then stop Apollo, then the database); Apollo's own signal
     // handler would race it and leave the process hanging.
     stopOnTerminationSignals: false,
+    // Public callers must send the exact checkout document (public-operations.ts): no persisted queries.
+    persistedQueries: false,
     // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
     introspection: true,
     plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger), queryGuards(queryLimits)],
   });
   await server.start();
   const router = express.Router();
-  router.use(express.json({ limit: '256kb' }), authenticateGraphQLCaller(limits, services.credentials), publicOperationsOnly(PUBLIC_OPERATIONS));
+  router.use(express.json({ limit: JSON_BODY_LIMIT }), authenticateGraphQLCaller(limits, services.credentials), publicOperationsOnly(PUBLIC_OPERATIONS));
   router.use(expressMiddleware(server, { context: async ({ req, res }) => graphqlContextOf(req, res, services) }));
   router.use(graphqlErrors(logger));
   return { router, stop: () => server.stop() };
@@ -76,11 +79,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
 /** Failures before GraphQL runs (credentials, rate limit, body): the GraphQL error shape, with an HTTP status. */
 function graphqlErrors(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof DomainError ? error : null;
-    if (!known && (error as { type?: string })?.type?.startsWith('entity.')) {
-      res.status(400).json({ errors: [{ message: 'Request body must be valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
-      return;
-    }
+    const known = error instanceof DomainError ? error : bodyError(error);
     if (!known) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
     const shown = known ?? unavailableError(error) ?? domainError('INTERNAL');
     if (shown.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(shown.retryAfterSeconds));

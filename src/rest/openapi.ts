@@ -292,7 +292,7 @@ const INTERNAL_500: ErrorCase[] = [errorCase('A fault on our side; logged with t
 const UNAVAILABLE_503: ErrorCase[] = [errorCase('The database is unreachable or restarting. Retry after `Retry-After` seconds.', 'UNAVAILABLE')];
 
 const CREATE_400: ErrorCase[] = [
-  errorCase('The body is not valid JSON.', 'INVALID_JSON'),
+  errorCase('The body is not valid JSON, or a gzip, deflate or br `Content-Encoding` that does not decode.', 'INVALID_JSON'),
   errorCase('The body is JSON but not an object (`[]`, `42`, `"x"`, `null`).', 'BODY_NOT_OBJECT'),
   errorCase('`amount` absent or null.', 'MISSING_FIELD', 'amount'),
   errorCase('`amount` with a fraction (`50.5`), a string, a boolean, or beyond 2^53.', 'AMOUNT_INVALID'),
@@ -302,9 +302,9 @@ const CREATE_400: ErrorCase[] = [
   errorCase(`\`currency\` other than \`${SUPPORTED_CURRENCY}\`.`, 'CURRENCY_INVALID'),
   errorCase('`return_url` absent, null or empty.', 'RETURN_URL_REQUIRED'),
   errorCase(`\`return_url\` longer than ${RETURN_URL_MAX_LENGTH} characters.`, 'RETURN_URL_TOO_LONG'),
-  errorCase('`return_url` not an absolute `https://` URL with a host, or with `user:password@`, or with whitespace.', 'RETURN_URL_INVALID'),
-  errorCase(`\`customer_email\` not an address, or over ${CUSTOMER_EMAIL_MAX_LENGTH} characters.`, 'CUSTOMER_EMAIL_INVALID'),
-  errorCase(`\`customer_name\` blank or over ${CUSTOMER_NAME_MAX_LENGTH} characters.`, 'CUSTOMER_NAME_INVALID'),
+  errorCase('`return_url` not an absolute `https://` URL with a host, or with `user:password@`, whitespace, U+0000 or a lone surrogate.', 'RETURN_URL_INVALID'),
+  errorCase(`\`customer_email\` not an address, over ${CUSTOMER_EMAIL_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_EMAIL_INVALID'),
+  errorCase(`\`customer_name\` blank, over ${CUSTOMER_NAME_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_NAME_INVALID'),
   errorCase('`metadata` not an object (an array, a string, a number).', 'METADATA_NOT_OBJECT'),
   errorCase(`More than ${METADATA_MAX_KEYS} metadata keys.`, 'METADATA_TOO_MANY_KEYS'),
   errorCase(`A metadata key empty or over ${METADATA_KEY_MAX_LENGTH} characters.`, 'METADATA_KEY_INVALID'),
@@ -415,7 +415,7 @@ export function openApiDocument(baseUrl: string): OpenApiDocument {
           tags: ['Payments'],
           parameters: [ref('parameters', 'Idempotency-Key'), ref('parameters', 'X-Request-Id')],
           requestBody: {
-            description: 'A JSON object of at most 64 KB. `Content-Type` must be `application/json` (a `charset` other than UTF-8 is 415).',
+            description: 'A JSON object of at most 64 KB (after decompression: `Content-Encoding` gzip, deflate and br are read). `Content-Type` must be `application/json` (a `charset` other than `utf-8`, `utf-16` or `utf-32` is 415).',
             required: true,
             content: {
               'application/json': {
@@ -440,7 +440,7 @@ export function openApiDocument(baseUrl: string): OpenApiDocument {
                 headers: { 'Retry-After': RETRY_AFTER },
               },
               { description: 'The body is larger than 64 KB.', cases: [errorCase('Body over 64 KB.', 'BODY_TOO_LARGE')] },
-              { description: 'The body is not declared as JSON.', cases: [errorCase('`Content-Type` other than `application/json`, or a charset other than UTF-8.', 'UNSUPPORTED_MEDIA_TYPE')] },
+              { description: 'The body is not declared as JSON.', cases: [errorCase('`Content-Type` other than `application/json`, or a charset that is not `utf-*`.', 'UNSUPPORTED_MEDIA_TYPE'), errorCase('A `Content-Encoding` other than gzip, deflate, br or identity.', 'UNSUPPORTED_CONTENT_ENCODING')] },
               {
                 description: 'The `Idempotency-Key` was already used with a different body; the message names the fields that differ.',
                 cases: [errorCase('Same key, different amount and metadata.', 'IDEMPOTENCY_KEY_REUSED', 'amount, metadata')],
@@ -472,7 +472,7 @@ export function openApiDocument(baseUrl: string): OpenApiDocument {
           responses: {
             '200': success('The payment.', 'PaymentResponse', { success: true, data: EXAMPLE_COMPLETED }),
             ...errorResponses([
-              { description: 'No such payment for this shop.', cases: [errorCase('A wrong or malformed id, another shop\'s payment, or a deleted one.', 'PAYMENT_NOT_FOUND')] },
+              { description: 'No such payment for this shop.', cases: [errorCase('A wrong or malformed id (even one that is not valid percent-encoding), another shop\'s payment, or a deleted one.', 'PAYMENT_NOT_FOUND')] },
             ]),
             ...commonErrors(),
           },
@@ -564,21 +564,21 @@ export function openApiDocument(baseUrl: string): OpenApiDocument {
               minLength: 1,
               maxLength: RETURN_URL_MAX_LENGTH,
               pattern: '^https://[^\\s]+$',
-              description: `Where the customer goes after checkout (with \`payment_id\` and \`status\` added). An absolute \`https://\` URL with a host, no \`user:password@\`, no whitespace, at most ${RETURN_URL_MAX_LENGTH} characters.`,
+              description: `Where the customer goes after checkout (with \`payment_id\` and \`status\` added). An absolute \`https://\` URL with a host, no \`user:password@\`, no whitespace, U+0000 or lone surrogate, at most ${RETURN_URL_MAX_LENGTH} characters.`,
               examples: ['https://shop.example.com/thanks'],
             },
             customer_email: {
               type: ['string', 'null'],
               format: 'email',
               maxLength: CUSTOMER_EMAIL_MAX_LENGTH,
-              description: `For receipts. \`local@domain.tld\`, at most ${CUSTOMER_EMAIL_MAX_LENGTH} characters. Null is the same as absent.`,
+              description: `For receipts. \`local@domain.tld\`, at most ${CUSTOMER_EMAIL_MAX_LENGTH} characters, no U+0000 or lone surrogate. Null is the same as absent.`,
             },
             customer_name: {
               type: ['string', 'null'],
               minLength: 1,
               maxLength: CUSTOMER_NAME_MAX_LENGTH,
               pattern: '\\S',
-              description: `For receipts. 1 to ${CUSTOMER_NAME_MAX_LENGTH} characters, not blank. Null is the same as absent.`,
+              description: `For receipts. 1 to ${CUSTOMER_NAME_MAX_LENGTH} characters (code points), not blank, no U+0000 or lone surrogate. Null is the same as absent.`,
             },
             metadata: {
               type: ['object', 'null'],

@@ -2,13 +2,12 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Logger } from 'pino';
 import type { OperationRunner } from '../graphql/operations';
 import { authenticateSeller, type RateLimits } from '../http/authenticate';
+import { JSON_BODY_LIMIT } from '../http/body-errors';
 import { graphqlContextOf } from '../http/request-context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { envelopeErrors, sendData } from './envelope';
 import { REST_ROUTES, type RestRoute } from './routes';
-
-export const JSON_BODY_LIMIT = '64kb';
 
 export interface RestDeps {
   runOperation: OperationRunner;

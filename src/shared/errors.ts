@@ -49,6 +49,7 @@ const catalogue = {
   BODY_NOT_OBJECT: { status: 400, message: 'Request body must be a JSON object' },
   BODY_TOO_LARGE: { status: 413, message: 'Request body cannot exceed 64KB' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
+  UNSUPPORTED_CONTENT_ENCODING: { status: 415, message: 'Content-Encoding must be gzip, deflate, br or identity' },
   // 401/403: authentication and authorization
   API_KEY_REQUIRED: { status: 401, message: 'API key required' }, // (spec)
   INVALID_API_KEY: { status: 401, message: 'Invalid API key' }, // (spec)

@@ -336,7 +336,7 @@ async function checkAcceptedCreate(c: Case, answer: Record<string, unknown>): Pr
   const same = c.req.headers['Idempotency-Key'] === undefined ? JSON.stringify : canonicalJson;
   expect(same(data.metadata)).toBe(same(sent.metadata ?? {}));
   // Stored as answered: the payment read back is the one created, byte for byte.
-  const stored = await send({ method: 'GET', path: `/api/v1/payments/${data.id}`, headers: { Authorization: `Bearer ${apiKey}` } });
+  const stored = await send({ method: 'GET', path: `/api/v1/payments/${data.id}`, headers: { Authorization: c.req.headers.Authorization } });
   expect(stored.status).toBe(200);
   const { completed_at: completedAt, ...readBack } = JSON.parse(stored.text).data;
   expect(completedAt).toBeNull();

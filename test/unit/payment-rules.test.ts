@@ -1,5 +1,5 @@
 import { DomainError } from '../../src/shared/errors';
-import { isHttpsUrl, isPaymentId, newPaymentId, validateCreatePayment, validMetadata, validPageRequest } from '../../src/payments/payment-rules';
+import { isHttpsUrl, isPaymentId, isStorableText, newPaymentId, validateCreatePayment, validMetadata, validPageRequest } from '../../src/payments/payment-rules';
 import { canonicalJson } from '../../src/payments/idempotency';
 
 const valid = { amount: 50, currency: 'usd', returnUrl: 'https://a.example/' };
@@ -31,6 +31,17 @@ describe('create-payment rules', () => {
       expect(messageOf(() => validateCreatePayment({ ...valid, amount }))).toBe('Amount must be an integer number of cents');
     }
     expect(validateCreatePayment({ ...valid, amount: Number.MAX_SAFE_INTEGER }).amount).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  test('text PostgreSQL would refuse or alter (U+0000, a lone surrogate) is refused with the field\'s own message', () => {
+    for (const bad of ['a\u0000b', 'a\ud800b', '\udfff']) {
+      expect(messageOf(() => validateCreatePayment({ ...valid, customerName: bad }))).toBe('Customer name must be 1 to 200 characters');
+      expect(messageOf(() => validateCreatePayment({ ...valid, customerEmail: `${bad}@example.com` }))).toBe('Customer email must be a valid email address');
+      expect(messageOf(() => validateCreatePayment({ ...valid, returnUrl: `https://a.example/${bad}` }))).toBe('Return URL must be a valid HTTPS URL');
+    }
+    expect(validateCreatePayment({ ...valid, customerName: 'Ann 😀 \u202eLee' }).customerName).toBe('Ann 😀 \u202eLee');
+    expect(isStorableText('😀')).toBe(true);
+    expect(validMetadata({ k: 'a\u0000\ud800' })).toEqual({ k: 'a\u0000\ud800' });
   });
 
   test('optional customer fields default to null and metadata to {}', () => {

@@ -1,0 +1,59 @@
+import http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { rawRequest } from '../support/hostile';
+import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
+import { startTestService, type TestService } from '../support/test-service';
+
+/** The faults the property tests (test/property/) found, kept as plain examples so they stay fixed. */
+
+let service: TestService;
+let apiKey: string;
+let seller: ReturnType<typeof sellerClient>;
+
+beforeAll(async () => {
+  service = await startTestService();
+  apiKey = (await service.createShop()).apiKey;
+  seller = sellerClient(service.url, apiKey);
+});
+afterAll(() => service.stop());
+
+test('a payment id that is not valid percent-encoding -> 404 Payment not found (was 500)', async () => {
+  for (const id of ['%zz', '%E0%A4%A', '%', 'pay_%ED%A0']) {
+    const res = await seller.retrieve(id);
+    expect([id, res.status, res.body]).toEqual([id, 404, { success: false, error: 'Payment not found' }]);
+  }
+});
+
+test.each(['gzip', 'deflate', 'br'])('a body declared as %s that does not decode -> 400 Request body must be valid JSON (was 500)', async (encoding) => {
+  const res = await seller.createRaw(JSON.stringify(VALID_PAYMENT), { 'Content-Encoding': encoding });
+  expect([res.status, res.body]).toEqual([400, { success: false, error: 'Request body must be valid JSON' }]);
+});
+
+test('a real gzip body is read', async () => {
+  const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' };
+  const agent = new http.Agent();
+  const res = await rawRequest(service.url, agent, { method: 'POST', path: '/api/v1/payments', headers, body: gzipSync(JSON.stringify(VALID_PAYMENT)) });
+  agent.destroy();
+  expect(res.status).toBe(200);
+});
+
+test.each([
+  ['customer_name', 'Ann\u0000Lee', 'Customer name must be 1 to 200 characters'],
+  ['customer_email', 'ann\u0000@example.com', 'Customer email must be a valid email address'],
+  ['return_url', 'https://shop.example.com/\u0000', 'Return URL must be a valid HTTPS URL'],
+  ['customer_name', 'Ann \ud800', 'Customer name must be 1 to 200 characters'],
+])('%s %j -> 400 (U+0000 was a 500; a lone surrogate was stored as U+FFFD)', async (field, value, message) => {
+  const res = await seller.createRaw(JSON.stringify({ ...VALID_PAYMENT, [field]: value }));
+  expect([res.status, res.body]).toEqual([400, { success: false, error: message }]);
+});
+
+test('metadata keeps what JSON can carry, prototype keys included, and pollutes nothing', async () => {
+  const body = '{"amount":50,"currency":"usd","return_url":"https://shop.example.com/r","metadata":{"__proto__":"x","constructor":"y","nul":"a\\u0000b","lone":"\\ud800"}}';
+  const created = await seller.createRaw(body);
+  expect(created.status).toBe(200);
+  const expected = JSON.parse(body).metadata;
+  expect(JSON.stringify(created.body.data.metadata)).toBe(JSON.stringify(expected));
+  expect(JSON.stringify((await seller.retrieve(created.body.data.id)).body.data.metadata)).toBe(JSON.stringify(expected));
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+});
