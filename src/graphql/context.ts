@@ -10,8 +10,8 @@ import type { WebhookServices } from '../webhooks/webhook-settings.service';
 
 /** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
 export type Actor =
-  /** `shop` is a reference (only its id is set): load it when more is needed. */
-  | { kind: 'seller'; shop: Shop }
+  /** `shop` is a reference (only its id is set), made on first use: load it when more is needed. */
+  | { kind: 'seller'; shopId: string; readonly shop: Shop }
   | { kind: 'admin'; admin: Admin }
   | { kind: 'public' };
 

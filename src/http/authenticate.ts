@@ -3,7 +3,7 @@ import { adminForToken } from '../admins/admin.service';
 import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../shared/errors';
 import { sha256Hex } from '../shared/secrets';
-import { apiKeyFromHeader, shopForKeyHash } from '../shops/api-key-auth';
+import { apiKeyFromHeader, sellerActor, shopIdForKeyHash } from '../shops/api-key-auth';
 import type { CredentialCache } from '../shops/credential-cache';
 import { locals } from './request-context';
 
@@ -26,7 +26,8 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
       setRateLimitHeaders(res, decision);
       if (!decision.allowed) throw rateLimited(res, decision);
       const context = locals(res);
-      context.actor = { kind: 'seller', shop: await shopForKeyHash(context.em, keyHash, credentials) };
+      const em = () => context.em;
+      context.actor = sellerActor(await shopIdForKeyHash(keyHash, credentials, em), em);
       next();
     } catch (error) {
       next(await countAuthFailure(limits, req, res, error));

@@ -28,7 +28,10 @@ export function requestContext(orm: MikroORM, logger: Logger) {
     const incoming = req.get('x-request-id');
     const requestId = incoming && CLIENT_REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
     const started = process.hrtime.bigint();
-    Object.assign(res.locals, { requestId, em: orm.em.fork(), actor: { kind: 'public' } } satisfies RequestLocals);
+    let em: EntityManager | undefined;
+    // The unit of work is forked on first use: a request answered from caches and plain SQL needs none.
+    Object.assign(res.locals, { requestId, actor: { kind: 'public' } });
+    Object.defineProperty(res.locals, 'em', { get: () => (em ??= orm.em.fork()), enumerable: true });
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -40,17 +43,20 @@ export function requestContext(orm: MikroORM, logger: Logger) {
 
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
-  const { em, actor, requestId } = locals(res);
+  const context = locals(res);
+  const { actor, requestId } = context;
   let loaders: Loaders | undefined;
   return {
-    em,
+    get em() {
+      return context.em;
+    },
     actor,
     requestId,
     clientAddress: req.ip ?? 'unknown',
     baseUrl: services.baseUrl,
     services,
     get loaders() {
-      return (loaders ??= createLoaders(em));
+      return (loaders ??= createLoaders(context.em));
     },
   };
 }

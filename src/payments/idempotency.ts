@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
-import type { Shop } from '../shops/shop.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import { viewOfSnapshot, type PaymentSnapshot, type PaymentView } from './payment-snapshot';
@@ -26,10 +25,10 @@ export interface CreatePaymentOutcome {
  * never create two payments. A key already taken replays its first answer; an expired one is released
  * and the request runs again.
  */
-export async function createOnceForKey(em: EntityManager, shop: Shop, key: string, command: CreatePaymentCommand, snapshot: PaymentSnapshot): Promise<CreatePaymentOutcome> {
+export async function createOnceForKey(em: EntityManager, shopId: string, key: string, command: CreatePaymentCommand, snapshot: PaymentSnapshot): Promise<CreatePaymentOutcome> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (await insertPaymentForNewKey(em, shop, key, snapshot, command)) return { payment: viewOfSnapshot(snapshot), replayed: false };
-    const existing = await em.findOne(IdempotencyRecord, { shop, key }, { disableIdentityMap: true });
+    if (await insertPaymentForNewKey(em, shopId, key, snapshot, command)) return { payment: viewOfSnapshot(snapshot), replayed: false };
+    const existing = await em.findOne(IdempotencyRecord, { shop: shopId, key }, { disableIdentityMap: true });
     // Gone between the two statements (released as expired by a twin): the key is free again.
     if (!existing) continue;
     if (existing.createdAt.getTime() > Date.now() - IDEMPOTENCY_WINDOW_MS) {

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Shop } from '../shops/shop.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentSnapshot, PaymentView } from './payment-snapshot';
 import type { PaymentStatus } from './payment-status';
@@ -22,15 +21,15 @@ async function query(em: EntityManager, sql: string, values: unknown[]): Promise
 
 const PAYMENT_COLUMNS = `"id", "shop_id", "amount", "currency", "return_url", "customer_email", "customer_name", "metadata", "created_at"`;
 
-function paymentValues(shop: Shop, snapshot: PaymentSnapshot, command: CreatePaymentCommand): unknown[] {
-  return [snapshot.id, shop.id, command.amount, command.currency, command.returnUrl, command.customerEmail, command.customerName, JSON.stringify(command.metadata), snapshot.createdAt];
+function paymentValues(shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): unknown[] {
+  return [snapshot.id, shopId, command.amount, command.currency, command.returnUrl, command.customerEmail, command.customerName, JSON.stringify(command.metadata), snapshot.createdAt];
 }
 
 /** `$first, $first+1, …` for the nine payment values. */
 const placeholders = (first: number) => Array.from({ length: 9 }, (_, i) => `$${first + i}`).join(', ').replace(`$${first + 7}`, `$${first + 7}::json`);
 
-export async function insertPayment(em: EntityManager, shop: Shop, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<void> {
-  await query(em, `insert into "payments" (${PAYMENT_COLUMNS}) values (${placeholders(1)})`, paymentValues(shop, snapshot, command));
+export async function insertPayment(em: EntityManager, shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<void> {
+  await query(em, `insert into "payments" (${PAYMENT_COLUMNS}) values (${placeholders(1)})`, paymentValues(shopId, snapshot, command));
 }
 
 /**
@@ -38,14 +37,14 @@ export async function insertPayment(em: EntityManager, shop: Shop, snapshot: Pay
  * record for (shop, key) was new. A concurrent twin waits on the unique index for the first statement
  * to commit, then inserts nothing. Returns false when the key was already taken.
  */
-export async function insertPaymentForNewKey(em: EntityManager, shop: Shop, key: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<boolean> {
+export async function insertPaymentForNewKey(em: EntityManager, shopId: string, key: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<boolean> {
   const rows = await query(
     em,
     `with "record" as (
        insert into "idempotency_records" ("shop_id", "key", "request", "response", "payment_id", "created_at")
        values ($1, $2, $3::json, $4::json, $5, $6) on conflict ("shop_id", "key") do nothing returning "payment_id")
      insert into "payments" (${PAYMENT_COLUMNS}) select ${placeholders(7)} from "record" returning "id"`,
-    [shop.id, key, JSON.stringify(command), JSON.stringify(snapshot), snapshot.id, snapshot.createdAt, ...paymentValues(shop, snapshot, command)],
+    [shopId, key, JSON.stringify(command), JSON.stringify(snapshot), snapshot.id, snapshot.createdAt, ...paymentValues(shopId, snapshot, command)],
   );
   return rows.length === 1;
 }

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { sellerShop } from '../graphql/auth-checker';
+import { sellerShop, sellerShopId } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
@@ -17,14 +17,14 @@ export class PaymentResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatePaymentResult> {
-    return createPayment(context.em, sellerShop(context), input, idempotencyKey) as Promise<CreatePaymentResult>;
+    return createPayment(context.em, sellerShopId(context), input, idempotencyKey) as Promise<CreatePaymentResult>;
   }
 
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
   payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentView> {
     // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
-    if (context.actor.kind === 'seller') return findShopPayment(context.em, id, context.actor.shop);
+    if (context.actor.kind === 'seller') return findShopPayment(context.em, id, context.actor.shopId);
     return findPayment(context.em, id, null);
   }
 

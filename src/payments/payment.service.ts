@@ -16,23 +16,22 @@ import type { PaymentStatus } from './payment-status';
 /** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
 export async function createPayment(
   em: EntityManager,
-  shop: Shop,
+  shopId: string,
   request: CreatePaymentRequest,
   idempotencyKey?: string | null,
 ): Promise<CreatePaymentOutcome> {
   const command = validateCreatePayment(request);
   const snapshot = newPaymentSnapshot(command);
   if (idempotencyKey === undefined || idempotencyKey === null) {
-    await insertPayment(em, shop, snapshot, command);
+    await insertPayment(em, shopId, snapshot, command);
     return { payment: viewOfSnapshot(snapshot), replayed: false };
   }
-  return createOnceForKey(em, shop, validIdempotencyKey(idempotencyKey), command, snapshot);
+  return createOnceForKey(em, shopId, validIdempotencyKey(idempotencyKey), command, snapshot);
 }
 
-/** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */
 /** A seller's own payment (the REST retrieve path), as a plain view of the `Payment` fields. */
-export async function findShopPayment(em: EntityManager, id: string, shop: Shop): Promise<PaymentView> {
-  const payment = isPaymentId(id) ? await selectShopPayment(em, id, shop.id) : null;
+export async function findShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentView> {
+  const payment = isPaymentId(id) ? await selectShopPayment(em, id, shopId) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Actor } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { digestsEqual } from '../shared/secrets';
 import { ApiKey } from './api-key.entity';
@@ -16,14 +17,27 @@ export function apiKeyFromHeader(authorization: string | undefined): string {
 }
 
 /**
- * The shop a key (given as its SHA-256 hash) belongs to, as a reference (not loaded), with the spec's
- * answers for keys that must not work: unknown, revoked or of a deleted shop (401 Invalid API key),
- * inactive shop (401), inactive or suspended seller (403). Known keys are answered from the cache.
+ * The id of the shop a key (given as its SHA-256 hash) belongs to, with the spec's answers for keys that
+ * must not work: unknown, revoked or of a deleted shop (401 Invalid API key), inactive shop (401),
+ * inactive or suspended seller (403). Known keys are answered from the cache; `em` is asked for only on
+ * a miss, so a cached request opens no unit of work.
  */
-export async function shopForKeyHash(em: EntityManager, keyHash: string, cache: CredentialCache): Promise<Shop> {
-  const credential = cache.get(keyHash) ?? (await loadCredential(em, keyHash, cache));
+export async function shopIdForKeyHash(keyHash: string, cache: CredentialCache, em: () => EntityManager): Promise<string> {
+  const credential = cache.get(keyHash) ?? (await loadCredential(em(), keyHash, cache));
   if (credential.refusal) throw domainError(credential.refusal);
-  return em.getReference(Shop, credential.shopId);
+  return credential.shopId;
+}
+
+/** The seller actor: its shop id, and a reference to the shop made only if something asks for it. */
+export function sellerActor(shopId: string, em: () => EntityManager): Actor {
+  let shop: Shop | undefined;
+  return {
+    kind: 'seller',
+    shopId,
+    get shop() {
+      return (shop ??= em().getReference(Shop, shopId));
+    },
+  };
 }
 
 async function loadCredential(em: EntityManager, keyHash: string, cache: CredentialCache): Promise<CachedCredential> {

@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { fixedRate } from './fixed-rate';
 import { measureWebhookLag } from './webhook-lag';
 
 /**
@@ -73,8 +74,15 @@ async function main() {
     rows.push(await load('create: plain Express + pg INSERT', create(`${baseline}/payments`, { 'content-type': 'application/json' }, false)));
     rows.push(await load('retrieve: full path (GET /api/v1/payments/:id)', retrieve(service, '/api/v1/payments', auth)));
     rows.push(await load('retrieve: plain Express + pg SELECT', retrieve(baseline, '/payments', {})));
-    rows.push(await load('create at 200 req/s offered (full path)', { ...create(`${service}/api/v1/payments`, auth, true), overallRate: 200, connections: 20 }));
-    rows.push(await load('retrieve at 200 req/s offered (full path)', { ...retrieve(service, '/api/v1/payments', auth), overallRate: 200, connections: 20 }));
+    const createAt = (prefix: string, headers: Record<string, string>) => () => ({
+      method: 'POST', path: prefix, headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': randomBytes(12).toString('hex') }, body,
+    });
+    const retrieveAt = (prefix: string, headers: Record<string, string>) => () => ({ method: 'GET', path: `${prefix}/${ids[Math.floor(Math.random() * ids.length)]}`, headers });
+    const paced = async (name: string, origin: string, next: Parameters<typeof fixedRate>[3]) => ({ name, ...(await fixedRate(origin, 200, SECONDS, next)) });
+    rows.push(await paced('create at 200 req/s, open loop (full path)', service, createAt('/api/v1/payments', auth)));
+    rows.push(await paced('create at 200 req/s, open loop (plain baseline)', baseline, createAt('/payments', {})));
+    rows.push(await paced('retrieve at 200 req/s, open loop (full path)', service, retrieveAt('/api/v1/payments', auth)));
+    rows.push(await paced('retrieve at 200 req/s, open loop (plain baseline)', baseline, retrieveAt('/payments', {})));
     rows.push(await loadCheckout(service, auth));
 
     const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps };
@@ -126,7 +134,7 @@ function report(rows: Row[], ratios: { create: number; retrieve: number }, webho
   for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 50%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 60%)`);
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
-  log(`${CONNECTIONS} connections (20 at the fixed rate), ${SECONDS} s per scenario, ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
+  log(`${CONNECTIONS} connections (open loop at the fixed rate), ${SECONDS} s per scenario, ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }
 
 async function admin(sql: string) {
