@@ -6,49 +6,22 @@
 // and a .gz and .br twin of every file, so the server never compresses per request.
 // schema/operations/checkout.graphql is bundled as its exact text (esbuild's `text` loader): the server
 // allow-lists callers without credentials by that document, byte for byte.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
-import * as esbuild from 'esbuild';
+import { buildPageAssets } from '../src/shared/build-page-assets.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
 const out = path.join(root, 'dist/checkout-ui');
 const ASSET_PATH = '/checkout/assets/';
 
-const result = await esbuild.build({
+const { names, write } = await buildPageAssets({
+  out,
+  assetPath: ASSET_PATH,
+  prefix: 'checkout',
   entryPoints: [path.join(here, 'src/main.ts'), path.join(here, 'src/checkout.css')],
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  target: ['chrome100', 'edge100', 'firefox100', 'safari15'],
-  loader: { '.graphql': 'text' },
-  legalComments: 'none',
-  outdir: out,
-  write: false,
-  logLevel: 'warning',
 });
-
-fs.rmSync(out, { recursive: true, force: true });
-fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
-
-function write(relative, content) {
-  const file = path.join(out, relative);
-  fs.writeFileSync(file, content);
-  fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-}
-
-const names = {};
-for (const file of result.outputFiles) {
-  const ext = path.extname(file.path).slice(1);
-  const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 12);
-  const name = `checkout.${hash}.${ext}`;
-  write(`assets/${name}`, file.contents);
-  names[ext] = ASSET_PATH + name;
-}
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 const fill = (template, values) =>

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Request, type Response } from 'express';
+import express, { type Response } from 'express';
+import { IMMUTABLE, NO_STORE, pageSecurityHeaders, readAssets, readStaticFile, sendStatic, type StaticFile } from '../http/static-page';
 import { PROJECT_ROOT } from '../shared/project-root';
 
 /**
@@ -12,60 +12,13 @@ export const ADMIN_CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; font-src data:; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-type Encoding = 'br' | 'gzip' | 'identity';
-
-interface StaticFile {
-  type: string;
-  bodies: Record<Encoding, Buffer>;
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-};
-
-function readFile(file: string): StaticFile {
-  return {
-    type: TYPES[path.extname(file)] ?? 'application/octet-stream',
-    bodies: { identity: fs.readFileSync(file), gzip: fs.readFileSync(`${file}.gz`), br: fs.readFileSync(`${file}.br`) },
-  };
-}
-
 interface BuiltConsole {
   index: StaticFile;
   assets: Map<string, StaticFile>;
 }
 
 function readBuiltConsole(directory: string): BuiltConsole {
-  const assets = new Map<string, StaticFile>();
-  for (const name of fs.readdirSync(path.join(directory, 'assets'))) {
-    if (/\.(js|css)$/.test(name)) assets.set(name, readFile(path.join(directory, 'assets', name)));
-  }
-  return { index: readFile(path.join(directory, 'index.html')), assets };
-}
-
-function securityHeaders(req: Request, res: Response): void {
-  res.setHeader('Content-Security-Policy', ADMIN_CONSOLE_CSP);
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-  if (!req.secure) res.removeHeader('Strict-Transport-Security');
-}
-
-function send(req: Request, res: Response, file: StaticFile, cacheControl: string): void {
-  const encoding: Encoding = req.acceptsEncodings('br') === 'br' ? 'br' : req.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : 'identity';
-  const body = file.bodies[encoding];
-  securityHeaders(req, res);
-  res.status(200);
-  res.setHeader('Content-Type', file.type);
-  res.setHeader('Cache-Control', cacheControl);
-  res.setHeader('Vary', 'Accept-Encoding');
-  if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+  return { index: readStaticFile(path.join(directory, 'index.html')), assets: readAssets(directory) };
 }
 
 /**
@@ -90,16 +43,16 @@ export function adminConsoleRouter(directory = path.join(PROJECT_ROOT, 'dist/adm
 
   router.get('/admin', (req, res) => {
     const files = consoleFiles(res);
-    if (files) send(req, res, files.index, 'no-store');
+    if (files) sendStatic(req, res, 200, files.index, NO_STORE, ADMIN_CONSOLE_CSP);
   });
 
   router.get('/admin/assets/:name', (req, res) => {
     const files = consoleFiles(res);
     if (!files) return;
     const asset = files.assets.get(req.params.name);
-    if (asset) return send(req, res, asset, 'public, max-age=31536000, immutable');
-    securityHeaders(req, res);
-    res.status(404).setHeader('Cache-Control', 'no-store');
+    if (asset) return sendStatic(req, res, 200, asset, IMMUTABLE, ADMIN_CONSOLE_CSP);
+    pageSecurityHeaders(req, res, ADMIN_CONSOLE_CSP);
+    res.status(404).setHeader('Cache-Control', NO_STORE);
     res.type('text/plain').send('Not found');
   });
   return router;
