@@ -40,7 +40,9 @@ export class PaymentResolver {
   }
 
   @FieldResolver(() => String, { description: 'Where the customer pays: {BASE_URL}/checkout/<id>.' })
-  checkoutUrl(@Root() payment: Payment, @Ctx() context: GraphQLContext): string {
+  // The root is typed by shape, not as the entity class: type-graphql would otherwise build a `Payment`
+  // entity from every plain view it is given (the REST hot paths), for one field it never needed.
+  checkoutUrl(@Root() payment: Pick<Payment, 'id'>, @Ctx() context: GraphQLContext): string {
     return checkoutUrlFor(context.baseUrl, payment.id);
   }
 }
