@@ -18,6 +18,8 @@ const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUND_SECONDS = Math.max(2, Math.round((SECONDS * 1.5) / ROUNDS));
 const POOL_SIZE = 10;
 const PROCESSES = Number(process.env.WEB_CONCURRENCY ?? 1);
 const asJson = process.argv.includes('--json');
@@ -70,10 +72,14 @@ async function main() {
     await load('warm-up', create(`${baseline}/payments`, auth, false), 2);
 
     const rows: Row[] = [];
-    rows.push(await load('create: full path (POST /api/v1/payments + Idempotency-Key)', create(`${service}/api/v1/payments`, auth, true)));
-    rows.push(await load('create: plain Express + pg INSERT', create(`${baseline}/payments`, { 'content-type': 'application/json' }, false)));
-    rows.push(await load('retrieve: full path (GET /api/v1/payments/:id)', retrieve(service, '/api/v1/payments', auth)));
-    rows.push(await load('retrieve: plain Express + pg SELECT', retrieve(baseline, '/payments', {})));
+    rows.push(...(await alternating(
+      ['create: full path (POST /api/v1/payments + Idempotency-Key)', create(`${service}/api/v1/payments`, auth, true)],
+      ['create: plain Express + pg INSERT', create(`${baseline}/payments`, { 'content-type': 'application/json' }, false)],
+    )));
+    rows.push(...(await alternating(
+      ['retrieve: full path (GET /api/v1/payments/:id)', retrieve(service, '/api/v1/payments', auth)],
+      ['retrieve: plain Express + pg SELECT', retrieve(baseline, '/payments', {})],
+    )));
     const createAt = (prefix: string, headers: Record<string, string>) => () => ({
       method: 'POST', path: prefix, headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': randomBytes(12).toString('hex') }, body,
     });
@@ -93,6 +99,31 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await admin(`drop database if exists "${dbName}" with (force)`);
   }
+}
+
+type Scenario = [name: string, options: Record<string, unknown>];
+
+/**
+ * The service and its baseline take turns in ROUNDS short rounds (order swapped each round), and each
+ * reports its median round: the machine's speed drifts by tens of percent over a minute here, and a
+ * ratio of two runs taken at different moments would measure the drift.
+ */
+async function alternating(service: Scenario, baseline: Scenario): Promise<[Row, Row]> {
+  const rounds: [Row[], Row[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) {
+      const [name, options] = [service, baseline][i];
+      rounds[i].push(await load(name, options, ROUND_SECONDS));
+    }
+  }
+  return [median(rounds[0]), median(rounds[1])];
+}
+
+function median(rows: Row[]): Row {
+  const sorted = [...rows].sort((a, b) => a.rps - b.rps);
+  const errors = rows.reduce((sum, r) => sum + r.errors, 0);
+  return { ...sorted[Math.floor(sorted.length / 2)], errors };
 }
 
 async function load(name: string, options: Record<string, unknown>, seconds = SECONDS): Promise<Row> {
@@ -126,7 +157,7 @@ async function createPayments(service: string, auth: Record<string, string>, cou
 
 function report(rows: Row[], ratios: { create: number; retrieve: number }, webhook: Awaited<ReturnType<typeof measureWebhookLag>>) {
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, processes: PROCESSES, rows, ratios, webhook }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, webhook }, null, 2)}\n`);
     return;
   }
   const pad = (value: string | number, width: number) => String(value).padStart(width);
@@ -134,7 +165,7 @@ function report(rows: Row[], ratios: { create: number; retrieve: number }, webho
   for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 50%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 60%)`);
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
-  log(`${CONNECTIONS} connections (open loop at the fixed rate), ${SECONDS} s per scenario, ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
+  log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }
 
 async function admin(sql: string) {
