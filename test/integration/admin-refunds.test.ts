@@ -204,7 +204,10 @@ describe('without Redis', () => {
       const { requestRefund } = await localAdmin.ok(REQUEST, { paymentId, reason: 'duplicate order' });
       await localAdmin.ok(APPROVE, { id: requestRefund.id });
       await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded');
-      expect(local.logs.some((line) => line.msg === 'refund carried out' && line.refundId === requestRefund.id)).toBe(true);
+      // The job logs after its transaction commits, so the line may trail the status by a moment.
+      const carriedOut = () => local.logs.some((line) => line.msg === 'refund carried out' && line.refundId === requestRefund.id);
+      await eventually(async () => carriedOut(), 5_000, 'the refund job log line');
+      expect(carriedOut()).toBe(true);
     } finally {
       await local.stop();
     }
