@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
+import { approvedSubmission } from './card-submission';
 import { fixedRate } from './fixed-rate';
 import { measureWebhookLag } from './webhook-lag';
 
@@ -13,7 +14,6 @@ import { measureWebhookLag } from './webhook-lag';
  * in the same run. Starts everything it needs on real PostgreSQL and Redis (its own database and key
  * prefix), warms up, prints a table; `--json` prints the same numbers as JSON.
  */
-const ROOT = path.resolve(__dirname, '../../..');
 const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -109,15 +109,13 @@ type Scenario = [name: string, options: Record<string, unknown>];
  * ratio of two runs taken at different moments would measure the drift.
  */
 async function alternating(service: Scenario, baseline: Scenario): Promise<[Row, Row]> {
-  const rounds: [Row[], Row[]] = [[], []];
+  const scenarios = [service, baseline].map(([name, options]) => ({ name, options, rows: [] as Row[] }));
   for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (const i of order) {
-      const [name, options] = [service, baseline][i];
-      rounds[i].push(await load(name, options, ROUND_SECONDS));
+    for (const scenario of round % 2 === 0 ? scenarios : [...scenarios].reverse()) {
+      scenario.rows.push(await load(scenario.name, scenario.options, ROUND_SECONDS));
     }
   }
-  return [median(rounds[0]), median(rounds[1])];
+  return [median(scenarios[0].rows), median(scenarios[1].rows)];
 }
 
 function median(rows: Row[]): Row {
@@ -135,12 +133,10 @@ async function load(name: string, options: Record<string, unknown>, seconds = SE
 /** Card submissions through the public checkout GraphQL operation, each on a fresh payment. */
 async function loadCheckout(service: string, auth: Record<string, string>): Promise<Row> {
   const ids = await createPayments(service, auth, 4000);
-  const document = fs.readFileSync(path.join(ROOT, 'schema/operations/checkout.graphql'), 'utf8');
   let next = 0;
-  const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, securityCode: '123' };
-  return load('checkout completions (SubmitCard, 4242…)', {
+  return load('checkout completions (SubmitCard, approving test card)', {
     url: `${service}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (req: object) => ({ ...req, body: JSON.stringify({ query: document, operationName: 'SubmitCard', variables: { id: ids[next++ % ids.length], card } }) }) }],
+    requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(ids[next++ % ids.length]) }) }],
   }, Math.min(SECONDS, 5));
 }
 

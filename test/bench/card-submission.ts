@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
+
+const CHECKOUT_DOCUMENT = fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations/checkout.graphql'), 'utf8');
+
+/** The simulator's card that approves without 3-D Secure, taken from its table rather than written again. */
+const APPROVED_NUMBER = Object.keys(TEST_CARDS).find((number) => {
+  const behaviour = TEST_CARDS[number];
+  return behaviour.kind === 'approve' && behaviour.threeDs === null;
+})!;
+
+const CARD = { number: APPROVED_NUMBER, expMonth: 12, expYear: new Date().getFullYear() + 2, securityCode: '123' };
+
+/** The body of the checkout page's SubmitCard call for this payment, with a card that completes it. */
+export function approvedSubmission(paymentId: string): string {
+  return JSON.stringify({ query: CHECKOUT_DOCUMENT, operationName: 'SubmitCard', variables: { id: paymentId, card: CARD } });
+}
