@@ -24,6 +24,7 @@ const catalogue = {
     status: 400,
     message: 'Metadata values must be strings, numbers or booleans',
   },
+  METADATA_TEXT_INVALID: { status: 400, message: 'Metadata keys and values cannot contain U+0000 or lone surrogates' },
   METADATA_TOO_LARGE: { status: 400, message: 'Metadata cannot exceed 5KB' },
   // 400/409/422: idempotency
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'Idempotency-Key must be 1 to 255 characters' },
