@@ -70,6 +70,7 @@ const catalogue = {
     status: 429,
     message: 'Too many payment attempts from here. Please try again later.',
   },
+  SHOP_CANNOT_TAKE_PAYMENTS: { status: 409, message: 'This shop cannot take payments right now.' },
   PROCESSOR_UNAVAILABLE: {
     status: 503,
     message: 'We could not confirm the payment with your bank. Do not pay again; this page will update.',
