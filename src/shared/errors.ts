@@ -108,7 +108,7 @@ const catalogue = {
   WITHDRAWAL_BELOW_MINIMUM: { status: 400, message: 'Withdrawal amount must be at least 1000 cents (10 USD)' },
   WITHDRAWAL_EXCEEDS_BALANCE: {
     status: 400,
-    message: (available: number) => `Withdrawal amount exceeds the available balance of ${available} cents`,
+    message: (available: bigint) => `Withdrawal amount exceeds the available balance of ${available} cents`,
   },
   WITHDRAWAL_BALANCE_NEGATIVE: {
     status: 400,
