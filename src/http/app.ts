@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
@@ -15,7 +15,8 @@ import { loadOperations } from '../graphql/operations';
 import { apiReferenceRouter } from '../rest/api-reference';
 import { restRouter } from '../rest/rest-router';
 import { sendError } from '../rest/envelope';
-import { domainError } from '../shared/errors';
+import { unavailableError } from '../db/unavailable';
+import { DomainError, domainError } from '../shared/errors';
 import type { Redis } from '../shared/redis';
 import type { RateLimits } from './authenticate';
 import { health } from './health';
@@ -41,7 +42,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(helmet());
+  // req.ip (every per-client limit) and req.secure believe X-Forwarded-* only from these proxies.
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(securityHeaders(deps.config.baseUrl));
   app.use(requestContext(orm, logger));
   app.use(requestMetrics(deps.services.metrics));
   app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
@@ -56,7 +59,10 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use('/api/v1', apiReferenceRouter(deps.config.baseUrl));
   app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, services: deps.services, logger }));
 
-  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, deps.config.graphqlLimits);
+  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, {
+    queryLimits: deps.config.graphqlLimits,
+    stackTraces: deps.config.graphqlStackTraces,
+  });
   app.use('/graphql', graphql.router);
   app.use(queueDashboardRouter(deps.queues));
   app.use(adminConsoleRouter());
@@ -68,5 +74,30 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   );
 
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
+  app.use(lastErrors(logger));
   return { app, drain: probes.drain, stop: graphql.stop };
+}
+
+/**
+ * Helmet's headers, with HSTS whenever the public address is https: behind a TLS-terminating load
+ * balancer the request itself arrives over plain HTTP, so `req.secure` cannot decide.
+ */
+export function securityHeaders(baseUrl: string) {
+  return helmet({ strictTransportSecurity: new URL(baseUrl).protocol === 'https:' });
+}
+
+/**
+ * Errors no router answered (a page path that is not valid percent-encoding, a fault in a page or the
+ * queue dashboard): answered here so Express's own handler, which prints the stack trace unless
+ * NODE_ENV=production, never runs.
+ */
+function lastErrors(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof DomainError) return sendError(res, error);
+    const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
+    if (status === 400 && name === 'URIError') return sendError(res, domainError('ROUTE_NOT_FOUND'));
+    logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
+    if (res.headersSent) res.destroy();
+    else sendError(res, unavailableError(error) ?? domainError('INTERNAL'));
+  };
 }

@@ -41,6 +41,14 @@ export function requestContext(orm: MikroORM, logger: Logger) {
   };
 }
 
+/**
+ * The address every per-client limit counts against: the peer's, or with TRUST_PROXY the client a trusted
+ * proxy forwarded for (Express's `req.ip`). Never read X-Forwarded-For anywhere else.
+ */
+export function clientAddress(req: Request): string {
+  return req.ip ?? 'unknown';
+}
+
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
   const context = locals(res);
@@ -52,7 +60,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     },
     actor,
     requestId,
-    clientAddress: req.ip ?? 'unknown',
+    clientAddress: clientAddress(req),
     baseUrl: services.baseUrl,
     services,
     get loaders() {
