@@ -1,5 +1,4 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -23,6 +22,7 @@ import { health } from './health';
 import { metricsEndpoint, requestMetrics } from '../observability/metrics';
 import { sampleQueueDepth } from '../observability/queue-depth';
 import { locals, requestContext } from './request-context';
+import { securityHeaders } from './security-headers';
 
 export interface AppDeps {
   config: Config;
@@ -76,14 +76,6 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
   app.use(lastErrors(logger));
   return { app, drain: probes.drain, stop: graphql.stop };
-}
-
-/**
- * Helmet's headers, with HSTS whenever the public address is https: behind a TLS-terminating load
- * balancer the request itself arrives over plain HTTP, so `req.secure` cannot decide.
- */
-export function securityHeaders(baseUrl: string) {
-  return helmet({ strictTransportSecurity: new URL(baseUrl).protocol === 'https:' });
 }
 
 /**
