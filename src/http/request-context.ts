@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import ipaddr from 'ipaddr.js';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Actor, AppServices, GraphQLContext } from '../graphql/context';
@@ -43,10 +44,14 @@ export function requestContext(orm: MikroORM, logger: Logger) {
 
 /**
  * The address every per-client limit counts against: the peer's, or with TRUST_PROXY the client a trusted
- * proxy forwarded for (Express's `req.ip`). Never read X-Forwarded-For anywhere else.
+ * proxy forwarded for (Express's `req.ip`); never read X-Forwarded-For anywhere else. An IPv6 client
+ * counts as its /64, the block one subscriber is given, or it could take a fresh address per try.
  */
 export function clientAddress(req: Request): string {
-  return req.ip ?? 'unknown';
+  const ip = req.ip;
+  if (!ip || !ipaddr.isValid(ip)) return ip ?? 'unknown';
+  const address = ipaddr.process(ip); // ::ffff:a.b.c.d is the IPv4 client a.b.c.d
+  return address.kind() === 'ipv4' ? address.toString() : `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
 }
 
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */

@@ -56,6 +56,13 @@ describe('TRUST_PROXY=loopback: the balancer on this machine is believed', () =>
     expect(await ctx.pay(APPROVED, `${someAddress()}, ${someAddress()}, ${tester}`)).toBe('CHECKOUT_RATE_LIMITED');
   });
 
+  test('an IPv6 client counts as its /64: a new address in the block per try does not help', async () => {
+    expect(await ctx.pay(DECLINED, '2001:db8:1:2::1')).toBe('FAILED');
+    expect(await ctx.pay(DECLINED, '2001:db8:1:2:ffff::2')).toBe('FAILED');
+    expect(await ctx.pay(APPROVED, '2001:db8:1:2:abcd:1234:5678:9')).toBe('CHECKOUT_RATE_LIMITED');
+    expect(await ctx.pay(APPROVED, '2001:db8:1:3::1')).toBe('COMPLETED');
+  });
+
   test('failed authentications are limited per forwarded client', async () => {
     const guesser = '198.51.100.10';
     for (let i = 0; i < 3; i++) expect((await ctx.wrongKey(guesser)).status).toBe(401);
