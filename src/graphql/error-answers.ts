@@ -35,10 +35,13 @@ export function errorFormatter(options: { stackTraces: boolean }) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const known = domainErrorOf(error);
     const code = String(formatted.extensions?.code);
-    const shown = known ?? (CLIENT_ERROR_CODES.has(code) ? undefined : (unavailableError(unwrapResolverError(error)) ?? domainError('INTERNAL')));
-    const answer: GraphQLFormattedError = shown
-      ? { message: shown.message, path: formatted.path, extensions: { code: shown.code, status: shown.status } }
-      : { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+    let answer: GraphQLFormattedError;
+    if (!known && CLIENT_ERROR_CODES.has(code)) {
+      answer = { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+    } else {
+      const shown = known ?? unavailableError(unwrapResolverError(error)) ?? domainError('INTERNAL');
+      answer = { message: shown.message, path: formatted.path, extensions: { code: shown.code, status: shown.status } };
+    }
     if (options.stackTraces && formatted.extensions?.stacktrace) answer.extensions!.stacktrace = formatted.extensions.stacktrace;
     return answer;
   };

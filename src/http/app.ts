@@ -42,7 +42,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // req.ip (every per-client limit) and req.secure believe X-Forwarded-* only from these proxies.
+  // req.ip, so every per-client limit (clientAddress), believes X-Forwarded-For only from these proxies.
   app.set('trust proxy', deps.config.trustProxy);
   app.use(securityHeaders(deps.config.baseUrl));
   app.use(requestContext(orm, logger));

@@ -51,7 +51,8 @@ export function clientAddress(req: Request): string {
   const ip = req.ip;
   if (!ip || !ipaddr.isValid(ip)) return ip ?? 'unknown';
   const address = ipaddr.process(ip); // ::ffff:a.b.c.d is the IPv4 client a.b.c.d
-  return address.kind() === 'ipv4' ? address.toString() : `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64`;
 }
 
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
