@@ -94,6 +94,12 @@ function appServices(config: Config, redis: Redis | undefined, logger: Logger, w
       urlPolicy: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
       baseUrl: config.baseUrl,
       wake: webhooks.wake,
+      testDeliveries: createRateLimiter({
+        points: config.webhooks.testDeliveriesPerMinute,
+        windowSeconds: 60,
+        keyPrefix: `${config.redisKeyPrefix}rl:webhook-test`,
+        redis,
+      }),
     },
     refunds: startRefundJobs({
       orm,

@@ -17,7 +17,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   if (embedded) {
     logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is not set: using the embedded PostgreSQL (PGlite). For one instance and local use only.');
   }
-  const orm = await MikroORM.init(ormConfig(embedded?.url ?? config.databaseUrl!, config.databasePoolSize));
+  const orm = await MikroORM.init(ormConfig(embedded?.url ?? config.databaseUrl!, config.databasePoolSize, config.databaseStatementTimeoutMs));
   await migrate(orm, embedded?.url ?? config.databaseUrl!, logger);
   return {
     orm,
@@ -41,7 +41,12 @@ async function migrate(orm: MikroORM, url: string, logger: Logger): Promise<void
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const applied = await orm.getMigrator().up();
+    // All migrations run in one transaction, free of DATABASE_STATEMENT_TIMEOUT_MS: rewriting a large table
+    // may take longer than any request should.
+    const applied = await orm.em.fork().transactional(async (tx) => {
+      await tx.execute('set local statement_timeout = 0');
+      return orm.getMigrator().up({ transaction: tx.getTransactionContext() });
+    });
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
   } finally {
     await lock.end();

@@ -66,7 +66,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
     persistedQueries: false,
     // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger), queryGuards(queryLimits)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger), queryGuards(queryLimits, limits.perApiKey)],
   });
   await server.start();
   const router = express.Router();

@@ -11,6 +11,8 @@ export interface RequestLocals {
   requestId: string;
   em: EntityManager;
   actor: Actor;
+  /** A seller's API key hash: the key its requests are counted under (authenticateSeller sets it). */
+  rateLimitKey?: string;
 }
 
 export function locals(res: Response): RequestLocals {
@@ -51,6 +53,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
       return context.em;
     },
     actor,
+    rateLimitKey: context.rateLimitKey ?? null,
     requestId,
     clientAddress: req.ip ?? 'unknown',
     baseUrl: services.baseUrl,
