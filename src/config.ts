@@ -88,6 +88,10 @@ export interface GraphQLLimits {
   maxCost: number;
   /** GRAPHQL_MAX_ALIASES: most aliased fields in one document from a seller (admins are not limited; default 20). */
   maxAliases: number;
+  /** GRAPHQL_COST_PER_MINUTE: query cost (as GRAPHQL_MAX_COST measures it) one seller key may spend per minute (default 20000). */
+  costPerMinute: number;
+  /** GRAPHQL_REQUESTS_PER_KEY: a seller key's /graphql requests running at once per process; the rest wait their turn (default 1). */
+  requestsPerKey: number;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 1_000_000),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 20, 0, 100_000),
+      costPerMinute: integer(env, 'GRAPHQL_COST_PER_MINUTE', 20_000, 10, 1_000_000_000),
+      requestsPerKey: integer(env, 'GRAPHQL_REQUESTS_PER_KEY', 1, 1, 1000),
     },
     checkoutLimits: {
       windowSeconds: integer(env, 'CHECKOUT_WINDOW_SECONDS', 600, 1, 86_400),

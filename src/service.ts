@@ -118,5 +118,6 @@ function rateLimits(config: Config, redis: Redis | undefined): RateLimits {
   return {
     perApiKey: createRateLimiter({ points: config.rateLimitPerMinute, windowSeconds: 60, keyPrefix: `${prefix}key`, redis }),
     authFailuresPerClient: createRateLimiter({ points: config.authFailuresPerMinute, windowSeconds: 60, keyPrefix: `${prefix}authfail`, redis }),
+    graphqlCostPerApiKey: createRateLimiter({ points: config.graphqlLimits.costPerMinute, windowSeconds: 60, keyPrefix: `${prefix}cost`, redis }),
   };
 }

@@ -12,7 +12,9 @@ import { unavailableError } from '../db/unavailable';
 import { bodyError, JSON_BODY_LIMIT } from '../http/body-errors';
 import { DomainError, domainError } from '../shared/errors';
 import type { AppServices, GraphQLContext } from './context';
-import { queryGuards, type QueryLimits } from './query-guards';
+import type { GraphQLLimits } from '../config';
+import { graphqlRequestsPerKey } from './concurrency-guards';
+import { queryGuards } from './query-guards';
 
 /** Errors GraphQL itself raises about the request (syntax, validation, variables): safe to show. */
 const CLIENT_ERROR_CODES = new Set([
@@ -55,7 +57,7 @@ function logUnexpectedErrors(logger: Logger): ApolloServerPlugin<GraphQLContext>
   };
 }
 
-export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, services: AppServices, logger: Logger, queryLimits: QueryLimits) {
+export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, services: AppServices, logger: Logger, queryLimits: GraphQLLimits) {
   const server = new ApolloServer<GraphQLContext>({
     schema,
     formatError,
@@ -66,11 +68,16 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
     persistedQueries: false,
     // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger), queryGuards(queryLimits, limits.perApiKey)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors(logger), queryGuards(queryLimits, limits)],
   });
   await server.start();
   const router = express.Router();
-  router.use(express.json({ limit: JSON_BODY_LIMIT }), authenticateGraphQLCaller(limits, services.credentials), publicOperationsOnly(PUBLIC_OPERATIONS));
+  router.use(
+    express.json({ limit: JSON_BODY_LIMIT }),
+    authenticateGraphQLCaller(limits, services.credentials),
+    publicOperationsOnly(PUBLIC_OPERATIONS),
+    graphqlRequestsPerKey(queryLimits.requestsPerKey),
+  );
   router.use(expressMiddleware(server, { context: async ({ req, res }) => graphqlContextOf(req, res, services) }));
   router.use(graphqlErrors(logger));
   return { router, stop: () => server.stop() };

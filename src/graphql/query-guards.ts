@@ -14,7 +14,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { rateLimitHeaders } from '../http/authenticate';
+import { rateLimitHeaders, type RateLimits } from '../http/authenticate';
 import { PAGE_LIMIT_DEFAULT } from '../payments/payment-rules';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../shared/errors';
@@ -121,12 +121,13 @@ function refuse(error: DomainError): GraphQLError {
 
 /**
  * Depth and cost limits for every caller; for everyone but admins, a limit on aliases (the way one document
- * repeats the same work) and a seller's mutation counted once per root field against its API key's budget.
+ * repeats the same work); for a seller's key, a cost budget per minute and its mutations counted once per root
+ * field against its request budget.
  * Introspection for admins only (sellers and the public are refused; GraphiQL's schema explorer works with an
  * admin token). Measured once the operation is known, so `limit` variables count. One hook, because Apollo
  * runs the plugins' hooks at once: a document refused for its shape must not be charged.
  */
-export function queryGuards(limits: QueryLimits, perApiKey: RateLimiter): ApolloServerPlugin<GraphQLContext> {
+export function queryGuards(limits: QueryLimits, budgets: Pick<RateLimits, 'perApiKey' | 'graphqlCostPerApiKey'>): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
@@ -140,13 +141,27 @@ export function queryGuards(limits: QueryLimits, perApiKey: RateLimiter): Apollo
           if (measure.depth > limits.maxDepth) throw refuse(domainError('QUERY_TOO_DEEP', measure.depth, limits.maxDepth));
           if (measure.cost > limits.maxCost) throw refuse(domainError('QUERY_TOO_COSTLY', measure.cost, limits.maxCost));
           if (measure.aliases > limits.maxAliases && !admin) throw refuse(domainError('QUERY_TOO_MANY_ALIASES', measure.aliases, limits.maxAliases));
-          if (operation.operation === 'mutation' && contextValue.rateLimitKey) {
-            await chargeRootMutations(perApiKey, contextValue.rateLimitKey, measure.rootFields, response.http.headers);
-          }
+          const key = contextValue.rateLimitKey;
+          if (!key) return;
+          await chargeCost(budgets.graphqlCostPerApiKey, key, measure.cost, response.http.headers);
+          if (operation.operation === 'mutation') await chargeRootMutations(budgets.perApiKey, key, measure.rootFields, response.http.headers);
         },
       };
     },
   };
+}
+
+/**
+ * A seller key spends its documents' cost from a budget per minute (GRAPHQL_COST_PER_MINUTE), as a request count
+ * alone cannot tell a `currentShop` from twenty lists of a hundred payments. Node runs every shop's requests on one
+ * thread: the budget keeps one seller's heavy documents to a small share of it.
+ */
+async function chargeCost(costPerApiKey: RateLimiter, key: string, cost: number, headers: Map<string, string>): Promise<void> {
+  if (cost === 0) return;
+  const decision = await costPerApiKey.consume(key, cost);
+  if (decision.allowed) return;
+  headers.set('retry-after', String(decision.retryAfterSeconds));
+  throw refuse(domainError('QUERY_COST_BUDGET_EXCEEDED', decision.limit, decision.retryAfterSeconds));
 }
 
 /**

@@ -12,6 +12,8 @@ export interface RateLimits {
   perApiKey: RateLimiter;
   /** Failed authentications per client address, so keys cannot be guessed at speed. */
   authFailuresPerClient: RateLimiter;
+  /** Query cost per API key (GraphQL documents sent to /graphql; REST calls are counted by perApiKey alone). */
+  graphqlCostPerApiKey: RateLimiter;
 }
 
 /**

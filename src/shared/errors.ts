@@ -144,6 +144,11 @@ const catalogue = {
     status: 400,
     message: (count: number, max: number) => `Query has too many aliases: ${count} exceeds the maximum of ${max}`,
   },
+  QUERY_COST_BUDGET_EXCEEDED: {
+    status: 429,
+    message: (max: number, seconds: number) =>
+      `Query cost budget exceeded: at most ${max} per minute for each API key. Try again in ${seconds} seconds.`,
+  },
   INTROSPECTION_NOT_ALLOWED: { status: 403, message: 'Introspection is available to admins only' },
   // 429/500/503
   RATE_LIMITED: {
