@@ -108,6 +108,24 @@ describe('a mutation of many aliased root fields', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  test("a seller key spends its documents' cost from a budget per minute (20,000): the fifth document of cost 4,020 is refused", async () => {
+    const shop = await guarded.createShop();
+    const heavy = `{ ${aliased(20, 'payments(limit: 100) { items { id shop { id } } }')} }`;
+    for (let i = 0; i < 4; i++) expect((await post(guarded, shop.apiKey, heavy)).body.errors).toBeUndefined();
+    const refused = await post(guarded, shop.apiKey, heavy);
+    expect(refused.status).toBe(429);
+    const seconds = Number(refused.headers['retry-after']);
+    expect(refused.body.errors).toEqual([
+      {
+        message: `Query cost budget exceeded: at most 20000 per minute for each API key. Try again in ${seconds} seconds.`,
+        extensions: { code: 'QUERY_COST_BUDGET_EXCEEDED', status: 429 },
+      },
+    ]);
+    // Another key keeps its own budget; REST calls are not charged cost.
+    expect((await post(guarded, (await guarded.createShop()).apiKey, heavy)).body.errors).toBeUndefined();
+    expect((await sellerClient(guarded.url, shop.apiKey).list('?limit=100')).status).toBe(200);
+  });
+
   test('admins are not limited by the alias cap nor by a key budget', async () => {
     const admin = await adminClient(guarded);
     const shop = await guarded.createShop();
