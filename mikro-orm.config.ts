@@ -17,8 +17,12 @@ import { Withdrawal } from './src/withdrawals/withdrawal.entity';
 
 export const ENTITIES = [Seller, Shop, ApiKey, Admin, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry];
 
-/** The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk. */
-export function ormConfig(clientUrl: string, poolSize = 10): Options {
+/**
+ * The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk.
+ * `statementTimeoutMs` (0: none) makes PostgreSQL cancel any statement running longer, so one caller's heavy
+ * query cannot hold a connection and the server's work for long (sent at connect, as `statement_timeout`).
+ */
+export function ormConfig(clientUrl: string, poolSize = 10, statementTimeoutMs = 0): Options {
   return defineConfig({
     clientUrl,
     entities: ENTITIES,
@@ -27,7 +31,7 @@ export function ormConfig(clientUrl: string, poolSize = 10): Options {
     discovery: { disableDynamicFileAccess: true },
     // Bounded waits: while PostgreSQL is down a request fails within seconds (503), it never hangs.
     pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000 },
-    driverOptions: { connection: { connectionTimeoutMillis: 3000, query_timeout: 15000 } },
+    driverOptions: { connection: { connectionTimeoutMillis: 3000, query_timeout: 15000, statement_timeout: statementTimeoutMs || undefined } },
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     debug: false,

@@ -21,6 +21,8 @@ export interface Config {
   dataDir: string;
   /** DATABASE_POOL_SIZE: connections per process (default 10). */
   databasePoolSize: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL cancels any statement of the service running longer (default 5000; 0 = no limit). Migrations and check-ledger lift it. */
+  databaseStatementTimeoutMs: number;
   /** REDIS_URL: Redis for shared rate limits and queues; unset = in-process equivalents (one instance only). */
   redisUrl: string | undefined;
   /** REDIS_KEY_PREFIX: namespace of every Redis key (default "hcp:"), so several deployments or test runs can share a server. */
@@ -77,6 +79,8 @@ export interface WebhookConfig {
   workerConcurrency: number;
   /** WEBHOOK_POLL_INTERVAL_MS: how often the relay looks for due deliveries written by other processes (default 1000). */
   pollIntervalMs: number;
+  /** WEBHOOK_TEST_DELIVERIES_PER_MINUTE: test deliveries (`sendTestWebhook`) per shop per minute, whoever asks (default 5). */
+  testDeliveriesPerMinute: number;
 }
 
 export interface RefundConfig {
@@ -91,6 +95,12 @@ export interface GraphQLLimits {
   maxDepth: number;
   /** GRAPHQL_MAX_COST: most objects a document may ask for, lists counted at their page size (default 5000). */
   maxCost: number;
+  /** GRAPHQL_MAX_ALIASES: most aliased fields in one document from a seller (admins are not limited; default 20). */
+  maxAliases: number;
+  /** GRAPHQL_COST_PER_MINUTE: query cost (as GRAPHQL_MAX_COST measures it) one seller key may spend per minute (default 20000). */
+  costPerMinute: number;
+  /** GRAPHQL_REQUESTS_PER_KEY: a seller key's /graphql requests running at once per process; the rest wait their turn (default 1). */
+  requestsPerKey: number;
 }
 
 /** Express's `trust proxy` value: false (trust no one), a hop count, or the trusted proxies' addresses. */
@@ -115,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'hcp:',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
@@ -132,6 +143,9 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlLimits: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),
       maxCost: integer(env, 'GRAPHQL_MAX_COST', 5000, 10, 1_000_000),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 20, 0, 100_000),
+      costPerMinute: integer(env, 'GRAPHQL_COST_PER_MINUTE', 20_000, 10, 1_000_000_000),
+      requestsPerKey: integer(env, 'GRAPHQL_REQUESTS_PER_KEY', 1, 1, 1000),
     },
     checkoutLimits: {
       windowSeconds: integer(env, 'CHECKOUT_WINDOW_SECONDS', 600, 1, 86_400),
@@ -148,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
       workersInService: flag(env, 'WEBHOOK_WORKERS_IN_SERVICE', true),
       workerConcurrency: integer(env, 'WEBHOOK_WORKER_CONCURRENCY', 10, 1, 1000),
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      testDeliveriesPerMinute: integer(env, 'WEBHOOK_TEST_DELIVERIES_PER_MINUTE', 5, 1, 1000),
     },
   };
 }

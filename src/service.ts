@@ -94,6 +94,12 @@ function appServices(config: Config, redis: Redis | undefined, logger: Logger, w
       urlPolicy: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
       baseUrl: config.baseUrl,
       wake: webhooks.wake,
+      testDeliveries: createRateLimiter({
+        points: config.webhooks.testDeliveriesPerMinute,
+        windowSeconds: 60,
+        keyPrefix: `${config.redisKeyPrefix}rl:webhook-test`,
+        redis,
+      }),
     },
     refunds: startRefundJobs({
       orm,
@@ -112,5 +118,6 @@ function rateLimits(config: Config, redis: Redis | undefined): RateLimits {
   return {
     perApiKey: createRateLimiter({ points: config.rateLimitPerMinute, windowSeconds: 60, keyPrefix: `${prefix}key`, redis }),
     authFailuresPerClient: createRateLimiter({ points: config.authFailuresPerMinute, windowSeconds: 60, keyPrefix: `${prefix}authfail`, redis }),
+    graphqlCostPerApiKey: createRateLimiter({ points: config.graphqlLimits.costPerMinute, windowSeconds: 60, keyPrefix: `${prefix}cost`, redis }),
   };
 }

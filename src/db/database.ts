@@ -17,8 +17,8 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   if (embedded) {
     logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is not set: using the embedded PostgreSQL (PGlite). For one instance and local use only.');
   }
-  const orm = await MikroORM.init(ormConfig(embedded?.url ?? config.databaseUrl!, config.databasePoolSize));
-  await migrate(orm, embedded?.url ?? config.databaseUrl!, logger);
+  const orm = await MikroORM.init(ormConfig(embedded?.url ?? config.databaseUrl!, config.databasePoolSize, config.databaseStatementTimeoutMs));
+  await migrate(orm, embedded?.url ?? config.databaseUrl!, logger, !embedded && config.databaseStatementTimeoutMs > 0);
   return {
     orm,
     embedded: embedded !== null,
@@ -29,6 +29,18 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   };
 }
 
+/**
+ * All migrations in one transaction, free of DATABASE_STATEMENT_TIMEOUT_MS: rewriting a large table may take longer
+ * than any request should. Not for the embedded PGlite: it ignores the time-out, and while one connection holds a
+ * transaction it makes the others wait, so the migrator's own bookkeeping beside this transaction would deadlock.
+ */
+async function upWithoutStatementTimeout(orm: MikroORM) {
+  return orm.em.fork().transactional(async (tx) => {
+    await tx.execute('set local statement_timeout = 0');
+    return orm.getMigrator().up({ transaction: tx.getTransactionContext() });
+  });
+}
+
 /** Any number to name the lock; only this service takes it. */
 const MIGRATION_LOCK = 746_211_903;
 
@@ -36,12 +48,12 @@ const MIGRATION_LOCK = 746_211_903;
  * Applies pending migrations while holding a session advisory lock, so instances (or test workers)
  * starting together take turns instead of racing to create the same tables.
  */
-async function migrate(orm: MikroORM, url: string, logger: Logger): Promise<void> {
+async function migrate(orm: MikroORM, url: string, logger: Logger, liftStatementTimeout: boolean): Promise<void> {
   const lock = new Client({ connectionString: url });
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const applied = await orm.getMigrator().up();
+    const applied = liftStatementTimeout ? await upWithoutStatementTimeout(orm) : await orm.getMigrator().up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
   } finally {
     await lock.end();

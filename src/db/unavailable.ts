@@ -6,6 +6,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', '57P02', '57P03', // admin shutdown, crash shutdown, cannot connect now
   '08000', '08001', '08003', '08004', '08006', // connection exceptions
   '53300', // too many connections
+  '57014', // statement cancelled: ran past DATABASE_STATEMENT_TIMEOUT_MS (rolled back, so a retry is safe)
 ]);
 const UNAVAILABLE_MESSAGES = /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|Query read timeout|terminating connection|connection error|not queryable/i;
 

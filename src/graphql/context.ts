@@ -33,6 +33,8 @@ export interface AppServices {
 export interface GraphQLContext {
   em: EntityManager;
   actor: Actor;
+  /** The budget a seller's requests count against (its API key's hash); null for admins and the public. */
+  rateLimitKey: string | null;
   requestId: string;
   clientAddress: string;
   baseUrl: string;

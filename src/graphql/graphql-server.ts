@@ -11,11 +11,13 @@ import { unavailableError } from '../db/unavailable';
 import { bodyError, JSON_BODY_LIMIT } from '../http/body-errors';
 import { DomainError, domainError } from '../shared/errors';
 import type { AppServices, GraphQLContext } from './context';
+import type { GraphQLLimits } from '../config';
+import { graphqlRequestsPerKey } from './concurrency-guards';
 import { errorFormatter, hideSuggestionsFromNonAdmins, logGraphQLErrors } from './error-answers';
-import { queryGuards, type QueryLimits } from './query-guards';
+import { queryGuards } from './query-guards';
 
 export interface GraphQLOptions {
-  queryLimits: QueryLimits;
+  queryLimits: GraphQLLimits;
   /** GRAPHQL_STACK_TRACES: stack traces in error answers, for local debugging only. */
   stackTraces: boolean;
 }
@@ -33,11 +35,16 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
     persistedQueries: false,
     // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logGraphQLErrors(logger), hideSuggestionsFromNonAdmins(), queryGuards(options.queryLimits)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), logGraphQLErrors(logger), hideSuggestionsFromNonAdmins(), queryGuards(options.queryLimits, limits)],
   });
   await server.start();
   const router = express.Router();
-  router.use(express.json({ limit: JSON_BODY_LIMIT }), authenticateGraphQLCaller(limits, services.credentials), publicOperationsOnly(PUBLIC_OPERATIONS));
+  router.use(
+    express.json({ limit: JSON_BODY_LIMIT }),
+    authenticateGraphQLCaller(limits, services.credentials),
+    publicOperationsOnly(PUBLIC_OPERATIONS),
+    graphqlRequestsPerKey(options.queryLimits.requestsPerKey),
+  );
   router.use(expressMiddleware(server, { context: async ({ req, res }) => graphqlContextOf(req, res, services) }));
   router.use(graphqlErrors(logger));
   return { router, stop: () => server.stop() };

@@ -11,6 +11,7 @@ import { ShopResolver } from '../shops/shop.resolver';
 import { WebhookResolver } from '../webhooks/webhook.resolver';
 import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
 import { authChecker } from './auth-checker';
+import { rootQueryFieldsInTurn } from './concurrency-guards';
 
 export const RESOLVERS = [
   PaymentResolver,
@@ -29,8 +30,10 @@ export const RESOLVERS = [
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */
-export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: RESOLVERS, authChecker, validate: false });
+export async function buildAppSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({ resolvers: RESOLVERS, authChecker, validate: false });
+  rootQueryFieldsInTurn(schema);
+  return schema;
 }
 
 /** The SDL as committed in schema/schema.graphql (sorted, so diffs show only real changes). */

@@ -12,6 +12,8 @@ export interface RateLimits {
   perApiKey: RateLimiter;
   /** Failed authentications per client address, so keys cannot be guessed at speed. */
   authFailuresPerClient: RateLimiter;
+  /** Query cost per API key (GraphQL documents sent to /graphql; REST calls are counted by perApiKey alone). */
+  graphqlCostPerApiKey: RateLimiter;
 }
 
 /**
@@ -28,6 +30,7 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
       const context = locals(res);
       const em = () => context.em;
       context.actor = sellerActor(await shopIdForKeyHash(keyHash, credentials, em), em);
+      context.rateLimitKey = keyHash;
       next();
     } catch (error) {
       next(await countAuthFailure(limits, req, res, error));
@@ -60,10 +63,17 @@ async function countAuthFailure(limits: RateLimits, req: Request, res: Response,
   return decision.allowed ? error : rateLimited(res, decision);
 }
 
+/** What the X-RateLimit-* headers show after `decision`. */
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetAt),
+  };
+}
+
 function setRateLimitHeaders(res: Response, decision: RateDecision): void {
-  res.setHeader('X-RateLimit-Limit', String(decision.limit));
-  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('X-RateLimit-Reset', String(decision.resetAt));
+  for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
 }
 
 function rateLimited(res: Response, decision: RateDecision): DomainError {

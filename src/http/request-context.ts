@@ -12,6 +12,8 @@ export interface RequestLocals {
   requestId: string;
   em: EntityManager;
   actor: Actor;
+  /** A seller's API key hash: the key its requests are counted under (authenticateSeller sets it). */
+  rateLimitKey?: string;
 }
 
 export function locals(res: Response): RequestLocals {
@@ -65,6 +67,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
       return context.em;
     },
     actor,
+    rateLimitKey: context.rateLimitKey ?? null,
     requestId,
     clientAddress: clientAddress(req),
     baseUrl: services.baseUrl,

@@ -84,10 +84,14 @@ export interface LedgerCheck {
   violations: LedgerViolation[];
 }
 
-/** Runs every invariant in one repeatable-read snapshot, so concurrent writes cannot fake a violation. */
+/**
+ * Runs every invariant in one repeatable-read snapshot, so concurrent writes cannot fake a violation. The scans
+ * read the whole ledger, so DATABASE_STATEMENT_TIMEOUT_MS (meant for requests) is lifted for this transaction.
+ */
 export async function checkLedger(em: EntityManager): Promise<LedgerCheck> {
   return em.transactional(async (tx) => {
     await tx.execute('set transaction isolation level repeatable read, read only');
+    await tx.execute('set local statement_timeout = 0');
     const violations: LedgerViolation[] = [];
     for (const invariant of LEDGER_INVARIANTS) {
       const rows = await tx.execute<{ subject: string; detail: string }[]>(invariant.sql);

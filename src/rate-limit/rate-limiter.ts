@@ -13,7 +13,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(key: string): Promise<RateDecision>;
+  /** Counts `points` (default 1) against `key`'s budget; refused when the budget cannot hold them all. */
+  consume(key: string, points?: number): Promise<RateDecision>;
 }
 
 export interface RateLimiterOptions {
@@ -43,9 +44,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       })
     : memory;
   return {
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return decision(options.points, await limiter.consume(key), true);
+        return decision(options.points, await limiter.consume(key, points), true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(options.points, rejection, false);
         throw rejection;

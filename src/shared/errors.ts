@@ -91,6 +91,11 @@ const catalogue = {
     status: 409,
     message: 'The delivery is still scheduled; it can be re-sent once it has failed or been delivered',
   },
+  WEBHOOK_TEST_RATE_LIMITED: {
+    status: 429,
+    message: (max: number, seconds: number) =>
+      `Too many test deliveries: at most ${max} per shop per minute. Try again in ${seconds} seconds.`,
+  },
   SHOP_NOT_FOUND: { status: 404, message: 'Shop not found' },
   // admin console: refunds, withdrawals, sellers and shops (README, "Admin console")
   REASON_REQUIRED: { status: 400, message: 'A reason of 1 to 500 characters is required' },
@@ -136,6 +141,15 @@ const catalogue = {
     status: 400,
     message: (cost: number, max: number) =>
       `Query is too expensive: cost ${cost} exceeds the maximum of ${max} (lower page sizes or select fewer lists)`,
+  },
+  QUERY_TOO_MANY_ALIASES: {
+    status: 400,
+    message: (count: number, max: number) => `Query has too many aliases: ${count} exceeds the maximum of ${max}`,
+  },
+  QUERY_COST_BUDGET_EXCEEDED: {
+    status: 429,
+    message: (max: number, seconds: number) =>
+      `Query cost budget exceeded: at most ${max} per minute for each API key. Try again in ${seconds} seconds.`,
   },
   INTROSPECTION_NOT_ALLOWED: { status: 403, message: 'Introspection is available to admins only' },
   // 429/500/503

@@ -1,6 +1,7 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
 import type { Actor } from '../graphql/context';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
 import { newWebhookSecret } from '../shops/credentials';
@@ -15,6 +16,8 @@ export interface WebhookServices {
   baseUrl: string;
   /** Tells the relay a delivery is due now. */
   wake(): void;
+  /** Test deliveries per shop per minute (WEBHOOK_TEST_DELIVERIES_PER_MINUTE), keyed by shop id. */
+  testDeliveries: RateLimiter;
 }
 
 /** The shop a caller may manage: a seller its own (`shopId` omitted or its own), an admin any live shop by id. */
@@ -54,9 +57,14 @@ export async function rotateWebhookSecret(em: EntityManager, actor: Actor, shop:
   return secret;
 }
 
-/** Queues a test delivery (a sample `payment.completed`, header `X-Service-Test: true`, one attempt). */
+/**
+ * Queues a test delivery (a sample `payment.completed`, header `X-Service-Test: true`, one attempt). Limited per
+ * shop, whoever asks, so the button cannot be turned into a flood of POSTs at a URL the seller picks.
+ */
 export async function sendTestDelivery(em: EntityManager, actor: Actor, shop: Shop, services: WebhookServices): Promise<WebhookDelivery> {
   if (!shop.webhookUrl) throw domainError('WEBHOOK_URL_NOT_SET');
+  const decision = await services.testDeliveries.consume(shop.id);
+  if (!decision.allowed) throw domainError('WEBHOOK_TEST_RATE_LIMITED', decision.limit, decision.retryAfterSeconds);
   const delivery = recordTestEvent(em, shop, services.baseUrl);
   auditIfAdmin(em, actor, { action: 'shop.webhook_test_sent', targetType: 'shop', targetId: shop.id, details: { deliveryId: delivery.id, url: shop.webhookUrl } });
   await em.flush();

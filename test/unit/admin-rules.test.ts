@@ -54,7 +54,7 @@ describe('query depth and cost', () => {
   };
 
   test('a page of 100 payments with shop and seller: depth 5, cost 1 + 3 x 100', async () => {
-    expect(await measure('{ searchPayments(limit: 100) { items { id shop { id seller { email } } } } }')).toEqual({ depth: 5, cost: 301, introspection: false });
+    expect(await measure('{ searchPayments(limit: 100) { items { id shop { id seller { email } } } } }')).toEqual({ depth: 5, cost: 301, introspection: false, aliases: 0, rootFields: 1 });
   });
 
   test('the page size comes from a variable, or the default of 10', async () => {
@@ -69,6 +69,11 @@ describe('query depth and cost', () => {
 
   test('fragments are expanded; introspection is noticed and not counted', async () => {
     expect((await measure('query { shops { items { ...S } } } fragment S on Shop { seller { shop { id } } }')).depth).toBe(5);
-    expect(await measure('{ __schema { types { fields { name } } } }')).toEqual({ depth: 0, cost: 0, introspection: true });
+    expect(await measure('{ __schema { types { fields { name } } } }')).toEqual({ depth: 0, cost: 0, introspection: true, aliases: 0, rootFields: 0 });
+  });
+
+  test('aliases are counted wherever they are, fragments expanded; root fields are the response keys that run', async () => {
+    const measured = await measure('query { a: shops { items { ...S } } b: shops { items { id } } shops { pagination { total } } shops { pagination { pages } } __typename } fragment S on Shop { x: id y: id }');
+    expect(measured).toMatchObject({ aliases: 4, rootFields: 3 });
   });
 });

@@ -9,7 +9,7 @@ describe('configuration from the environment', () => {
   test('webhook defaults: 10 s time-out, 1 minute base delay, 16 attempts, public HTTPS only, workers in the service', () => {
     expect(loadConfig({}).webhooks).toEqual({
       timeoutMs: 10_000, retryBaseDelayMs: 60_000, maxAttempts: 16, allowPrivateNetworks: false,
-      workersInService: true, workerConcurrency: 10, pollIntervalMs: 1000,
+      workersInService: true, workerConcurrency: 10, pollIntervalMs: 1000, testDeliveriesPerMinute: 5,
     });
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_WORKERS_IN_SERVICE: 'false' }).webhooks).toMatchObject({ allowPrivateNetworks: true, workersInService: false });
   });
@@ -26,6 +26,13 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ GRAPHQL_STACK_TRACES: '1' }).graphqlStackTraces).toBe(true);
     expect(loadConfig({ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'http://127.0.0.1:4000' }).graphqlStackTraces).toBe(true);
     expect(loadConfig({ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'http://[::1]:4000' }).graphqlStackTraces).toBe(true);
+  });
+
+  test('abuse limits (issue 13): 5 s statement time-out, 20 aliases, 20,000 cost a minute, one GraphQL request per key at a time', () => {
+    const config = loadConfig({});
+    expect(config.databaseStatementTimeoutMs).toBe(5000);
+    expect(config.graphqlLimits).toEqual({ maxDepth: 10, maxCost: 5000, maxAliases: 20, costPerMinute: 20_000, requestsPerKey: 1 });
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
   });
 
   test('BASE_URL loses its trailing slash', () => {
@@ -54,6 +61,9 @@ describe('configuration from the environment', () => {
     [{ TRUST_PROXY: 'lb.internal' }, 'Invalid configuration: TRUST_PROXY must be a hop count or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (got "lb.internal")'],
     [{ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'https://pay.example.com' }, 'Invalid configuration: GRAPHQL_STACK_TRACES is for local debugging only (BASE_URL https://pay.example.com is not localhost)'],
     [{ GRAPHQL_STACK_TRACES: 'yes' }, 'Invalid configuration: GRAPHQL_STACK_TRACES must be 1 or 0 (got "yes")'],
+    [{ WEBHOOK_TEST_DELIVERIES_PER_MINUTE: '0' }, 'Invalid configuration: WEBHOOK_TEST_DELIVERIES_PER_MINUTE must be an integer from 1 to 1000 (got "0")'],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '5s' }, 'Invalid configuration: DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 0 to 3600000 (got "5s")'],
+    [{ GRAPHQL_REQUESTS_PER_KEY: '0' }, 'Invalid configuration: GRAPHQL_REQUESTS_PER_KEY must be an integer from 1 to 1000 (got "0")'],
   ])('%j is refused with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
