@@ -1,13 +1,16 @@
 import path from 'node:path';
+import { StartupError } from './shared/startup-error';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface Config {
   /** PORT: TCP port of the HTTP server (default 3000; 0 picks a free port). */
   port: number;
-  /** BASE_URL: public root address, used to build `checkout_url` (default http://localhost:$PORT). */
-  baseUrl: string;
+  /** BASE_URL: public root address, used to build `checkout_url`; unset = http://localhost:<the port the service listens on>. */
+  baseUrl: string | undefined;
   /** DATABASE_URL: PostgreSQL connection string; unset = embedded PGlite under DATA_DIR. */
   databaseUrl: string | undefined;
+  /** DATABASE_CREATE: 1 creates the database named in DATABASE_URL when it does not exist (default 0: a missing database stops the start, so a misspelt name is never silently created). */
+  databaseCreate: boolean;
   /** DATA_DIR: where the embedded database keeps its files (default ./.data). */
   dataDir: string;
   /** DATABASE_POOL_SIZE: connections per process (default 10). */
@@ -20,13 +23,15 @@ export interface Config {
   rateLimitPerMinute: number;
   /** AUTH_FAILURES_PER_MINUTE: failed authentications per client address per minute before 429 (default 30). */
   authFailuresPerMinute: number;
-  /** LOG_LEVEL: pino level (default info). */
+  /** LOG_LEVEL: pino level: fatal, error, warn, info, debug, trace or silent (default info). */
   logLevel: string;
+  /** LOG_FORMAT: `json` (one JSON object a line), `pretty` (readable lines) or `auto`: pretty when standard output is a terminal (default auto). */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** METRICS_TOKEN: bearer token Prometheus sends to GET /metrics; unset = /metrics answers loopback clients only. */
   metricsToken: string | undefined;
   /** WEB_CONCURRENCY: service processes sharing the port (default 1; more needs DATABASE_URL). */
   webConcurrency: number;
-  /** CARD_PROCESSOR: the acquirer adapter; only `simulated` exists today (default). */
+  /** CARD_PROCESSOR: the acquirer adapter the service uses; only `simulated` (the test-card simulator) exists today (default simulated). */
   cardProcessor: 'simulated';
   /** SIMULATED_ACQUIRER_DELAY_MS: network time the simulated acquirer pretends to take (default 0). */
   simulatedAcquirerDelayMs: number;
@@ -84,7 +89,7 @@ export interface GraphQLLimits {
   maxCost: number;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
 
 type Env = Record<string, string | undefined>;
 
@@ -96,8 +101,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     port,
-    baseUrl: baseUrl(env.BASE_URL ?? `http://localhost:${port}`),
+    baseUrl: env.BASE_URL ? baseUrl(env.BASE_URL) : undefined,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseCreate: flag(env, 'DATABASE_CREATE', false),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -105,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     logLevel,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const),
     webConcurrency: webConcurrency(env),
     metricsToken: env.METRICS_TOKEN || undefined,
     cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
@@ -181,6 +188,11 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     fail(name, `must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
   }
   return raw;
+}
+
+/** Where `checkout_url` points: BASE_URL, or this machine on the port actually bound (PORT=0 picks one). */
+export function publicBaseUrl(config: Pick<Config, 'baseUrl'>, boundPort: number): string {
+  return config.baseUrl ?? `http://localhost:${boundPort}`;
 }
 
 function baseUrl(raw: string): string {

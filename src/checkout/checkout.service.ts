@@ -111,13 +111,14 @@ async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call:
 }
 
 async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
-  if (result.kind === 'approved') return complete(deps, caller.em, paymentId, result.reference, threeDsOutcome);
+  if (result.kind === 'approved') return complete(deps, caller, paymentId, result.reference, threeDsOutcome);
   const failed = await applyTransition(caller.em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
     checkoutStage: CheckoutStage.FINISHED,
     failureCode: result.code,
     threeDsOutcome,
   });
   if (failed) {
+    deps.logger.info({ requestId: caller.requestId, paymentId, code: result.code }, 'payment failed');
     deps.metrics.paymentOutcomes.inc({ outcome: `failed_${result.code}` });
     const { shop } = await findCheckoutPayment(caller.em, paymentId);
     await deps.guard.recordDecline(caller.clientAddress, shop.id);
@@ -128,8 +129,8 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
  * Completion is one transaction: the conditional move to `completed`, the ledger entries (credit and
  * fee) and the outbox event. Either all of it is there or none of it.
  */
-async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
-  const completed = await em.transactional(async (tx) => {
+async function complete(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
+  const completed = await caller.em.transactional(async (tx) => {
     const moved = await applyTransition(tx, paymentId, 'complete', { checkoutStage: CheckoutStage.PROCESSING }, {
       checkoutStage: CheckoutStage.FINISHED,
       completedAt: new Date(),
@@ -142,5 +143,7 @@ async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string
     await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
     return true;
   });
-  if (completed) deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+  if (!completed) return;
+  deps.logger.info({ requestId: caller.requestId, paymentId }, 'payment completed');
+  deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
 }

@@ -25,6 +25,8 @@ import { locals, requestContext } from './request-context';
 
 export interface AppDeps {
   config: Config;
+  /** BASE_URL, or this machine on the port bound. */
+  baseUrl: string;
   orm: MikroORM;
   redis: Redis | undefined;
   schema: GraphQLSchema;
@@ -53,7 +55,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
-  app.use('/api/v1', apiReferenceRouter(deps.config.baseUrl));
+  app.use('/api/v1', apiReferenceRouter(deps.baseUrl));
   app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, services: deps.services, logger }));
 
   const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, deps.config.graphqlLimits);
