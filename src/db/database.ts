@@ -23,7 +23,7 @@ export async function openDatabase(config: Config, logger: Logger, role: DataDir
   if (config.databaseUrl) return connect(config.databaseUrl, config, logger, { embedded: false });
   const owner = role === 'cli' ? liveOwner(config.dataDir) : undefined;
   if (owner?.role === 'service' && owner.url) {
-    logger.info({ dataDir: config.dataDir, pid: owner.pid }, 'using the embedded database of the running service');
+    logger.info({ dataDir: config.dataDir, ownerPid: owner.pid }, 'using the embedded database of the running service');
     return connect(owner.url, config, logger, { embedded: true });
   }
   if (owner) throw new StartupError(busyMessage(config.dataDir, owner));
