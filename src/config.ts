@@ -5,7 +5,7 @@ import { StartupError } from './shared/startup-error';
 export interface Config {
   /** PORT: TCP port of the HTTP server (default 3000; 0 picks a free port). */
   port: number;
-  /** BASE_URL: public root address, used to build `checkout_url`; unset = http://localhost:<the port the service listens on>. */
+  /** BASE_URL: public root address, used to build `checkout_url`; unset = `http://localhost:` and the port actually bound (PORT=0 included). */
   baseUrl: string | undefined;
   /** DATABASE_URL: PostgreSQL connection string; unset = embedded PGlite under DATA_DIR. */
   databaseUrl: string | undefined;
@@ -23,7 +23,7 @@ export interface Config {
   rateLimitPerMinute: number;
   /** AUTH_FAILURES_PER_MINUTE: failed authentications per client address per minute before 429 (default 30). */
   authFailuresPerMinute: number;
-  /** LOG_LEVEL: pino level: fatal, error, warn, info, debug, trace or silent (default info). */
+  /** LOG_LEVEL: the least severe level logged; business events (payment created, refund approved …) are info (default info). */
   logLevel: string;
   /** LOG_FORMAT: `json` (one JSON object a line), `pretty` (readable lines) or `auto`: pretty when standard output is a terminal (default auto). */
   logFormat: 'auto' | 'json' | 'pretty';
@@ -35,7 +35,7 @@ export interface Config {
   cardProcessor: 'simulated';
   /** SIMULATED_ACQUIRER_DELAY_MS: network time the simulated acquirer pretends to take (default 0). */
   simulatedAcquirerDelayMs: number;
-  /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund (default 0: at once). */
+  /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund, 0 being at once (default 0). */
   simulatedRefundDelayMs: number;
   /** Refund execution (README, "Admin console"). */
   refunds: RefundConfig;
