@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { liveOwner } from '../../src/db/data-dir-lock';
 import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
 
 /**
@@ -86,13 +87,13 @@ function npm(args: string[], env: Record<string, string>): ChildProcess {
   return spawn('npm', args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env } });
 }
 
-/** Stops npm and the service, and waits until the service has let go of the data directory. */
+/** Stops npm and the service, and waits until the service process is gone (its lock then counts as free). */
 async function stop(child: ChildProcess, dataDir?: string): Promise<void> {
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     process.kill(-child.pid!, 'SIGTERM');
   });
-  while (dataDir && fs.existsSync(path.join(dataDir, 'owner.json'))) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (dataDir && liveOwner(dataDir)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 function freePort(): Promise<number> {
