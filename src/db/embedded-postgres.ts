@@ -30,9 +30,12 @@ export async function startEmbeddedPostgres(dataDir: string, role: DataDirOwner[
     return {
       url,
       async stop() {
-        await server.stop();
-        await db.close();
-        lock.release();
+        try {
+          await server.stop();
+          await db.close();
+        } finally {
+          lock.release();
+        }
       },
     };
   } catch (error) {
