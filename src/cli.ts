@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { createAdmin, revokeAdmin } from './admins/admin.service';
-import { ConfigError, loadConfig, type Config } from './config';
+import { loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { checkLedger } from './ledger/ledger-invariants';
-import { createLogger } from './shared/logger';
+import { processLogger } from './shared/logger';
+import { exitOnStartupFailure } from './shared/startup-error';
 import { DomainError } from './shared/errors';
 import { createSellerWithShop } from './shops/shop.service';
 import { checkWebhookUrl } from './webhooks/webhook-url';
@@ -54,12 +55,15 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
 
 class UsageError extends Error {}
 
+/** Said to whoever runs the CLI, who can change the setting (a seller, refused through GraphQL, cannot: not said there). */
+const PRIVATE_NETWORKS_HINT = ' For local development, WEBHOOK_ALLOW_PRIVATE_NETWORKS=1 allows http:// and private addresses.';
+
 /** The same rule as the GraphQL settings (src/webhooks/webhook-url.ts): HTTPS, no credentials, a public address. */
 async function validWebhookUrl(raw: string, config: Config): Promise<string> {
   try {
     return await checkWebhookUrl(raw.trim(), { allowPrivateNetworks: config.webhooks.allowPrivateNetworks });
   } catch (error) {
-    if (error instanceof DomainError) throw new UsageError(`--webhook-url must be an https URL with a public address: ${error.message}`);
+    if (error instanceof DomainError) throw new UsageError(`--webhook-url must be an https URL with a public address: ${error.message}.${PRIVATE_NETWORKS_HINT}`);
     throw error;
   }
 }
@@ -89,7 +93,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const database = await openDatabase(config, createLogger(config.logLevel, process.stderr as never));
+  // Standard output carries only the answer; logs go to standard error.
+  const database = await openDatabase(config, processLogger(config, 2), 'cli');
   try {
     const result = await command.run(database.orm.em.fork(), options, config);
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -111,7 +116,4 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2))
   .then((code) => process.exit(code))
-  .catch((error) => {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
-    process.exit(1);
-  });
+  .catch(exitOnStartupFailure);

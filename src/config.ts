@@ -1,22 +1,21 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { StartupError } from './shared/startup-error';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface Config {
   /** PORT: TCP port of the HTTP server (default 3000; 0 picks a free port). */
   port: number;
-  /** BASE_URL: public root address, used to build `checkout_url` (default http://localhost:$PORT). */
-  baseUrl: string;
-  /**
-   * TRUST_PROXY: which proxies' X-Forwarded-For (and -Proto) Express believes, so `req.ip` is the real
-   * client's address behind a load balancer (README, "Configuration"): off (default), a hop count, or a list
-   * of addresses, CIDR ranges and Express's names loopback, linklocal, uniquelocal.
-   */
+  /** BASE_URL: public root address, used to build `checkout_url`; an https address also turns on HSTS on every answer; unset = `http://localhost:` and the port actually bound (PORT=0 included). */
+  baseUrl: string | undefined;
+  /** TRUST_PROXY: which proxies' X-Forwarded-For to believe, so per-client limits count the real client behind a load balancer: a hop count, or addresses, CIDR ranges and loopback, linklocal, uniquelocal (docs/scaling.md); unset = trust no proxy. */
   trustProxy: TrustProxy;
   /** GRAPHQL_STACK_TRACES: 1 adds stack traces to GraphQL error answers; only with a localhost BASE_URL (default 0). */
   graphqlStackTraces: boolean;
   /** DATABASE_URL: PostgreSQL connection string; unset = embedded PGlite under DATA_DIR. */
   databaseUrl: string | undefined;
+  /** DATABASE_CREATE: 1 creates the database named in DATABASE_URL when it does not exist (default 0: a missing database stops the start, so a misspelt name is never silently created). */
+  databaseCreate: boolean;
   /** DATA_DIR: where the embedded database keeps its files (default ./.data). */
   dataDir: string;
   /** DATABASE_POOL_SIZE: connections per process (default 10). */
@@ -31,17 +30,19 @@ export interface Config {
   rateLimitPerMinute: number;
   /** AUTH_FAILURES_PER_MINUTE: failed authentications per client address per minute before 429 (default 30). */
   authFailuresPerMinute: number;
-  /** LOG_LEVEL: pino level (default info). */
+  /** LOG_LEVEL: the least severe level logged; business events (payment created, refund approved …) are info (default info). */
   logLevel: string;
+  /** LOG_FORMAT: `json` (one JSON object a line), `pretty` (readable lines) or `auto`: pretty when standard output is a terminal (default auto). */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** METRICS_TOKEN: bearer token Prometheus sends to GET /metrics; unset = /metrics answers loopback clients only. */
   metricsToken: string | undefined;
   /** WEB_CONCURRENCY: service processes sharing the port (default 1; more needs DATABASE_URL). */
   webConcurrency: number;
-  /** CARD_PROCESSOR: the acquirer adapter; only `simulated` exists today (default). */
+  /** CARD_PROCESSOR: the acquirer adapter the service uses; only `simulated` (the test-card simulator) exists today (default simulated). */
   cardProcessor: 'simulated';
   /** SIMULATED_ACQUIRER_DELAY_MS: network time the simulated acquirer pretends to take (default 0). */
   simulatedAcquirerDelayMs: number;
-  /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund (default 0: at once). */
+  /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund, 0 being at once (default 0). */
   simulatedRefundDelayMs: number;
   /** Refund execution (README, "Admin console"). */
   refunds: RefundConfig;
@@ -106,7 +107,7 @@ export interface GraphQLLimits {
 /** Express's `trust proxy` value: false (trust no one), a hop count, or the trusted proxies' addresses. */
 export type TrustProxy = false | number | string[];
 
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
 
 type Env = Record<string, string | undefined>;
 
@@ -119,10 +120,11 @@ export function loadConfig(env: Env = process.env): Config {
   const base = baseUrl(env.BASE_URL ?? `http://localhost:${port}`);
   return {
     port,
-    baseUrl: base,
+    baseUrl: env.BASE_URL ? baseUrl(env.BASE_URL) : undefined,
     trustProxy: trustProxy(env),
     graphqlStackTraces: graphqlStackTraces(env, base),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseCreate: flag(env, 'DATABASE_CREATE', false),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
     logLevel,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const),
     webConcurrency: webConcurrency(env),
     metricsToken: env.METRICS_TOKEN || undefined,
     cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
@@ -239,6 +242,11 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     fail(name, `must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
   }
   return raw;
+}
+
+/** Where `checkout_url` points: BASE_URL, or this machine on the port actually bound (PORT=0 picks one). */
+export function publicBaseUrl(config: Pick<Config, 'baseUrl'>, boundPort: number): string {
+  return config.baseUrl ?? `http://localhost:${boundPort}`;
 }
 
 function baseUrl(raw: string): string {

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { isClusterPrimary, runClusterPrimary } from './cluster';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
 import { startService } from './service';
-import { createLogger } from './shared/logger';
+import { processLogger } from './shared/logger';
+import { exitOnStartupFailure } from './shared/startup-error';
 import { createDemoShopIfEmpty } from './shops/demo-shop';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = processLogger(config);
   if (isClusterPrimary(config)) return runClusterPrimary(config, logger);
   const service = await startService(config, logger);
   if (service.database.embedded) {
@@ -41,7 +42,4 @@ function printDemoCredentials(shopId: string, apiKey: string, webhookSecret: str
   );
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

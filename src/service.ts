@@ -1,19 +1,20 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config';
+import { publicBaseUrl, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createCardTestingGuard } from './checkout/card-testing-guard';
 import { createMetrics, type Metrics } from './observability/metrics';
 import type { AppServices } from './graphql/context';
 import { buildAppSchema } from './graphql/schema';
-import { SimulatedAcquirer } from './processor/simulated-acquirer';
+import { createCardProcessor } from './processor/processors';
 import { createApp } from './http/app';
 import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { startRefundJobs } from './refunds/refund-jobs';
 import type { Logger } from './shared/logger';
+import { StartupError } from './shared/startup-error';
 import { connectRedis, redisReady, type Redis } from './shared/redis';
 import { createCredentialCache } from './shops/credential-cache';
 import { startWebhookRuntime, type WebhookRuntime } from './webhooks/webhook-runtime';
@@ -27,29 +28,38 @@ export interface RunningService {
 }
 
 /**
- * Boot order: database (migrated) -> Redis -> webhook relay and workers -> schema -> HTTP. `stop` drains
- * requests, lets webhook attempts in flight finish, then closes.
+ * Boot order: database (migrated) -> Redis -> the port -> webhook relay and workers -> schema -> HTTP. The
+ * port is taken before the app is built so that `checkout_url` carries the port actually bound (PORT=0);
+ * requests arriving meanwhile wait for the app. `stop` drains requests, lets webhook attempts in flight
+ * finish, then closes.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const database = await openDatabase(config, logger);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
-  if (redis) redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
-  if (redis && !(await redisReady(redis, 5000))) logger.warn('Redis is not reachable yet: starting anyway (limits per process, events wait in the outbox)');
-  else logger.warn('REDIS_URL is not set: rate limits are kept in this process. For one instance and local use only.');
+  if (redis) {
+    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
+    if (!(await redisReady(redis, 5000))) logger.warn('Redis is not reachable yet: starting anyway (limits per process, events wait in the outbox)');
+  } else {
+    logger.warn('REDIS_URL is not set: rate limits are kept in this process. For one instance and local use only.');
+  }
 
+  const { server, port, serve } = await listen(config.port).catch(async (error) => {
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  });
+  const baseUrl = publicBaseUrl(config, port);
   const metrics = createMetrics();
   const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
   const schema = await buildAppSchema();
-  const services = appServices(config, redis, logger, webhooks, database.orm, metrics);
+  const services = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics);
   const { app, drain, stop: stopGraphQL } = await createApp({
-    config, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
+    config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
     queues: [...webhooks.queues, ...services.refunds.queues],
   });
-  const server = http.createServer(app);
   server.on('clientError', answerClientError(logger));
-  await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  const { port } = server.address() as AddressInfo;
-  logger.info({ port, baseUrl: config.baseUrl }, 'payment service listening');
+  serve(app);
+  logger.info({ port, baseUrl }, 'payment service listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -69,16 +79,39 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   };
 }
 
-function appServices(config: Config, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics): AppServices {
-  const processor = new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs);
+/** Binds the port; requests that arrive before `serve(app)` are held and then handed to the app. */
+async function listen(port: number): Promise<{ server: http.Server; port: number; serve(app: http.RequestListener): void }> {
+  const held: [http.IncomingMessage, http.ServerResponse][] = [];
+  const hold: http.RequestListener = (req, res) => void held.push([req, res]);
+  const server = http.createServer(hold);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? portTaken(port) : error));
+    server.listen(port, resolve);
+  });
   return {
-    baseUrl: config.baseUrl,
+    server,
+    port: (server.address() as AddressInfo).port,
+    serve(app) {
+      server.off('request', hold).on('request', app);
+      for (const [req, res] of held.splice(0)) app(req, res);
+    },
+  };
+}
+
+const portTaken = (port: number) =>
+  new StartupError(`Port ${port} is already in use (is the service already running?). Stop the other process, or set PORT to a free port (0 picks one).`);
+
+function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics): AppServices {
+  const processor = createCardProcessor(config);
+  return {
+    baseUrl,
+    logger,
     metrics,
     checkout: {
       processor,
       metrics,
       guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
-      baseUrl: config.baseUrl,
+      baseUrl,
       logger,
     },
     credentials: createCredentialCache({
@@ -92,7 +125,7 @@ function appServices(config: Config, redis: Redis | undefined, logger: Logger, w
     }),
     webhooks: {
       urlPolicy: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
-      baseUrl: config.baseUrl,
+      baseUrl,
       wake: webhooks.wake,
       testDeliveries: createRateLimiter({
         points: config.webhooks.testDeliveriesPerMinute,

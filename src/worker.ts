@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/database';
-import { createLogger } from './shared/logger';
+import { processLogger } from './shared/logger';
+import { exitOnStartupFailure } from './shared/startup-error';
 import { startWebhookRuntime } from './webhooks/webhook-runtime';
 
 /**
@@ -14,7 +15,7 @@ import { startWebhookRuntime } from './webhooks/webhook-runtime';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl) throw new ConfigError('Invalid configuration: DATABASE_URL is required by the worker (the embedded database cannot be shared)');
-  const logger = createLogger(config.logLevel);
+  const logger = processLogger(config);
   const database = await openDatabase(config, logger);
   const webhooks = startWebhookRuntime(config, database.orm, logger, true);
   logger.info({ concurrency: config.webhooks.workerConcurrency, queue: config.redisUrl ? 'bull' : 'in-process' }, 'webhook worker started');
@@ -32,7 +33,4 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error?.stack ?? error}\n`);
-  process.exit(1);
-});
+main().catch(exitOnStartupFailure);

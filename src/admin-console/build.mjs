@@ -6,6 +6,7 @@
 // and a .gz and .br twin of every file, so the server never compresses per request.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { buildPageAssets } from '../shared/build-page-assets.mjs';
 
@@ -33,3 +34,13 @@ write('index.html', html);
 
 const sizes = ['js', 'css'].map((ext) => fs.statSync(path.join(out, names[ext].replace(ASSET_PATH, 'assets/') + '.gz')).size);
 console.log(`admin-console: ${sizes[0] + sizes[1]} bytes gzipped (JS+CSS) -> dist/admin-console`);
+
+// Bull Board's page (/admin/queues) links IBM Plex from fonts.googleapis.com: our CSP blocks it and an admin
+// page should not tell another host who opens it. Its template is copied without that link (the page falls
+// back to the system's sans-serif and monospace fonts); any other address off our origin fails the build.
+const require = createRequire(import.meta.url);
+const boardTemplate = fs.readFileSync(path.join(path.dirname(require.resolve('@bull-board/ui/package.json')), 'dist/index.ejs'), 'utf8');
+const localTemplate = boardTemplate.replace(/[ \t]*<link href="https:\/\/fonts\.googleapis\.com\/[^"]*" rel="stylesheet">\n?/g, '');
+if (/https?:\/\//.test(localTemplate)) throw new Error('the Bull Board template loads something from another host: update this step');
+fs.mkdirSync(path.join(out, 'queue-views'), { recursive: true });
+fs.writeFileSync(path.join(out, 'queue-views/index.ejs'), localTemplate);

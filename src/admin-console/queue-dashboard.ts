@@ -2,9 +2,11 @@ import { createBullBoard } from '@bull-board/api';
 import { BullAdapter } from '@bull-board/api/bullAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bull';
+import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { adminForToken } from '../admins/admin.service';
 import { locals } from '../http/request-context';
+import { PROJECT_ROOT } from '../shared/project-root';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -13,10 +15,11 @@ export const QUEUE_DASHBOARD_PATH = '/admin/queues';
  * cannot send a bearer header on navigation, so the admin token is also accepted as the password of HTTP
  * Basic authentication (any user name); the browser asks for it.
  */
-export function queueDashboardRouter(queues: Queue[]): express.Router {
+export function queueDashboardRouter(queues: Queue[], views = path.join(PROJECT_ROOT, 'dist/admin-console/queue-views')): express.Router {
   const adapter = new ExpressAdapter();
   adapter.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({ queues: queues.map((queue) => new BullAdapter(queue, { readOnlyMode: false })), serverAdapter: adapter });
+  adapter.setViewsPath(views); // Bull Board's page without its web-font link (built by src/admin-console/build.mjs)
   const router = express.Router();
   router.use(QUEUE_DASHBOARD_PATH, requireAdmin, relaxedContentSecurityPolicy, adapter.getRouter());
   return router;

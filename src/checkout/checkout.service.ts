@@ -128,13 +128,14 @@ async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call:
 }
 
 async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
-  if (result.kind === 'approved') return complete(deps, caller.em, paymentId, result.reference, threeDsOutcome);
+  if (result.kind === 'approved') return complete(deps, caller, paymentId, result.reference, threeDsOutcome);
   const failed = await applyTransition(caller.em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
     checkoutStage: CheckoutStage.FINISHED,
     failureCode: result.code,
     threeDsOutcome,
   });
   if (failed) {
+    deps.logger.info({ requestId: caller.requestId, paymentId, code: result.code }, 'payment failed');
     deps.metrics.paymentOutcomes.inc({ outcome: `failed_${result.code}` });
     const { shop } = await findCheckoutPayment(caller.em, paymentId);
     await deps.guard.recordDecline(caller.clientAddress, shop.id);
@@ -147,8 +148,8 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
  * in it, under row locks: a shop deactivated or deleted, or a seller suspended, while the card was at the
  * acquirer is never credited; the payment fails `shop_unavailable` and the approval is voided.
  */
-async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
-  const outcome = await em.transactional(async (tx) => {
+async function complete(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
+  const outcome = await caller.em.transactional(async (tx) => {
     if (!takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) {
       const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
         checkoutStage: CheckoutStage.FINISHED,
@@ -170,7 +171,10 @@ async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string
     await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
     return 'completed';
   });
-  if (outcome === 'completed') deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+  if (outcome === 'completed') {
+    deps.logger.info({ requestId: caller.requestId, paymentId }, 'payment completed');
+    deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+  }
   if (outcome === 'refused') await voidApproval(deps, paymentId, reference);
 }
 

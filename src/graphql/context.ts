@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import type { CheckoutDeps } from '../checkout/checkout.service';
 import type { Metrics } from '../observability/metrics';
+import type { Logger } from '../shared/logger';
 import type { Loaders } from './loaders';
 import type { RefundJobs } from '../refunds/refund-jobs';
 import type { CredentialCache } from '../shops/credential-cache';
@@ -20,6 +21,8 @@ export type Role = 'SELLER' | 'ADMIN';
 /** What every request shares: built once at start. */
 export interface AppServices {
   baseUrl: string;
+  /** Business events (payment created, refund approved …) are logged at info with their ids. */
+  logger: Logger;
   metrics: Metrics;
   checkout: CheckoutDeps;
   /** Call `credentials.invalidateShop(shopId)` after any change to a shop, its seller or its keys. */

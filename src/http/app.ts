@@ -26,6 +26,8 @@ import { securityHeaders } from './security-headers';
 
 export interface AppDeps {
   config: Config;
+  /** BASE_URL, or this machine on the port bound. */
+  baseUrl: string;
   orm: MikroORM;
   redis: Redis | undefined;
   schema: GraphQLSchema;
@@ -44,7 +46,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.set('etag', false);
   // req.ip, so every per-client limit (clientAddress), believes X-Forwarded-For only from these proxies.
   app.set('trust proxy', deps.config.trustProxy);
-  app.use(securityHeaders(deps.config.baseUrl));
+  app.use(securityHeaders(deps.baseUrl));
   app.use(requestContext(orm, logger));
   app.use(requestMetrics(deps.services.metrics));
   app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
@@ -56,7 +58,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
-  app.use('/api/v1', apiReferenceRouter(deps.config.baseUrl));
+  app.use('/api/v1', apiReferenceRouter(deps.baseUrl));
   app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, services: deps.services, logger }));
 
   const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, {

@@ -12,12 +12,17 @@ import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.
 export class PaymentResolver {
   @Authorized('SELLER')
   @Mutation(() => CreatePaymentResult, { description: 'Creates a pending payment for the calling shop.' })
-  createPayment(
+  async createPayment(
     @Arg('input', () => CreatePaymentInput) input: CreatePaymentInput,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatePaymentResult> {
-    return createPayment(context.em, sellerShopId(context), input, idempotencyKey) as Promise<CreatePaymentResult>;
+    const shopId = sellerShopId(context);
+    const outcome = await createPayment(context.em, shopId, input, idempotencyKey);
+    if (!outcome.replayed) {
+      context.services.logger.info({ requestId: context.requestId, paymentId: outcome.payment.id, shopId, amount: outcome.payment.amount }, 'payment created');
+    }
+    return outcome as CreatePaymentResult;
   }
 
   @Authorized('SELLER', 'ADMIN')

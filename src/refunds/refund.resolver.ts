@@ -33,12 +33,15 @@ export class RefundResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => Refund, { description: "Records a seller's refund request for a completed payment (full amount; one open request per payment)." })
-  requestRefund(
+  async requestRefund(
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('reason', () => String) reason: string,
     @Ctx() context: GraphQLContext,
   ): Promise<Refund> {
-    return requestRefund(context.em, currentAdmin(context), paymentId, reason);
+    const admin = currentAdmin(context);
+    const refund = await requestRefund(context.em, admin, paymentId, reason);
+    context.services.logger.info({ requestId: context.requestId, refundId: refund.id, paymentId, adminId: admin.id }, 'refund requested');
+    return refund;
   }
 
   @Authorized('ADMIN')
@@ -48,7 +51,9 @@ export class RefundResolver {
     @Arg('note', () => String, { nullable: true, description: 'Optional, kept in the audit log.' }) note: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Refund> {
-    const refund = await approveRefund(context.em, currentAdmin(context), id, note);
+    const admin = currentAdmin(context);
+    const refund = await approveRefund(context.em, admin, id, note);
+    context.services.logger.info({ requestId: context.requestId, refundId: refund.id, adminId: admin.id }, 'refund approved');
     context.services.refunds.enqueue(refund.id);
     return refund;
   }

@@ -1,10 +1,12 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import PinoPretty from 'pino-pretty';
+import type { Config } from '../config';
 
 /**
- * Structured JSON logs. Request bodies and headers are never logged, so card numbers, security codes
- * and API keys cannot reach the logs through them; the redact list is a second line of defence.
+ * Structured logs. Request bodies and headers are never logged, so card numbers, security codes and API
+ * keys cannot reach the logs through them; the redact list is a second line of defence.
  */
-export function createLogger(level: string, destination: DestinationStream = bufferedStdout()): Logger {
+export function createLogger(level: string, destination: DestinationStream = bufferedStream(1)): Logger {
   return pino(
     {
       level,
@@ -16,15 +18,31 @@ export function createLogger(level: string, destination: DestinationStream = buf
   );
 }
 
+/**
+ * The logger of an entry point, writing to standard output (the service) or standard error (the CLI, whose
+ * standard output is its JSON answer). Readable lines for people at a terminal or with LOG_FORMAT=pretty;
+ * JSON lines otherwise, for log collectors.
+ */
+export function processLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, fd: 1 | 2 = 1): Logger {
+  const terminal = Boolean(fd === 1 ? process.stdout.isTTY : process.stderr.isTTY);
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && terminal);
+  return createLogger(config.logLevel, pretty ? prettyStream(fd, terminal) : bufferedStream(fd));
+}
+
+/** `14:02:07.120 INFO: payment created  paymentId: "pay_…"`: level and message first, the ids after. */
+function prettyStream(fd: 1 | 2, colorize: boolean): DestinationStream {
+  return PinoPretty({ destination: fd, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+}
+
 export type { Logger };
 
 /**
- * Standard output written in 4 KB batches off the request path: a synchronous write per log line cost
- * about a tenth of the CPU under load (docs/performance.md). Batches are flushed at least every second
- * and on shutdown (`logger.flush()`), so at most a second of lines is at risk if the process is killed.
+ * Written in 4 KB batches off the request path: a synchronous write per log line cost about a tenth of
+ * the CPU under load (docs/performance.md). Batches are flushed at least every second and on shutdown
+ * (`logger.flush()`), so at most a second of lines is at risk if the process is killed.
  */
-function bufferedStdout(): DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+function bufferedStream(fd: 1 | 2): DestinationStream {
+  const stream = pino.destination({ dest: fd, sync: false, minLength: 4096 });
   setInterval(() => stream.flush(), 1000).unref();
   return stream;
 }

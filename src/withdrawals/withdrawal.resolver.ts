@@ -18,13 +18,16 @@ const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's
 export class WithdrawalResolver {
   @Authorized('SELLER', 'ADMIN')
   @Mutation(() => Withdrawal, { description: 'Asks for a payout: at least 1000 cents, at most the available balance; the amount is held at once.' })
-  requestWithdrawal(
+  async requestWithdrawal(
     @Arg('amount', () => SafeIntResolver, { description: 'Integer cents.' }) amount: number,
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Withdrawal> {
     const admin = context.actor.kind === 'admin' ? context.actor.admin : null;
-    return requestWithdrawal(context.em, shopIdFor(context, shopId), amount, admin);
+    const shop = shopIdFor(context, shopId);
+    const withdrawal = await requestWithdrawal(context.em, shop, amount, admin);
+    context.services.logger.info({ requestId: context.requestId, withdrawalId: withdrawal.id, shopId: shop, amount }, 'withdrawal requested');
+    return withdrawal;
   }
 
   @Authorized('ADMIN')
@@ -41,8 +44,11 @@ export class WithdrawalResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => Withdrawal, { description: 'APPROVED -> PAID, with the bank transfer reference.' })
-  markWithdrawalPaid(@Arg('id', () => ID) id: string, @Arg('reference', () => String) reference: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
-    return markWithdrawalPaid(context.em, currentAdmin(context), id, reference);
+  async markWithdrawalPaid(@Arg('id', () => ID) id: string, @Arg('reference', () => String) reference: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    const admin = currentAdmin(context);
+    const withdrawal = await markWithdrawalPaid(context.em, admin, id, reference);
+    context.services.logger.info({ requestId: context.requestId, withdrawalId: id, adminId: admin.id }, 'withdrawal paid');
+    return withdrawal;
   }
 
   @Authorized('SELLER', 'ADMIN')

@@ -42,7 +42,7 @@ describe('operations CLI', () => {
   test.each([
     [['create-shop', '--name', 'No Email'], /--email is required/],
     [['create-shop', '--email', 'not-an-email', '--name', 'X'], /--email must be an email address/],
-    [['create-shop', '--email', 'a@b.example', '--name', 'X', '--webhook-url', 'http://insecure.example'], /--webhook-url must be an https URL/],
+    [['create-shop', '--email', 'a@b.example', '--name', 'X', '--webhook-url', 'http://insecure.example'], /--webhook-url must be an https URL.*WEBHOOK_ALLOW_PRIVATE_NETWORKS=1 allows http:\/\/ and private addresses/],
     [['create-shop', '--email', 'a@b.example', '--name', 'X', '--colour', 'red'], /Unknown option '--colour'/],
     [['launch-rockets'], /Usage: npm run cli -- <command>/],
   ])('%j -> a clear message and a non-zero exit', async (args, message) => {

@@ -33,6 +33,9 @@ describe('the queue dashboard (Bull Board) at /admin/queues', () => {
     const page = await request(service.url).get('/admin/queues').set('Authorization', basic(token));
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
+    // Nothing from another host (Bull Board's own template links web fonts from fonts.googleapis.com).
+    expect(page.text).toContain('static/js/');
+    expect(page.text).not.toMatch(/(https?:)?\/\/[a-z]/i);
     const api = await request(service.url).get('/admin/queues/api/queues').set('Authorization', `Bearer ${token}`);
     expect(api.status).toBe(200);
     expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['refunds', 'webhook-deliveries']);

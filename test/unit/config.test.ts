@@ -1,9 +1,22 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig, publicBaseUrl } from '../../src/config';
+import { createCardProcessor } from '../../src/processor/processors';
+import { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
 
 describe('configuration from the environment', () => {
-  test('defaults: port 3000, base URL from the port, embedded database, in-process limits, 100/minute', () => {
+  test('defaults: port 3000, base URL from the port bound, embedded database, in-process limits, 100/minute', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, baseUrl: 'http://localhost:3000', databaseUrl: undefined, redisUrl: undefined, rateLimitPerMinute: 100, logLevel: 'info' });
+    expect(config).toMatchObject({ port: 3000, baseUrl: undefined, databaseUrl: undefined, databaseCreate: false, redisUrl: undefined, rateLimitPerMinute: 100, logLevel: 'info', logFormat: 'auto' });
+    expect(publicBaseUrl(config, 3000)).toBe('http://localhost:3000');
+  });
+
+  test('PORT=0 without BASE_URL: checkout links use the port actually bound; BASE_URL, when set, wins', () => {
+    expect(publicBaseUrl(loadConfig({ PORT: '0' }), 41234)).toBe('http://localhost:41234');
+    expect(publicBaseUrl(loadConfig({ PORT: '0', BASE_URL: 'https://pay.example.com/' }), 41234)).toBe('https://pay.example.com');
+  });
+
+  test('CARD_PROCESSOR chooses the adapter: simulated is the test-card simulator, an unknown name is refused', () => {
+    expect(createCardProcessor(loadConfig({ CARD_PROCESSOR: 'simulated' }))).toBeInstanceOf(SimulatedAcquirer);
+    expect(() => loadConfig({ CARD_PROCESSOR: 'adyen' })).toThrow('Invalid configuration: CARD_PROCESSOR must be one of simulated (got "adyen")');
   });
 
   test('webhook defaults: 10 s time-out, 1 minute base delay, 16 attempts, public HTTPS only, workers in the service', () => {
@@ -52,6 +65,8 @@ describe('configuration from the environment', () => {
     [{ WEBHOOK_MAX_ATTEMPTS: '0' }, 'Invalid configuration: WEBHOOK_MAX_ATTEMPTS must be an integer from 1 to 100 (got "0")'],
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_NETWORKS must be 1 or 0 (got "yes")'],
     [{ WEBHOOK_WORKER_CONCURRENCY: '0' }, 'Invalid configuration: WEBHOOK_WORKER_CONCURRENCY must be an integer from 1 to 1000 (got "0")'],
+    [{ LOG_FORMAT: 'fancy' }, 'Invalid configuration: LOG_FORMAT must be one of auto, json, pretty (got "fancy")'],
+    [{ DATABASE_CREATE: 'yes' }, 'Invalid configuration: DATABASE_CREATE must be 1 or 0 (got "yes")'],
     [{ WEBHOOK_POLL_INTERVAL_MS: '5' }, 'Invalid configuration: WEBHOOK_POLL_INTERVAL_MS must be an integer from 10 to 60000 (got "5")'],
     [{ TRUST_PROXY: 'true' }, 'Invalid configuration: TRUST_PROXY true would let any client choose its address; give the number of proxies in front (e.g. 1) or their addresses'],
     [{ TRUST_PROXY: '11' }, 'Invalid configuration: TRUST_PROXY must be an integer from 1 to 10 (got "11")'],

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { liveOwner } from '../../src/db/data-dir-lock';
+import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
+
+/**
+ * `npm run bench:startup`: what a newcomer waits for, through npm exactly as the README says, on a built
+ * tree (the build stamp matches, so prestart/precli only hash the sources):
+ *   - `npm start` on the embedded database until "payment service listening" (a first start creates the
+ *     database; later starts reopen it), then `npm start` with DATABASE_URL when BENCH_DATABASE_URL is set;
+ *   - `npm run -s cli -- create-shop` beside the running embedded service, and `npm run -s cli -- check-ledger`
+ *     against it; each until the process exits.
+ * Prints the median and the worst of ROUNDS runs.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-startup-bench-'));
+  try {
+    const first = await timedStart({ DATA_DIR: dataDir });
+    await stop(first.child, dataDir);
+    report('npm start, embedded, first start (creates the database)', [first.ms]);
+    report('npm start, embedded, later starts', await repeat(async () => {
+      const started = await timedStart({ DATA_DIR: dataDir });
+      await stop(started.child, dataDir);
+      return started.ms;
+    }));
+    if (process.env.BENCH_DATABASE_URL) {
+      report('npm start, DATABASE_URL (PostgreSQL)', await repeat(async () => {
+        const started = await timedStart({ DATABASE_URL: process.env.BENCH_DATABASE_URL! });
+        await stop(started.child);
+        return started.ms;
+      }));
+    }
+    const service = await timedStart({ DATA_DIR: dataDir });
+    let n = 0;
+    report('npm run -s cli -- create-shop, beside the embedded service', await repeat(() => timedCli(['create-shop', '--email', `bench-${Date.now()}-${n++}@shop.example`, '--name', 'Bench'], dataDir)));
+    report('npm run -s cli -- check-ledger, beside the embedded service', await repeat(() => timedCli(['check-ledger'], dataDir)));
+    await stop(service.child, dataDir);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function repeat(run: () => Promise<number>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) times.push(await run());
+  return times;
+}
+
+function report(name: string, ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  process.stdout.write(`${name.padEnd(62)} median ${(median / 1000).toFixed(2)} s, worst ${(sorted[sorted.length - 1] / 1000).toFixed(2)} s (${ms.length} runs)\n`);
+}
+
+async function timedStart(env: Record<string, string>): Promise<{ ms: number; child: ChildProcess }> {
+  const port = await freePort();
+  const began = performance.now();
+  const child = npm(['start'], { ...env, PORT: String(port) });
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      seen += chunk;
+      if (seen.includes('payment service listening')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}: ${seen}`)));
+  });
+  return { ms: performance.now() - began, child };
+}
+
+async function timedCli(args: string[], dataDir: string): Promise<number> {
+  const began = performance.now();
+  const child = npm(['run', '-s', 'cli', '--', ...args], { DATA_DIR: dataDir });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0 || out.trim().split('\n').length !== 1) throw new Error(`cli ${args[0]} exited with ${code}: ${out}`);
+  return performance.now() - began;
+}
+
+/** npm in its own process group, so stopping it stops the node process it started. */
+function npm(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn('npm', args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env } });
+}
+
+/** Stops npm and the service, and waits until the service process is gone (its lock then counts as free). */
+async function stop(child: ChildProcess, dataDir?: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    process.kill(-child.pid!, 'SIGTERM');
+  });
+  while (dataDir && liveOwner(dataDir)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { adminClient, completedPayment, eventually } from '../support/admin-client';
+import { checkoutClient } from '../support/checkout-client';
+import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
+import { startTestService, type TestService } from '../support/test-service';
+
+let service: TestService;
+let admin: Awaited<ReturnType<typeof adminClient>>;
+
+beforeAll(async () => {
+  service = await startTestService();
+  admin = await adminClient(service);
+});
+afterAll(() => service.stop());
+
+/** The service's info lines with message `msg` (logs are parsed JSON lines of the running service). */
+const lines = (msg: string) => service.logs.filter((line) => line.msg === msg && line.level === 30);
+const logged = (msg: string, ids: Record<string, unknown>) => eventually(async () => lines(msg).find((line) => Object.entries(ids).every(([k, v]) => line[k] === v)), 10_000, `"${msg}" with ${JSON.stringify(ids)}`);
+
+describe('business events are logged at info with their ids', () => {
+  test('payment created and completed; refund requested, approved and carried out; withdrawal requested and paid', async () => {
+    const { shop, paymentId } = await completedPayment(service, 20_000);
+    expect(await logged('payment created', { paymentId, shopId: shop.shop.id, amount: 20_000 })).toHaveProperty('requestId');
+    await logged('payment completed', { paymentId });
+
+    const { requestWithdrawal } = await admin.ok(`mutation ($shopId: ID!) { requestWithdrawal(amount: 5000, shopId: $shopId) { id } }`, { shopId: shop.shop.id });
+    await logged('withdrawal requested', { withdrawalId: requestWithdrawal.id, shopId: shop.shop.id, amount: 5000 });
+    await admin.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: requestWithdrawal.id });
+    await admin.ok(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRX-1") { id } }`, { id: requestWithdrawal.id });
+    await logged('withdrawal paid', { withdrawalId: requestWithdrawal.id, adminId: admin.admin.id });
+
+    const { requestRefund } = await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: paymentId });
+    await logged('refund requested', { refundId: requestRefund.id, paymentId, adminId: admin.admin.id });
+    await admin.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
+    await logged('refund approved', { refundId: requestRefund.id, adminId: admin.admin.id });
+    await logged('refund carried out', { refundId: requestRefund.id, paymentId });
+  });
+
+  test('a declined card logs payment failed with its reason; a replayed create logs nothing new', async () => {
+    const shop = await service.createShop();
+    const seller = sellerClient(service.url, shop.apiKey);
+    const first = await seller.create(VALID_PAYMENT, { 'Idempotency-Key': 'events-1' });
+    await seller.create(VALID_PAYMENT, { 'Idempotency-Key': 'events-1' });
+    const paymentId = first.body.data.id as string;
+    await checkoutClient(service.url).pay(paymentId, '4000000000000002');
+    await logged('payment failed', { paymentId, code: 'card_declined' });
+    expect(lines('payment created').filter((line) => line.paymentId === paymentId)).toHaveLength(1);
+    expect(lines('payment completed').filter((line) => line.paymentId === paymentId)).toHaveLength(0);
+  });
+});
