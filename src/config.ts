@@ -32,6 +32,8 @@ export interface Config {
   simulatedAcquirerDelayMs: number;
   /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund (default 0: at once). */
   simulatedRefundDelayMs: number;
+  /** ADMIN_TOKEN_TTL_DAYS: days an admin token is accepted after it is issued (default 90; docs/admin.md). */
+  adminTokenTtlDays: number;
   /** Refund execution (README, "Admin console"). */
   refunds: RefundConfig;
   /** Abuse limits of GraphQL documents sent to /graphql (README, "Admin console"). */
@@ -88,6 +90,8 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+export const DEFAULT_ADMIN_TOKEN_TTL_DAYS = 90;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -110,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
     simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),
+    adminTokenTtlDays: integer(env, 'ADMIN_TOKEN_TTL_DAYS', DEFAULT_ADMIN_TOKEN_TTL_DAYS, 1, 3650),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),

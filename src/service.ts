@@ -73,6 +73,7 @@ function appServices(config: Config, redis: Redis | undefined, logger: Logger, w
   const processor = new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs);
   return {
     baseUrl: config.baseUrl,
+    adminTokenTtlDays: config.adminTokenTtlDays,
     metrics,
     checkout: {
       processor,

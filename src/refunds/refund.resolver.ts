@@ -31,7 +31,7 @@ export class RefundResolver {
     return findRefund(context.em, id);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SUPPORT', 'FINANCE')
   @Mutation(() => Refund, { description: "Records a seller's refund request for a completed payment (full amount; one open request per payment)." })
   requestRefund(
     @Arg('paymentId', () => ID) paymentId: string,
@@ -41,7 +41,7 @@ export class RefundResolver {
     return requestRefund(context.em, currentAdmin(context), paymentId, reason);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Refund, { description: 'Approves a requested refund; a background job then refunds the card and debits the seller.' })
   async approveRefund(
     @Arg('id', () => ID) id: string,
@@ -53,7 +53,7 @@ export class RefundResolver {
     return refund;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Refund, { description: 'Rejects a requested refund with the reason the seller will be told.' })
   rejectRefund(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Refund> {
     return rejectRefund(context.em, currentAdmin(context), id, reason);
