@@ -1,5 +1,7 @@
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { optionalReason, validReason } from '../../src/admins/admin-rules';
+import { AdminRole, parseAdminRole } from '../../src/admins/admin-role';
+import { tokenIsLive } from '../../src/admins/admin-token.entity';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { measureOperation } from '../../src/graphql/query-guards';
 import { Refund, RefundStatus } from '../../src/refunds/refund.entity';
@@ -70,5 +72,19 @@ describe('query depth and cost', () => {
   test('fragments are expanded; introspection is noticed and not counted', async () => {
     expect((await measure('query { shops { items { ...S } } } fragment S on Shop { seller { shop { id } } }')).depth).toBe(5);
     expect(await measure('{ __schema { types { fields { name } } } }')).toEqual({ depth: 0, cost: 0, introspection: true });
+  });
+});
+
+describe('admin roles and tokens', () => {
+  test('the three roles are read in any case; anything else is refused', () => {
+    expect(['support', 'FINANCE', ' owner '].map(parseAdminRole)).toEqual([AdminRole.SUPPORT, AdminRole.FINANCE, AdminRole.OWNER]);
+    expect(['admin', '', 'root', 'support,finance'].map(parseAdminRole)).toEqual([null, null, null, null]);
+  });
+
+  test('a token is live before its expiry and unrevoked; from the expiry instant on, or once revoked, it is not', () => {
+    const expiresAt = new Date('2026-12-01T00:00:00.000Z');
+    expect(tokenIsLive({ expiresAt, revokedAt: null }, new Date(expiresAt.getTime() - 1))).toBe(true);
+    expect(tokenIsLive({ expiresAt, revokedAt: null }, expiresAt)).toBe(false);
+    expect(tokenIsLive({ expiresAt, revokedAt: new Date('2026-11-01T00:00:00.000Z') }, new Date('2026-11-15T00:00:00.000Z'))).toBe(false);
   });
 });

@@ -14,6 +14,11 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_WORKERS_IN_SERVICE: 'false' }).webhooks).toMatchObject({ allowPrivateNetworks: true, workersInService: false });
   });
 
+  test('admin tokens are accepted for 90 days unless ADMIN_TOKEN_TTL_DAYS says otherwise', () => {
+    expect(loadConfig({}).adminTokenTtlDays).toBe(90);
+    expect(loadConfig({ ADMIN_TOKEN_TTL_DAYS: '30' }).adminTokenTtlDays).toBe(30);
+  });
+
   test('BASE_URL loses its trailing slash', () => {
     expect(loadConfig({ BASE_URL: 'https://pay.example.com/' }).baseUrl).toBe('https://pay.example.com');
   });
@@ -32,6 +37,7 @@ describe('configuration from the environment', () => {
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_NETWORKS must be 1 or 0 (got "yes")'],
     [{ WEBHOOK_WORKER_CONCURRENCY: '0' }, 'Invalid configuration: WEBHOOK_WORKER_CONCURRENCY must be an integer from 1 to 1000 (got "0")'],
     [{ WEBHOOK_POLL_INTERVAL_MS: '5' }, 'Invalid configuration: WEBHOOK_POLL_INTERVAL_MS must be an integer from 10 to 60000 (got "5")'],
+    [{ ADMIN_TOKEN_TTL_DAYS: '0' }, 'Invalid configuration: ADMIN_TOKEN_TTL_DAYS must be an integer from 1 to 3650 (got "0")'],
   ])('%j is refused with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
