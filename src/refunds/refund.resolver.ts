@@ -10,7 +10,7 @@ import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSe
 
 export const RefundList = PageType(Refund, 'RefundList');
 
-/** Refunds are handled by support and admins only (spec: no refund endpoint; sellers write to support). */
+/** Refunds are handled by admins only (spec: no refund endpoint; sellers write to support): support records, finance decides. */
 @Resolver(() => Refund)
 export class RefundResolver {
   @Authorized('ADMIN')
