@@ -272,7 +272,7 @@ const PAYMENT_PROPERTIES: Record<string, JsonSchema> = {
   checkout_url: { type: 'string', format: 'uri', pattern: '/checkout/pay_[0-9A-Za-z]{24}$', description: '`{base_url}/checkout/<id>`: send the customer here.', examples: ['https://pay.example.com/checkout/pay_3kTMd2mXq8uV0aRbWc5pLs7e'] },
   customer_email: { type: ['string', 'null'], description: 'As sent; null when not sent.' },
   customer_name: { type: ['string', 'null'], description: 'As sent; null when not sent.' },
-  metadata: { type: 'object', additionalProperties: METADATA_VALUE, description: 'As sent, keys in the order sent; `{}` when not sent.' },
+  metadata: { type: 'object', additionalProperties: METADATA_VALUE, description: 'As sent, keys in the order sent except integer-like keys (`0`, `2`, `10`), which come first in ascending numeric order; `{}` when not sent.' },
   created_at: { type: 'string', format: 'date-time', pattern: ISO_UTC_PATTERN, description: 'ISO 8601, UTC, with `Z`.', examples: ['2026-11-23T10:00:00.000Z'] },
 };
 
@@ -309,6 +309,7 @@ const CREATE_400: ErrorCase[] = [
   errorCase(`More than ${METADATA_MAX_KEYS} metadata keys.`, 'METADATA_TOO_MANY_KEYS'),
   errorCase(`A metadata key empty or over ${METADATA_KEY_MAX_LENGTH} characters.`, 'METADATA_KEY_INVALID'),
   errorCase('A metadata value nested, null, or not a finite number.', 'METADATA_VALUE_INVALID'),
+  errorCase('U+0000 or a lone surrogate in a metadata key or string value.', 'METADATA_TEXT_INVALID'),
   errorCase(`Metadata over ${METADATA_KB} KB (UTF-8 bytes of its JSON text).`, 'METADATA_TOO_LARGE'),
   errorCase(`An \`Idempotency-Key\` of more than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`, 'IDEMPOTENCY_KEY_INVALID'),
 ];
