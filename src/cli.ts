@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import { ADMIN_ROLES, parseAdminRole } from './admins/admin-role';
 import { createAdmin, revokeAdmin } from './admins/admin.service';
 import { loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
@@ -25,11 +26,13 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
     },
   },
   'create-admin': {
-    usage: 'create-admin --email <email>',
-    options: { email: { type: 'string' } },
-    async run(em, o) {
-      const { admin, token } = await createAdmin(em, required(o, 'email'));
-      return { admin_id: admin.id, token };
+    usage: 'create-admin --email <email> --role <support|finance|owner>',
+    options: { email: { type: 'string' }, role: { type: 'string' } },
+    async run(em, o, config) {
+      const role = parseAdminRole(required(o, 'role'));
+      if (!role) throw new UsageError(`--role must be one of ${ADMIN_ROLES.join(', ')}`);
+      const { admin, token } = await createAdmin(em, { email: required(o, 'email'), role, tokenTtlDays: config.adminTokenTtlDays });
+      return { admin_id: admin.id, role, token };
     },
   },
   'revoke-admin': {

@@ -44,6 +44,8 @@ export interface Config {
   simulatedAcquirerDelayMs: number;
   /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund, 0 being at once (default 0). */
   simulatedRefundDelayMs: number;
+  /** ADMIN_TOKEN_TTL_DAYS: days an admin token is accepted after it is issued, see docs/admin.md (default 90). */
+  adminTokenTtlDays: number;
   /** Refund execution (README, "Admin console"). */
   refunds: RefundConfig;
   /** Abuse limits of GraphQL documents sent to /graphql (README, "Admin console"). */
@@ -96,7 +98,7 @@ export interface GraphQLLimits {
   maxDepth: number;
   /** GRAPHQL_MAX_COST: most objects a document may ask for, lists counted at their page size (default 5000). */
   maxCost: number;
-  /** GRAPHQL_MAX_ALIASES: most aliased fields in one document from a seller (admins are not limited; default 20). */
+  /** GRAPHQL_MAX_ALIASES: most aliased fields in one document from a seller; admins are not limited (default 20). */
   maxAliases: number;
   /** GRAPHQL_COST_PER_MINUTE: query cost (as GRAPHQL_MAX_COST measures it) one seller key may spend per minute (default 20000). */
   costPerMinute: number;
@@ -110,6 +112,8 @@ export type TrustProxy = false | number | string[];
 export class ConfigError extends StartupError {}
 
 type Env = Record<string, string | undefined>;
+
+export const DEFAULT_ADMIN_TOKEN_TTL_DAYS = 90;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -139,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
     simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),
+    adminTokenTtlDays: integer(env, 'ADMIN_TOKEN_TTL_DAYS', DEFAULT_ADMIN_TOKEN_TTL_DAYS, 1, 3650),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),

@@ -106,6 +106,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
   return {
     baseUrl,
     logger,
+    adminTokenTtlDays: config.adminTokenTtlDays,
     metrics,
     checkout: {
       processor,

@@ -1,9 +1,10 @@
-import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { prefixedId } from '../shared/random-id';
+import { AdminRole } from './admin-role';
 
-/** A member of our staff who may use the admin console; the bearer token is stored hashed. */
+/** A member of our staff who may use the admin console, with one role; bearer tokens are in AdminToken. */
 @ObjectType({ description: 'A member of staff who uses the admin console (visible to admins only).' })
 @Entity({ tableName: 'admins' })
 export class Admin {
@@ -15,13 +16,15 @@ export class Admin {
   @Property({ type: 'string', unique: true })
   email!: string;
 
-  @Property({ type: 'string', unique: true, hidden: true })
-  tokenHash!: string;
+  @Field(() => AdminRole)
+  @Enum({ items: () => AdminRole })
+  role!: AdminRole;
 
   @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 
+  /** Set by `revoke-admin`: every token of the admin is refused. */
   @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   revokedAt: Date | null = null;

@@ -3,21 +3,89 @@ import { domainError } from '../shared/errors';
 import { digestsEqual, randomHex, sha256Hex } from '../shared/secrets';
 import { recordAudit } from '../audit/audit.service';
 import { Admin } from './admin.entity';
+import type { AdminRole } from './admin-role';
+import { AdminToken, tokenIsLive } from './admin-token.entity';
 
 export const ADMIN_TOKEN_PATTERN = /^adm_[0-9a-f]{64}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A new admin and their bearer token, shown once; only the token's hash is stored. */
-export async function createAdmin(em: EntityManager, email: string): Promise<{ admin: Admin; token: string }> {
-  const token = `adm_${randomHex(32)}`;
-  const admin = em.create(Admin, { email, tokenHash: sha256Hex(token) });
-  recordAudit(em, null, { action: 'admin.created', targetType: 'admin', targetId: admin.id, details: { email } });
+export interface NewAdmin {
+  email: string;
+  role: AdminRole;
+  /** ADMIN_TOKEN_TTL_DAYS: how long the first token is accepted. */
+  tokenTtlDays: number;
+}
+
+/** A new admin and their first bearer token, shown once; only the token's hash is stored. */
+export async function createAdmin(em: EntityManager, input: NewAdmin): Promise<{ admin: Admin; token: string }> {
+  const admin = em.create(Admin, { email: input.email, role: input.role });
+  const { token } = newToken(em, admin, input.tokenTtlDays);
+  recordAudit(em, null, { action: 'admin.created', targetType: 'admin', targetId: admin.id, details: { email: input.email, role: input.role } });
   await em.flush();
   return { admin, token };
 }
 
 /**
- * Revokes an admin's token (operations CLI): the next request with it is refused, since tokens are
- * checked against the database on every request. Null when no admin has that address.
+ * Another token for `admin` (rotation before the current one expires), issued by `issuer`: the admin
+ * themselves, or an owner (docs/admin.md). The token is answered once.
+ */
+export async function issueAdminToken(em: EntityManager, issuer: Admin, admin: Admin, ttlDays: number): Promise<{ record: AdminToken; token: string }> {
+  const issued = newToken(em, admin, ttlDays);
+  recordAudit(em, issuer, {
+    action: 'admin_token.issued',
+    targetType: 'admin',
+    targetId: admin.id,
+    details: { tokenId: issued.record.id, expiresAt: issued.record.expiresAt.toISOString() },
+  });
+  await em.flush();
+  return issued;
+}
+
+function newToken(em: EntityManager, admin: Admin, ttlDays: number): { record: AdminToken; token: string } {
+  const token = `adm_${randomHex(32)}`;
+  const now = new Date();
+  const record = em.create(AdminToken, { admin, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + ttlDays * DAY_MS) });
+  return { record, token };
+}
+
+/** An admin's tokens, newest first (revoked and expired ones too: they are the record of access). */
+export function listAdminTokens(em: EntityManager, adminId: string): Promise<AdminToken[]> {
+  return em.find(AdminToken, { admin: adminId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+}
+
+/** Revokes one token: refused from the next request on. Revoking a revoked token changes nothing. */
+export async function revokeAdminToken(em: EntityManager, by: Admin, token: AdminToken): Promise<AdminToken> {
+  if (token.revokedAt) return token;
+  const revoked = await em.transactional(async (tx) => {
+    const now = new Date();
+    const updated = await tx.nativeUpdate(AdminToken, { id: token.id, revokedAt: null }, { revokedAt: now, revokedBy: by.id });
+    if (updated === 1) recordAudit(tx, by, { action: 'admin_token.revoked', targetType: 'admin', targetId: token.admin.id, details: { tokenId: token.id } });
+    return updated === 1;
+  });
+  if (revoked) await em.refresh(token);
+  return token;
+}
+
+export async function findAdmin(em: EntityManager, id: string): Promise<Admin> {
+  const admin = await em.findOne(Admin, { id });
+  if (!admin) throw domainError('ADMIN_NOT_FOUND');
+  return admin;
+}
+
+export async function findAdminToken(em: EntityManager, id: string): Promise<AdminToken> {
+  const token = await em.findOne(AdminToken, { id });
+  if (!token) throw domainError('ADMIN_TOKEN_NOT_FOUND');
+  return token;
+}
+
+/** Every admin, oldest first. */
+export function listAdmins(em: EntityManager): Promise<Admin[]> {
+  return em.find(Admin, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+/**
+ * Revokes an admin (operations CLI): every token of theirs is refused from the next request on, since
+ * tokens are checked against the database on every request. Null when no admin has that address.
  */
 export async function revokeAdmin(em: EntityManager, email: string): Promise<Admin | null> {
   const admin = await em.findOne(Admin, { email });
@@ -30,9 +98,13 @@ export async function revokeAdmin(em: EntityManager, email: string): Promise<Adm
   return admin;
 }
 
-export async function adminForToken(em: EntityManager, token: string): Promise<Admin> {
+/**
+ * The admin a bearer token belongs to, and the token's id. Unknown, malformed, expired and revoked
+ * tokens, and tokens of a revoked admin, are all the same 401: a caller learns nothing from the answer.
+ */
+export async function adminForToken(em: EntityManager, token: string, now = new Date()): Promise<{ admin: Admin; tokenId: string }> {
   const hash = sha256Hex(token);
-  const admin = ADMIN_TOKEN_PATTERN.test(token) ? await em.findOne(Admin, { tokenHash: hash }) : null;
-  if (!admin || !digestsEqual(admin.tokenHash, hash) || admin.revokedAt) throw domainError('UNAUTHENTICATED');
-  return admin;
+  const record = ADMIN_TOKEN_PATTERN.test(token) ? await em.findOne(AdminToken, { tokenHash: hash }, { populate: ['admin'] }) : null;
+  if (!record || !digestsEqual(record.tokenHash, hash) || !tokenIsLive(record, now) || record.admin.revokedAt) throw domainError('UNAUTHENTICATED');
+  return { admin: record.admin, tokenId: record.id };
 }

@@ -4,7 +4,8 @@ import { validPageRequest } from '../payments/payment-rules';
 import { pageOf, type Page } from '../shared/page';
 import { AuditEntry } from './audit-entry.entity';
 
-export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin';
+/** `operation`: a refused GraphQL field (its name is the target id). */
+export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation';
 
 export interface AuditRecord {
   action: string;
@@ -29,6 +30,17 @@ export function recordAudit(tx: EntityManager, admin: Admin | null, record: Audi
     reason: record.reason ?? null,
     details: record.details ?? {},
   });
+}
+
+/**
+ * An admin's refused action (wrong role, self-approval): written and committed on its own unit of work,
+ * since the refused action's own transaction, if any, writes nothing. Action `<what>.refused`, with the
+ * error code in `details.code`.
+ */
+export async function recordRefusal(em: EntityManager, admin: Admin, record: AuditRecord & { details: { code: string } }): Promise<void> {
+  const own = em.fork({ clear: true });
+  recordAudit(own, admin, record);
+  await own.flush();
 }
 
 export interface AuditFilter {

@@ -1,18 +1,39 @@
 import type { AuthChecker } from 'type-graphql';
+import { recordRefusal } from '../audit/audit.service';
 import { domainError } from '../shared/errors';
-import type { Actor, GraphQLContext, Role } from './context';
+import type { Admin } from '../admins/admin.entity';
+import type { Actor, AdminDuty, GraphQLContext, Role } from './context';
 
-/** `@Authorized('SELLER', 'ADMIN')` lets either role in; a field's guard is declared where the field is. */
-export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context }, roles) => {
-  const role = roleOf(context.actor);
-  if (role && (roles.length === 0 || roles.includes(role))) return true;
-  throw domainError(role ? 'FORBIDDEN' : 'UNAUTHENTICATED');
+const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminDuty[];
+
+/**
+ * `@Authorized('SELLER', 'FINANCE')` lets a seller or a finance admin in; `ADMIN` is any admin role (the
+ * reads). A field's guard is declared where the field is. An admin refused here gets FORBIDDEN_ROLE
+ * naming the role needed, and the refusal is written to the audit log (docs/admin.md).
+ */
+export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context, info, args }, roles) => {
+  const held = rolesOf(context.actor);
+  if (held.length > 0 && (roles.length === 0 || roles.some((role) => held.includes(role)))) return true;
+  if (context.actor.kind !== 'admin') throw domainError(held.length > 0 ? 'FORBIDDEN' : 'UNAUTHENTICATED');
+  return refuseAdmin(context, context.actor.admin, info.fieldName, roles, args);
 };
 
-function roleOf(actor: Actor): Role | null {
-  if (actor.kind === 'seller') return 'SELLER';
-  if (actor.kind === 'admin') return 'ADMIN';
-  return null;
+function rolesOf(actor: Actor): Role[] {
+  if (actor.kind === 'seller') return ['SELLER'];
+  if (actor.kind === 'admin') return ['ADMIN', actor.admin.role.toUpperCase() as AdminDuty];
+  return [];
+}
+
+async function refuseAdmin(context: GraphQLContext, admin: Admin, operation: string, roles: Role[], args: Record<string, unknown>): Promise<never> {
+  const needed = roles.filter((role) => DUTIES.includes(role)).map((role) => role.toLowerCase());
+  const error = needed.length > 0 ? domainError('FORBIDDEN_ROLE', operation, needed.join(' or '), admin.role) : domainError('FORBIDDEN');
+  await recordRefusal(context.em, admin, {
+    action: 'access.refused',
+    targetType: 'operation',
+    targetId: operation,
+    details: { code: error.code, role: admin.role, needed, arguments: args },
+  });
+  throw error;
 }
 
 /** The calling seller's shop; resolvers guarded by `@Authorized('SELLER')` may rely on it. */
@@ -27,7 +48,7 @@ export function sellerShopId(context: GraphQLContext): string {
   return context.actor.shopId;
 }
 
-/** The calling admin; resolvers guarded by `@Authorized('ADMIN')` may rely on it. */
+/** The calling admin; resolvers guarded by an admin role may rely on it. */
 export function currentAdmin(context: GraphQLContext) {
   if (context.actor.kind !== 'admin') throw domainError('FORBIDDEN');
   return context.actor.admin;
@@ -45,4 +66,14 @@ export function shopIdFor(context: GraphQLContext, shopId: string | null | undef
   if (context.actor.kind !== 'admin') throw domainError('UNAUTHENTICATED');
   if (!shopId) throw domainError('MISSING_FIELD', 'shopId');
   return shopId;
+}
+
+/**
+ * The admin an admin-management field is about: the caller's own (omitted or their own id), or, for an
+ * owner, any admin. Anyone else naming another admin is refused like a missing role, and audited.
+ */
+export async function adminIdFor(context: GraphQLContext, adminId: string | null | undefined, operation: string): Promise<string> {
+  const admin = currentAdmin(context);
+  if (!adminId || adminId === admin.id || admin.role === 'owner') return adminId ?? admin.id;
+  return refuseAdmin(context, admin, operation, ['OWNER'], { adminId });
 }

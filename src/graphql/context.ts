@@ -13,10 +13,14 @@ import type { WebhookServices } from '../webhooks/webhook-settings.service';
 export type Actor =
   /** `shop` is a reference (only its id is set), made on first use: load it when more is needed. */
   | { kind: 'seller'; shopId: string; readonly shop: Shop }
-  | { kind: 'admin'; admin: Admin }
+  /** `tokenId`: the admin token this request came with. */
+  | { kind: 'admin'; admin: Admin; tokenId: string }
   | { kind: 'public' };
 
-export type Role = 'SELLER' | 'ADMIN';
+/** The admin roles as `@Authorized` names them (docs/admin.md). */
+export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
+/** `ADMIN`: any admin, whatever the role (the reads). */
+export type Role = 'SELLER' | 'ADMIN' | AdminDuty;
 
 /** What every request shares: built once at start. */
 export interface AppServices {
@@ -30,6 +34,8 @@ export interface AppServices {
   webhooks: WebhookServices;
   /** Carries out approved refunds (a bull queue with Redis, in-process without; plus a periodic sweep). */
   refunds: RefundJobs;
+  /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
+  adminTokenTtlDays: number;
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */

@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AdminResolver } from '../admins/admin.resolver';
 import { AuditResolver } from '../audit/audit.resolver';
 import { CheckoutResolver } from '../checkout/checkout.resolver';
 import { BalanceResolver, LedgerEntryResolver } from '../ledger/balance.resolver';
@@ -27,6 +28,7 @@ export const RESOLVERS = [
   ShopAdminResolver,
   SellerAdminResolver,
   AuditResolver,
+  AdminResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

@@ -47,7 +47,7 @@ export function authenticateGraphQLCaller(limits: RateLimits, credentials: Crede
     const token = /^Bearer +(adm_\S+)\s*$/i.exec(authorization)?.[1];
     if (!token) return seller(req, res, next);
     try {
-      locals(res).actor = { kind: 'admin', admin: await adminForToken(locals(res).em, token) };
+      locals(res).actor = { kind: 'admin', ...(await adminForToken(locals(res).em, token)) };
       next();
     } catch (error) {
       next(await countAuthFailure(limits, req, res, error));

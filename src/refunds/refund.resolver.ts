@@ -10,7 +10,7 @@ import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSe
 
 export const RefundList = PageType(Refund, 'RefundList');
 
-/** Refunds are handled by support and admins only (spec: no refund endpoint; sellers write to support). */
+/** Refunds are handled by admins only (spec: no refund endpoint; sellers write to support): support records, finance decides. */
 @Resolver(() => Refund)
 export class RefundResolver {
   @Authorized('ADMIN')
@@ -31,7 +31,7 @@ export class RefundResolver {
     return findRefund(context.em, id);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SUPPORT', 'FINANCE')
   @Mutation(() => Refund, { description: "Records a seller's refund request for a completed payment (full amount; one open request per payment)." })
   async requestRefund(
     @Arg('paymentId', () => ID) paymentId: string,
@@ -44,7 +44,7 @@ export class RefundResolver {
     return refund;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Refund, { description: 'Approves a requested refund; a background job then refunds the card and debits the seller.' })
   async approveRefund(
     @Arg('id', () => ID) id: string,
@@ -58,7 +58,7 @@ export class RefundResolver {
     return refund;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Refund, { description: 'Rejects a requested refund with the reason the seller will be told.' })
   rejectRefund(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Refund> {
     return rejectRefund(context.em, currentAdmin(context), id, reason);

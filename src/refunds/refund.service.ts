@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Admin } from '../admins/admin.entity';
-import { validReason, optionalReason } from '../admins/admin-rules';
+import { optionalReason, selfApprovalRefused, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookRefund } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
@@ -55,7 +55,8 @@ export async function requestRefund(em: EntityManager, admin: Admin, paymentId: 
 
 /**
  * requested -> approved as one conditional UPDATE, with its audit entry in the same transaction: of two
- * admins approving at once, one wins and the other is told the refund is no longer requested.
+ * admins approving at once, one wins and the other is told the refund is no longer requested. The
+ * condition also holds four eyes (`requested_by <> approver`), so no race lets a requester approve.
  * The caller then hands the refund to the refund jobs.
  */
 export async function approveRefund(em: EntityManager, admin: Admin, refundId: string, note?: string | null): Promise<Refund> {
@@ -77,10 +78,11 @@ async function reviewRefund(
   changes: Partial<Refund>,
   reason: string | null,
 ): Promise<Refund> {
+  const fourEyes = action === 'approved' ? { requestedBy: { $ne: admin.id } } : {};
   const moved = await em.transactional(async (tx) => {
     const updated = await tx.nativeUpdate(
       Refund,
-      { id: refundId, status: RefundStatus.REQUESTED },
+      { id: refundId, status: RefundStatus.REQUESTED, ...fourEyes },
       { ...changes, reviewedBy: admin.id, reviewedAt: new Date() } as never,
     );
     if (updated !== 1) return false;
@@ -89,6 +91,7 @@ async function reviewRefund(
   });
   const refund = await em.findOne(Refund, { id: refundId }, { refresh: true });
   if (!refund) throw domainError('REFUND_NOT_FOUND');
+  if (!moved && action === 'approved' && refund.requestedBy.id === admin.id) throw await selfApprovalRefused(em, admin, 'refund', refundId);
   if (!moved) throw domainError('REFUND_STATE_CONFLICT', action, refund.status);
   return refund;
 }

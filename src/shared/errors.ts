@@ -58,6 +58,17 @@ const catalogue = {
   SELLER_INACTIVE: { status: 403, message: 'Seller account inactive' }, // (spec)
   UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
   FORBIDDEN: { status: 403, message: 'Access denied' },
+  // 403/404: separated admin duties (docs/admin.md)
+  FORBIDDEN_ROLE: {
+    status: 403,
+    message: (operation: string, needed: string, role: string) => `${operation} needs the ${needed} role; your admin role is ${role}`,
+  },
+  SELF_APPROVAL_NOT_ALLOWED: {
+    status: 403,
+    message: (what: string) => `You recorded this ${what} request; another finance admin must approve it (four eyes)`,
+  },
+  ADMIN_NOT_FOUND: { status: 404, message: 'Admin not found' },
+  ADMIN_TOKEN_NOT_FOUND: { status: 404, message: 'Admin token not found' },
   // 404/405
   PAYMENT_NOT_FOUND: { status: 404, message: 'Payment not found' }, // (spec)
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },

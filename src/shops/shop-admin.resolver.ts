@@ -52,7 +52,7 @@ function created(result: NewShop): CreatedShop {
 /** The seller and shop life cycle, for admins. Every change tells the API-key cache at once. */
 @Resolver(() => Shop)
 export class ShopAdminResolver {
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => CreatedShop, { description: 'A seller account with its one shop and its API key.' })
   async createSellerWithShop(
     @Arg('email', () => String) email: string,
@@ -62,37 +62,37 @@ export class ShopAdminResolver {
     return created(await createSellerAndShop(context.em, currentAdmin(context), email, shop, deps(context.services)));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => CreatedShop, { description: 'A new shop for a seller whose shop was deleted (one live shop per seller).' })
   async createShop(@Arg('sellerId', () => ID) sellerId: string, @Arg('shop', () => ShopInput) shop: ShopInput, @Ctx() context: GraphQLContext): Promise<CreatedShop> {
     return created(await createShopForExistingSeller(context.em, currentAdmin(context), sellerId, shop, deps(context.services)));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => Shop, { description: "The shop's key answers 401 Shop is inactive until it is reactivated." })
   deactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
     return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.INACTIVE, reason, deps(context.services));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => Shop)
   reactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
     return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.ACTIVE, reason, deps(context.services));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => Shop, { description: 'Soft delete: its keys answer 401 Invalid API key at once; payments and ledger stay.' })
   deleteShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Shop> {
     return deleteShop(context.em, currentAdmin(context), id, reason, deps(context.services));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => Seller, { description: "The seller's keys answer 403 Seller account inactive until it is reactivated." })
   suspendSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.SUSPENDED, reason, deps(context.services));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('OWNER')
   @Mutation(() => Seller)
   reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, deps(context.services));

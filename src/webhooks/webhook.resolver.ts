@@ -19,7 +19,7 @@ const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's
 /** Webhook settings of a shop and its delivery log: admins for any shop, a seller's key for its own. */
 @Resolver(() => WebhookDelivery)
 export class WebhookResolver {
-  @Authorized('ADMIN', 'SELLER')
+  @Authorized('SELLER', 'OWNER')
   @Mutation(() => Shop, { description: 'Sets the webhook URL (HTTPS, public address), or clears it with null.' })
   async setWebhookUrl(
     @Arg('url', () => String, { nullable: true }) url: string | null,
@@ -30,21 +30,21 @@ export class WebhookResolver {
     return setWebhookUrl(context.em, context.actor, shop, url, context.services.webhooks.urlPolicy);
   }
 
-  @Authorized('ADMIN', 'SELLER')
+  @Authorized('SELLER', 'OWNER')
   @Mutation(() => RotatedWebhookSecret, { description: 'Replaces the webhook secret; the new one is shown once.' })
   async rotateWebhookSecret(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<RotatedWebhookSecret> {
     const shop = await manageableShop(context.em, context.actor, shopId);
     return { shop, webhookSecret: await rotateWebhookSecret(context.em, context.actor, shop) };
   }
 
-  @Authorized('ADMIN', 'SELLER')
+  @Authorized('SELLER', 'SUPPORT', 'OWNER')
   @Mutation(() => WebhookDelivery, { description: 'Sends a sample payment.completed marked X-Service-Test: true (one attempt).' })
   async sendTestWebhook(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
     const shop = await manageableShop(context.em, context.actor, shopId);
     return sendTestDelivery(context.em, context.actor, shop, context.services.webhooks);
   }
 
-  @Authorized('ADMIN', 'SELLER')
+  @Authorized('SELLER', 'SUPPORT', 'OWNER')
   @Mutation(() => WebhookDelivery, { description: 'Starts a new retry schedule for a failed (or delivered) delivery: same event, same body.' })
   async resendWebhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
     return resendDelivery(context.em, context.actor, await findDelivery(context.em, context.actor, id), context.services.webhooks);

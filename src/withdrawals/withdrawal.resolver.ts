@@ -16,7 +16,7 @@ const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's
 
 @Resolver(() => Withdrawal)
 export class WithdrawalResolver {
-  @Authorized('SELLER', 'ADMIN')
+  @Authorized('SELLER', 'SUPPORT', 'FINANCE')
   @Mutation(() => Withdrawal, { description: 'Asks for a payout: at least 1000 cents, at most the available balance; the amount is held at once.' })
   async requestWithdrawal(
     @Arg('amount', () => SafeIntResolver, { description: 'Integer cents.' }) amount: number,
@@ -30,19 +30,19 @@ export class WithdrawalResolver {
     return withdrawal;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Withdrawal, { description: 'REQUESTED -> APPROVED.' })
   approveWithdrawal(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
     return approveWithdrawal(context.em, currentAdmin(context), id);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Withdrawal, { description: 'REQUESTED or APPROVED -> REJECTED; the held amount returns to the balance.' })
   rejectWithdrawal(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
     return rejectWithdrawal(context.em, currentAdmin(context), id, reason);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('FINANCE')
   @Mutation(() => Withdrawal, { description: 'APPROVED -> PAID, with the bank transfer reference.' })
   async markWithdrawalPaid(@Arg('id', () => ID) id: string, @Arg('reference', () => String) reference: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
     const admin = currentAdmin(context);

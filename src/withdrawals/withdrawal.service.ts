@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { validReason } from '../admins/admin-rules';
+import { selfApprovalRefused, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
 import { validPageRequest } from '../payments/payment-rules';
@@ -58,10 +58,12 @@ type Move = {
   /** The statuses it may leave, as the error message names them. */
   from: WithdrawalStatus[];
   to: WithdrawalStatus;
+  /** Four eyes: the admin who requested it may not make this move. */
+  notByRequester?: true;
 };
 
 const MOVES = {
-  approve: { action: 'approved', verb: 'approved', from: [WithdrawalStatus.REQUESTED], to: WithdrawalStatus.APPROVED },
+  approve: { action: 'approved', verb: 'approved', from: [WithdrawalStatus.REQUESTED], to: WithdrawalStatus.APPROVED, notByRequester: true },
   reject: { action: 'rejected', verb: 'rejected', from: [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED], to: WithdrawalStatus.REJECTED },
   pay: { action: 'paid', verb: 'marked paid', from: [WithdrawalStatus.APPROVED], to: WithdrawalStatus.PAID },
 } satisfies Record<string, Move>;
@@ -86,8 +88,9 @@ export function markWithdrawalPaid(em: EntityManager, admin: Admin, id: string, 
 }
 
 /**
- * One conditional UPDATE (`… WHERE status IN (<from>)`), the ledger journal the move needs and the audit
- * entry, in one transaction: two admins acting at once cannot both move it, nor write its journal twice.
+ * One conditional UPDATE (`… WHERE status IN (<from>)`, and for an approval `requested_by` is not the
+ * approver), the ledger journal the move needs and the audit entry, in one transaction: two admins acting
+ * at once cannot both move it, nor write its journal twice, and no race lets a requester approve.
  */
 async function moveWithdrawal(
   em: EntityManager,
@@ -99,7 +102,8 @@ async function moveWithdrawal(
   book: (tx: EntityManager, withdrawal: Withdrawal) => void,
 ): Promise<Withdrawal> {
   const moved = await em.transactional(async (tx) => {
-    const updated = await tx.nativeUpdate(Withdrawal, { id, status: { $in: move.from } }, { ...changes, status: move.to } as never);
+    const fourEyes = move.notByRequester ? { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin.id } }] } : {};
+    const updated = await tx.nativeUpdate(Withdrawal, { id, status: { $in: move.from }, ...fourEyes }, { ...changes, status: move.to } as never);
     if (updated !== 1) return false;
     const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { refresh: true });
     book(tx, withdrawal);
@@ -114,6 +118,7 @@ async function moveWithdrawal(
   });
   const withdrawal = await em.findOne(Withdrawal, { id }, { refresh: true });
   if (!withdrawal) throw domainError('WITHDRAWAL_NOT_FOUND');
+  if (!moved && move.notByRequester && withdrawal.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, 'withdrawal', id);
   if (!moved) throw domainError('WITHDRAWAL_STATE_CONFLICT', move.verb, move.from.join(' or '), withdrawal.status);
   return withdrawal;
 }

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_CONSOLE_CSP } from '../../src/admin-console/admin-page';
+import { AdminRole } from '../../src/admins/admin-role';
 import { adminClient, completedPayment, eventually } from '../support/admin-client';
 import { launchBrowser } from '../support/browser';
 import { startTestService, type TestService } from '../support/test-service';
@@ -32,10 +33,11 @@ async function responseShows(page: Page, text: string) {
   await page.locator('.result-window').filter({ hasText: text }).waitFor({ timeout: 15_000 });
 }
 
-test('an admin opens /admin, enters the token, runs the refund queue and approves a refund; the payment becomes refunded over REST', async () => {
-  const admin = await adminClient(service);
+test('a finance admin opens /admin, enters the token, runs the refund queue and approves a refund; the payment becomes refunded over REST', async () => {
+  const admin = await adminClient(service, AdminRole.FINANCE);
+  const support = await adminClient(service, AdminRole.SUPPORT);
   const { seller, paymentId } = await completedPayment(service, 4200);
-  const refundId = (await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Customer returned the parcel") { id } }`, { p: paymentId })).requestRefund.id;
+  const refundId = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Customer returned the parcel") { id } }`, { p: paymentId })).requestRefund.id;
 
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
@@ -55,6 +57,10 @@ test('an admin opens /admin, enters the token, runs the refund queue and approve
   await page.getByRole('alert').filter({ hasText: 'This token was refused' }).waitFor();
   await page.getByLabel('Admin token').fill(admin.token);
   await page.getByRole('button', { name: 'Open console' }).click();
+
+  // The console names the admin and offers finance's work, not the owner's.
+  await page.getByText(`${admin.admin.email} (finance)`).waitFor();
+  expect(await page.getByRole('button', { name: 'Delete a shop' }).count()).toBe(0);
 
   // The refund queue, narrowed to the payment support is asked about.
   await page.getByRole('button', { name: 'Refund queue' }).click();
@@ -76,6 +82,27 @@ test('an admin opens /admin, enters the token, runs the refund queue and approve
   expect(offSite).toEqual([]);
   await context.close();
 }, 90_000);
+
+test('a support admin is offered recording a refund request, but no approval, and the buttons survive a reload', async () => {
+  const support = await adminClient(service, AdminRole.SUPPORT);
+  const page = await browser.newPage();
+  await page.goto(`${service.url}/admin`);
+  await page.getByLabel('Admin token').fill(support.token);
+  await page.getByRole('button', { name: 'Open console' }).click();
+  await page.getByText(`${support.admin.email} (support)`).waitFor();
+  const offered = async () => ({
+    record: await page.getByRole('button', { name: 'Record a refund request' }).count(),
+    approve: await page.getByRole('button', { name: 'Approve a refund' }).count(),
+    markPaid: await page.getByRole('button', { name: 'Mark a withdrawal paid' }).count(),
+    suspend: await page.getByRole('button', { name: 'Suspend a seller' }).count(),
+    tokens: await page.getByRole('button', { name: 'Admin tokens' }).count(),
+  });
+  expect(await offered()).toEqual({ record: 1, approve: 0, markPaid: 0, suspend: 0, tokens: 1 });
+  await page.reload();
+  await page.getByText(`${support.admin.email} (support)`).waitFor();
+  expect(await offered()).toEqual({ record: 1, approve: 0, markPaid: 0, suspend: 0, tokens: 1 });
+  await page.close();
+}, 60_000);
 
 test('the console assets are served with the same strict headers, and unknown assets are 404', async () => {
   const page = await browser.newPage();

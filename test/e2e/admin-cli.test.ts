@@ -1,4 +1,4 @@
-import { adminClient } from '../support/admin-client';
+import { adminClient, graphql } from '../support/admin-client';
 import { runNode } from '../support/processes';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -29,6 +29,32 @@ describe('operations CLI: admin tokens', () => {
       { action: 'admin.revoked', actor: 'cli' },
       { action: 'admin.created', actor: 'cli' },
     ]);
+  });
+
+  test('create-admin --role: the token works at once with that role, for ADMIN_TOKEN_TTL_DAYS', async () => {
+    const result = await runNode('cli.js', ['create-admin', '--email', 'payouts@payments.example', '--role', 'FINANCE'], {
+      DATABASE_URL: service.database.orm.config.getClientUrl(),
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN_TTL_DAYS: '30',
+    });
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout);
+    expect(created).toEqual({ admin_id: expect.stringMatching(/^adm_/), role: 'finance', token: expect.stringMatching(/^adm_[0-9a-f]{64}$/) });
+    const me = await graphql(service.url, `Bearer ${created.token}`, '{ currentAdmin { id role } adminTokens { createdAt expiresAt } }');
+    expect(me.data.currentAdmin).toEqual({ id: created.admin_id, role: 'FINANCE' });
+    const [token] = me.data.adminTokens;
+    expect(Date.parse(token.expiresAt) - Date.parse(token.createdAt)).toBe(30 * 24 * 60 * 60 * 1000);
+  });
+
+  test.each([
+    [['create-admin', '--email', 'norole@payments.example'], /--role is required/],
+    [['create-admin', '--email', 'root@payments.example', '--role', 'root'], /--role must be one of support, finance, owner/],
+  ])('%j -> a clear message, exit 2, no admin', async (args, message) => {
+    const result = await cli(args);
+    expect([result.code, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toMatch(message);
+    const [row] = await service.em().getConnection().execute(`select count(*)::int as n from admins where email = ?`, [args[2]]);
+    expect(row.n).toBe(0);
   });
 
   test('an unknown address -> a clear message and a non-zero exit', async () => {

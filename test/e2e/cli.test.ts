@@ -33,10 +33,10 @@ describe('operations CLI', () => {
     expect((await sellerClient(service.url, key).test()).body.data.shop.shop_name).toBe('Kiosk 2');
   });
 
-  test('create-admin prints the admin id and a token', async () => {
-    const result = await cli(['create-admin', '--email', 'ops@payments.example']);
+  test('create-admin prints the admin id, role and a token', async () => {
+    const result = await cli(['create-admin', '--email', 'ops@payments.example', '--role', 'support']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ admin_id: expect.stringMatching(/^adm_/), token: expect.stringMatching(/^adm_[0-9a-f]{64}$/) });
+    expect(JSON.parse(result.stdout)).toEqual({ admin_id: expect.stringMatching(/^adm_/), role: 'support', token: expect.stringMatching(/^adm_[0-9a-f]{64}$/) });
   });
 
   test.each([

@@ -1,4 +1,5 @@
-import { adminClient, completedPayment, eventually, graphql } from '../support/admin-client';
+import { AdminRole } from '../../src/admins/admin-role';
+import { adminClient, adminTeam, completedPayment, eventually, graphql } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -77,8 +78,9 @@ describe("a payment's full story", () => {
     const shop = await service.createShop({ webhookUrl: 'https://shop.example.test/hooks' });
     const id = (await sellerClient(service.url, shop.apiKey).create({ ...VALID_PAYMENT, amount: 2000 })).body.data.id;
     await checkoutClient(service.url).pay(id, '4000000032200000');
-    const refund = (await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Damaged in transit") { id } }`, { p: id })).requestRefund.id;
-    await admin.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: refund });
+    const { support, finance } = await adminTeam(service);
+    const refund = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Damaged in transit") { id } }`, { p: id })).requestRefund.id;
+    await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: refund });
     await eventually(async () => (await admin.ok(STORY, { id })).payment.status === 'REFUNDED');
 
     const { payment } = await admin.ok(STORY, { id });
@@ -105,8 +107,8 @@ describe("a payment's full story", () => {
       { account: 'CUSTOMER_FUNDS', kind: 'refund', amount: 2000 },
     ]);
     expect(payment.auditEntries).toEqual([
-      { action: 'refund.requested', actor: admin.admin.email, targetType: 'refund', reason: 'Damaged in transit' },
-      { action: 'refund.approved', actor: admin.admin.email, targetType: 'refund', reason: null },
+      { action: 'refund.requested', actor: support.admin.email, targetType: 'refund', reason: 'Damaged in transit' },
+      { action: 'refund.approved', actor: finance.admin.email, targetType: 'refund', reason: null },
     ]);
     expect(JSON.stringify(payment)).not.toContain('4000000032200000');
   });
@@ -174,7 +176,8 @@ describe('the console walks relations with dataloaders: no N+1', () => {
   test('the refund queue with payment -> shop -> seller and reviewers runs a constant number of queries', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await completedPayment(service, 1000)).paymentId);
-    for (const p of ids) await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "batch") { id } }`, { p });
+    const support = await adminClient(service, AdminRole.SUPPORT);
+    for (const p of ids) await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "batch") { id } }`, { p });
     const QUEUE = `query ($limit: Int) { refunds(status: REQUESTED, limit: $limit) { items { id requestedBy { email } payment { id shop { name seller { email } } } } } }`;
     const one = await countQueries(() => admin.ok(QUEUE, { limit: 1 }));
     const many = await countQueries(() => admin.ok(QUEUE, { limit: 100 }));

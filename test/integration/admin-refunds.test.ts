@@ -2,17 +2,23 @@ import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity
 import { sellerBalance } from '../../src/ledger/ledger.service';
 import { Refund } from '../../src/refunds/refund.entity';
 import { executeRefund } from '../../src/refunds/refund.service';
-import { adminClient, completedPayment, eventually } from '../support/admin-client';
+import { AdminRole } from '../../src/admins/admin-role';
+import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 let service: TestService;
-let admin: Awaited<ReturnType<typeof adminClient>>;
+let admin: AdminClient;
+/** Support records requests, finance decides (docs/admin.md); `admin` (an owner) reads. */
+let support: AdminClient;
+let finance: AdminClient;
 
 beforeAll(async () => {
   // The refund takes a moment at the acquirer, so concurrent executions really overlap; the sweep runs often.
   service = await startTestService({ SIMULATED_REFUND_DELAY_MS: '150', REFUND_SWEEP_INTERVAL_MS: '250' });
   admin = await adminClient(service);
+  support = await adminClient(service, AdminRole.SUPPORT);
+  finance = await adminClient(service, AdminRole.FINANCE);
 });
 afterAll(() => service.stop());
 
@@ -26,7 +32,7 @@ const sql = (query: string, params: unknown[] = []) => service.em().getConnectio
 
 async function requested(amount = 1000) {
   const payment = await completedPayment(service, amount);
-  const { requestRefund } = await admin.ok(REQUEST, { paymentId: payment.paymentId, reason: 'Customer returned the goods' });
+  const { requestRefund } = await support.ok(REQUEST, { paymentId: payment.paymentId, reason: 'Customer returned the goods' });
   return { ...payment, refundId: requestRefund.id as string };
 }
 
@@ -44,8 +50,8 @@ describe('a refund goes from request to refunded, the ledger debited once', () =
     expect(entry).toMatchObject({ status: 'REQUESTED', pastReviewWindow: false, payment: { id: paymentId, shop: { id: shop.shop.id } } });
     expect(entry.ageSeconds).toBeGreaterThanOrEqual(0);
 
-    const approved = await admin.ok(APPROVE, { id: refundId });
-    expect(approved.approveRefund).toMatchObject({ id: refundId, status: 'APPROVED', reviewedBy: { email: admin.admin.email } });
+    const approved = await finance.ok(APPROVE, { id: refundId });
+    expect(approved.approveRefund).toMatchObject({ id: refundId, status: 'APPROVED', reviewedBy: { email: finance.admin.email } });
 
     await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded', 10_000, 'refunded over REST');
     const after = (await seller.retrieve(paymentId)).body.data;
@@ -66,7 +72,7 @@ describe('a refund goes from request to refunded, the ledger debited once', () =
 
   test('a seller lists its payments and sees refunded with ?status=refunded', async () => {
     const { seller, paymentId, refundId } = await requested(2000);
-    await admin.ok(APPROVE, { id: refundId });
+    await finance.ok(APPROVE, { id: refundId });
     await eventually(async () => (await refundStatus(refundId)) === 'REFUNDED');
     const list = await seller.list('?status=refunded');
     expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([paymentId]);
@@ -79,25 +85,25 @@ describe('what can be refunded', () => {
     ['a reason over 500 characters', 'x'.repeat(501), 'A reason of 1 to 500 characters is required'],
   ])('%s -> refused', async (_name, reason, message) => {
     const { paymentId } = await completedPayment(service);
-    const answer = await admin.run(REQUEST, { paymentId, reason });
+    const answer = await support.run(REQUEST, { paymentId, reason });
     expect(answer.errors?.[0]).toMatchObject({ message, extensions: { code: 'REASON_REQUIRED' } });
   });
 
   test('a pending payment -> 409 Only a completed payment can be refunded (this one is pending)', async () => {
     const shop = await service.createShop();
     const id = (await sellerClient(service.url, shop.apiKey).create(VALID_PAYMENT)).body.data.id;
-    const answer = await admin.run(REQUEST, { paymentId: id, reason: 'changed mind' });
+    const answer = await support.run(REQUEST, { paymentId: id, reason: 'changed mind' });
     expect(answer.errors?.[0]).toMatchObject({ message: 'Only a completed payment can be refunded (this one is pending)', extensions: { code: 'REFUND_PAYMENT_NOT_COMPLETED' } });
   });
 
   test('an unknown payment -> Payment not found', async () => {
-    const answer = await admin.run(REQUEST, { paymentId: 'pay_000000000000000000000000', reason: 'x' });
+    const answer = await support.run(REQUEST, { paymentId: 'pay_000000000000000000000000', reason: 'x' });
     expect(answer.errors?.[0].message).toBe('Payment not found');
   });
 
   test('one open request per payment: a second one is refused, and the database refuses it too', async () => {
     const { paymentId, refundId } = await requested();
-    const second = await admin.run(REQUEST, { paymentId, reason: 'again' });
+    const second = await support.run(REQUEST, { paymentId, reason: 'again' });
     expect(second.errors?.[0]).toMatchObject({ message: 'This payment already has an open refund request', extensions: { code: 'REFUND_ALREADY_OPEN' } });
     await expect(
       sql(`insert into refunds (id, payment_id, amount, reason, status, requested_by_id) select 'ref_dup_' || md5(random()::text), payment_id, amount, 'dup', 'approved', requested_by_id from refunds where id = ?`, [refundId]),
@@ -106,9 +112,9 @@ describe('what can be refunded', () => {
 
   test('a refunded payment cannot be refunded again', async () => {
     const { paymentId, refundId } = await requested();
-    await admin.ok(APPROVE, { id: refundId });
+    await finance.ok(APPROVE, { id: refundId });
     await eventually(async () => (await refundStatus(refundId)) === 'REFUNDED');
-    const again = await admin.run(REQUEST, { paymentId, reason: 'twice' });
+    const again = await support.run(REQUEST, { paymentId, reason: 'twice' });
     expect(again.errors?.[0].message).toBe('Only a completed payment can be refunded (this one is refunded)');
   });
 });
@@ -116,20 +122,20 @@ describe('what can be refunded', () => {
 describe('review', () => {
   test('reject with a reason; the payment stays completed; a rejected refund cannot be approved; a new request may follow', async () => {
     const { seller, paymentId, refundId } = await requested();
-    const blank = await admin.run(REJECT, { id: refundId, reason: '' });
+    const blank = await finance.run(REJECT, { id: refundId, reason: '' });
     expect(blank.errors?.[0].extensions?.code).toBe('REASON_REQUIRED');
-    const rejected = await admin.ok(REJECT, { id: refundId, reason: 'Outside the return policy' });
+    const rejected = await finance.ok(REJECT, { id: refundId, reason: 'Outside the return policy' });
     expect(rejected.rejectRefund).toEqual({ id: refundId, status: 'REJECTED', rejectionReason: 'Outside the return policy' });
     expect((await seller.retrieve(paymentId)).body.data.status).toBe('completed');
 
-    const late = await admin.run(APPROVE, { id: refundId });
+    const late = await finance.run(APPROVE, { id: refundId });
     expect(late.errors?.[0]).toMatchObject({ message: 'Only requested refunds can be approved (this one is rejected)', extensions: { code: 'REFUND_STATE_CONFLICT' } });
-    const again = await admin.ok(REQUEST, { paymentId, reason: 'The customer sent proof' });
+    const again = await support.ok(REQUEST, { paymentId, reason: 'The customer sent proof' });
     expect(again.requestRefund.status).toBe('REQUESTED');
   });
 
   test('an unknown refund -> Refund not found', async () => {
-    const answer = await admin.run(APPROVE, { id: 'ref_nope' });
+    const answer = await finance.run(APPROVE, { id: 'ref_nope' });
     expect(answer.errors?.[0]).toMatchObject({ message: 'Refund not found', extensions: { code: 'REFUND_NOT_FOUND' } });
   });
 
@@ -148,7 +154,7 @@ describe('review', () => {
 describe('a payment is refunded at most once, whatever runs concurrently', () => {
   test('10 simultaneous approvals: one wins, the others are told; 10 simultaneous executions and sweeps: one refund debit', async () => {
     const { shop, paymentId, refundId } = await requested(5000);
-    const approvals = await Promise.all(Array.from({ length: 10 }, () => admin.run(APPROVE, { id: refundId })));
+    const approvals = await Promise.all(Array.from({ length: 10 }, () => finance.run(APPROVE, { id: refundId })));
     expect(approvals.filter((a) => !a.errors).length).toBe(1);
     for (const a of approvals.filter((x) => x.errors)) expect(a.errors![0].message).toMatch(/^Only requested refunds can be approved \(this one is (approved|processing|refunded)\)$/);
 
@@ -187,7 +193,7 @@ describe('nothing is lost: the sweep carries out what no job did', () => {
   test('a refund the acquirer declines is FAILED with its reason; the payment stays completed and nothing is booked', async () => {
     const { seller, paymentId, refundId } = await requested();
     await sql(`update payments set processor_reference = 'not_ours_123' where id = ?`, [paymentId]);
-    await admin.ok(APPROVE, { id: refundId });
+    await finance.ok(APPROVE, { id: refundId });
     await eventually(async () => (await refundStatus(refundId)) === 'FAILED');
     expect((await admin.ok(ONE, { id: refundId })).refund.failureReason).toBe('unknown_authorization');
     expect((await seller.retrieve(paymentId)).body.data.status).toBe('completed');
@@ -199,10 +205,11 @@ describe('without Redis', () => {
   test('approval runs the refund job in the process', async () => {
     const local = await startTestService({ REDIS_URL: '', REFUND_SWEEP_INTERVAL_MS: '3600000' });
     try {
-      const localAdmin = await adminClient(local);
+      const localSupport = await adminClient(local, AdminRole.SUPPORT);
+      const localFinance = await adminClient(local, AdminRole.FINANCE);
       const { seller, paymentId } = await completedPayment(local);
-      const { requestRefund } = await localAdmin.ok(REQUEST, { paymentId, reason: 'duplicate order' });
-      await localAdmin.ok(APPROVE, { id: requestRefund.id });
+      const { requestRefund } = await localSupport.ok(REQUEST, { paymentId, reason: 'duplicate order' });
+      await localFinance.ok(APPROVE, { id: requestRefund.id });
       await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded');
       // The job logs after its transaction commits, so the line may trail the status by a moment.
       const carriedOut = () => local.logs.some((line) => line.msg === 'refund carried out' && line.refundId === requestRefund.id);

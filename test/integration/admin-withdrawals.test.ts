@@ -1,14 +1,20 @@
 import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { sellerBalance } from '../../src/ledger/ledger.service';
-import { adminClient, completedPayment, eventually, graphql } from '../support/admin-client';
+import { AdminRole } from '../../src/admins/admin-role';
+import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 let service: TestService;
-let admin: Awaited<ReturnType<typeof adminClient>>;
+let admin: AdminClient;
+/** Support records requests, finance decides (docs/admin.md); `admin` (an owner) reads. */
+let support: AdminClient;
+let finance: AdminClient;
 
 beforeAll(async () => {
   service = await startTestService();
   admin = await adminClient(service);
+  support = await adminClient(service, AdminRole.SUPPORT);
+  finance = await adminClient(service, AdminRole.FINANCE);
 });
 afterAll(() => service.stop());
 
@@ -45,10 +51,10 @@ describe('requesting a withdrawal', () => {
 
   test('by an admin for a shop, recorded in the audit log', async () => {
     const { shop } = await shopWithBalance(2000); // 1700
-    const { requestWithdrawal } = await admin.ok(REQUEST, { amount: 1700, shopId: shop.shop.id });
+    const { requestWithdrawal } = await support.ok(REQUEST, { amount: 1700, shopId: shop.shop.id });
     expect(requestWithdrawal.status).toBe('REQUESTED');
     const log = await admin.ok(`query ($t: String) { auditLog(targetId: $t) { items { action actor details } } }`, { t: requestWithdrawal.id });
-    expect(log.auditLog.items).toEqual([{ action: 'withdrawal.requested', actor: admin.admin.email, details: { shopId: shop.shop.id, amount: 1700 } }]);
+    expect(log.auditLog.items).toEqual([{ action: 'withdrawal.requested', actor: support.admin.email, details: { shopId: shop.shop.id, amount: 1700 } }]);
   });
 
   test.each([
@@ -78,8 +84,8 @@ describe('requesting a withdrawal', () => {
   test('refused while the balance is negative (after a refund)', async () => {
     const { shop, paymentId, asSeller } = await shopWithBalance(2000); // 1700
     await asSeller(REQUEST, { amount: 1500 }); // 200 left
-    const { requestRefund } = await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: paymentId });
-    await admin.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
+    const { requestRefund } = await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: paymentId });
+    await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
     await eventually(async () => (await sellerBalance(service.em(), shop.seller.id)) === -1800n, 10_000, 'the refund');
     const answer = await asSeller(REQUEST, { amount: 1000 });
     expect(answer.errors?.[0]).toMatchObject({ message: 'Withdrawals are refused while the balance is negative', extensions: { code: 'WITHDRAWAL_BALANCE_NEGATIVE' } });
@@ -94,7 +100,7 @@ describe('requesting a withdrawal', () => {
   });
 
   test('an admin must name the shop', async () => {
-    const answer = await admin.run(REQUEST, { amount: 1000 });
+    const answer = await support.run(REQUEST, { amount: 1000 });
     expect(answer.errors?.[0].message).toBe('Missing required field: shopId');
   });
 });
@@ -115,7 +121,7 @@ describe('concurrent withdrawals never overdraw', () => {
     const { shop, asSeller } = await shopWithBalance(4000); // 3400
     const answers = await Promise.all([
       ...Array.from({ length: 5 }, () => asSeller(REQUEST, { amount: 1200 })),
-      ...Array.from({ length: 5 }, () => admin.run(REQUEST, { amount: 1200, shopId: shop.shop.id })),
+      ...Array.from({ length: 5 }, () => support.run(REQUEST, { amount: 1200, shopId: shop.shop.id })),
     ]);
     expect(answers.filter((a) => !a.errors)).toHaveLength(2);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(1000n);
@@ -128,14 +134,14 @@ describe('reviewing a withdrawal', () => {
     const id = (await asSeller(REQUEST, { amount: 5000 })).data.requestWithdrawal.id;
     expect((await admin.ok(QUEUE, { status: 'REQUESTED', shopId: shop.shop.id })).withdrawals.items.map((w: { id: string }) => w.id)).toEqual([id]);
 
-    const early = await admin.run(PAID, { id, reference: 'TRX-1' });
+    const early = await finance.run(PAID, { id, reference: 'TRX-1' });
     expect(early.errors?.[0]).toMatchObject({ message: 'Only approved withdrawals can be marked paid (this one is requested)', extensions: { code: 'WITHDRAWAL_STATE_CONFLICT' } });
 
-    expect((await admin.ok(APPROVE, { id })).approveWithdrawal).toMatchObject({ status: 'APPROVED', reviewedBy: { email: admin.admin.email } });
-    expect((await admin.run(APPROVE, { id })).errors?.[0].message).toBe('Only requested withdrawals can be approved (this one is approved)');
-    expect((await admin.run(PAID, { id, reference: '  ' })).errors?.[0].message).toBe('A payout reference of 1 to 200 characters is required');
+    expect((await finance.ok(APPROVE, { id })).approveWithdrawal).toMatchObject({ status: 'APPROVED', reviewedBy: { email: finance.admin.email } });
+    expect((await finance.run(APPROVE, { id })).errors?.[0].message).toBe('Only requested withdrawals can be approved (this one is approved)');
+    expect((await finance.run(PAID, { id, reference: '  ' })).errors?.[0].message).toBe('A payout reference of 1 to 200 characters is required');
 
-    const paid = (await admin.ok(PAID, { id, reference: 'TRX-2026-0042' })).markWithdrawalPaid;
+    const paid = (await finance.ok(PAID, { id, reference: 'TRX-2026-0042' })).markWithdrawalPaid;
     expect(paid).toMatchObject({ status: 'PAID', payoutReference: 'TRX-2026-0042' });
     expect((await asSeller(BALANCE)).data.balance).toMatchObject({ available: 3500, pendingWithdrawals: 0, paidOut: 5000 });
     const journal = await service.em().find(LedgerEntry, { withdrawal: id }, { orderBy: { id: 'asc' } });
@@ -145,14 +151,14 @@ describe('reviewing a withdrawal', () => {
       ['payout', 'withdrawals_payable', -5000],
       ['payout', 'payouts', 5000],
     ]);
-    expect((await admin.run(REJECT, { id, reason: 'too late' })).errors?.[0].message).toBe('Only requested or approved withdrawals can be rejected (this one is paid)');
+    expect((await finance.run(REJECT, { id, reason: 'too late' })).errors?.[0].message).toBe('Only requested or approved withdrawals can be rejected (this one is paid)');
   });
 
   test('reject with a reason: the hold is released by a new entry, never an edit', async () => {
     const { shop, asSeller } = await shopWithBalance(10_000);
     const id = (await asSeller(REQUEST, { amount: 2000 })).data.requestWithdrawal.id;
-    expect((await admin.run(REJECT, { id, reason: '' })).errors?.[0].extensions?.code).toBe('REASON_REQUIRED');
-    expect((await admin.ok(REJECT, { id, reason: 'Bank account name does not match' })).rejectWithdrawal).toMatchObject({ status: 'REJECTED' });
+    expect((await finance.run(REJECT, { id, reason: '' })).errors?.[0].extensions?.code).toBe('REASON_REQUIRED');
+    expect((await finance.ok(REJECT, { id, reason: 'Bank account name does not match' })).rejectWithdrawal).toMatchObject({ status: 'REJECTED' });
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500n);
     const kinds = (await service.em().find(LedgerEntry, { withdrawal: id, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } })).map((e) => [e.kind, e.amount]);
     expect(kinds).toEqual([['withdrawal_hold', -2000], ['withdrawal_release', 2000]]);
@@ -161,7 +167,7 @@ describe('reviewing a withdrawal', () => {
   test('two admins rejecting at once release the hold once', async () => {
     const { shop, asSeller } = await shopWithBalance(10_000);
     const id = (await asSeller(REQUEST, { amount: 2000 })).data.requestWithdrawal.id;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => admin.run(REJECT, { id, reason: 'duplicate' })));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => finance.run(REJECT, { id, reason: 'duplicate' })));
     expect(answers.filter((a) => !a.errors)).toHaveLength(1);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500n);
   });
@@ -176,7 +182,7 @@ describe('reviewing a withdrawal', () => {
   });
 
   test('an unknown withdrawal -> Withdrawal not found', async () => {
-    expect((await admin.run(APPROVE, { id: 'wd_nope' })).errors?.[0].message).toBe('Withdrawal not found');
+    expect((await finance.run(APPROVE, { id: 'wd_nope' })).errors?.[0].message).toBe('Withdrawal not found');
   });
 });
 

@@ -1,32 +1,45 @@
 import request from 'supertest';
+import { AdminRole } from '../../src/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
- * Every REST route and every seller or public GraphQL operation, tried with each kind of caller; only the
- * intended cells succeed (object- and function-level authorization). Admin operations have their own
- * schema-driven matrix in admin-authorization.test.ts.
+ * Every REST route and every seller or public GraphQL operation, tried with each kind of caller, admins of
+ * each of the three roles among them; only the intended cells succeed (object- and function-level
+ * authorization). Admin operations have their own schema-driven matrix, every operation against every role,
+ * in admin-authorization.test.ts.
  */
 let service: TestService;
 let owner: string;
 let other: string;
-let admin: string;
+let admins: Record<AdminCaller, string>;
 let paymentId: string;
 
 beforeAll(async () => {
   service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000' });
   owner = (await service.createShop()).apiKey;
   other = (await service.createShop()).apiKey;
-  admin = (await adminClient(service)).token;
+  admins = {
+    'support admin': (await adminClient(service, AdminRole.SUPPORT)).token,
+    'finance admin': (await adminClient(service, AdminRole.FINANCE)).token,
+    'owner admin': (await adminClient(service, AdminRole.OWNER)).token,
+  };
   paymentId = (await sellerClient(service.url, owner).create(VALID_PAYMENT)).body.data.id;
 });
 afterAll(() => service.stop());
 
-type Caller = 'none' | 'wrong key' | 'other shop' | 'admin token' | 'owner';
-const header = (caller: Caller): string | undefined =>
-  ({ none: undefined, 'wrong key': `Bearer svc_live_${'1'.repeat(64)}`, 'other shop': `Bearer ${other}`, 'admin token': `Bearer ${admin}`, owner: `Bearer ${owner}` })[caller];
+type AdminCaller = 'support admin' | 'finance admin' | 'owner admin';
+type Caller = 'none' | 'wrong key' | 'other shop' | AdminCaller | 'owner';
+const ADMIN_CALLERS: AdminCaller[] = ['support admin', 'finance admin', 'owner admin'];
+const header = (caller: Caller): string | undefined => {
+  const keys: Record<Exclude<Caller, AdminCaller>, string | undefined> = { none: undefined, 'wrong key': `Bearer svc_live_${'1'.repeat(64)}`, 'other shop': `Bearer ${other}`, owner: `Bearer ${owner}` };
+  return ADMIN_CALLERS.includes(caller as AdminCaller) ? `Bearer ${admins[caller as AdminCaller]}` : keys[caller as Exclude<Caller, AdminCaller>];
+};
+
+/** The same answer for an admin token of every role. */
+const asEveryAdmin = <T>(answer: T) => Object.fromEntries(ADMIN_CALLERS.map((c) => [c, answer])) as Record<AdminCaller, T>;
 
 const REST: [string, (auth: string | undefined) => request.Test, Record<Caller, [number, string?]>][] = [
   ['GET /api/v1/payments/test', (a) => withAuth(request(service.url).get('/api/v1/payments/test'), a), rest(200, 200)],
@@ -38,7 +51,7 @@ const REST: [string, (auth: string | undefined) => request.Test, Record<Caller, 
 /** Anonymous and wrong keys: 401; admin tokens are not API keys: 401; another shop and the owner as given. */
 function rest(otherShop: number, ownerStatus: number): Record<Caller, [number, string?]> {
   return {
-    none: [401, 'API key required'], 'wrong key': [401, 'Invalid API key'], 'admin token': [401, 'Invalid API key'],
+    none: [401, 'API key required'], 'wrong key': [401, 'Invalid API key'], ...asEveryAdmin<[number, string?]>([401, 'Invalid API key']),
     'other shop': [otherShop, otherShop === 404 ? 'Payment not found' : undefined], owner: [ownerStatus],
   };
 }
@@ -47,7 +60,7 @@ function withAuth(req: request.Test, authorization: string | undefined): request
   return authorization ? req.set('Authorization', authorization) : req;
 }
 
-const CALLERS: Caller[] = ['none', 'wrong key', 'other shop', 'admin token', 'owner'];
+const CALLERS: Caller[] = ['none', 'wrong key', 'other shop', ...ADMIN_CALLERS, 'owner'];
 
 describe.each(REST)('%s', (_name, send, expected) => {
   test.each(CALLERS)('as %s', async (caller) => {
@@ -64,10 +77,10 @@ const graphql = (caller: Caller, query: string, variables: object = {}) =>
 
 /** What each caller gets from the seller operations, by error code (null = data). */
 const SELLER_OPERATIONS: [string, string, () => object, Record<Caller, string | null>][] = [
-  ['currentShop', '{ currentShop { id name } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, 'admin token': 'FORBIDDEN', owner: null }],
-  ['payment(id) of the owner', 'query($id: ID!) { payment(id: $id) { id amount } }', () => ({ id: paymentId }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': 'PAYMENT_NOT_FOUND', 'admin token': null, owner: null }],
-  ['payments', '{ payments { items { id } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, 'admin token': 'FORBIDDEN', owner: null }],
-  ['createPayment', 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { payment { id } } }', () => ({ input: { amount: 100, currency: 'usd', returnUrl: 'https://a.example/' } }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, 'admin token': 'FORBIDDEN', owner: null }],
+  ['currentShop', '{ currentShop { id name } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null }],
+  ['payment(id) of the owner', 'query($id: ID!) { payment(id: $id) { id amount } }', () => ({ id: paymentId }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': 'PAYMENT_NOT_FOUND', ...asEveryAdmin(null), owner: null }],
+  ['payments', '{ payments { items { id } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null }],
+  ['createPayment', 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { payment { id } } }', () => ({ input: { amount: 100, currency: 'usd', returnUrl: 'https://a.example/' } }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null }],
 ];
 
 describe.each(SELLER_OPERATIONS)('GraphQL %s', (_name, query, variables, expected) => {

@@ -1,27 +1,36 @@
 import request from 'supertest';
+import { AdminRole } from '../../src/admins/admin-role';
+import { AdminToken } from '../../src/admins/admin-token.entity';
 import { adminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 let service: TestService;
 let token: string;
 let apiKey: string;
+let expired: string;
 
 beforeAll(async () => {
   service = await startTestService();
   token = (await adminClient(service)).token;
   apiKey = (await service.createShop()).apiKey;
+  const old = await adminClient(service, AdminRole.SUPPORT);
+  await service.em().nativeUpdate(AdminToken, { admin: old.admin.id }, { expiresAt: new Date(Date.now() - 1000) });
+  expired = old.token;
 });
 afterAll(() => service.stop());
 
 const basic = (password: string) => `Basic ${Buffer.from(`ops:${password}`).toString('base64')}`;
 
 describe('the queue dashboard (Bull Board) at /admin/queues', () => {
+  // Functions: the credentials exist only once beforeAll has run.
   test.each([
-    ['no credentials', undefined],
-    ['a seller key', `Bearer ${apiKey}`],
-    ['a seller key as the password', basic(apiKey)],
-    ['a wrong admin token', basic(`adm_${'0'.repeat(64)}`)],
-  ])('%s -> 401 asking for Basic credentials', async (_name, authorization) => {
+    ['no credentials', () => undefined],
+    ['a seller key', () => `Bearer ${apiKey}`],
+    ['a seller key as the password', () => basic(apiKey)],
+    ['a wrong admin token', () => basic(`adm_${'0'.repeat(64)}`)],
+    ['an expired admin token', () => basic(expired)],
+  ])('%s -> 401 asking for Basic credentials', async (_name, credentials) => {
+    const authorization = credentials();
     const req = request(service.url).get('/admin/queues');
     const res = await (authorization ? req.set('Authorization', authorization) : req);
     expect(res.status).toBe(401);
@@ -29,7 +38,9 @@ describe('the queue dashboard (Bull Board) at /admin/queues', () => {
     expect(JSON.stringify((await request(service.url).get('/admin/queues/api/queues')).body)).not.toContain('webhook-deliveries');
   });
 
-  test('an admin (token as the Basic password) sees the webhook and refund queues', async () => {
+  test('an admin of any role (token as the Basic password) sees the webhook and refund queues', async () => {
+    const support = (await adminClient(service, AdminRole.SUPPORT)).token;
+    expect((await request(service.url).get('/admin/queues').set('Authorization', basic(support))).status).toBe(200);
     const page = await request(service.url).get('/admin/queues').set('Authorization', basic(token));
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);

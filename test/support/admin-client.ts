@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { AdminRole } from '../../src/admins/admin-role';
 import { createAdmin } from '../../src/admins/admin.service';
+import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/config';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';
 import type { TestService } from './test-service';
@@ -19,9 +21,10 @@ export async function graphql<T = any>(baseUrl: string, authorization: string | 
   return { status: res.status, data: res.body.data, errors: res.body.errors };
 }
 
-/** A new admin (created as the CLI does) and a client that sends its token. */
-export async function adminClient(service: TestService) {
-  const { admin, token } = await createAdmin(service.em(), `ops-${randomBytes(5).toString('hex')}@payments.example`);
+/** A new admin with `role` (created as the CLI does) and a client that sends its token. */
+export async function adminClient(service: TestService, role: AdminRole = AdminRole.OWNER) {
+  const email = `${role}-${randomBytes(5).toString('hex')}@payments.example`;
+  const { admin, token } = await createAdmin(service.em(), { email, role, tokenTtlDays: DEFAULT_ADMIN_TOKEN_TTL_DAYS });
   const run = <T = any>(query: string, variables: Record<string, unknown> = {}) => graphql<T>(service.url, `Bearer ${token}`, query, variables);
   /** Runs and insists on success: answers `data`. */
   const ok = async <T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
@@ -30,6 +33,17 @@ export async function adminClient(service: TestService) {
     return answer.data;
   };
   return { admin, token, run, ok };
+}
+
+export type AdminClient = Awaited<ReturnType<typeof adminClient>>;
+
+/** One admin of each role: support records requests, finance decides, the owner manages shops. */
+export async function adminTeam(service: TestService) {
+  return {
+    support: await adminClient(service, AdminRole.SUPPORT),
+    finance: await adminClient(service, AdminRole.FINANCE),
+    owner: await adminClient(service, AdminRole.OWNER),
+  };
 }
 
 /** A shop with one completed payment of `amount` cents, paid through the public checkout. */

@@ -1,5 +1,7 @@
 import request from 'supertest';
+import { AdminRole } from '../../src/admins/admin-role';
 import { createAdmin } from '../../src/admins/admin.service';
+import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/config';
 import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';
@@ -39,8 +41,10 @@ export function graphqlAs(service: TestService, bearer: string) {
   };
 }
 
+/** An owner's token: owners manage shops' webhook settings (docs/admin.md). */
 export async function newAdminToken(service: TestService): Promise<string> {
-  return (await createAdmin(service.em(), `ops-${Date.now()}-${Math.random().toString(36).slice(2)}@payments.example`)).token;
+  const email = `ops-${Date.now()}-${Math.random().toString(36).slice(2)}@payments.example`;
+  return (await createAdmin(service.em(), { email, role: AdminRole.OWNER, tokenTtlDays: DEFAULT_ADMIN_TOKEN_TTL_DAYS })).token;
 }
 
 /** The delivery of a payment's event, with its attempts, once it is no longer pending (or the deadline passes). */

@@ -1,5 +1,7 @@
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { optionalReason, validReason } from '../../src/admins/admin-rules';
+import { AdminRole, parseAdminRole } from '../../src/admins/admin-role';
+import { tokenIsLive } from '../../src/admins/admin-token.entity';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { measureOperation } from '../../src/graphql/query-guards';
 import { Refund, RefundStatus } from '../../src/refunds/refund.entity';
@@ -75,5 +77,19 @@ describe('query depth and cost', () => {
   test('aliases are counted wherever they are, fragments expanded; root fields are the response keys that run', async () => {
     const measured = await measure('query { a: shops { items { ...S } } b: shops { items { id } } shops { pagination { total } } shops { pagination { pages } } __typename } fragment S on Shop { x: id y: id }');
     expect(measured).toMatchObject({ aliases: 4, rootFields: 3 });
+  });
+});
+
+describe('admin roles and tokens', () => {
+  test('the three roles are read in any case; anything else is refused', () => {
+    expect(['support', 'FINANCE', ' owner '].map(parseAdminRole)).toEqual([AdminRole.SUPPORT, AdminRole.FINANCE, AdminRole.OWNER]);
+    expect(['admin', '', 'root', 'support,finance'].map(parseAdminRole)).toEqual([null, null, null, null]);
+  });
+
+  test('a token is live before its expiry and unrevoked; from the expiry instant on, or once revoked, it is not', () => {
+    const expiresAt = new Date('2026-12-01T00:00:00.000Z');
+    expect(tokenIsLive({ expiresAt, revokedAt: null }, new Date(expiresAt.getTime() - 1))).toBe(true);
+    expect(tokenIsLive({ expiresAt, revokedAt: null }, expiresAt)).toBe(false);
+    expect(tokenIsLive({ expiresAt, revokedAt: new Date('2026-11-01T00:00:00.000Z') }, new Date('2026-11-15T00:00:00.000Z'))).toBe(false);
   });
 });

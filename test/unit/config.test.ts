@@ -48,6 +48,11 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
   });
 
+  test('admin tokens are accepted for 90 days unless ADMIN_TOKEN_TTL_DAYS says otherwise', () => {
+    expect(loadConfig({}).adminTokenTtlDays).toBe(90);
+    expect(loadConfig({ ADMIN_TOKEN_TTL_DAYS: '30' }).adminTokenTtlDays).toBe(30);
+  });
+
   test('BASE_URL loses its trailing slash', () => {
     expect(loadConfig({ BASE_URL: 'https://pay.example.com/' }).baseUrl).toBe('https://pay.example.com');
   });
@@ -79,6 +84,7 @@ describe('configuration from the environment', () => {
     [{ WEBHOOK_TEST_DELIVERIES_PER_MINUTE: '0' }, 'Invalid configuration: WEBHOOK_TEST_DELIVERIES_PER_MINUTE must be an integer from 1 to 1000 (got "0")'],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '5s' }, 'Invalid configuration: DATABASE_STATEMENT_TIMEOUT_MS must be an integer from 0 to 3600000 (got "5s")'],
     [{ GRAPHQL_REQUESTS_PER_KEY: '0' }, 'Invalid configuration: GRAPHQL_REQUESTS_PER_KEY must be an integer from 1 to 1000 (got "0")'],
+    [{ ADMIN_TOKEN_TTL_DAYS: '0' }, 'Invalid configuration: ADMIN_TOKEN_TTL_DAYS must be an integer from 1 to 3650 (got "0")'],
   ])('%j is refused with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

@@ -3,6 +3,7 @@ import { Migration20261123000000_initial } from './Migration20261123000000_initi
 import { Migration20261123010000_checkout_ledger_outbox } from './Migration20261123010000_checkout_ledger_outbox';
 import { Migration20261123020000_webhook_deliveries } from './Migration20261123020000_webhook_deliveries';
 import { Migration20261124000000_admin_console } from './Migration20261124000000_admin_console';
+import { Migration20261125000000_admin_roles } from './Migration20261125000000_admin_roles';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123010000_checkout_ledger_outbox', class: Migration20261123010000_checkout_ledger_outbox },
   { name: 'Migration20261123020000_webhook_deliveries', class: Migration20261123020000_webhook_deliveries },
   { name: 'Migration20261124000000_admin_console', class: Migration20261124000000_admin_console },
+  { name: 'Migration20261125000000_admin_roles', class: Migration20261125000000_admin_roles },
 ];
