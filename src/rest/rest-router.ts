@@ -22,8 +22,8 @@ export interface RestDeps {
  * /api/v1: authenticate and count every call, then run the route's GraphQL operation and wrap
  * its answer in the envelope. Owns HTTP concerns only: headers, JSON shape, status codes.
  */
-export function restRouter(deps: RestDeps, routes: readonly RestRoute[] = REST_ROUTES): Router {
-  const prepared = prepareRoutes(routes, deps.operations);
+export function restRouter(deps: RestDeps): Router {
+  const prepared = prepareRoutes(REST_ROUTES, deps.operations);
   const router = Router();
   router.use(noStore);
   router.use(authenticateSeller(deps.limits, deps.services.credentials));
@@ -31,8 +31,8 @@ export function restRouter(deps: RestDeps, routes: readonly RestRoute[] = REST_R
     const body = route.document.body ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
     router[route.method](route.path, ...body, handle(route, run, deps));
   }
-  for (const path of new Set(routes.map((r) => r.path))) {
-    const allowed = routes.filter((r) => r.path === path).map((r) => r.method.toUpperCase());
+  for (const path of new Set(REST_ROUTES.map((r) => r.path))) {
+    const allowed = REST_ROUTES.filter((r) => r.path === path).map((r) => r.method.toUpperCase());
     router.all(path, methodNotAllowed(allowed));
   }
   router.use((_req, _res, next) => next(domainError('ROUTE_NOT_FOUND')));

@@ -28,8 +28,8 @@ export function errorCase<C extends ErrorCode>(summary: string, code: C, ...deta
 }
 
 /** A case whose templated message takes details beyond its sample: `[0-9]+` seconds, any list of fields. */
-export function anyDetails(errorCase: ErrorCase, ...detailPatterns: string[]): ErrorCase {
-  return { ...errorCase, detailPatterns };
+export function anyDetails(documented: ErrorCase, ...detailPatterns: string[]): ErrorCase {
+  return { ...documented, detailPatterns };
 }
 
 /** The errors a route answers under one status, and the extra headers they carry. */
