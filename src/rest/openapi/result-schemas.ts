@@ -44,7 +44,7 @@ const FIELD_NOTES: Record<string, JsonSchema> = {
   'Payment.status': { description: '`pending` at creation; `completed` or `failed` after checkout; `refunded` after an administrator refund.' },
   'Payment.checkoutUrl': {
     format: 'uri',
-    pattern: '/checkout/pay_[0-9A-Za-z]{24}$',
+    pattern: `/checkout/${PAYMENT_ID_PATTERN.slice(1)}`,
     description: '`{base_url}/checkout/<id>`: send the customer here.',
     examples: ['https://pay.example.com/checkout/pay_3kTMd2mXq8uV0aRbWc5pLs7e'],
   },
