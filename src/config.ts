@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface Config {
@@ -6,6 +7,14 @@ export interface Config {
   port: number;
   /** BASE_URL: public root address, used to build `checkout_url` (default http://localhost:$PORT). */
   baseUrl: string;
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For (and -Proto) Express believes, so `req.ip` is the real
+   * client's address behind a load balancer (README, "Configuration"): off (default), a hop count, or a list
+   * of addresses, CIDR ranges and Express's names loopback, linklocal, uniquelocal.
+   */
+  trustProxy: TrustProxy;
+  /** GRAPHQL_STACK_TRACES: 1 adds stack traces to GraphQL error answers; only with a localhost BASE_URL (default 0). */
+  graphqlStackTraces: boolean;
   /** DATABASE_URL: PostgreSQL connection string; unset = embedded PGlite under DATA_DIR. */
   databaseUrl: string | undefined;
   /** DATA_DIR: where the embedded database keeps its files (default ./.data). */
@@ -84,6 +93,9 @@ export interface GraphQLLimits {
   maxCost: number;
 }
 
+/** Express's `trust proxy` value: false (trust no one), a hop count, or the trusted proxies' addresses. */
+export type TrustProxy = false | number | string[];
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -94,9 +106,12 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const base = baseUrl(env.BASE_URL ?? `http://localhost:${port}`);
   return {
     port,
-    baseUrl: baseUrl(env.BASE_URL ?? `http://localhost:${port}`),
+    baseUrl: base,
+    trustProxy: trustProxy(env),
+    graphqlStackTraces: graphqlStackTraces(env, base),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
@@ -144,6 +159,34 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (raw === '1' || raw === 'true') return true;
   if (raw === '0' || raw === 'false') return false;
   return fail(name, `must be 1 or 0 (got "${raw}")`);
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `true` (Express: believe the left-most X-Forwarded-For entry) is refused: any client could then choose
+ * the address every per-client limit counts against.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw === '0' || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return integer({ TRUST_PROXY: raw }, 'TRUST_PROXY', 0, 1, 10);
+  if (raw === 'true') fail('TRUST_PROXY', 'true would let any client choose its address; give the number of proxies in front (e.g. 1) or their addresses');
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !PROXY_NAMES.includes(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry));
+  if (bad !== undefined) {
+    fail('TRUST_PROXY', `must be a hop count or a comma-separated list of addresses, CIDR ranges and ${PROXY_NAMES.join(', ')} (got "${bad}")`);
+  }
+  return entries;
+}
+
+/** Stack traces name server paths and code: never on a service others can reach. */
+function graphqlStackTraces(env: Env, base: string): boolean {
+  const wanted = flag(env, 'GRAPHQL_STACK_TRACES', false);
+  const host = new URL(base).hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback');
+  if (wanted && !local) fail('GRAPHQL_STACK_TRACES', `is for local debugging only (BASE_URL ${base} is not localhost)`);
+  return wanted;
 }
 
 /** The embedded database lives inside one process, so several processes need a real PostgreSQL. */

@@ -12,6 +12,7 @@ export interface CheckoutView {
   failureCode: string | null;
   failureMessage: string | null;
   redirectUrl: string | null;
+  acceptingPayments: boolean;
 }
 
 /** A failure to show the customer: the server's words when it sent some, ours otherwise. */

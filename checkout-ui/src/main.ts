@@ -7,6 +7,10 @@ import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
  * to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page) -> outcome or redirect.
  */
 
+/** The shop is inactive or deleted, or its seller suspended: nothing can be paid here for now. */
+const SHOP_UNAVAILABLE = 'shop_unavailable';
+const SHOP_UNAVAILABLE_TITLE = 'This shop cannot take payments right now';
+
 /** Watching a payment settle: every second for a minute, then every ten seconds. */
 const POLL_MS = 1000;
 const SLOW_POLL_MS = 10_000;
@@ -130,6 +134,10 @@ function show(view: CheckoutView, arrived: boolean): void {
     }
     setBusy(null);
     showOutcome('Payment complete', 'This payment has been completed.', view.redirectUrl);
+  } else if (!view.acceptingPayments && (view.status === 'PENDING' || view.failureCode === SHOP_UNAVAILABLE)) {
+    setBusy(null);
+    showAlert('');
+    showOutcome(SHOP_UNAVAILABLE_TITLE, `Your card has not been charged. Return to ${view.shopName} to pay another way or try again later.`, view.redirectUrl);
   } else if (view.status === 'FAILED') {
     setBusy(null);
     showAlert(view.failureMessage ?? 'Your payment was declined.');
@@ -192,6 +200,11 @@ function failed(error: unknown, trigger: Element | null): void {
     showStep('none');
     setBusy('Processing payment…');
     pollSoon();
+    return;
+  }
+  if (problem.code === 'SHOP_CANNOT_TAKE_PAYMENTS') {
+    // The shop stopped taking payments after this page loaded: show its page, with the way back.
+    void poll();
     return;
   }
   setBusy(null);

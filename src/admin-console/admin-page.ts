@@ -51,7 +51,7 @@ export function adminConsoleRouter(directory = path.join(PROJECT_ROOT, 'dist/adm
     if (!files) return;
     const asset = files.assets.get(req.params.name);
     if (asset) return sendStatic(req, res, 200, asset, IMMUTABLE, ADMIN_CONSOLE_CSP);
-    pageSecurityHeaders(req, res, ADMIN_CONSOLE_CSP);
+    pageSecurityHeaders(res, ADMIN_CONSOLE_CSP);
     res.status(404).setHeader('Cache-Control', NO_STORE);
     res.type('text/plain').send('Not found');
   });

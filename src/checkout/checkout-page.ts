@@ -53,7 +53,7 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
   router.get('/checkout/assets/:name', (req, res) => {
     const asset = page().assets.get(req.params.name);
     if (asset) return sendStatic(req, res, 200, asset, IMMUTABLE, CHECKOUT_CSP);
-    pageSecurityHeaders(req, res, CHECKOUT_CSP);
+    pageSecurityHeaders(res, CHECKOUT_CSP);
     res.status(404).setHeader('Cache-Control', NO_STORE);
     res.type('text/plain').send('Not found');
   });

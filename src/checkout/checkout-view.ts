@@ -1,6 +1,7 @@
 import type { Payment } from '../payments/payment.entity';
 import { PaymentStatus } from '../payments/payment-status';
 import type { CheckoutView } from './checkout.types';
+import { shopTakesPayments } from './checkout.service';
 import { failureMessageFor } from './failure-messages';
 
 /** The public view of a payment: what its checkout page needs and nothing about the customer. */
@@ -15,6 +16,7 @@ export function checkoutViewOf(payment: Payment): CheckoutView {
     failureCode: payment.status === PaymentStatus.FAILED ? payment.failureCode : null,
     failureMessage: payment.status === PaymentStatus.FAILED ? failureMessageFor(payment.failureCode) : null,
     redirectUrl: redirectFor(payment),
+    acceptingPayments: shopTakesPayments(payment),
   };
 }
 
@@ -25,6 +27,7 @@ export function cancelRedirectOf(payment: Payment): string {
 }
 
 function redirectFor(payment: Payment): string | null {
+  if (payment.status === PaymentStatus.PENDING && !shopTakesPayments(payment)) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
   if (payment.status === PaymentStatus.COMPLETED) return returnUrlWith(payment.returnUrl, payment.id, 'completed');
   if (payment.status === PaymentStatus.FAILED) return returnUrlWith(payment.returnUrl, payment.id, 'failed');
   return null;

@@ -8,8 +8,10 @@ import { applyTransition } from '../payments/payment-state';
 import { CheckoutStage } from '../payments/payment-status';
 import type { AuthorizationResult, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
+import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops/payment-standing';
 import { recordPaymentEvent } from '../webhooks/outbox';
 import { summarizeCard, validCard, type CardDetails } from './card-rules';
+import { SHOP_UNAVAILABLE } from './failure-messages';
 import type { CardTestingGuard } from './card-testing-guard';
 
 /** What checkout needs besides the unit of work: built once at start, shared by every request. */
@@ -29,10 +31,23 @@ export interface CheckoutCaller {
 
 type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
 
+/**
+ * A deleted shop's payment is still found: its page says the shop cannot take payments and leads back
+ * to the shop (deleting a shop is how a seller replaces a lost key, so the customer may pay anew there).
+ */
 export async function findCheckoutPayment(em: EntityManager, id: string): Promise<Payment> {
-  const payment = isPaymentId(id) ? await em.findOne(Payment, { id }, { populate: ['shop'], refresh: true }) : null;
-  if (!payment || payment.shop.deletedAt) throw domainError('PAYMENT_NOT_FOUND');
+  const payment = isPaymentId(id) ? await em.findOne(Payment, { id }, { populate: ['shop', 'shop.seller'], refresh: true }) : null;
+  if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
+}
+
+/** Card submissions and 3-D Secure answers are refused, before the acquirer is called, while this is false. */
+export function shopTakesPayments(payment: Payment): boolean {
+  return takesPayments(standingOf(payment.shop));
+}
+
+function assertShopTakesPayments(payment: Payment): void {
+  if (!shopTakesPayments(payment)) throw domainError('SHOP_CANNOT_TAKE_PAYMENTS');
 }
 
 /** Whether the hosted page for `id` exists (a 404 page otherwise); other failures are not a "no". */
@@ -55,6 +70,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   const checked = validCard(card);
   const payment = await findCheckoutPayment(caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.CARD_REQUIRED) return payment;
+  assertShopTakesPayments(payment);
   await deps.guard.admit(caller.clientAddress, payment.shop.id);
 
   const summary = summarizeCard(checked);
@@ -85,6 +101,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
 export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<Payment> {
   const payment = await findCheckoutPayment(caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
+  assertShopTakesPayments(payment);
   const claimed = await caller.em.nativeUpdate(
     Payment,
     { id: paymentId, checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: payment.threeDsReference },
@@ -126,21 +143,48 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
 
 /**
  * Completion is one transaction: the conditional move to `completed`, the ledger entries (credit and
- * fee) and the outbox event. Either all of it is there or none of it.
+ * fee) and the outbox event. Either all of it is there or none of it. The shop's standing is read again
+ * in it, under row locks: a shop deactivated or deleted, or a seller suspended, while the card was at the
+ * acquirer is never credited; the payment fails `shop_unavailable` and the approval is voided.
  */
 async function complete(deps: CheckoutDeps, em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
-  const completed = await em.transactional(async (tx) => {
+  const outcome = await em.transactional(async (tx) => {
+    if (!takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) {
+      const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
+        checkoutStage: CheckoutStage.FINISHED,
+        failureCode: SHOP_UNAVAILABLE,
+        processorReference: reference,
+        threeDsOutcome,
+      });
+      return failed ? 'refused' : 'lost';
+    }
     const moved = await applyTransition(tx, paymentId, 'complete', { checkoutStage: CheckoutStage.PROCESSING }, {
       checkoutStage: CheckoutStage.FINISHED,
       completedAt: new Date(),
       processorReference: reference,
       threeDsOutcome,
     });
-    if (!moved) return false;
+    if (!moved) return 'lost';
     const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
     bookCompletedPayment(tx, payment);
     await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
-    return true;
+    return 'completed';
   });
-  if (completed) deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+  if (outcome === 'completed') deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+  if (outcome === 'refused') await voidApproval(deps, paymentId, reference);
+}
+
+/**
+ * After the refusal has committed (the failed payment and its reference are the durable record): a void
+ * that errors leaves the authorization to lapse at the acquirer, and is logged for the operator to void
+ * by hand (docs/checkout.md).
+ */
+async function voidApproval(deps: CheckoutDeps, paymentId: string, reference: string): Promise<void> {
+  deps.metrics.paymentOutcomes.inc({ outcome: `failed_${SHOP_UNAVAILABLE}` });
+  try {
+    await deps.processor.voidAuthorization({ paymentId, reference });
+    deps.logger.warn({ paymentId }, 'card approved after the shop stopped taking payments: payment failed, authorization voided');
+  } catch (error) {
+    deps.logger.error({ paymentId, processorReference: reference, err: (error as Error).message }, 'authorization void failed: void it at the acquirer');
+  }
 }

@@ -19,9 +19,12 @@ export class CheckoutView {
   failureMessage!: string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'Where to send the customer now: return_url with payment_id and status added (completed or failed).',
+    description:
+      'Where to send the customer now: return_url with payment_id and status added (completed or failed; cancelled while the shop cannot take payments).',
   })
   redirectUrl!: string | null;
+  @Field(() => Boolean, { description: 'False while the shop is inactive or deleted or its seller suspended: card submissions are refused.' })
+  acceptingPayments!: boolean;
 }
 
 @ObjectType()

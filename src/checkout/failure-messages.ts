@@ -19,7 +19,15 @@ export const FAILURE_MESSAGES: Record<FailureCode, string> = {
   authentication_failed: 'Your card was declined because 3-D Secure authentication failed.',
 };
 
+/**
+ * Not a decline: the card was approved, but the shop stopped taking payments before the payment could
+ * complete, so the authorization was voided (docs/checkout.md, "A shop that cannot take payments").
+ */
+export const SHOP_UNAVAILABLE = 'shop_unavailable';
+const SHOP_UNAVAILABLE_MESSAGE = 'This shop cannot take payments right now. The payment was cancelled and your card will not be charged.';
+
 export function failureMessageFor(code: string | null): string | null {
   if (code === null) return null;
+  if (code === SHOP_UNAVAILABLE) return SHOP_UNAVAILABLE_MESSAGE;
   return FAILURE_MESSAGES[code as FailureCode] ?? 'Your payment was declined.';
 }

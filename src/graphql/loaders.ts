@@ -9,13 +9,14 @@ import { Refund } from '../refunds/refund.entity';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
+import type { Cents } from '../shared/cents';
 import { withdrawalTotals } from '../withdrawals/withdrawal.service';
 
 /** A seller's balance figures with its withdrawals: what the console's Balance type shows. */
 export interface BalanceSummary extends BalanceFigures {
   sellerId: string;
-  pendingWithdrawals: number;
-  paidOut: number;
+  pendingWithdrawals: Cents;
+  paidOut: Cents;
 }
 
 /**

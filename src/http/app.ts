@@ -1,5 +1,4 @@
-import express, { type Express } from 'express';
-import helmet from 'helmet';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -15,13 +14,15 @@ import { loadOperations } from '../graphql/operations';
 import { apiReferenceRouter } from '../rest/api-reference';
 import { restRouter } from '../rest/rest-router';
 import { sendError } from '../rest/envelope';
-import { domainError } from '../shared/errors';
+import { unavailableError } from '../db/unavailable';
+import { DomainError, domainError } from '../shared/errors';
 import type { Redis } from '../shared/redis';
 import type { RateLimits } from './authenticate';
 import { health } from './health';
 import { metricsEndpoint, requestMetrics } from '../observability/metrics';
 import { sampleQueueDepth } from '../observability/queue-depth';
 import { locals, requestContext } from './request-context';
+import { securityHeaders } from './security-headers';
 
 export interface AppDeps {
   config: Config;
@@ -41,7 +42,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(helmet());
+  // req.ip, so every per-client limit (clientAddress), believes X-Forwarded-For only from these proxies.
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(securityHeaders(deps.config.baseUrl));
   app.use(requestContext(orm, logger));
   app.use(requestMetrics(deps.services.metrics));
   app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
@@ -56,7 +59,10 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use('/api/v1', apiReferenceRouter(deps.config.baseUrl, restOperations));
   app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));
 
-  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, deps.config.graphqlLimits);
+  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, {
+    queryLimits: deps.config.graphqlLimits,
+    stackTraces: deps.config.graphqlStackTraces,
+  });
   app.use('/graphql', graphql.router);
   app.use(queueDashboardRouter(deps.queues));
   app.use(adminConsoleRouter());
@@ -68,5 +74,22 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   );
 
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
+  app.use(lastErrors(logger));
   return { app, drain: probes.drain, stop: graphql.stop };
+}
+
+/**
+ * Errors no router answered (a page path that is not valid percent-encoding, a fault in a page or the
+ * queue dashboard): answered here so Express's own handler, which prints the stack trace unless
+ * NODE_ENV=production, never runs.
+ */
+function lastErrors(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof DomainError) return sendError(res, error);
+    const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
+    if (status === 400 && name === 'URIError') return sendError(res, domainError('ROUTE_NOT_FOUND'));
+    logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
+    if (res.headersSent) res.destroy();
+    else sendError(res, unavailableError(error) ?? domainError('INTERNAL'));
+  };
 }

@@ -5,7 +5,7 @@ import { DomainError, domainError } from '../shared/errors';
 import { sha256Hex } from '../shared/secrets';
 import { apiKeyFromHeader, sellerActor, shopIdForKeyHash } from '../shops/api-key-auth';
 import type { CredentialCache } from '../shops/credential-cache';
-import { locals } from './request-context';
+import { clientAddress, locals } from './request-context';
 
 export interface RateLimits {
   /** Per API key (spec: 100 requests per minute per key). */
@@ -56,7 +56,7 @@ const GUESSING_CODES = new Set(['API_KEY_REQUIRED', 'INVALID_API_KEY', 'UNAUTHEN
 
 async function countAuthFailure(limits: RateLimits, req: Request, res: Response, error: unknown): Promise<unknown> {
   if (!(error instanceof DomainError) || !GUESSING_CODES.has(error.code)) return error;
-  const decision = await limits.authFailuresPerClient.consume(req.ip ?? 'unknown');
+  const decision = await limits.authFailuresPerClient.consume(clientAddress(req));
   return decision.allowed ? error : rateLimited(res, decision);
 }
 

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import ipaddr from 'ipaddr.js';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Actor, AppServices, GraphQLContext } from '../graphql/context';
@@ -41,6 +42,19 @@ export function requestContext(orm: MikroORM, logger: Logger) {
   };
 }
 
+/**
+ * The address every per-client limit counts against: the peer's, or with TRUST_PROXY the client a trusted
+ * proxy forwarded for (Express's `req.ip`); never read X-Forwarded-For anywhere else. An IPv6 client
+ * counts as its /64, the block one subscriber is given, or it could take a fresh address per try.
+ */
+export function clientAddress(req: Request): string {
+  const ip = req.ip;
+  if (!ip || !ipaddr.isValid(ip)) return ip ?? 'unknown';
+  const address = ipaddr.process(ip); // ::ffff:a.b.c.d is the IPv4 client a.b.c.d
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64`;
+}
+
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
   const context = locals(res);
@@ -52,7 +66,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     },
     actor,
     requestId,
-    clientAddress: req.ip ?? 'unknown',
+    clientAddress: clientAddress(req),
     baseUrl: services.baseUrl,
     services,
     get loaders() {

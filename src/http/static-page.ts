@@ -40,22 +40,20 @@ export function readAssets(directory: string): Map<string, StaticFile> {
   return assets;
 }
 
-export function pageSecurityHeaders(req: Request, res: Response, csp: string): void {
+export function pageSecurityHeaders(res: Response, csp: string): void {
   res.setHeader('Content-Security-Policy', csp);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-  if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  else res.removeHeader('Strict-Transport-Security');
 }
 
 /** Brotli (the smallest) when the client takes it, else gzip, else the plain bytes. */
 export function sendStatic(req: Request, res: Response, status: number, file: StaticFile, cacheControl: string, csp: string): void {
   const encoding: Encoding = req.acceptsEncodings('br') === 'br' ? 'br' : req.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : 'identity';
   const body = file.bodies[encoding];
-  pageSecurityHeaders(req, res, csp);
+  pageSecurityHeaders(res, csp);
   res.status(status);
   res.setHeader('Content-Type', file.type);
   res.setHeader('Cache-Control', cacheControl);

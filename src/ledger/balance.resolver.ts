@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { SafeIntResolver } from 'graphql-scalars';
+import { BigIntResolver } from 'graphql-scalars';
+import type { Cents } from '../shared/cents';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { shopIdFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
@@ -12,28 +13,30 @@ import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 export const LedgerEntryList = PageType(LedgerEntry, 'LedgerEntryList');
 
 /** A seller's money, as sums of its ledger entries (never counters), in integer cents. */
-@ObjectType({ description: "A seller's balance: sums of its ledger entries, in integer cents." })
+@ObjectType({
+  description: "A seller's balance: sums of its ledger entries, in integer cents (BigInt: a number up to 2^53-1, a string of digits beyond).",
+})
 export class Balance implements BalanceSummary {
   @Field(() => ID)
   sellerId!: string;
 
-  @Field(() => SafeIntResolver, { description: 'What may be withdrawn now (pending withdrawals are already held out of it). May be negative after refunds.' })
-  available!: number;
+  @Field(() => BigIntResolver, { description: 'What may be withdrawn now (pending withdrawals are already held out of it). May be negative after refunds.' })
+  available!: Cents;
 
-  @Field(() => SafeIntResolver, { description: 'Requested or approved withdrawals, held until paid or rejected.' })
-  pendingWithdrawals!: number;
+  @Field(() => BigIntResolver, { description: 'Requested or approved withdrawals, held until paid or rejected.' })
+  pendingWithdrawals!: Cents;
 
-  @Field(() => SafeIntResolver, { description: 'Withdrawals paid out, lifetime.' })
-  paidOut!: number;
+  @Field(() => BigIntResolver, { description: 'Withdrawals paid out, lifetime.' })
+  paidOut!: Cents;
 
-  @Field(() => SafeIntResolver, { description: 'Amounts of completed payments, lifetime.' })
-  gross!: number;
+  @Field(() => BigIntResolver, { description: 'Amounts of completed payments, lifetime.' })
+  gross!: Cents;
 
-  @Field(() => SafeIntResolver, { description: 'Fees (15% of each completed payment), lifetime. Not returned on refund.' })
-  fees!: number;
+  @Field(() => BigIntResolver, { description: 'Fees (15% of each completed payment), lifetime. Not returned on refund.' })
+  fees!: Cents;
 
-  @Field(() => SafeIntResolver, { description: 'Refunds taken back from the balance, lifetime.' })
-  refunds!: number;
+  @Field(() => BigIntResolver, { description: 'Refunds taken back from the balance, lifetime.' })
+  refunds!: Cents;
 }
 
 /** A seller's balance entries, newest first. */

@@ -4,6 +4,7 @@ import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
 import type { Withdrawal } from '../withdrawals/withdrawal.entity';
 import { feeFor } from './fee';
+import { exactCents, type Cents } from '../shared/cents';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 
 interface Posting {
@@ -42,12 +43,12 @@ export function bookCompletedPayment(tx: EntityManager, payment: Payment): void 
 }
 
 /** A seller's balance: the sum of their entries, never a counter kept apart from them. */
-export async function sellerBalance(em: EntityManager, sellerId: string): Promise<number> {
+export async function sellerBalance(em: EntityManager, sellerId: string): Promise<Cents> {
   const [row] = await em.execute<{ balance: string | null }[]>(
     `select coalesce(sum("amount"), 0) as balance from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`,
     [sellerId],
   );
-  return Number(row.balance);
+  return exactCents(row.balance);
 }
 
 /**
@@ -89,13 +90,13 @@ export function bookPayout(tx: EntityManager, withdrawal: Withdrawal): void {
 /** The sums behind a seller's balance, all in integer cents. */
 export interface BalanceFigures {
   /** What may be withdrawn now: every seller_balance entry summed (held withdrawals already taken out). */
-  available: number;
+  available: Cents;
   /** Lifetime gross of completed payments. */
-  gross: number;
+  gross: Cents;
   /** Lifetime fees (15% of each completed payment). */
-  fees: number;
+  fees: Cents;
   /** Lifetime refunds taken back from the balance. */
-  refunds: number;
+  refunds: Cents;
 }
 
 /** The figures of several sellers in one query (the console's balance loader). */
@@ -110,9 +111,9 @@ export async function balanceFigures(em: EntityManager, sellerIds: readonly stri
     [sellerIds as string[]],
   );
   const figures = new Map<string, BalanceFigures>();
-  for (const id of sellerIds) figures.set(id, { available: 0, gross: 0, fees: 0, refunds: 0 });
+  for (const id of sellerIds) figures.set(id, { available: 0n, gross: 0n, fees: 0n, refunds: 0n });
   for (const r of rows) {
-    figures.set(r.seller_id, { available: Number(r.available), gross: Number(r.gross), fees: Number(r.fees), refunds: Number(r.refunds) });
+    figures.set(r.seller_id, { available: exactCents(r.available), gross: exactCents(r.gross), fees: exactCents(r.fees), refunds: exactCents(r.refunds) });
   }
   return figures;
 }

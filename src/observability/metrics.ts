@@ -48,11 +48,12 @@ export function requestMetrics(metrics: Metrics) {
 
 /**
  * GET /metrics: with METRICS_TOKEN set, only for `Authorization: Bearer <token>`; without it, only for
- * clients on this machine (loopback), so business figures are never public.
+ * clients on this machine (loopback), so business figures are never public. Both the peer and the client
+ * it speaks for (TRUST_PROXY) must be loopback: a proxy on this machine forwards the public.
  */
 export function metricsEndpoint(metrics: Metrics, token: string | undefined, beforeScrape: () => Promise<void>) {
   return async (req: Request, res: Response) => {
-    const allowed = token ? digestsEqual(sha256Hex(req.get('authorization') ?? ''), sha256Hex(`Bearer ${token}`)) : isLoopback(req.socket.remoteAddress);
+    const allowed = token ? digestsEqual(sha256Hex(req.get('authorization') ?? ''), sha256Hex(`Bearer ${token}`)) : isLoopback(req.socket.remoteAddress) && isLoopback(req.ip);
     if (!allowed) {
       res.status(403).json({ success: false, error: 'Access denied' });
       return;

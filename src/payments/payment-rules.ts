@@ -83,9 +83,10 @@ function validReturnUrl(returnUrl: string | null | undefined): string {
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /**
- * Text a PostgreSQL text column keeps exactly: no U+0000 (PostgreSQL refuses it) and no lone UTF-16
- * surrogate (it is not Unicode; it would be stored as U+FFFD, so the payment read back would differ from
- * the one first answered). Metadata is stored as JSON text, whose escapes keep both.
+ * Text PostgreSQL keeps exactly: no U+0000 (a text column refuses it) and no lone UTF-16 surrogate (it is
+ * not Unicode; a text column would store U+FFFD, so the payment read back would differ from the one first
+ * answered). Metadata is `json` text, which would keep both as escapes, but `::jsonb` refuses them, so one
+ * such payment would break every jsonb query over the table: metadata follows the same rule.
  */
 export function isStorableText(value: string): boolean {
   return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
@@ -125,6 +126,7 @@ export function validMetadata(metadata: unknown): Metadata {
   for (const [key, value] of entries) {
     if (key.length === 0 || key.length > METADATA_KEY_MAX_LENGTH) throw domainError('METADATA_KEY_INVALID');
     if (!isMetadataValue(value)) throw domainError('METADATA_VALUE_INVALID');
+    if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) throw domainError('METADATA_TEXT_INVALID');
   }
   if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) {
     throw domainError('METADATA_TOO_LARGE');

@@ -38,4 +38,10 @@ export interface CardProcessor {
   /** Finishes a 3-D Secure challenge opened by `authorize`; the customer passed it or not. */
   completeChallenge(reference: string, authenticated: boolean): Promise<Exclude<AuthorizationResult, { kind: 'challenge' }>>;
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Cancels an approved authorization we will not complete (the shop stopped taking payments while the
+   * card was at the acquirer): the hold is released, or the charge refunded if it was already captured,
+   * like Adyen's cancelOrRefund. Idempotent per authorization; an exception means the outcome is unknown.
+   */
+  voidAuthorization(request: { paymentId: string; reference: string }): Promise<void>;
 }

@@ -26,18 +26,33 @@ export const TEST_CARDS: Record<string, Behaviour> = {
 
 const APPROVE: Behaviour = { kind: 'approve', threeDs: null };
 
+/** One call the simulator received, as a real acquirer's dashboard lists them (card data never kept). */
+export interface AcquirerCall {
+  operation: 'authorize' | 'completeChallenge' | 'refund' | 'voidAuthorization';
+  /** The payment's id, or for a challenge answer the challenge reference. */
+  subject: string;
+  at: Date;
+}
+
+/** How many calls the simulator remembers (oldest dropped first), so a long-running process stays bounded. */
+const CALLS_KEPT = 10_000;
+
 /**
- * A stand-in acquirer (no real one is reachable from here). Stateless: a challenge's outcome travels in
- * its reference, so any instance can finish a challenge another opened. `delayMs` simulates network time;
- * `refundDelayMs` how long a refund takes (SIMULATED_REFUND_DELAY_MS).
+ * A stand-in acquirer (no real one is reachable from here). A challenge's outcome travels in its
+ * reference, so any instance can finish a challenge another opened. `delayMs` simulates network time;
+ * `refundDelayMs` how long a refund takes (SIMULATED_REFUND_DELAY_MS). `calls` lists the calls this
+ * instance received, newest last: tests prove with it that a refused payment never reached the acquirer.
  */
 export class SimulatedAcquirer implements CardProcessor {
+  readonly calls: AcquirerCall[] = [];
+
   constructor(
     private readonly delayMs = 0,
     private readonly refundDelayMs = 0,
   ) {}
 
-  async authorize({ card }: { card: { number: string } }): Promise<AuthorizationResult> {
+  async authorize({ paymentId, card }: { paymentId: string; card: { number: string } }): Promise<AuthorizationResult> {
+    this.record('authorize', paymentId);
     await this.wait();
     const behaviour = TEST_CARDS[card.number] ?? APPROVE;
     if (behaviour.kind === 'approve') return { kind: 'approved', reference: reference('auth'), threeDs: behaviour.threeDs };
@@ -46,6 +61,7 @@ export class SimulatedAcquirer implements CardProcessor {
   }
 
   async completeChallenge(challenge: string, authenticated: boolean) {
+    this.record('completeChallenge', challenge);
     await this.wait();
     const after = challenge.split('.')[1];
     if (!authenticated) return { kind: 'declined' as const, code: 'authentication_failed' as const, threeDs: 'failed' as const };
@@ -59,9 +75,19 @@ export class SimulatedAcquirer implements CardProcessor {
    * (not `sim_auth_…`) are declined.
    */
   async refund(request: RefundRequest): Promise<RefundResult> {
+    this.record('refund', request.paymentId);
     if (this.refundDelayMs > 0) await sleep(this.refundDelayMs);
     if (!request.reference.startsWith('sim_auth_')) return { kind: 'declined', reason: 'unknown_authorization' };
     return { kind: 'refunded', reference: `sim_re_${createHash('sha256').update(request.refundId).digest('hex').slice(0, 24)}` };
+  }
+
+  async voidAuthorization(request: { paymentId: string; reference: string }): Promise<void> {
+    this.record('voidAuthorization', request.paymentId);
+    await this.wait();
+  }
+
+  private record(operation: AcquirerCall['operation'], subject: string): void {
+    if (this.calls.push({ operation, subject, at: new Date() }) > CALLS_KEPT) this.calls.shift();
   }
 
   private async wait(): Promise<void> {

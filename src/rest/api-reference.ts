@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { PROJECT_ROOT } from '../shared/project-root';
 import type { NamedOperations } from '../graphql/operations';
 import { openApiDocument } from './openapi/document';
@@ -47,9 +47,9 @@ export function apiReferenceRouter(baseUrl: string, operations: NamedOperations)
   const styles = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.css'));
   const router = Router();
   router.get('/openapi.json', (_req, res) => send(res, 'application/json; charset=utf-8', document));
-  router.get('/docs', (req, res) => page(req, res, 'text/html; charset=utf-8', Buffer.from(SHELL)));
-  router.get('/docs/reference.js', (req, res) => page(req, res, 'text/javascript; charset=utf-8', script));
-  router.get('/docs/reference.css', (req, res) => page(req, res, 'text/css; charset=utf-8', styles));
+  router.get('/docs', (_req, res) => page(res, 'text/html; charset=utf-8', Buffer.from(SHELL)));
+  router.get('/docs/reference.js', (_req, res) => page(res, 'text/javascript; charset=utf-8', script));
+  router.get('/docs/reference.css', (_req, res) => page(res, 'text/css; charset=utf-8', styles));
   return router;
 }
 
@@ -60,10 +60,9 @@ function send(res: Response, type: string, body: Buffer): void {
   res.end(body);
 }
 
-function page(req: Request, res: Response, type: string, body: Buffer): void {
+function page(res: Response, type: string, body: Buffer): void {
   res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  if (!req.secure) res.removeHeader('Strict-Transport-Security');
   send(res, type, body);
 }

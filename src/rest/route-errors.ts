@@ -40,6 +40,7 @@ export const CREATE_PAYMENT_ERRORS: ErrorGroup[] = [
       errorCase(`More than ${METADATA_MAX_KEYS} metadata keys.`, 'METADATA_TOO_MANY_KEYS'),
       errorCase(`A metadata key empty or over ${METADATA_KEY_MAX_LENGTH} characters.`, 'METADATA_KEY_INVALID'),
       errorCase('A metadata value nested, null, or not a finite number.', 'METADATA_VALUE_INVALID'),
+      errorCase('U+0000 or a lone surrogate in a metadata key or string value.', 'METADATA_TEXT_INVALID'),
       errorCase(`Metadata over ${METADATA_KB} KB (UTF-8 bytes of its JSON text).`, 'METADATA_TOO_LARGE'),
       errorCase(`An \`Idempotency-Key\` of more than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`, 'IDEMPOTENCY_KEY_INVALID'),
     ],

@@ -24,6 +24,7 @@ const catalogue = {
     status: 400,
     message: 'Metadata values must be strings, numbers or booleans',
   },
+  METADATA_TEXT_INVALID: { status: 400, message: 'Metadata keys and values cannot contain U+0000 or lone surrogates' },
   METADATA_TOO_LARGE: { status: 400, message: 'Metadata cannot exceed 5KB' },
   // 400/409/422: idempotency
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'Idempotency-Key must be 1 to 255 characters' },
@@ -69,6 +70,7 @@ const catalogue = {
     status: 429,
     message: 'Too many payment attempts from here. Please try again later.',
   },
+  SHOP_CANNOT_TAKE_PAYMENTS: { status: 409, message: 'This shop cannot take payments right now.' },
   PROCESSOR_UNAVAILABLE: {
     status: 503,
     message: 'We could not confirm the payment with your bank. Do not pay again; this page will update.',
@@ -106,7 +108,7 @@ const catalogue = {
   WITHDRAWAL_BELOW_MINIMUM: { status: 400, message: 'Withdrawal amount must be at least 1000 cents (10 USD)' },
   WITHDRAWAL_EXCEEDS_BALANCE: {
     status: 400,
-    message: (available: number) => `Withdrawal amount exceeds the available balance of ${available} cents`,
+    message: (available: bigint) => `Withdrawal amount exceeds the available balance of ${available} cents`,
   },
   WITHDRAWAL_BALANCE_NEGATIVE: {
     status: 400,

@@ -1,10 +1,11 @@
+import dns from 'node:dns';
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import https from 'node:https';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { DomainError } from '../shared/errors';
 import { RESPONSE_EXCERPT_BYTES } from './webhook-attempt.entity';
-import { parseWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
+import { isPublicAddress, parseWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
 
 /** One POST of a delivery: the stored body bytes and the attempt's headers. */
 export interface WebhookRequest {
@@ -71,7 +72,7 @@ export function httpWebhookSender(options: SenderOptions): WebhookSender {
         const outgoing = client.request(url, {
           method: 'POST',
           agent: url.protocol === 'https:' ? agents.https : agents.http,
-          lookup: options.lookup,
+          lookup: options.allowPrivateNetworks ? options.lookup : publicOnlyLookup(options.lookup),
           headers: { ...request.headers, 'content-length': String(body.length) },
         });
         const deadline = setTimeout(
@@ -98,6 +99,23 @@ export function httpWebhookSender(options: SenderOptions): WebhookSender {
       });
     },
   };
+}
+
+/**
+ * DNS answers filtered by our own address rule before the agent connects: request-filtering-agent only
+ * refuses what ipaddr.js does not call unicast, which lets IPv4-compatible `::7f00:1` and the other ranges
+ * of `isPublicAddress` through.
+ */
+function publicOnlyLookup(lookup: LookupFunction = dns.lookup): LookupFunction {
+  const refusal = (address: string, host: string) => new Error(`DNS lookup ${address}(host:${host}) is not allowed: not a public address`);
+  return (hostname, lookupOptions, callback) =>
+    lookup(hostname, lookupOptions, (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
+      if (error) return callback(error, address as string, family);
+      const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
+      const refused = addresses.find((a) => !isPublicAddress(a));
+      if (refused !== undefined) return callback(refusal(refused, hostname), '', 0);
+      (callback as (e: null, a: string | dns.LookupAddress[], f?: number) => void)(null, address, family);
+    });
 }
 
 function header(value: string | string[] | undefined): string | null {

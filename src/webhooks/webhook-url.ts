@@ -30,16 +30,31 @@ const systemLookup: AddressLookup = async (hostname) => {
 };
 
 /**
- * Only ordinary public unicast addresses pass. ipaddr.js names every special range, so this refuses
+ * IPv6 ranges ipaddr.js calls `unicast` that are not ordinary public addresses (IANA's special-purpose
+ * registry, RFC 6890 and its updates). `::/96` holds the deprecated IPv4-compatible spelling
+ * (`::127.0.0.1` is written `::7f00:1` by the URL parser) and `64:ff9b:1::/48` local-use NAT64: both
+ * carry an IPv4 address a gateway may forward to.
+ */
+const SPECIAL_IPV6_RANGES = ['::/96', '64:ff9b:1::/48', '2001::/23', '3fff::/20', '5f00::/16', 'fec0::/10'].map((cidr) =>
+  ipaddr.IPv6.parseCIDR(cidr),
+);
+
+/**
+ * Only ordinary public unicast addresses pass. ipaddr.js names most special ranges, so this refuses
  * loopback, private (10/8, 172.16/12, 192.168/16), link-local (169.254/16 with 169.254.169.254, the
  * cloud metadata address; fe80::/10), carrier-grade NAT (100.64/10), unique-local IPv6 (fc00::/7),
- * IPv4-mapped IPv6 (::ffff:0:0/96), unspecified, multicast, broadcast and reserved ranges. It is the
- * same test request-filtering-agent applies when it connects.
+ * unspecified, multicast, broadcast, documentation and reserved ranges; the list above adds the rest.
+ * Every IPv6 range that embeds an IPv4 address is refused whatever that address is: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16) and
+ * Teredo (2001::/32, whose client address is the inverted last 32 bits). A receiver has no reason to sit
+ * behind a transition mechanism, and refusing the whole range cannot miss a spelling.
  */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(bare)) return false;
-  return ipaddr.parse(bare).range() === 'unicast';
+  const parsed = ipaddr.parse(bare);
+  if (parsed.range() !== 'unicast') return false;
+  return !(parsed instanceof ipaddr.IPv6 && SPECIAL_IPV6_RANGES.some((range) => parsed.match(range)));
 }
 
 /**

@@ -8,6 +8,7 @@ import { domainError } from '../shared/errors';
 import { pageOf, windowOf, type Page } from '../shared/page';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
+import { exactCents, type Cents } from '../shared/cents';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 
 /** Spec, Limits: the withdrawal minimum is 10 USD. */
@@ -22,9 +23,9 @@ export function validWithdrawalAmount(amount: number): number {
 }
 
 /** Whether `amount` may be taken from `available` now; throws the catalogue's answer when not. */
-export function checkAgainstBalance(amount: number, available: number): void {
-  if (available < 0) throw domainError('WITHDRAWAL_BALANCE_NEGATIVE');
-  if (amount > available) throw domainError('WITHDRAWAL_EXCEEDS_BALANCE', available);
+export function checkAgainstBalance(amount: number, available: Cents): void {
+  if (available < 0n) throw domainError('WITHDRAWAL_BALANCE_NEGATIVE');
+  if (BigInt(amount) > available) throw domainError('WITHDRAWAL_EXCEEDS_BALANCE', available);
 }
 
 /**
@@ -133,7 +134,7 @@ export async function listWithdrawals(
 }
 
 /** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */
-export async function withdrawalTotals(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, { pending: number; paid: number }>> {
+export async function withdrawalTotals(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, { pending: Cents; paid: Cents }>> {
   const rows = await em.execute<{ seller_id: string; pending: string; paid: string }[]>(
     `select "seller_id",
             coalesce(sum("amount") filter (where "status" in ('requested', 'approved')), 0) as pending,
@@ -141,8 +142,8 @@ export async function withdrawalTotals(em: EntityManager, sellerIds: readonly st
        from "withdrawals" where "seller_id" in (?) group by "seller_id"`,
     [sellerIds as string[]],
   );
-  const totals = new Map<string, { pending: number; paid: number }>();
-  for (const id of sellerIds) totals.set(id, { pending: 0, paid: 0 });
-  for (const r of rows) totals.set(r.seller_id, { pending: Number(r.pending), paid: Number(r.paid) });
+  const totals = new Map<string, { pending: Cents; paid: Cents }>();
+  for (const id of sellerIds) totals.set(id, { pending: 0n, paid: 0n });
+  for (const r of rows) totals.set(r.seller_id, { pending: exactCents(r.pending), paid: exactCents(r.paid) });
   return totals;
 }

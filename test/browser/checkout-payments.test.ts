@@ -1,4 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
+import { Payment } from '../../src/payments/payment.entity';
+import type { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
+import { Seller, SellerStatus } from '../../src/shops/seller.entity';
 import { CARD_EXPIRY, createPayment, customerPage, fillCard, launchBrowser, RETURN_URL, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient } from '../support/seller-client';
@@ -212,5 +215,40 @@ describe('a customer pays on the hosted checkout page', () => {
     await openCheckout(id);
     await page.getByRole('button', { name: 'Complete authentication' }).click();
     expect(await backAtTheShop()).toBe(returnedWith(id, 'completed'));
+  });
+});
+
+describe('a shop that cannot take payments (issue 13: inactive or deleted shop, suspended or inactive seller)', () => {
+  const UNAVAILABLE = 'This shop cannot take payments right now';
+  const calls = (id: string) => (service.services.checkout.processor as SimulatedAcquirer).calls.filter((call) => call.subject === id);
+
+  async function suspendedShopPayment() {
+    const shop = await service.createShop({ shopName: 'Corner Bakery' });
+    const id = await createPayment(service, shop.apiKey);
+    const suspend = () => service.em().nativeUpdate(Seller, { id: shop.seller.id }, { status: SellerStatus.SUSPENDED });
+    return { id, suspend };
+  }
+
+  test('opening the page of a suspended seller shows a clear page with the way back, and no card form', async () => {
+    const { id, suspend } = await suspendedShopPayment();
+    await suspend();
+    await openCheckout(id);
+    await page.getByRole('heading', { name: UNAVAILABLE }).waitFor();
+    expect(await page.getByText('Your card has not been charged.', { exact: false }).isVisible()).toBe(true);
+    await expectNoCardForm();
+    await page.getByRole('link', { name: 'Return to Corner Bakery' }).click();
+    expect(await backAtTheShop()).toBe(returnedWith(id, 'cancelled'));
+  });
+
+  test('a seller suspended after the page opened: paying shows the same page, and the acquirer was never called', async () => {
+    const { id, suspend } = await suspendedShopPayment();
+    await openCheckout(id);
+    await suspend();
+    await pay('4242 4242 4242 4242');
+    await page.getByRole('heading', { name: UNAVAILABLE }).waitFor();
+    expect(await page.getByRole('link', { name: 'Return to Corner Bakery' }).getAttribute('href')).toBe(returnedWith(id, 'cancelled'));
+    await expectNoCardForm();
+    expect(calls(id)).toEqual([]);
+    expect((await service.em().findOneOrFail(Payment, id)).status).toBe('pending');
   });
 });

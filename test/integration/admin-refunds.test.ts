@@ -37,7 +37,7 @@ describe('a refund goes from request to refunded, the ledger debited once', () =
     const { shop, seller, paymentId, refundId } = await requested(1000);
     const before = (await seller.retrieve(paymentId)).body.data;
     expect(before.status).toBe('completed');
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(850);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(850n);
 
     const queue = await admin.ok(QUEUE, { status: 'REQUESTED' });
     const entry = queue.refunds.items.find((r: { id: string }) => r.id === refundId);
@@ -59,7 +59,7 @@ describe('a refund goes from request to refunded, the ledger debited once', () =
     const entries = await service.em().find(LedgerEntry, { payment: paymentId, kind: 'refund' });
     expect(entries.map((e) => [e.account, e.amount]).sort()).toEqual([['customer_funds', 1000], ['seller_balance', -1000]]);
     // The fee stays with us: 850 credited, 1000 taken back.
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(-150);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(-150n);
     const [fees] = await sql(`select coalesce(sum(amount), 0)::int as total from ledger_entries where payment_id = ? and account = 'fee_revenue'`, [paymentId]);
     expect(fees.total).toBe(150);
   });
@@ -162,7 +162,7 @@ describe('a payment is refunded at most once, whatever runs concurrently', () =>
 
     const debits = await service.em().find(LedgerEntry, { payment: paymentId, kind: 'refund', account: LedgerAccount.SELLER_BALANCE });
     expect(debits.map((d) => d.amount)).toEqual([-5000]);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(4250 - 5000);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(BigInt(4250 - 5000));
     expect((await service.em().findOneOrFail(Refund, refundId)).attempts).toBe(1);
   });
 });

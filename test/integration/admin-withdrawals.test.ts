@@ -40,7 +40,7 @@ describe('requesting a withdrawal', () => {
       ['payment', 10_000],
     ]);
     expect(balance.entries.items[0].withdrawalId).toBe(answer.data.requestWithdrawal.id);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(5500);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(5500n);
   });
 
   test('by an admin for a shop, recorded in the audit log', async () => {
@@ -80,7 +80,7 @@ describe('requesting a withdrawal', () => {
     await asSeller(REQUEST, { amount: 1500 }); // 200 left
     const { requestRefund } = await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: paymentId });
     await admin.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
-    await eventually(async () => (await sellerBalance(service.em(), shop.seller.id)) === -1800, 10_000, 'the refund');
+    await eventually(async () => (await sellerBalance(service.em(), shop.seller.id)) === -1800n, 10_000, 'the refund');
     const answer = await asSeller(REQUEST, { amount: 1000 });
     expect(answer.errors?.[0]).toMatchObject({ message: 'Withdrawals are refused while the balance is negative', extensions: { code: 'WITHDRAWAL_BALANCE_NEGATIVE' } });
     expect((await asSeller(BALANCE)).data.balance).toMatchObject({ available: -1800, refunds: 2000, pendingWithdrawals: 1500 });
@@ -108,7 +108,7 @@ describe('concurrent withdrawals never overdraw', () => {
     for (const refused of answers.filter((a) => a.errors)) {
       expect(refused.errors![0].message).toMatch(/^Withdrawal amount exceeds the available balance of \d+ cents$/);
     }
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(500);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(500n);
   });
 
   test('admin and seller asking at once for the same seller are serialized too', async () => {
@@ -118,7 +118,7 @@ describe('concurrent withdrawals never overdraw', () => {
       ...Array.from({ length: 5 }, () => admin.run(REQUEST, { amount: 1200, shopId: shop.shop.id })),
     ]);
     expect(answers.filter((a) => !a.errors)).toHaveLength(2);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(1000);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(1000n);
   });
 });
 
@@ -153,7 +153,7 @@ describe('reviewing a withdrawal', () => {
     const id = (await asSeller(REQUEST, { amount: 2000 })).data.requestWithdrawal.id;
     expect((await admin.run(REJECT, { id, reason: '' })).errors?.[0].extensions?.code).toBe('REASON_REQUIRED');
     expect((await admin.ok(REJECT, { id, reason: 'Bank account name does not match' })).rejectWithdrawal).toMatchObject({ status: 'REJECTED' });
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500n);
     const kinds = (await service.em().find(LedgerEntry, { withdrawal: id, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } })).map((e) => [e.kind, e.amount]);
     expect(kinds).toEqual([['withdrawal_hold', -2000], ['withdrawal_release', 2000]]);
   });
@@ -163,7 +163,7 @@ describe('reviewing a withdrawal', () => {
     const id = (await asSeller(REQUEST, { amount: 2000 })).data.requestWithdrawal.id;
     const answers = await Promise.all(Array.from({ length: 8 }, () => admin.run(REJECT, { id, reason: 'duplicate' })));
     expect(answers.filter((a) => !a.errors)).toHaveLength(1);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500n);
   });
 
   test('a seller sees its own withdrawals but may not review them', async () => {

@@ -32,7 +32,7 @@ describe('a payment is charged and credited at most once', () => {
     const entries = await service.em().find(LedgerEntry, { payment: id });
     expect(entries.filter((e) => e.account === 'seller_balance').map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', -150], ['payment', 1000]]);
     expect(await service.em().count(WebhookEvent, { payment: id })).toBe(1);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(850);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(850n);
   });
 
   test('20 simultaneous answers to one 3-D Secure challenge complete it once', async () => {
@@ -44,7 +44,7 @@ describe('a payment is charged and credited at most once', () => {
     expect(['COMPLETED', 'FAILED']).toContain(final.status);
     const credits = await service.em().count(LedgerEntry, { payment: id, account: LedgerAccount.SELLER_BALANCE, kind: 'payment' });
     expect(credits).toBe(final.status === 'COMPLETED' ? 1 : 0);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(final.status === 'COMPLETED' ? 1700 : 0);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(BigInt(final.status === 'COMPLETED' ? 1700 : 0));
   });
 
   test('the seller balance equals the sum of net amounts of completed payments, after successes and failures', async () => {
@@ -59,6 +59,6 @@ describe('a payment is charged and credited at most once', () => {
       if (view.status === 'COMPLETED') expected += Math.max(amount, 50) - Math.floor((Math.max(amount, 50) * 15 + 50) / 100);
     }
     expect(expected).toBe(42 + 86 + 42 + 10493);
-    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(expected);
+    expect(await sellerBalance(service.em(), shop.seller.id)).toBe(BigInt(expected));
   });
 });

@@ -51,6 +51,15 @@ describe('POST /api/v1/payments', () => {
     expect(res.text).toContain('"metadata":{"zeta":"1","alpha":"2","mid":3}');
   });
 
+  test('integer-like metadata keys come first, in ascending numeric order (the documented exception), in create and retrieve alike', async () => {
+    const metadata = '{"zeta":"1","10":"a","alpha":2,"2":"b","01":"c","-1":"d","4294967295":"e","4294967294":"f","1.5":"g"}';
+    const echoed = '{"2":"b","10":"a","4294967294":"f","zeta":"1","alpha":2,"01":"c","-1":"d","4294967295":"e","1.5":"g"}';
+    const res = await seller.createRaw(`{"amount":100,"currency":"usd","return_url":"https://a.example/","metadata":${metadata}}`);
+    expect(res.text).toContain(`"metadata":${echoed}`);
+    const read = await seller.retrieve(res.body.data.id);
+    expect(read.text).toContain(`"metadata":${echoed}`);
+  });
+
   test('ids are unique and unguessable (24 base62 characters, about 143 bits)', async () => {
     const ids = await Promise.all(Array.from({ length: 20 }, () => seller.create(VALID_PAYMENT).then((r) => r.body.data.id)));
     expect(new Set(ids).size).toBe(20);

@@ -48,7 +48,7 @@ test.each([
 });
 
 test('metadata keeps what JSON can carry, prototype keys included, and pollutes nothing', async () => {
-  const body = '{"amount":50,"currency":"usd","return_url":"https://shop.example.com/r","metadata":{"__proto__":"x","constructor":"y","nul":"a\\u0000b","lone":"\\ud800"}}';
+  const body = '{"amount":50,"currency":"usd","return_url":"https://shop.example.com/r","metadata":{"__proto__":"x","constructor":"y","emoji":"\\ud83d\\ude00"}}';
   const created = await seller.createRaw(body);
   expect(created.status).toBe(200);
   const expected = JSON.parse(body).metadata;
@@ -56,4 +56,19 @@ test('metadata keeps what JSON can carry, prototype keys included, and pollutes 
   expect(JSON.stringify((await seller.retrieve(created.body.data.id)).body.data.metadata)).toBe(JSON.stringify(expected));
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+});
+
+const METADATA_TEXT = 'Metadata keys and values cannot contain U+0000 or lone surrogates';
+test.each([
+  ['a value', '{"nul":"a\\u0000b"}'],
+  ['a key', '{"a\\u0000b":"x"}'],
+  ['a value, alone', '{"nul":"\\u0000"}'],
+  ['a lone surrogate value', '{"lone":"\\ud800"}'],
+  ['a lone surrogate key', '{"\\udc00":1}'],
+])('U+0000 or a lone surrogate in metadata (%s) -> 400, nothing stored, and ::jsonb over the table still works', async (_where, metadata) => {
+  const body = `{"amount":50,"currency":"usd","return_url":"https://shop.example.com/r","metadata":${metadata}}`;
+  const res = await seller.createRaw(body);
+  expect([res.status, res.body]).toEqual([400, { success: false, error: METADATA_TEXT }]);
+  const rows = await service.em().getConnection().execute(`select count(*)::int as n from payments where metadata::jsonb ? 'nul'`);
+  expect(rows).toEqual([{ n: 0 }]);
 });

@@ -58,6 +58,10 @@ describe('webhook URLs are checked when set', () => {
     ['https://100.64.1.1/', 'WEBHOOK_URL_FORBIDDEN'],
     ['https://[fd00::1]/', 'WEBHOOK_URL_FORBIDDEN'],
     ['https://[::ffff:10.0.0.1]/', 'WEBHOOK_URL_FORBIDDEN'],
+    ['https://[::127.0.0.1]/', 'WEBHOOK_URL_FORBIDDEN'],
+    ['https://[64:ff9b::169.254.169.254]/', 'WEBHOOK_URL_FORBIDDEN'],
+    ['https://[2002:7f00:1::1]/', 'WEBHOOK_URL_FORBIDDEN'],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'WEBHOOK_URL_FORBIDDEN'],
     ['https://2130706433/', 'WEBHOOK_URL_FORBIDDEN'],
     ['https://0x7f000001/', 'WEBHOOK_URL_FORBIDDEN'],
     ['http://x@127.0.0.1', 'WEBHOOK_URL_INVALID'],
@@ -89,7 +93,7 @@ describe('and again at delivery time, against the address connected to', () => {
     return settledDelivery(service, await shopActor(service, target.apiKey).completePayment());
   }
 
-  test.each(['https://127.0.0.1:PORT/hooks', 'https://[::1]:PORT/hooks', 'https://localhost:PORT/hooks', 'https://2130706433:PORT/'])(
+  test.each(['https://127.0.0.1:PORT/hooks', 'https://[::1]:PORT/hooks', 'https://[::127.0.0.1]:PORT/hooks', 'https://localhost:PORT/hooks', 'https://2130706433:PORT/'])(
     '%s: refused, nothing connects, the attempt says why',
     async (template) => {
       const delivery = await deliverTo(template.replace('PORT', String(trap.port)));
@@ -118,6 +122,20 @@ describe('and again at delivery time, against the address connected to', () => {
     expect(answer).toMatchObject({ status: null, error: 'refused: 127.0.0.1 is not a public address' });
     expect(trap.connections).toBe(0);
   });
+
+  test.each(['::7f00:1', '::ffff:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:80ff:fffe'])(
+    'a name answering with %s (an IPv6 spelling of 127.0.0.1) is refused at connect time',
+    async (address) => {
+      const embedded: net.LookupFunction = (_host, options, callback) => {
+        if ((options as dns.LookupAllOptions).all) (callback as (e: null, a: dns.LookupAddress[]) => void)(null, [{ address, family: 6 }]);
+        else (callback as (e: null, a: string, f: number) => void)(null, address, 6);
+      };
+      const sender = httpWebhookSender({ timeoutMs: 2000, allowPrivateNetworks: false, lookup: embedded });
+      const answer = await sender.send({ url: `https://hooks.shop.example:${trap.port}/`, body: '{}', headers: {} });
+      expect(answer).toMatchObject({ status: null, error: `refused: ${address} is not a public address` });
+      expect(trap.connections).toBe(0);
+    },
+  );
 });
 
 describe('the admin view of an SSRF refusal', () => {

@@ -13,10 +13,13 @@ export interface CardFields {
 
 export const CARD: Readonly<CardFields> = Object.freeze({ expMonth: 12, expYear: new Date().getFullYear() + 3, securityCode: '123' });
 
-/** A customer's browser talking to /graphql, optionally from a given client address (X-Forwarded-For is not trusted). */
-export function checkoutClient(baseUrl: string) {
+/**
+ * A customer's browser talking to /graphql. `headers` go with every request: X-Forwarded-For makes it a
+ * customer behind a load balancer (believed only when the service trusts loopback, TRUST_PROXY).
+ */
+export function checkoutClient(baseUrl: string, headers: Record<string, string> = {}) {
   const run = (operationName: string, variables: Record<string, unknown>) =>
-    request(baseUrl).post('/graphql').set('Content-Type', 'application/json').send({ query: CHECKOUT_DOCUMENT, operationName, variables });
+    request(baseUrl).post('/graphql').set('Content-Type', 'application/json').set(headers).send({ query: CHECKOUT_DOCUMENT, operationName, variables });
   return {
     run,
     view: (id: string) => run('CheckoutPayment', { id }),

@@ -15,9 +15,9 @@ describe('withdrawal rules', () => {
   });
 
   test('at most the available balance; nothing while it is negative', () => {
-    expect(() => checkAgainstBalance(1000, 1000)).not.toThrow();
-    expect(() => checkAgainstBalance(1001, 1000)).toThrow('Withdrawal amount exceeds the available balance of 1000 cents');
-    expect(() => checkAgainstBalance(1000, -1)).toThrow('Withdrawals are refused while the balance is negative');
+    expect(() => checkAgainstBalance(1000, 1000n)).not.toThrow();
+    expect(() => checkAgainstBalance(1001, 1000n)).toThrow('Withdrawal amount exceeds the available balance of 1000 cents');
+    expect(() => checkAgainstBalance(1000, -1n)).toThrow('Withdrawals are refused while the balance is negative');
   });
 });
 

@@ -14,6 +14,20 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_WORKERS_IN_SERVICE: 'false' }).webhooks).toMatchObject({ allowPrivateNetworks: true, workersInService: false });
   });
 
+  test('TRUST_PROXY: off by default; a hop count; addresses, CIDR ranges and Express\'s names', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1 , fd00::/8,uniquelocal' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1', 'fd00::/8', 'uniquelocal']);
+  });
+
+  test('GRAPHQL_STACK_TRACES: off by default; on only with a localhost or loopback BASE_URL', () => {
+    expect(loadConfig({}).graphqlStackTraces).toBe(false);
+    expect(loadConfig({ GRAPHQL_STACK_TRACES: '1' }).graphqlStackTraces).toBe(true);
+    expect(loadConfig({ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'http://127.0.0.1:4000' }).graphqlStackTraces).toBe(true);
+    expect(loadConfig({ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'http://[::1]:4000' }).graphqlStackTraces).toBe(true);
+  });
+
   test('BASE_URL loses its trailing slash', () => {
     expect(loadConfig({ BASE_URL: 'https://pay.example.com/' }).baseUrl).toBe('https://pay.example.com');
   });
@@ -32,6 +46,14 @@ describe('configuration from the environment', () => {
     [{ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' }, 'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_NETWORKS must be 1 or 0 (got "yes")'],
     [{ WEBHOOK_WORKER_CONCURRENCY: '0' }, 'Invalid configuration: WEBHOOK_WORKER_CONCURRENCY must be an integer from 1 to 1000 (got "0")'],
     [{ WEBHOOK_POLL_INTERVAL_MS: '5' }, 'Invalid configuration: WEBHOOK_POLL_INTERVAL_MS must be an integer from 10 to 60000 (got "5")'],
+    [{ TRUST_PROXY: 'true' }, 'Invalid configuration: TRUST_PROXY true would let any client choose its address; give the number of proxies in front (e.g. 1) or their addresses'],
+    [{ TRUST_PROXY: '11' }, 'Invalid configuration: TRUST_PROXY must be an integer from 1 to 10 (got "11")'],
+    [{ TRUST_PROXY: '10.0.0.1, 10.0.0.300' }, 'Invalid configuration: TRUST_PROXY must be a hop count or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (got "10.0.0.300")'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be a hop count or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (got "10.0.0.0/33")'],
+    [{ TRUST_PROXY: 'loopback,' }, 'Invalid configuration: TRUST_PROXY must be a hop count or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (got "")'],
+    [{ TRUST_PROXY: 'lb.internal' }, 'Invalid configuration: TRUST_PROXY must be a hop count or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (got "lb.internal")'],
+    [{ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'https://pay.example.com' }, 'Invalid configuration: GRAPHQL_STACK_TRACES is for local debugging only (BASE_URL https://pay.example.com is not localhost)'],
+    [{ GRAPHQL_STACK_TRACES: 'yes' }, 'Invalid configuration: GRAPHQL_STACK_TRACES must be 1 or 0 (got "yes")'],
   ])('%j is refused with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

@@ -41,7 +41,14 @@ describe('create-payment rules', () => {
     }
     expect(validateCreatePayment({ ...valid, customerName: 'Ann 😀 \u202eLee' }).customerName).toBe('Ann 😀 \u202eLee');
     expect(isStorableText('😀')).toBe(true);
-    expect(validMetadata({ k: 'a\u0000\ud800' })).toEqual({ k: 'a\u0000\ud800' });
+  });
+
+  test('U+0000 or a lone surrogate anywhere in metadata (a key or a string value) is refused, since ::jsonb cannot read it', () => {
+    for (const bad of ['a\u0000b', '\u0000', 'a\ud800b', '\udfff']) {
+      expect(messageOf(() => validMetadata({ k: bad }))).toBe('Metadata keys and values cannot contain U+0000 or lone surrogates');
+      expect(messageOf(() => validMetadata({ ok: 'x', [bad]: 1 }))).toBe('Metadata keys and values cannot contain U+0000 or lone surrogates');
+    }
+    expect(validMetadata({ 'k😀': 'a😀\u202e', n: 1, b: true })).toEqual({ 'k😀': 'a😀\u202e', n: 1, b: true });
   });
 
   test('optional customer fields default to null and metadata to {}', () => {

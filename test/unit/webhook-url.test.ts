@@ -1,5 +1,10 @@
 import { checkWebhookUrl, isPublicAddress, parseWebhookUrl } from '../../src/webhooks/webhook-url';
 
+/** `a.b.c.d` as the two hex groups 6to4 puts after 2002:. */
+const ipaddrHex = (ipv4: string) => {
+  const [a, b, c, d] = ipv4.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+};
 const production = { allowPrivateNetworks: false };
 const development = { allowPrivateNetworks: true };
 const code = (fn: () => unknown) => {
@@ -65,6 +70,35 @@ describe('webhook URL rule', () => {
     await expect(checkWebhookUrl('https://hooks.example.com/h', production, lookup)).resolves.toBe('https://hooks.example.com/h');
     await expect(checkWebhookUrl('https://not-yet.example.com/h', production, lookup)).resolves.toBe('https://not-yet.example.com/h');
     await expect(checkWebhookUrl('https://localhost:8443/h', production)).rejects.toMatchObject({ code: 'WEBHOOK_URL_FORBIDDEN' });
+  });
+
+  // RFC 6890 special-purpose IPv4 addresses written in each IPv6 spelling that embeds an IPv4 address.
+  const teredo = (ipv4: string) => {
+    const inverted = ipv4.split('.').map((octet) => 255 - Number(octet));
+    const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+    return `2001:0:4136:e378:8000:63bf:${hex(inverted[0], inverted[1])}:${hex(inverted[2], inverted[3])}`;
+  };
+  describe.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '192.168.1.1', '100.64.0.1', '0.0.0.0', '192.0.2.1'])('an IPv6 spelling of %s', (ipv4) => {
+    test.each([
+      ['IPv4-compatible ::/96', `::${ipv4}`],
+      ['IPv4-mapped ::ffff:0:0/96', `::ffff:${ipv4}`],
+      ['NAT64 64:ff9b::/96', `64:ff9b::${ipv4}`],
+      ['local-use NAT64 64:ff9b:1::/48', `64:ff9b:1::${ipv4}`],
+      ['6to4 2002::/16', `2002:${ipaddrHex(ipv4)}::1`],
+      ['Teredo 2001::/32', teredo(ipv4)],
+    ])('%s (%s) is refused by the URL rule and the address rule', (_range, address) => {
+      expect(code(() => parseWebhookUrl(`https://[${address}]/hook`, production))).toBe('WEBHOOK_URL_FORBIDDEN');
+      expect(isPublicAddress(address)).toBe(false);
+    });
+  });
+
+  test('the embedding ranges are refused whatever IPv4 address they carry (a public one too)', () => {
+    expect(['::8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', teredo('8.8.8.8')].some(isPublicAddress)).toBe(false);
+  });
+
+  test('other special-purpose IPv6 ranges ipaddr.js calls unicast are refused', () => {
+    expect(['2001:db8::1', '2001:2::1', '3fff::1', '5f00::1', 'fec0::1', '100::1', '2001:1::1'].some(isPublicAddress)).toBe(false);
+    expect(['2606:4700::1111', '2a00:1450:4001::1', '2001:4860:4860::8888'].every(isPublicAddress)).toBe(true);
   });
 
   test('public addresses', () => {

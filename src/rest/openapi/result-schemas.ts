@@ -50,7 +50,7 @@ const FIELD_NOTES: Record<string, JsonSchema> = {
   },
   'Payment.customerEmail': { description: 'As sent; null when not sent.' },
   'Payment.customerName': { description: 'As sent; null when not sent.' },
-  'Payment.metadata': { additionalProperties: METADATA_VALUE, description: 'As sent, keys in the order sent; `{}` when not sent.' },
+  'Payment.metadata': { additionalProperties: METADATA_VALUE, description: 'As sent, keys in the order sent except integer-like keys (`0`, `2`, `10`), which come first in ascending numeric order; `{}` when not sent.' },
   'Payment.createdAt': { description: 'ISO 8601, UTC, with `Z`.', examples: ['2026-11-23T10:00:00.000Z'] },
   'Payment.completedAt': { description: 'When the payment completed (ISO 8601, UTC). Null while `pending` and when `failed`; a `refunded` payment keeps it.' },
   'Pagination.page': { minimum: 1 },

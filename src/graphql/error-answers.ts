@@ -1,0 +1,96 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { Logger } from 'pino';
+import { unavailableError } from '../db/unavailable';
+import { DomainError, domainError } from '../shared/errors';
+import type { GraphQLContext } from './context';
+
+/**
+ * What a GraphQL error answer may say. Built from an allow-list (message, locations, path, code, status),
+ * so nothing Apollo or graphql-js adds (a stack trace, an exception) reaches a caller by accident,
+ * whatever NODE_ENV says; GRAPHQL_STACK_TRACES adds the trace back for local debugging only.
+ */
+
+/** Errors GraphQL itself raises about the request (syntax, validation, variables): safe to show. */
+const CLIENT_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'BAD_REQUEST',
+]);
+
+/** The domain error behind a GraphQL error: raised by a resolver, or before execution (the query guards). */
+function domainErrorOf(error: unknown): DomainError | undefined {
+  const unwrapped = unwrapResolverError(error);
+  if (unwrapped instanceof DomainError) return unwrapped;
+  return unwrapped instanceof GraphQLError && unwrapped.originalError instanceof DomainError ? unwrapped.originalError : undefined;
+}
+
+/** Domain errors show their catalogue code; GraphQL's own client errors their message; anything else the spec's 500. */
+export function errorFormatter(options: { stackTraces: boolean }) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const known = domainErrorOf(error);
+    const code = String(formatted.extensions?.code);
+    let answer: GraphQLFormattedError;
+    if (!known && CLIENT_ERROR_CODES.has(code)) {
+      answer = { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
+    } else {
+      const shown = known ?? unavailableError(unwrapResolverError(error)) ?? domainError('INTERNAL');
+      answer = { message: shown.message, path: formatted.path, extensions: { code: shown.code, status: shown.status } };
+    }
+    if (options.stackTraces && formatted.extensions?.stacktrace) answer.extensions!.stacktrace = formatted.extensions.stacktrace;
+    return answer;
+  };
+}
+
+/**
+ * graphql-js ends a validation or input error with "Did you mean …?", naming fields and types close to
+ * what was sent: for a seller that maps the admin-only schema, which introspection keeps from them.
+ */
+const SUGGESTION = / ?Did you mean [\s\S]*\?$/;
+
+export function withoutSuggestion(message: string): string {
+  return message.replace(SUGGESTION, '');
+}
+
+/** Only admins, who may introspect anyway, see suggestions. */
+export function hideSuggestionsFromNonAdmins(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response, contextValue }) {
+          if (contextValue.actor.kind === 'admin' || response.body.kind !== 'single') return;
+          const { singleResult } = response.body;
+          singleResult.errors = singleResult.errors?.map((e) => ({ ...e, message: withoutSuggestion(e.message) }));
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Unexpected errors at error level (what operators watch); documents the guards refused (introspection,
+ * depth, cost: a domain error raised before execution) at warn, since a client, not the service, is at fault.
+ */
+export function logGraphQLErrors(logger: Logger): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) {
+            const known = domainErrorOf(error);
+            const requestId = contextValue?.requestId;
+            if (known && !error.path) logger.warn({ requestId, code: known.code, actor: contextValue?.actor.kind }, 'GraphQL document refused');
+            else if (!known && !CLIENT_ERROR_CODES.has(String(error.extensions?.code))) {
+              logger.error({ requestId, err: unwrapResolverError(error) }, 'unexpected GraphQL error');
+            }
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SellerStatus } from './seller.entity';
+import { ShopStatus } from './shop.entity';
+
+/** What decides whether a shop may take card payments: its own state and its seller's. */
+export interface ShopStanding {
+  shopStatus: ShopStatus;
+  shopDeleted: boolean;
+  sellerStatus: SellerStatus;
+}
+
+/**
+ * A shop takes card payments only while it is active and not deleted and its seller is active: the same
+ * conditions under which its API key works (an inactive shop is 401, a suspended or inactive seller 403).
+ */
+export function takesPayments(standing: ShopStanding): boolean {
+  return standing.shopStatus === ShopStatus.ACTIVE && !standing.shopDeleted && standing.sellerStatus === SellerStatus.ACTIVE;
+}
+
+export function standingOf(shop: { status: ShopStatus; deletedAt: Date | null; seller: { status: SellerStatus } }): ShopStanding {
+  return { shopStatus: shop.status, shopDeleted: shop.deletedAt !== null, sellerStatus: shop.seller.status };
+}
+
+/**
+ * The standing of a payment's shop read under `FOR SHARE` locks on the shop and seller rows, inside the
+ * caller's transaction: a suspension, deactivation or deletion (an UPDATE of one of those rows) waits for
+ * the transaction to end, and one committed just before is seen. So no payment completes after the admin
+ * was told the seller is suspended.
+ */
+export async function lockedStandingOfPaymentShop(tx: EntityManager, paymentId: string): Promise<ShopStanding> {
+  const [row] = await tx.execute<{ shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[]>(
+    `select sh."status" as shop_status, sh."deleted_at", se."status" as seller_status
+       from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
+      where p."id" = ? for share of sh, se`,
+    [paymentId],
+  );
+  return { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status };
+}
