@@ -13,13 +13,22 @@ import { DomainError, domainError } from '../shared/errors';
 import { PROJECT_ROOT } from '../shared/project-root';
 import type { GraphQLContext } from './context';
 
-export type OperationRunner = <T>(name: string, variables: Record<string, unknown>, context: GraphQLContext) => Promise<T>;
+/** One named operation, ready to run. */
+export type PreparedOperation<T> = (variables: Record<string, unknown>, context: GraphQLContext) => Promise<T>;
+
+export interface NamedOperations {
+  schema: GraphQLSchema;
+  /** The file, parsed and validated against the schema. */
+  document: DocumentNode;
+  /** The runner of one operation. An unknown name throws: callers prepare theirs at start, never per request. */
+  prepare<T>(name: string): PreparedOperation<T>;
+}
 
 /**
- * Loads the named operations of a `.graphql` file, parses and validates them against the schema once,
- * and returns a runner. A broken operation fails the start, never a request.
+ * Loads the named operations of a `.graphql` file and parses and validates them against the schema once.
+ * A broken operation fails the start, never a request.
  */
-export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected: (error: unknown, context: GraphQLContext) => void): OperationRunner {
+export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected: (error: unknown, context: GraphQLContext) => void): NamedOperations {
   const document = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations', file), 'utf8'));
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`${file}: ${problems.map((p) => p.message).join('; ')}`);
@@ -28,13 +37,16 @@ export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected
       .filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')
       .map((d) => d.name?.value),
   );
-  return async <T>(name: string, variables: Record<string, unknown>, context: GraphQLContext) => {
+  const prepare = <T>(name: string): PreparedOperation<T> => {
     if (!names.has(name)) throw new Error(`Unknown operation ${name} in ${file}`);
-    const result = await execute({ schema, document: document as DocumentNode, operationName: name, variableValues: variables, contextValue: context });
-    const error = result.errors?.[0];
-    if (!error) return result.data as T;
-    if (error.originalError instanceof DomainError) throw error.originalError;
-    onUnexpected(error.originalError ?? error, context);
-    throw unavailableError(error.originalError) ?? domainError('INTERNAL');
+    return async (variables, context) => {
+      const result = await execute({ schema, document, operationName: name, variableValues: variables, contextValue: context });
+      const error = result.errors?.[0];
+      if (!error) return result.data as T;
+      if (error.originalError instanceof DomainError) throw error.originalError;
+      onUnexpected(error.originalError ?? error, context);
+      throw unavailableError(error.originalError) ?? domainError('INTERNAL');
+    };
   };
+  return { schema, document, prepare };
 }

@@ -54,12 +54,12 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.get('/livez', probes.live);
   app.get(['/readyz', '/healthz'], probes.ready);
 
-  const runOperation = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
+  const restOperations = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
-  app.use('/api/v1', apiReferenceRouter(deps.baseUrl));
-  app.use('/api/v1', restRouter({ runOperation, limits: deps.limits, services: deps.services, logger }));
+  app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
+  app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));
 
   const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, {
     queryLimits: deps.config.graphqlLimits,

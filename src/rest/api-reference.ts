@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Response } from 'express';
 import { PROJECT_ROOT } from '../shared/project-root';
-import { openApiDocument } from './openapi';
+import type { NamedOperations } from '../graphql/operations';
+import { openApiDocument } from './openapi/document';
+import { REST_ROUTES } from './routes';
 
 /**
  * No inline script or style: only our own script (which fetches the document from this origin) and style
@@ -39,8 +41,8 @@ const SHELL = `<!doctype html>
  * facade) and `GET /docs` (a reference page rendered from it in the browser by src/rest/reference-page/).
  * Anything else falls through to the REST router.
  */
-export function apiReferenceRouter(baseUrl: string): Router {
-  const document = Buffer.from(JSON.stringify(openApiDocument(baseUrl), null, 2));
+export function apiReferenceRouter(baseUrl: string, operations: NamedOperations): Router {
+  const document = Buffer.from(JSON.stringify(openApiDocument(baseUrl, REST_ROUTES, operations), null, 2));
   const script = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.js'));
   const styles = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.css'));
   const router = Router();

@@ -1,16 +1,18 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { OperationRunner } from '../graphql/operations';
+import type { NamedOperations, PreparedOperation } from '../graphql/operations';
 import { authenticateSeller, type RateLimits } from '../http/authenticate';
 import { JSON_BODY_LIMIT } from '../http/body-errors';
 import { graphqlContextOf } from '../http/request-context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { envelopeErrors, sendData } from './envelope';
-import { REST_ROUTES, type RestRoute } from './routes';
+import type { RestOperationName, RestOperationResults } from './operation-results';
+import { REST_ROUTES, type RestRoute, type Route } from './routes';
 
 export interface RestDeps {
-  runOperation: OperationRunner;
+  /** The operations of schema/operations/rest.graphql. */
+  operations: NamedOperations;
   limits: RateLimits;
   services: AppServices;
   logger: Logger;
@@ -21,12 +23,13 @@ export interface RestDeps {
  * its answer in the envelope. Owns HTTP concerns only: headers, JSON shape, status codes.
  */
 export function restRouter(deps: RestDeps): Router {
+  const prepared = prepareRoutes(REST_ROUTES, deps.operations);
   const router = Router();
   router.use(noStore);
   router.use(authenticateSeller(deps.limits, deps.services.credentials));
-  for (const route of REST_ROUTES) {
-    const body = route.jsonBody ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
-    router[route.method](route.path, ...body, handle(route, deps));
+  for (const { route, run } of prepared) {
+    const body = route.document.body ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
+    router[route.method](route.path, ...body, handle(route, run, deps));
   }
   for (const path of new Set(REST_ROUTES.map((r) => r.path))) {
     const allowed = REST_ROUTES.filter((r) => r.path === path).map((r) => r.method.toUpperCase());
@@ -37,12 +40,24 @@ export function restRouter(deps: RestDeps): Router {
   return router;
 }
 
-function handle(route: RestRoute, deps: RestDeps) {
+interface PreparedRoute<Op extends RestOperationName> {
+  route: Route<Op>;
+  run: PreparedOperation<RestOperationResults[Op]>;
+}
+
+/** Each route with its operation ready: a route naming an operation the file does not hold fails the start. */
+export function prepareRoutes(routes: readonly RestRoute[], operations: Pick<NamedOperations, 'prepare'>) {
+  return routes.map(<Op extends RestOperationName>(route: Route<Op>): PreparedRoute<Op> => ({
+    route,
+    run: operations.prepare<RestOperationResults[Op]>(route.operation),
+  }));
+}
+
+function handle<Op extends RestOperationName>(route: Route<Op>, run: PreparedOperation<RestOperationResults[Op]>, deps: RestDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const variables = route.variables(req);
-      const data = await deps.runOperation(route.operation, variables, graphqlContextOf(req, res, deps.services));
-      const { data: payload, pagination } = route.respond(data, res);
+      const result = await run(route.variables(req), graphqlContextOf(req, res, deps.services));
+      const { data: payload, pagination } = route.respond(result, res);
       sendData(res, payload, pagination);
     } catch (error) {
       next(error);
