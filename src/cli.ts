@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { createAdmin, revokeAdmin } from './admins/admin.service';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, type Config } from './shared/config';
 import { openDatabase } from './db/database';
 import { checkLedger } from './ledger/ledger-invariants';
 import { createLogger } from './shared/logger';

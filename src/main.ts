@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { isClusterPrimary, runClusterPrimary } from './cluster';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './shared/config';
 import { startService } from './service';
 import { createLogger } from './shared/logger';
 import { createDemoShopIfEmpty } from './shops/demo-shop';

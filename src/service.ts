@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config';
+import type { Config } from './shared/config';
 import { openDatabase, type Database } from './db/database';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createCardTestingGuard } from './checkout/card-testing-guard';

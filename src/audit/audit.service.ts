@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Admin } from '../admins/admin.entity';
-import { validPageRequest } from '../payments/payment-rules';
-import { pageOf, type Page } from '../shared/page';
 import { AuditEntry } from './audit-entry.entity';
+import { validPageRequest, pageOf, type Page } from '../shared/pagination';
 
 export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin';
 

@@ -6,10 +6,10 @@ import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { applyTransition } from '../payments/payment-state';
 import { CheckoutStage } from '../payments/payment-status';
-import type { AuthorizationResult, CardProcessor } from '../processor/card-processor';
+import type { AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { recordPaymentEvent } from '../webhooks/outbox';
-import { summarizeCard, validCard, type CardDetails } from './card-rules';
+import { summarizeCard, validCard } from './card-rules';
 import type { CardTestingGuard } from './card-testing-guard';
 
 /** What checkout needs besides the unit of work: built once at start, shared by every request. */

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
-import type { Config } from '../config';
+import type { Config } from '../shared/config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 
 export interface Database {

@@ -14,9 +14,9 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { PAGE_LIMIT_DEFAULT } from '../payments/payment-rules';
 import { DomainError, domainError } from '../shared/errors';
 import type { GraphQLContext } from './context';
+import { PAGE_LIMIT_DEFAULT } from '../shared/pagination';
 
 /** Limits on what one document sent to /graphql may ask for (GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COST). */
 export interface QueryLimits {

@@ -8,7 +8,7 @@ import { adminConsoleRouter } from '../admin-console/admin-page';
 import { queueDashboardRouter } from '../admin-console/queue-dashboard';
 import { checkoutPageRouter } from '../checkout/checkout-page';
 import { paymentExists } from '../checkout/checkout.service';
-import type { Config } from '../config';
+import type { Config } from '../shared/config';
 import type { AppServices } from '../graphql/context';
 import { graphqlRouter } from '../graphql/graphql-server';
 import { loadOperations } from '../graphql/operations';

@@ -10,8 +10,6 @@ export const CUSTOMER_NAME_MAX_LENGTH = 200;
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_KEY_MAX_LENGTH = 40;
 export const METADATA_MAX_BYTES = 5 * 1024;
-export const PAGE_LIMIT_DEFAULT = 10;
-export const PAGE_LIMIT_MAX = 100;
 
 export type MetadataValue = string | number | boolean;
 export type Metadata = Record<string, MetadataValue>;
@@ -138,21 +136,6 @@ function isMetadataValue(value: unknown): value is MetadataValue {
     typeof value === 'boolean' ||
     (typeof value === 'number' && Number.isFinite(value))
   );
-}
-
-export interface PageRequest {
-  page: number;
-  limit: number;
-}
-
-export function validPageRequest(page: number | null | undefined, limit: number | null | undefined): PageRequest {
-  const validPage = page ?? 1;
-  const validLimit = limit ?? PAGE_LIMIT_DEFAULT;
-  if (!Number.isSafeInteger(validPage) || validPage < 1) throw domainError('PAGE_INVALID');
-  if (!Number.isSafeInteger(validLimit) || validLimit < 1 || validLimit > PAGE_LIMIT_MAX) {
-    throw domainError('LIMIT_INVALID');
-  }
-  return { page: validPage, limit: validLimit };
 }
 
 /** Spec: `checkout_url` has the form `{base_url}/checkout/<payment_id>`. */

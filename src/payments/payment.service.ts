@@ -5,13 +5,9 @@ import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from
 import { Payment } from './payment.entity';
 import { newPaymentSnapshot, viewOfSnapshot, type PaymentView } from './payment-snapshot';
 import { insertPayment, selectShopPayment } from './payment-store';
-import {
-  isPaymentId,
-  validateCreatePayment,
-  validPageRequest,
-  type CreatePaymentRequest,
-} from './payment-rules';
+import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
 import type { PaymentStatus } from './payment-status';
+import { validPageRequest } from '../shared/pagination';
 
 /** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
 export async function createPayment(

@@ -1,18 +1,8 @@
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_WINDOW_MS } from '../payments/idempotency';
-import {
-  CUSTOMER_EMAIL_MAX_LENGTH,
-  CUSTOMER_NAME_MAX_LENGTH,
-  METADATA_KEY_MAX_LENGTH,
-  METADATA_MAX_BYTES,
-  METADATA_MAX_KEYS,
-  MINIMUM_AMOUNT_CENTS,
-  PAGE_LIMIT_DEFAULT,
-  PAGE_LIMIT_MAX,
-  RETURN_URL_MAX_LENGTH,
-  SUPPORTED_CURRENCY,
-} from '../payments/payment-rules';
+import { CUSTOMER_EMAIL_MAX_LENGTH, CUSTOMER_NAME_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_BYTES, METADATA_MAX_KEYS, MINIMUM_AMOUNT_CENTS, RETURN_URL_MAX_LENGTH, SUPPORTED_CURRENCY } from '../payments/payment-rules';
 import { PAYMENT_STATUSES } from '../payments/payment-status';
 import { domainError, type DomainError, type ErrorCode } from '../shared/errors';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../shared/pagination';
 
 /*
  * The OpenAPI 3.1 description of the REST facade (README, "The REST API"), served at /api/v1/openapi.json

@@ -3,15 +3,14 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
-import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
-import { pageOf, windowOf, type Page } from '../shared/page';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';
 import { Seller, SellerStatus } from './seller.entity';
 import { createSellerWithShop, createShopForSeller, type NewShop } from './shop.service';
 import { Shop, ShopStatus } from './shop.entity';
+import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 
 export const SHOP_NAME_MAX_LENGTH = 200;
 export const SELLER_EMAIL_MAX_LENGTH = 254;

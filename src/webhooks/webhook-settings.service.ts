@@ -1,13 +1,13 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
 import type { Actor } from '../graphql/context';
-import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
 import { newWebhookSecret } from '../shops/credentials';
 import { Shop } from '../shops/shop.entity';
 import { recordTestEvent } from './outbox';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
+import { validPageRequest } from '../shared/pagination';
 
 /** What the webhook settings need besides the unit of work: built once at start. */
 export interface WebhookServices {

@@ -4,11 +4,11 @@ import { Admin } from '../admins/admin.entity';
 import { currentAdmin, shopIdFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { domainError } from '../shared/errors';
-import { PageType, type Page } from '../shared/page';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
+import { PageType, type Page } from '../shared/pagination';
 
 export const WithdrawalList = PageType(Withdrawal, 'WithdrawalList');
 

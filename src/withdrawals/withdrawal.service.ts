@@ -3,12 +3,11 @@ import type { Admin } from '../admins/admin.entity';
 import { validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
-import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
-import { pageOf, windowOf, type Page } from '../shared/page';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 
 /** Spec, Limits: the withdrawal minimum is 10 USD. */
 export const WITHDRAWAL_MINIMUM_CENTS = 1000;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, validate, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/shared/config';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { measureOperation } from '../../src/graphql/query-guards';
 

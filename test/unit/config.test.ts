@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/shared/config';
 
 describe('configuration from the environment', () => {
   test('defaults: port 3000, base URL from the port, embedded database, in-process limits, 100/minute', () => {

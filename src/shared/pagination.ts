@@ -1,0 +1,57 @@
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { domainError } from './errors';
+
+/** Spec, Lists: `limit` defaults to 10 and may not exceed 100; `page` defaults to 1. */
+export const PAGE_LIMIT_DEFAULT = 10;
+export const PAGE_LIMIT_MAX = 100;
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+/** One page of a list, with the spec's pagination block (page, limit, total, pages). */
+export interface Page<T> {
+  items: T[];
+  pagination: { page: number; limit: number; total: number; pages: number };
+}
+
+export function validPageRequest(page: number | null | undefined, limit: number | null | undefined): PageRequest {
+  const validPage = page ?? 1;
+  const validLimit = limit ?? PAGE_LIMIT_DEFAULT;
+  if (!Number.isSafeInteger(validPage) || validPage < 1) throw domainError('PAGE_INVALID');
+  if (!Number.isSafeInteger(validLimit) || validLimit < 1 || validLimit > PAGE_LIMIT_MAX) {
+    throw domainError('LIMIT_INVALID');
+  }
+  return { page: validPage, limit: validLimit };
+}
+
+export function pageOf<T>(request: PageRequest, items: T[], total: number): Page<T> {
+  return { items, pagination: { ...request, total, pages: Math.ceil(total / request.limit) } };
+}
+
+/** The SQL window of a page request. */
+export function windowOf(request: PageRequest): { limit: number; offset: number } {
+  return { limit: request.limit, offset: (request.page - 1) * request.limit };
+}
+
+@ObjectType()
+export class Pagination {
+  @Field(() => Int) page!: number;
+  @Field(() => Int) limit!: number;
+  @Field(() => Int) total!: number;
+  @Field(() => Int) pages!: number;
+}
+
+/** A GraphQL page type for `Item`, named `<name>` (type-graphql's generic-type pattern). */
+export function PageType<T extends object>(item: ClassType<T>, name: string) {
+  @ObjectType(name)
+  class PageClass implements Page<T> {
+    @Field(() => [item])
+    items!: T[];
+
+    @Field(() => Pagination)
+    pagination!: Pagination;
+  }
+  return PageClass;
+}
