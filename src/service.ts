@@ -8,7 +8,7 @@ import { createMetrics, type Metrics } from './observability/metrics';
 import type { AppServices } from './graphql/context';
 import { buildAppSchema } from './graphql/schema';
 import { SimulatedAcquirer } from './processor/simulated-acquirer';
-import { createApp } from './http/app';
+import { createApp } from './app';
 import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';

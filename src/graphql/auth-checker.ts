@@ -1,6 +1,7 @@
 import type { AuthChecker } from 'type-graphql';
 import { domainError } from '../shared/errors';
-import type { Actor, GraphQLContext, Role } from './context';
+import type { Actor } from '../http/actor';
+import type { GraphQLContext, Role } from './context';
 
 /** `@Authorized('SELLER', 'ADMIN')` lets either role in; a field's guard is declared where the field is. */
 export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context }, roles) => {

@@ -6,7 +6,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
-import { graphqlContextOf, locals } from '../http/request-context';
+import { locals } from '../http/request-context';
+import { graphqlContextOf } from './context';
 import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
 import { unavailableError } from '../db/unavailable';
 import { bodyError, JSON_BODY_LIMIT } from '../http/body-errors';

@@ -1,8 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Actor, AppServices, GraphQLContext } from '../graphql/context';
-import { createLoaders, type Loaders } from '../graphql/loaders';
+import type { Actor } from './actor';
 import { randomBase62 } from '../shared/random-id';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -38,25 +37,5 @@ export function requestContext(orm: MikroORM, logger: Logger) {
       logger.info({ requestId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
-  };
-}
-
-/** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
-export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
-  const context = locals(res);
-  const { actor, requestId } = context;
-  let loaders: Loaders | undefined;
-  return {
-    get em() {
-      return context.em;
-    },
-    actor,
-    requestId,
-    clientAddress: req.ip ?? 'unknown',
-    baseUrl: services.baseUrl,
-    services,
-    get loaders() {
-      return (loaders ??= createLoaders(context.em));
-    },
   };
 }

@@ -1,6 +1,6 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
-import type { Actor } from '../graphql/context';
+import type { Actor } from '../http/actor';
 import { domainError } from '../shared/errors';
 import { newWebhookSecret } from '../shops/credentials';
 import { Shop } from '../shops/shop.entity';

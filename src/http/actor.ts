@@ -1,0 +1,9 @@
+import type { Admin } from '../admins/admin.entity';
+import type { Shop } from '../shops/shop.entity';
+
+/** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
+export type Actor =
+  /** `shop` is a reference (only its id is set), made on first use: load it when more is needed. */
+  | { kind: 'seller'; shopId: string; readonly shop: Shop }
+  | { kind: 'admin'; admin: Admin }
+  | { kind: 'public' };
