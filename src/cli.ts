@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { isEmailAddress } from './shared/email';
 import { parseArgs } from 'node:util';
 import { createAdmin, revokeAdmin } from './admins/admin.service';
 import { ConfigError, loadConfig, type Config } from './shared/config';
@@ -64,12 +65,10 @@ async function validWebhookUrl(raw: string, config: Config): Promise<string> {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 function required(options: Record<string, string | undefined>, name: string): string {
   const value = options[name]?.trim();
   if (!value) throw new UsageError(`--${name} is required`);
-  if (name === 'email' && !EMAIL.test(value)) throw new UsageError('--email must be an email address');
+  if (name === 'email' && !isEmailAddress(value)) throw new UsageError('--email must be an email address');
   return value;
 }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Admin } from '../admins/admin.entity';
 import { AuditEntry } from './audit-entry.entity';
-import { validPageRequest, pageOf, type Page } from '../shared/pagination';
+import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 
 export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin';
 
@@ -45,8 +45,7 @@ export async function listAudit(em: EntityManager, filter: AuditFilter, page?: n
   if (filter.adminId) where.admin = filter.adminId;
   const [items, total] = await em.findAndCount(AuditEntry, where, {
     orderBy: { id: 'desc' },
-    limit: request.limit,
-    offset: (request.page - 1) * request.limit,
+    ...windowOf(request),
   });
   return pageOf(request, items, total);
 }

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH, isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
 import { prefixedId } from '../shared/random-id';
 
@@ -5,7 +6,7 @@ import { prefixedId } from '../shared/random-id';
 export const MINIMUM_AMOUNT_CENTS = 50;
 export const SUPPORTED_CURRENCY = 'usd';
 export const RETURN_URL_MAX_LENGTH = 2048;
-export const CUSTOMER_EMAIL_MAX_LENGTH = 254;
+export const CUSTOMER_EMAIL_MAX_LENGTH = EMAIL_MAX_LENGTH;
 export const CUSTOMER_NAME_MAX_LENGTH = 200;
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_KEY_MAX_LENGTH = 40;
@@ -96,11 +97,9 @@ export function isHttpsUrl(value: string): boolean {
   return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 function validCustomerEmail(email: string | null | undefined): string | null {
   if (email === undefined || email === null) return null;
-  if (email.length > CUSTOMER_EMAIL_MAX_LENGTH || !EMAIL.test(email) || !isStorableText(email)) {
+  if (!isEmailAddress(email) || !isStorableText(email)) {
     throw domainError('CUSTOMER_EMAIL_INVALID');
   }
   return email;

@@ -7,7 +7,7 @@ import { newPaymentSnapshot, viewOfSnapshot, type PaymentView } from './payment-
 import { insertPayment, selectShopPayment } from './payment-store';
 import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
 import type { PaymentStatus } from './payment-status';
-import { validPageRequest } from '../shared/pagination';
+import { pageOf, validPageRequest, windowOf } from '../shared/pagination';
 
 /** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
 export async function createPayment(
@@ -55,8 +55,7 @@ export async function listPayments(
   const where: FilterQuery<Payment> = status ? { shop, status } : { shop };
   const [items, total] = await em.findAndCount(Payment, where, {
     orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: request.limit,
-    offset: (request.page - 1) * request.limit,
+    ...windowOf(request),
   });
-  return { items, pagination: { ...request, total, pages: Math.ceil(total / request.limit) } };
+  return pageOf(request, items, total);
 }

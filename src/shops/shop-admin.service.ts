@@ -3,6 +3,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
+import { isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
 import { ApiKey } from './api-key.entity';
@@ -13,8 +14,6 @@ import { Shop, ShopStatus } from './shop.entity';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 
 export const SHOP_NAME_MAX_LENGTH = 200;
-export const SELLER_EMAIL_MAX_LENGTH = 254;
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export interface ShopRequest {
   shopName: string;
@@ -29,7 +28,7 @@ export interface ShopAdminDeps {
 
 export function validSellerEmail(email: string): string {
   const text = email?.trim() ?? '';
-  if (text.length > SELLER_EMAIL_MAX_LENGTH || !EMAIL.test(text)) throw domainError('EMAIL_INVALID');
+  if (!isEmailAddress(text)) throw domainError('EMAIL_INVALID');
   return text;
 }
 

@@ -7,7 +7,7 @@ import { Shop } from '../shops/shop.entity';
 import { recordTestEvent } from './outbox';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
-import { validPageRequest } from '../shared/pagination';
+import { pageOf, validPageRequest, windowOf } from '../shared/pagination';
 
 /** What the webhook settings need besides the unit of work: built once at start. */
 export interface WebhookServices {
@@ -128,8 +128,7 @@ export async function listDeliveries(
   const [items, total] = await em.findAndCount(WebhookDelivery, where, {
     populate: ['event', 'attempts'],
     orderBy: { [raw((alias) => `case when ${alias}."status" = 'failed' then 0 else 1 end`)]: 'asc', createdAt: 'desc', id: 'desc' },
-    limit: request.limit,
-    offset: (request.page - 1) * request.limit,
+    ...windowOf(request),
   });
-  return { items, pagination: { ...request, total, pages: Math.ceil(total / request.limit) } };
+  return pageOf(request, items, total);
 }
