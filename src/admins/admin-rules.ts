@@ -1,6 +1,6 @@
 import { domainError } from '../shared/errors';
+import { REASON_MAX_LENGTH } from '../shared/limits';
 
-export const REASON_MAX_LENGTH = 500;
 
 /** A reason an admin gives for an action (it goes to the audit log): 1 to 500 characters after trimming. */
 export function validReason(reason: string | null | undefined): string {

@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import { DomainError, domainError } from '../shared/errors';
 import type { GraphQLContext } from './context';
-import { PAGE_LIMIT_DEFAULT } from '../shared/pagination';
+import { PAGE_LIMIT_DEFAULT } from '../shared/limits';
 
 /** Limits on what one document sent to /graphql may ask for (GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COST). */
 export interface QueryLimits {

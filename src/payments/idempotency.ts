@@ -4,10 +4,10 @@ import { IdempotencyRecord } from './idempotency-record.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import { viewOfSnapshot, type PaymentSnapshot, type PaymentView } from './payment-snapshot';
 import { insertPaymentForNewKey } from './payment-store';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../shared/limits';
 
 /** Spec, Limits: the same key within 24 hours returns the same result. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 export function validIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) throw domainError('IDEMPOTENCY_KEY_INVALID');

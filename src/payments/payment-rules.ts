@@ -1,16 +1,17 @@
-import { EMAIL_MAX_LENGTH, isEmailAddress } from '../shared/email';
+import { isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
+import {
+  CUSTOMER_NAME_MAX_LENGTH,
+  METADATA_KEY_MAX_LENGTH,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_KEYS,
+  MINIMUM_AMOUNT_CENTS,
+  RETURN_URL_MAX_LENGTH,
+  SUPPORTED_CURRENCY,
+} from '../shared/limits';
 import { prefixedId } from '../shared/random-id';
 
 /** The rules of creating and listing payments: pure functions, one home each (spec: Limits). */
-export const MINIMUM_AMOUNT_CENTS = 50;
-export const SUPPORTED_CURRENCY = 'usd';
-export const RETURN_URL_MAX_LENGTH = 2048;
-export const CUSTOMER_EMAIL_MAX_LENGTH = EMAIL_MAX_LENGTH;
-export const CUSTOMER_NAME_MAX_LENGTH = 200;
-export const METADATA_MAX_KEYS = 50;
-export const METADATA_KEY_MAX_LENGTH = 40;
-export const METADATA_MAX_BYTES = 5 * 1024;
 
 export type MetadataValue = string | number | boolean;
 export type Metadata = Record<string, MetadataValue>;

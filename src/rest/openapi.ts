@@ -1,8 +1,8 @@
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_WINDOW_MS } from '../payments/idempotency';
-import { CUSTOMER_EMAIL_MAX_LENGTH, CUSTOMER_NAME_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_BYTES, METADATA_MAX_KEYS, MINIMUM_AMOUNT_CENTS, RETURN_URL_MAX_LENGTH, SUPPORTED_CURRENCY } from '../payments/payment-rules';
+import { IDEMPOTENCY_WINDOW_MS } from '../payments/idempotency';
+import { EMAIL_MAX_LENGTH } from '../shared/email';
 import { PAYMENT_STATUSES } from '../payments/payment-status';
 import { domainError, type DomainError, type ErrorCode } from '../shared/errors';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../shared/pagination';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, CUSTOMER_NAME_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_BYTES, METADATA_MAX_KEYS, MINIMUM_AMOUNT_CENTS, RETURN_URL_MAX_LENGTH, SUPPORTED_CURRENCY, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../shared/limits';
 
 /*
  * The OpenAPI 3.1 description of the REST facade (README, "The REST API"), served at /api/v1/openapi.json
@@ -293,7 +293,7 @@ const CREATE_400: ErrorCase[] = [
   errorCase('`return_url` absent, null or empty.', 'RETURN_URL_REQUIRED'),
   errorCase(`\`return_url\` longer than ${RETURN_URL_MAX_LENGTH} characters.`, 'RETURN_URL_TOO_LONG'),
   errorCase('`return_url` not an absolute `https://` URL with a host, or with `user:password@`, whitespace, U+0000 or a lone surrogate.', 'RETURN_URL_INVALID'),
-  errorCase(`\`customer_email\` not an address, over ${CUSTOMER_EMAIL_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_EMAIL_INVALID'),
+  errorCase(`\`customer_email\` not an address, over ${EMAIL_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_EMAIL_INVALID'),
   errorCase(`\`customer_name\` blank, over ${CUSTOMER_NAME_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_NAME_INVALID'),
   errorCase('`metadata` not an object (an array, a string, a number).', 'METADATA_NOT_OBJECT'),
   errorCase(`More than ${METADATA_MAX_KEYS} metadata keys.`, 'METADATA_TOO_MANY_KEYS'),
@@ -306,7 +306,7 @@ const CREATE_400: ErrorCase[] = [
 const LIST_400: ErrorCase[] = [
   errorCase('`page` not a positive integer (also when given twice).', 'PAGE_INVALID'),
   errorCase(`\`limit\` not an integer from 1 to ${PAGE_LIMIT_MAX}.`, 'LIMIT_INVALID'),
-  errorCase('`status` not one of the four payment statuses (lowercase).', 'STATUS_FILTER_INVALID'),
+  errorCase('`status` not one of the four payment statuses (lowercase).', 'STATUS_FILTER_INVALID', PAYMENT_STATUSES.join(', ')),
 ];
 
 /** The answers every authenticated route can give. */
@@ -560,8 +560,8 @@ export function openApiDocument(baseUrl: string): OpenApiDocument {
             customer_email: {
               type: ['string', 'null'],
               format: 'email',
-              maxLength: CUSTOMER_EMAIL_MAX_LENGTH,
-              description: `For receipts. \`local@domain.tld\`, at most ${CUSTOMER_EMAIL_MAX_LENGTH} characters, no U+0000 or lone surrogate. Null is the same as absent.`,
+              maxLength: EMAIL_MAX_LENGTH,
+              description: `For receipts. \`local@domain.tld\`, at most ${EMAIL_MAX_LENGTH} characters, no U+0000 or lone surrogate. Null is the same as absent.`,
             },
             customer_name: {
               type: ['string', 'null'],

@@ -52,6 +52,6 @@ function queryInteger(value: unknown, code: 'PAGE_INVALID' | 'LIMIT_INVALID'): n
 
 function queryStatus(value: unknown): string | null {
   if (value === undefined) return null;
-  if (typeof value !== 'string' || !PAYMENT_STATUSES.includes(value)) throw domainError('STATUS_FILTER_INVALID');
+  if (typeof value !== 'string' || !PAYMENT_STATUSES.includes(value)) throw domainError('STATUS_FILTER_INVALID', PAYMENT_STATUSES.join(', '));
   return value.toUpperCase();
 }

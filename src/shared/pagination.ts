@@ -1,9 +1,7 @@
 import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { domainError } from './errors';
 
-/** Spec, Lists: `limit` defaults to 10 and may not exceed 100; `page` defaults to 1. */
-export const PAGE_LIMIT_DEFAULT = 10;
-export const PAGE_LIMIT_MAX = 100;
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './limits';
 
 export interface PageRequest {
   page: number;

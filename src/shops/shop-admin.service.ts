@@ -12,8 +12,8 @@ import { Seller, SellerStatus } from './seller.entity';
 import { createSellerWithShop, createShopForSeller, type NewShop } from './shop.service';
 import { Shop, ShopStatus } from './shop.entity';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import { SHOP_NAME_MAX_LENGTH } from '../shared/limits';
 
-export const SHOP_NAME_MAX_LENGTH = 200;
 
 export interface ShopRequest {
   shopName: string;

@@ -8,10 +8,8 @@ import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
-/** Spec, Limits: the withdrawal minimum is 10 USD. */
-export const WITHDRAWAL_MINIMUM_CENTS = 1000;
-export const PAYOUT_REFERENCE_MAX_LENGTH = 200;
 
 /** An amount a withdrawal may ask for, before the balance is looked at. */
 export function validWithdrawalAmount(amount: number): number {
