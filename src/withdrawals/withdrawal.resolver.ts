@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins/admin.entity';
-import { currentAdmin, shopIdFor } from '../graphql/auth-checker';
+import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { Seller } from '../shops/seller.entity';
@@ -23,8 +23,7 @@ export class WithdrawalResolver {
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Withdrawal> {
-    const admin = context.actor.kind === 'admin' ? context.actor.admin : null;
-    return requestWithdrawal(context.em, shopIdFor(context, shopId), amount, admin);
+    return requestWithdrawal(context.em, shopIdFor(context, shopId), amount, adminOrNull(context));
   }
 
   @Authorized('ADMIN')
@@ -55,8 +54,9 @@ export class WithdrawalResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Withdrawal>> {
     let sellerId: string | null = null;
-    if (context.actor.kind === 'seller' || shopId) {
-      const shop = await context.loaders.shop.load(shopIdFor(context, shopId));
+    const shopScope = shopScopeFor(context, shopId);
+    if (shopScope) {
+      const shop = await context.loaders.shop.load(shopScope);
       if (!shop) throw domainError('SHOP_NOT_FOUND');
       sellerId = shop.seller.id;
     }
