@@ -5,8 +5,7 @@ import type { PaymentStatus } from './payment-status';
 
 /**
  * The hot path's SQL: one statement per request, run on a pooled connection of the ORM's own pool
- * without the unit of work or the query builder (measured in docs/performance.md: -12 µs CPU and
- * -30 µs latency per query, and -31 µs per row not hydrated into an entity). Never call these inside
+ * without the unit of work or the query builder (docs/performance.md has the measurements). Never call these inside
  * a transaction: they take their own connection.
  */
 async function query(em: EntityManager, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {

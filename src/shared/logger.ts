@@ -19,8 +19,8 @@ export function createLogger(level: string, destination: DestinationStream = buf
 export type { Logger };
 
 /**
- * Standard output written in 4 KB batches off the request path: a synchronous write per log line cost
- * about a tenth of the CPU under load (docs/performance.md). Batches are flushed at least every second
+ * Standard output written in 4 KB batches off the request path: a synchronous write per log line was a
+ * measurable share of the CPU under load (docs/performance.md). Batches are flushed at least every second
  * and on shutdown (`logger.flush()`), so at most a second of lines is at risk if the process is killed.
  */
 function bufferedStdout(): DestinationStream {
