@@ -7,7 +7,7 @@ import { openDatabase } from './db/database';
 import { checkLedger } from './ledger/ledger-invariants';
 import { createLogger } from './shared/logger';
 import { DomainError } from './shared/errors';
-import { createSellerWithShop } from './shops/shop.service';
+import { createSellerWithShop } from './shops/shop-provisioning';
 import { checkWebhookUrl } from './webhooks/webhook-url';
 import type { EntityManager } from '@mikro-orm/postgresql';
 

@@ -4,12 +4,12 @@ import type { Metrics } from '../observability/metrics';
 import { bookCompletedPayment } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
-import { applyTransition } from '../payments/payment-state';
+import { applyTransition } from '../payments/payment-lifecycle';
 import { CheckoutStage } from '../payments/payment-status';
 import type { AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { recordPaymentEvent } from '../webhooks/outbox';
-import { summarizeCard, validCard } from './card-rules';
+import { summarizeCard, validCard } from './card-intake';
 import type { CardTestingGuard } from './card-testing-guard';
 
 /** What checkout needs besides the unit of work: built once at start, shared by every request. */

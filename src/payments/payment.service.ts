@@ -3,7 +3,7 @@ import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
-import { newPaymentSnapshot, viewOfSnapshot, type PaymentView } from './payment-snapshot';
+import { newPaymentSnapshot, fieldsOfSnapshot, type PaymentFields } from './payment-snapshot';
 import { insertPayment, selectShopPayment } from './payment-store';
 import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
 import type { PaymentStatus } from './payment-status';
@@ -20,13 +20,13 @@ export async function createPayment(
   const snapshot = newPaymentSnapshot(command);
   if (idempotencyKey === undefined || idempotencyKey === null) {
     await insertPayment(em, shopId, snapshot, command);
-    return { payment: viewOfSnapshot(snapshot), replayed: false };
+    return { payment: fieldsOfSnapshot(snapshot), replayed: false };
   }
   return createOnceForKey(em, shopId, validIdempotencyKey(idempotencyKey), command, snapshot);
 }
 
 /** A seller's own payment (the REST retrieve path), as a plain view of the `Payment` fields. */
-export async function findShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentView> {
+export async function findShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentFields> {
   const payment = isPaymentId(id) ? await selectShopPayment(em, id, shopId) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;

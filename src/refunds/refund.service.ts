@@ -6,7 +6,7 @@ import { validReason, optionalReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookRefund } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
-import { applyTransition } from '../payments/payment-state';
+import { applyTransition } from '../payments/payment-lifecycle';
 import { PaymentStatus } from '../payments/payment-status';
 import { findPayment } from '../payments/payment.service';
 import type { CardProcessor } from '../processor/card-processor';

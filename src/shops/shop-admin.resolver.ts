@@ -17,7 +17,7 @@ import {
   type ShopAdminDeps,
 } from './shop-admin.service';
 import { Shop, ShopStatus } from './shop.entity';
-import type { NewShop } from './shop.service';
+import type { NewShop } from './shop-provisioning';
 import { PageType, type Page } from '../shared/pagination';
 
 export const ShopList = PageType(Shop, 'ShopList');

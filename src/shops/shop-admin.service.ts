@@ -9,7 +9,7 @@ import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url'
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';
 import { Seller, SellerStatus } from './seller.entity';
-import { createSellerWithShop, createShopForSeller, type NewShop } from './shop.service';
+import { createSellerWithShop, createShopForSeller, type NewShop } from './shop-provisioning';
 import { Shop, ShopStatus } from './shop.entity';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 import { SHOP_NAME_MAX_LENGTH } from '../shared/limits';

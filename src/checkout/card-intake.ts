@@ -1,6 +1,6 @@
 import { domainError } from '../shared/errors';
 import type { CardDetails } from '../processor/card-processor';
-import { isCardNumber, isUnexpired, SECURITY_CODE } from './card-validity';
+import { isCardNumber, isUnexpired, SECURITY_CODE } from './card-predicates';
 
 /** What may be kept of a card (PCI DSS allows brand, last four and expiry). */
 export interface CardSummary {
