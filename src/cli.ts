@@ -1,14 +1,15 @@
 import 'reflect-metadata';
+import { isEmailAddress } from './shared/email';
 import { parseArgs } from 'node:util';
 import { ADMIN_ROLES, parseAdminRole } from './admins/admin-role';
 import { createAdmin, revokeAdmin } from './admins/admin.service';
-import { loadConfig, type Config } from './config';
+import { loadConfig, type Config } from './shared/config';
 import { openDatabase } from './db/database';
 import { checkLedger } from './ledger/ledger-invariants';
 import { processLogger } from './shared/logger';
 import { exitOnStartupFailure } from './shared/startup-error';
 import { DomainError } from './shared/errors';
-import { createSellerWithShop } from './shops/shop.service';
+import { createSellerWithShop } from './shops/shop-provisioning';
 import { checkWebhookUrl } from './webhooks/webhook-url';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -71,12 +72,10 @@ async function validWebhookUrl(raw: string, config: Config): Promise<string> {
   }
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 function required(options: Record<string, string | undefined>, name: string): string {
   const value = options[name]?.trim();
   if (!value) throw new UsageError(`--${name} is required`);
-  if (name === 'email' && !EMAIL.test(value)) throw new UsageError('--email must be an email address');
+  if (name === 'email' && !isEmailAddress(value)) throw new UsageError('--email must be an email address');
   return value;
 }
 

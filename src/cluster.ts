@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import type { Config } from './config';
+import type { Config } from './shared/config';
 import { openDatabase } from './db/database';
 import type { Logger } from './shared/logger';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './shared/config';
 import { PROJECT_ROOT } from './shared/project-root';
 
 /**

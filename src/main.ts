@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { isClusterPrimary, runClusterPrimary } from './cluster';
-import { loadConfig } from './config';
+import { loadConfig } from './shared/config';
 import { startService } from './service';
 import { processLogger } from './shared/logger';
 import { exitOnStartupFailure } from './shared/startup-error';

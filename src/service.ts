@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { publicBaseUrl, type Config } from './config';
+import { publicBaseUrl, type Config } from './shared/config';
 import { openDatabase, type Database } from './db/database';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createCardTestingGuard } from './checkout/card-testing-guard';
@@ -8,7 +8,7 @@ import { createMetrics, type Metrics } from './observability/metrics';
 import type { AppServices } from './graphql/context';
 import { buildAppSchema } from './graphql/schema';
 import { createCardProcessor } from './processor/processors';
-import { createApp } from './http/app';
+import { createApp } from './app';
 import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from './shared/config';
 import { openDatabase } from './db/database';
 import { processLogger } from './shared/logger';
 import { exitOnStartupFailure } from './shared/startup-error';

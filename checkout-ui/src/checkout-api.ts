@@ -1,5 +1,5 @@
 import CHECKOUT_DOCUMENT from '../../schema/operations/checkout.graphql';
-import type { CheckedCard } from './card-checks';
+import type { CheckedCard } from './card-field-errors';
 
 /** The CheckoutFields fragment of schema/operations/checkout.graphql. */
 export interface CheckoutView {

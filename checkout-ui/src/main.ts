@@ -1,4 +1,4 @@
-import { checkCard, type Field } from './card-checks';
+import { checkCard, type Field } from './card-field-errors';
 import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
 
 /**

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordRefusal } from '../audit/audit.service';
 import { type DomainError, domainError } from '../shared/errors';
+import { REASON_MAX_LENGTH } from '../shared/limits';
 import type { Admin } from './admin.entity';
 
-export const REASON_MAX_LENGTH = 500;
 
 /** A reason an admin gives for an action (it goes to the audit log): 1 to 500 characters after trimming. */
 export function validReason(reason: string | null | undefined): string {

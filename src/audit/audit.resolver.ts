@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { PageType, type Page } from '../shared/page';
 import { AuditEntry } from './audit-entry.entity';
 import { listAudit } from './audit.service';
+import { PageType, type Page } from '../shared/pagination';
 
 export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
 

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Admin } from '../admins/admin.entity';
-import { validPageRequest } from '../payments/payment-rules';
-import { pageOf, type Page } from '../shared/page';
 import { AuditEntry } from './audit-entry.entity';
+import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 
 /** `operation`: a refused GraphQL field (its name is the target id). */
 export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation';
@@ -58,8 +57,7 @@ export async function listAudit(em: EntityManager, filter: AuditFilter, page?: n
   if (filter.adminId) where.admin = filter.adminId;
   const [items, total] = await em.findAndCount(AuditEntry, where, {
     orderBy: { id: 'desc' },
-    limit: request.limit,
-    offset: (request.page - 1) * request.limit,
+    ...windowOf(request),
   });
   return pageOf(request, items, total);
 }

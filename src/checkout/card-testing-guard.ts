@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../shared/config';
 import { createSlidingWindow } from '../rate-limit/sliding-window';
 import { domainError } from '../shared/errors';
 import type { Redis } from '../shared/redis';

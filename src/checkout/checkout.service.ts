@@ -4,13 +4,13 @@ import type { Metrics } from '../observability/metrics';
 import { bookCompletedPayment } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
-import { applyTransition } from '../payments/payment-state';
+import { applyTransition } from '../payments/payment-lifecycle';
 import { CheckoutStage } from '../payments/payment-status';
-import type { AuthorizationResult, CardProcessor } from '../processor/card-processor';
+import type { AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops/payment-standing';
 import { recordPaymentEvent } from '../webhooks/outbox';
-import { summarizeCard, validCard, type CardDetails } from './card-rules';
+import { summarizeCard, validCard } from './card-intake';
 import { SHOP_UNAVAILABLE } from './failure-messages';
 import type { CardTestingGuard } from './card-testing-guard';
 

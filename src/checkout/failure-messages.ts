@@ -1,12 +1,4 @@
-/** Why a card payment failed, as the acquirer says it (the spec's lifecycle `error`). */
-export type FailureCode =
-  | 'card_declined'
-  | 'insufficient_funds'
-  | 'expired_card'
-  | 'incorrect_cvc'
-  | 'processing_error'
-  | 'fraudulent'
-  | 'authentication_failed';
+import type { FailureCode } from '../processor/card-processor';
 
 /** What the customer reads: plain words, and the word "declined" for every decline. */
 export const FAILURE_MESSAGES: Record<FailureCode, string> = {

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
-import type { Config } from '../config';
+import type { Config } from '../shared/config';
 import { StartupError } from '../shared/startup-error';
 import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
 import { startEmbeddedPostgres } from './embedded-postgres';

@@ -2,7 +2,8 @@ import type { AuthChecker } from 'type-graphql';
 import { recordRefusal } from '../audit/audit.service';
 import { domainError } from '../shared/errors';
 import type { Admin } from '../admins/admin.entity';
-import type { Actor, AdminDuty, GraphQLContext, Role } from './context';
+import type { Actor } from '../http/actor';
+import type { AdminDuty, GraphQLContext, Role } from './context';
 
 const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminDuty[];
 
@@ -54,18 +55,30 @@ export function currentAdmin(context: GraphQLContext) {
   return context.actor.admin;
 }
 
+/** The acting admin for the audit log, or null when a seller acts on their own shop. */
+export function adminOrNull(context: GraphQLContext) {
+  return context.actor.kind === 'admin' ? context.actor.admin : null;
+}
+
 /**
- * The shop a `@Authorized('SELLER', 'ADMIN')` field is about: a seller's own (naming another is 404, as for
- * payments), or the one an admin names.
+ * The one ownership rule: which shops a `@Authorized('SELLER', 'ADMIN')` field may reach. A seller reaches
+ * their own shop only (naming another is 404, as for payments); an admin the shop they name, or every shop
+ * (null) when they name none.
  */
-export function shopIdFor(context: GraphQLContext, shopId: string | null | undefined): string {
+export function shopScopeFor(context: GraphQLContext, shopId: string | null | undefined): string | null {
   if (context.actor.kind === 'seller') {
     if (shopId && shopId !== context.actor.shopId) throw domainError('SHOP_NOT_FOUND');
     return context.actor.shopId;
   }
   if (context.actor.kind !== 'admin') throw domainError('UNAUTHENTICATED');
-  if (!shopId) throw domainError('MISSING_FIELD', 'shopId');
-  return shopId;
+  return shopId ?? null;
+}
+
+/** The same rule where the field is about exactly one shop: an admin must name it. */
+export function shopIdFor(context: GraphQLContext, shopId: string | null | undefined): string {
+  const scope = shopScopeFor(context, shopId);
+  if (!scope) throw domainError('MISSING_FIELD', 'shopId');
+  return scope;
 }
 
 /**

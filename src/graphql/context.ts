@@ -1,21 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins/admin.entity';
+import type { Request, Response } from 'express';
+import type { Actor } from '../http/actor';
+import { clientAddress, locals } from '../http/request-context';
 import type { CheckoutDeps } from '../checkout/checkout.service';
 import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
-import type { Loaders } from './loaders';
+import { createLoaders, type Loaders } from './loaders';
 import type { RefundJobs } from '../refunds/refund-jobs';
 import type { CredentialCache } from '../shops/credential-cache';
-import type { Shop } from '../shops/shop.entity';
 import type { WebhookServices } from '../webhooks/webhook-settings.service';
-
-/** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
-export type Actor =
-  /** `shop` is a reference (only its id is set), made on first use: load it when more is needed. */
-  | { kind: 'seller'; shopId: string; readonly shop: Shop }
-  /** `tokenId`: the admin token this request came with. */
-  | { kind: 'admin'; admin: Admin; tokenId: string }
-  | { kind: 'public' };
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
 export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
@@ -50,4 +43,25 @@ export interface GraphQLContext {
   services: AppServices;
   /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
   loaders: Loaders;
+}
+
+/** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
+export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
+  const context = locals(res);
+  const { actor, requestId } = context;
+  let loaders: Loaders | undefined;
+  return {
+    get em() {
+      return context.em;
+    },
+    actor,
+    rateLimitKey: context.rateLimitKey ?? null,
+    requestId,
+    clientAddress: clientAddress(req),
+    baseUrl: services.baseUrl,
+    services,
+    get loaders() {
+      return (loaders ??= createLoaders(context.em));
+    },
+  };
 }

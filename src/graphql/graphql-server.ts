@@ -5,13 +5,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
-import { graphqlContextOf, locals } from '../http/request-context';
+import { locals } from '../http/request-context';
+import { graphqlContextOf } from './context';
 import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
 import { unavailableError } from '../db/unavailable';
 import { bodyError, JSON_BODY_LIMIT } from '../http/body-errors';
 import { DomainError, domainError } from '../shared/errors';
 import type { AppServices, GraphQLContext } from './context';
-import type { GraphQLLimits } from '../config';
+import type { GraphQLLimits } from '../shared/config';
 import { graphqlRequestsPerKey } from './concurrency-guards';
 import { errorFormatter, hideSuggestionsFromNonAdmins, logGraphQLErrors } from './error-answers';
 import { queryGuards } from './query-guards';

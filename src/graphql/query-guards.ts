@@ -15,10 +15,10 @@ import {
   type ValueNode,
 } from 'graphql';
 import { rateLimitHeaders, type RateLimits } from '../http/authenticate';
-import { PAGE_LIMIT_DEFAULT } from '../payments/payment-rules';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../shared/errors';
 import type { GraphQLContext } from './context';
+import { PAGE_LIMIT_DEFAULT } from '../shared/limits';
 
 /** Limits on what one document sent to /graphql may ask for (GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COST, GRAPHQL_MAX_ALIASES). */
 export interface QueryLimits {

@@ -3,7 +3,10 @@ import { adminForToken } from '../admins/admin.service';
 import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../shared/errors';
 import { sha256Hex } from '../shared/secrets';
-import { apiKeyFromHeader, sellerActor, shopIdForKeyHash } from '../shops/api-key-auth';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { apiKeyFromHeader, shopIdForKeyHash } from '../shops/api-key-auth';
+import { Shop } from '../shops/shop.entity';
+import type { Actor } from './actor';
 import type { CredentialCache } from '../shops/credential-cache';
 import { clientAddress, locals } from './request-context';
 
@@ -79,4 +82,16 @@ function setRateLimitHeaders(res: Response, decision: RateDecision): void {
 function rateLimited(res: Response, decision: RateDecision): DomainError {
   res.setHeader('Retry-After', String(decision.retryAfterSeconds));
   return domainError('RATE_LIMITED', decision.retryAfterSeconds);
+}
+
+/** The seller actor: its shop id, and a reference to the shop made only if something asks for it. */
+function sellerActor(shopId: string, em: () => EntityManager): Actor {
+  let shop: Shop | undefined;
+  return {
+    kind: 'seller',
+    shopId,
+    get shop() {
+      return (shop ??= em().getReference(Shop, shopId));
+    },
+  };
 }

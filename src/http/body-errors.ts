@@ -1,7 +1,8 @@
 import { DomainError, domainError } from '../shared/errors';
+import { JSON_BODY_MAX_BYTES } from '../shared/limits';
 
-/** The JSON body limit of every endpoint that reads one (the REST facade and /graphql). */
-export const JSON_BODY_LIMIT = '64kb';
+/** The JSON body limit of every endpoint that reads one (the REST facade and /graphql), in bytes. */
+export const JSON_BODY_LIMIT = JSON_BODY_MAX_BYTES;
 
 /** Errors of express.json(), labelled with a `type`, mapped to documented answers. */
 const BODY_PARSER_ERRORS: Record<string, DomainError> = {

@@ -2,8 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import ipaddr from 'ipaddr.js';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Actor, AppServices, GraphQLContext } from '../graphql/context';
-import { createLoaders, type Loaders } from '../graphql/loaders';
+import type { Actor } from './actor';
 import { randomBase62 } from '../shared/random-id';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -43,7 +42,6 @@ export function requestContext(orm: MikroORM, logger: Logger) {
     next();
   };
 }
-
 /**
  * The address every per-client limit counts against: the peer's, or with TRUST_PROXY the client a trusted
  * proxy forwarded for (Express's `req.ip`); never read X-Forwarded-For anywhere else. An IPv6 client
@@ -55,25 +53,4 @@ export function clientAddress(req: Request): string {
   const address = ipaddr.process(ip); // ::ffff:a.b.c.d is the IPv4 client a.b.c.d
   if (address.kind() === 'ipv4') return address.toString();
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${ip}/64`).toString()}/64`;
-}
-
-/** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
-export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
-  const context = locals(res);
-  const { actor, requestId } = context;
-  let loaders: Loaders | undefined;
-  return {
-    get em() {
-      return context.em;
-    },
-    actor,
-    rateLimitKey: context.rateLimitKey ?? null,
-    requestId,
-    clientAddress: clientAddress(req),
-    baseUrl: services.baseUrl,
-    services,
-    get loaders() {
-      return (loaders ??= createLoaders(context.em));
-    },
-  };
 }

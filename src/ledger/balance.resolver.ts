@@ -5,10 +5,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { shopIdFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import type { BalanceSummary } from '../graphql/loaders';
-import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
-import { PageType, pageOf, windowOf, type Page } from '../shared/page';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
+import { validPageRequest, PageType, pageOf, windowOf, type Page } from '../shared/pagination';
 
 export const LedgerEntryList = PageType(LedgerEntry, 'LedgerEntryList');
 

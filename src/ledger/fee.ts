@@ -2,7 +2,7 @@
 export const FEE_PERCENT = 15n;
 
 /**
- * 15% of `amount` cents, rounded half up to the cent (50 -> 7.5 -> 8); net = amount - fee.
+ * FEE_PERCENT of `amount` cents, rounded half up to the cent (50 -> 7.5 -> 8); net = amount - fee.
  * BigInt keeps the product exact for any amount up to 2^53.
  */
 export function feeFor(amount: number): number {

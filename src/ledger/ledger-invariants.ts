@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { FEE_PERCENT } from './fee';
 
 /**
  * The money invariants, each one SQL query that returns the rows breaking it (none when the books are
  * right). `npm run cli -- check-ledger` runs them all; the fault tests run it after every failure.
- * The fee expression is fee.ts's rule (15%, half up) in SQL.
+ * The fee expression is fee.ts's rule (FEE_PERCENT, half up) in SQL.
  */
-const FEE = `(p."amount" * 15 + 50) / 100`;
+const FEE = `(p."amount" * ${FEE_PERCENT} + 50) / 100`;
 
 export const LEDGER_INVARIANTS: { name: string; description: string; sql: string }[] = [
   {

@@ -28,7 +28,7 @@ export function postJournal(tx: EntityManager, payment: Payment | null, postings
 }
 
 /**
- * A completed payment: the customer's money reaches the seller's balance, and the 15% fee moves from
+ * A completed payment: the customer's money reaches the seller's balance, and the fee (fee.ts) moves from
  * the seller's balance to our fee revenue. The seller sees one credit and one fee entry.
  */
 export function bookCompletedPayment(tx: EntityManager, payment: Payment): void {

@@ -2,12 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import type { CreatePaymentCommand } from './payment-rules';
-import { viewOfSnapshot, type PaymentSnapshot, type PaymentView } from './payment-snapshot';
+import { fieldsOfSnapshot, type PaymentSnapshot, type PaymentFields } from './payment-snapshot';
 import { insertPaymentForNewKey } from './payment-store';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../shared/limits';
 
 /** Spec, Limits: the same key within 24 hours returns the same result. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 export function validIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) throw domainError('IDEMPOTENCY_KEY_INVALID');
@@ -15,7 +15,7 @@ export function validIdempotencyKey(key: string): string {
 }
 
 export interface CreatePaymentOutcome {
-  payment: PaymentView;
+  payment: PaymentFields;
   replayed: boolean;
 }
 
@@ -27,13 +27,13 @@ export interface CreatePaymentOutcome {
  */
 export async function createOnceForKey(em: EntityManager, shopId: string, key: string, command: CreatePaymentCommand, snapshot: PaymentSnapshot): Promise<CreatePaymentOutcome> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (await insertPaymentForNewKey(em, shopId, key, snapshot, command)) return { payment: viewOfSnapshot(snapshot), replayed: false };
+    if (await insertPaymentForNewKey(em, shopId, key, snapshot, command)) return { payment: fieldsOfSnapshot(snapshot), replayed: false };
     const existing = await em.findOne(IdempotencyRecord, { shop: shopId, key }, { disableIdentityMap: true });
     // Gone between the two statements (released as expired by a twin): the key is free again.
     if (!existing) continue;
     if (existing.createdAt.getTime() > Date.now() - IDEMPOTENCY_WINDOW_MS) {
       refuseIfDifferent(existing.request, command);
-      return { payment: viewOfSnapshot(existing.response), replayed: true };
+      return { payment: fieldsOfSnapshot(existing.response), replayed: true };
     }
     await em.nativeDelete(IdempotencyRecord, { id: existing.id, createdAt: existing.createdAt });
   }

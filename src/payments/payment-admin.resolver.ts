@@ -5,13 +5,13 @@ import type { GraphQLContext } from '../graphql/context';
 import { feeFor, netOf } from '../ledger/fee';
 import { LedgerEntry } from '../ledger/ledger-entry.entity';
 import { Refund } from '../refunds/refund.entity';
-import type { Page } from '../shared/page';
 import { Shop } from '../shops/shop.entity';
 import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { Payment } from './payment.entity';
 import { searchPayments } from './payment-search';
 import { CheckoutStage, PaymentStatus } from './payment-status';
 import { PaymentList } from './payment.types';
+import type { Page } from '../shared/pagination';
 
 @InputType({ description: 'Every criterion given must match.' })
 export class PaymentSearchInput {

@@ -1,17 +1,17 @@
+import { isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
+import {
+  CUSTOMER_NAME_MAX_LENGTH,
+  METADATA_KEY_MAX_LENGTH,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_KEYS,
+  MINIMUM_AMOUNT_CENTS,
+  RETURN_URL_MAX_LENGTH,
+  SUPPORTED_CURRENCY,
+} from '../shared/limits';
 import { prefixedId } from '../shared/random-id';
 
 /** The rules of creating and listing payments: pure functions, one home each (spec: Limits). */
-export const MINIMUM_AMOUNT_CENTS = 50;
-export const SUPPORTED_CURRENCY = 'usd';
-export const RETURN_URL_MAX_LENGTH = 2048;
-export const CUSTOMER_EMAIL_MAX_LENGTH = 254;
-export const CUSTOMER_NAME_MAX_LENGTH = 200;
-export const METADATA_MAX_KEYS = 50;
-export const METADATA_KEY_MAX_LENGTH = 40;
-export const METADATA_MAX_BYTES = 5 * 1024;
-export const PAGE_LIMIT_DEFAULT = 10;
-export const PAGE_LIMIT_MAX = 100;
 
 export type MetadataValue = string | number | boolean;
 export type Metadata = Record<string, MetadataValue>;
@@ -99,11 +99,9 @@ export function isHttpsUrl(value: string): boolean {
   return url.protocol === 'https:' && url.hostname !== '' && !url.username && !url.password;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
 function validCustomerEmail(email: string | null | undefined): string | null {
   if (email === undefined || email === null) return null;
-  if (email.length > CUSTOMER_EMAIL_MAX_LENGTH || !EMAIL.test(email) || !isStorableText(email)) {
+  if (!isEmailAddress(email) || !isStorableText(email)) {
     throw domainError('CUSTOMER_EMAIL_INVALID');
   }
   return email;
@@ -140,21 +138,6 @@ function isMetadataValue(value: unknown): value is MetadataValue {
     typeof value === 'boolean' ||
     (typeof value === 'number' && Number.isFinite(value))
   );
-}
-
-export interface PageRequest {
-  page: number;
-  limit: number;
-}
-
-export function validPageRequest(page: number | null | undefined, limit: number | null | undefined): PageRequest {
-  const validPage = page ?? 1;
-  const validLimit = limit ?? PAGE_LIMIT_DEFAULT;
-  if (!Number.isSafeInteger(validPage) || validPage < 1) throw domainError('PAGE_INVALID');
-  if (!Number.isSafeInteger(validLimit) || validLimit < 1 || validLimit > PAGE_LIMIT_MAX) {
-    throw domainError('LIMIT_INVALID');
-  }
-  return { page: validPage, limit: validLimit };
 }
 
 /** Spec: `checkout_url` has the form `{base_url}/checkout/<payment_id>`. */

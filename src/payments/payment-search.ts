@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
-import { pageOf, windowOf, type Page } from '../shared/page';
 import { Payment } from './payment.entity';
-import { validPageRequest } from './payment-rules';
 import type { PaymentStatus } from './payment-status';
+import { pageOf, windowOf, type Page, validPageRequest } from '../shared/pagination';
 
 /** What support searches payments by; every given criterion must match. */
 export interface PaymentSearch {

@@ -15,8 +15,8 @@ export interface PaymentSnapshot {
   completedAt: null;
 }
 
-/** Fields of the GraphQL `Payment` type that a snapshot can answer. */
-export type PaymentView = Pick<
+/** The scalar fields of the GraphQL `Payment` type, as plain data: what a snapshot or a hot-path SELECT can answer without an entity. */
+export type PaymentFields = Pick<
   Payment,
   'id' | 'amount' | 'currency' | 'status' | 'customerEmail' | 'customerName' | 'metadata' | 'createdAt' | 'completedAt'
 >;
@@ -31,6 +31,6 @@ export function newPaymentSnapshot(command: CreatePaymentCommand): PaymentSnapsh
   };
 }
 
-export function viewOfSnapshot(snapshot: PaymentSnapshot): PaymentView {
+export function fieldsOfSnapshot(snapshot: PaymentSnapshot): PaymentFields {
   return { ...snapshot, createdAt: new Date(snapshot.createdAt) };
 }

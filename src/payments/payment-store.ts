@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CreatePaymentCommand } from './payment-rules';
-import type { PaymentSnapshot, PaymentView } from './payment-snapshot';
+import type { PaymentSnapshot, PaymentFields } from './payment-snapshot';
 import type { PaymentStatus } from './payment-status';
 
 /**
  * The hot path's SQL: one statement per request, run on a pooled connection of the ORM's own pool
- * without the unit of work or the query builder (measured in docs/performance.md: -12 µs CPU and
- * -30 µs latency per query, and -31 µs per row not hydrated into an entity). Never call these inside
+ * without the unit of work or the query builder (docs/performance.md has the measurements). Never call these inside
  * a transaction: they take their own connection.
  */
 async function query(em: EntityManager, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
@@ -50,7 +49,7 @@ export async function insertPaymentForNewKey(em: EntityManager, shopId: string, 
 }
 
 /** A shop's payment as the seller reads it: the scalar fields of the GraphQL `Payment` type. */
-export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentView | null> {
+export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentFields | null> {
   const [row] = await query(
     em,
     // Epoch milliseconds: the ORM's type parsers leave timestamps as driver strings on this pool.
@@ -67,7 +66,7 @@ export async function selectShopPayment(em: EntityManager, id: string, shopId: s
     status: row.status as PaymentStatus,
     customerEmail: row.customer_email as string | null,
     customerName: row.customer_name as string | null,
-    metadata: (typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata) as PaymentView['metadata'],
+    metadata: (typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata) as PaymentFields['metadata'],
     createdAt: new Date(Number(row.created_ms)),
     completedAt: row.completed_ms === null ? null : new Date(Number(row.completed_ms)),
   };

@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { sellerShop, sellerShopId } from '../graphql/auth-checker';
+import { sellerShop, sellerShopId, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
-import type { PaymentView } from './payment-snapshot';
+import type { PaymentFields } from './payment-snapshot';
 import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
 
@@ -27,10 +27,10 @@ export class PaymentResolver {
 
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
-  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentView> {
+  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentFields> {
     // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
-    if (context.actor.kind === 'seller') return findShopPayment(context.em, id, context.actor.shopId);
-    return findPayment(context.em, id, null);
+    const shopScope = shopScopeFor(context, null);
+    return shopScope ? findShopPayment(context.em, id, shopScope) : findPayment(context.em, id, null);
   }
 
   @Authorized('SELLER')

@@ -3,15 +3,11 @@ import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
-import { newPaymentSnapshot, viewOfSnapshot, type PaymentView } from './payment-snapshot';
+import { newPaymentSnapshot, fieldsOfSnapshot, type PaymentFields } from './payment-snapshot';
 import { insertPayment, selectShopPayment } from './payment-store';
-import {
-  isPaymentId,
-  validateCreatePayment,
-  validPageRequest,
-  type CreatePaymentRequest,
-} from './payment-rules';
+import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
 import type { PaymentStatus } from './payment-status';
+import { pageOf, validPageRequest, windowOf } from '../shared/pagination';
 
 /** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
 export async function createPayment(
@@ -24,13 +20,13 @@ export async function createPayment(
   const snapshot = newPaymentSnapshot(command);
   if (idempotencyKey === undefined || idempotencyKey === null) {
     await insertPayment(em, shopId, snapshot, command);
-    return { payment: viewOfSnapshot(snapshot), replayed: false };
+    return { payment: fieldsOfSnapshot(snapshot), replayed: false };
   }
   return createOnceForKey(em, shopId, validIdempotencyKey(idempotencyKey), command, snapshot);
 }
 
 /** A seller's own payment (the REST retrieve path), as a plain view of the `Payment` fields. */
-export async function findShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentView> {
+export async function findShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentFields> {
   const payment = isPaymentId(id) ? await selectShopPayment(em, id, shopId) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
@@ -59,8 +55,7 @@ export async function listPayments(
   const where: FilterQuery<Payment> = status ? { shop, status } : { shop };
   const [items, total] = await em.findAndCount(Payment, where, {
     orderBy: { createdAt: 'desc', id: 'desc' },
-    limit: request.limit,
-    offset: (request.page - 1) * request.limit,
+    ...windowOf(request),
   });
-  return { items, pagination: { ...request, total, pages: Math.ceil(total / request.limit) } };
+  return pageOf(request, items, total);
 }

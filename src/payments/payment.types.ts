@@ -1,6 +1,7 @@
-import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Payment } from './payment.entity';
+import { Pagination } from '../shared/pagination';
 import type { CreatePaymentRequest } from './payment-rules';
 
 /**
@@ -35,14 +36,6 @@ export class CreatePaymentResult {
 
   @Field({ description: 'True when an earlier request with the same Idempotency-Key answered this.' })
   replayed!: boolean;
-}
-
-@ObjectType()
-export class Pagination {
-  @Field(() => Int) page!: number;
-  @Field(() => Int) limit!: number;
-  @Field(() => Int) total!: number;
-  @Field(() => Int) pages!: number;
 }
 
 @ObjectType()

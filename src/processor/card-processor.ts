@@ -1,5 +1,21 @@
-import type { CardDetails } from '../checkout/card-rules';
-import type { FailureCode } from '../checkout/failure-messages';
+/** A card as the customer entered it, after the checkout's own checks. Never stored, never logged. */
+export interface CardDetails {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  securityCode: string;
+  nameOnCard?: string | null;
+}
+
+/** Why a card payment failed, as the acquirer says it (the spec's lifecycle `error`). */
+export type FailureCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'fraudulent'
+  | 'authentication_failed';
 
 export interface AuthorizationRequest {
   paymentId: string;

@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../shared/config';
 import type { CardProcessor } from './card-processor';
 import { SimulatedAcquirer } from './simulated-acquirer';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FailureCode } from '../checkout/failure-messages';
+import type { FailureCode } from './card-processor';
 import { randomBase62 } from '../shared/random-id';
 import type { AuthorizationResult, CardProcessor, RefundRequest, RefundResult } from './card-processor';
 

@@ -3,10 +3,9 @@ import { Admin } from '../admins/admin.entity';
 import { currentAdmin } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from '../payments/payment.entity';
-import type { Page } from '../shared/page';
-import { PageType } from '../shared/page';
 import { Refund, RefundStatus } from './refund.entity';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
+import { type Page, PageType } from '../shared/pagination';
 
 export const RefundList = PageType(Refund, 'RefundList');
 

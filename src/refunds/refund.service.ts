@@ -6,14 +6,13 @@ import { optionalReason, selfApprovalRefused, validReason } from '../admins/admi
 import { recordAudit } from '../audit/audit.service';
 import { bookRefund } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
-import { validPageRequest } from '../payments/payment-rules';
-import { applyTransition } from '../payments/payment-state';
+import { applyTransition } from '../payments/payment-lifecycle';
 import { PaymentStatus } from '../payments/payment-status';
 import { findPayment } from '../payments/payment.service';
 import type { CardProcessor } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
-import { pageOf, windowOf, type Page } from '../shared/page';
 import { Refund, RefundStatus } from './refund.entity';
+import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 
 /** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
 export const REFUND_REVIEW_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -1,16 +1,8 @@
 import { domainError } from '../shared/errors';
-import {
-  CUSTOMER_EMAIL_MAX_LENGTH,
-  CUSTOMER_NAME_MAX_LENGTH,
-  METADATA_KEY_MAX_LENGTH,
-  METADATA_MAX_BYTES,
-  METADATA_MAX_KEYS,
-  MINIMUM_AMOUNT_CENTS,
-  RETURN_URL_MAX_LENGTH,
-  SUPPORTED_CURRENCY,
-} from '../payments/payment-rules';
+import { EMAIL_MAX_LENGTH } from '../shared/email';
 import { PAYMENT_STATUSES } from '../payments/payment-status';
 import type { JsonSchema } from './openapi/types';
+import { CUSTOMER_NAME_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_BYTES, METADATA_MAX_KEYS, MINIMUM_AMOUNT_CENTS, RETURN_URL_MAX_LENGTH, SUPPORTED_CURRENCY } from '../shared/limits';
 
 export const METADATA_KB = METADATA_MAX_BYTES / 1024;
 
@@ -44,8 +36,8 @@ export const CREATE_PAYMENT_BODY = {
     customer_email: {
       type: ['string', 'null'],
       format: 'email',
-      maxLength: CUSTOMER_EMAIL_MAX_LENGTH,
-      description: `For receipts. \`local@domain.tld\`, at most ${CUSTOMER_EMAIL_MAX_LENGTH} characters, no U+0000 or lone surrogate. Null is the same as absent.`,
+      maxLength: EMAIL_MAX_LENGTH,
+      description: `For receipts. \`local@domain.tld\`, at most ${EMAIL_MAX_LENGTH} characters, no U+0000 or lone surrogate. Null is the same as absent.`,
     },
     customer_name: {
       type: ['string', 'null'],
@@ -121,6 +113,6 @@ function queryInteger(value: unknown, code: 'PAGE_INVALID' | 'LIMIT_INVALID'): n
 
 function queryStatus(value: unknown): string | null {
   if (value === undefined) return null;
-  if (typeof value !== 'string' || !PAYMENT_STATUSES.includes(value)) throw domainError('STATUS_FILTER_INVALID');
+  if (typeof value !== 'string' || !PAYMENT_STATUSES.includes(value)) throw domainError('STATUS_FILTER_INVALID', PAYMENT_STATUSES.join(', '));
   return value.toUpperCase();
 }

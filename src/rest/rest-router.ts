@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { NamedOperations, PreparedOperation } from '../graphql/operations';
 import { authenticateSeller, type RateLimits } from '../http/authenticate';
 import { JSON_BODY_LIMIT } from '../http/body-errors';
-import { graphqlContextOf } from '../http/request-context';
+import { graphqlContextOf } from '../graphql/context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { envelopeErrors, sendData } from './envelope';

@@ -1,16 +1,8 @@
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../payments/idempotency';
-import {
-  CUSTOMER_EMAIL_MAX_LENGTH,
-  CUSTOMER_NAME_MAX_LENGTH,
-  METADATA_KEY_MAX_LENGTH,
-  METADATA_MAX_KEYS,
-  MINIMUM_AMOUNT_CENTS,
-  PAGE_LIMIT_MAX,
-  RETURN_URL_MAX_LENGTH,
-  SUPPORTED_CURRENCY,
-} from '../payments/payment-rules';
+import { EMAIL_MAX_LENGTH } from '../shared/email';
+import { PAYMENT_STATUSES } from '../payments/payment-status';
 import { anyDetails, errorCase, type ErrorGroup } from './openapi/error-responses';
 import { CREATE_PAYMENT_FIELDS, METADATA_KB, STRING_FIELDS } from './payment-request';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, CUSTOMER_NAME_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS, MINIMUM_AMOUNT_CENTS, PAGE_LIMIT_MAX, RETURN_URL_MAX_LENGTH, SUPPORTED_CURRENCY } from '../shared/limits';
 
 /*
  * The catalogue errors each route answers beyond those of every route (openapi/error-responses.ts), one
@@ -34,7 +26,7 @@ export const CREATE_PAYMENT_ERRORS: ErrorGroup[] = [
       errorCase('`return_url` absent, null or empty.', 'RETURN_URL_REQUIRED'),
       errorCase(`\`return_url\` longer than ${RETURN_URL_MAX_LENGTH} characters.`, 'RETURN_URL_TOO_LONG'),
       errorCase('`return_url` not an absolute `https://` URL with a host, or with `user:password@`, whitespace, U+0000 or a lone surrogate.', 'RETURN_URL_INVALID'),
-      errorCase(`\`customer_email\` not an address, over ${CUSTOMER_EMAIL_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_EMAIL_INVALID'),
+      errorCase(`\`customer_email\` not an address, over ${EMAIL_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_EMAIL_INVALID'),
       errorCase(`\`customer_name\` blank, over ${CUSTOMER_NAME_MAX_LENGTH} characters, or with U+0000 or a lone surrogate.`, 'CUSTOMER_NAME_INVALID'),
       errorCase('`metadata` not an object (an array, a string, a number).', 'METADATA_NOT_OBJECT'),
       errorCase(`More than ${METADATA_MAX_KEYS} metadata keys.`, 'METADATA_TOO_MANY_KEYS'),
@@ -75,7 +67,7 @@ export const LIST_PAYMENTS_ERRORS: ErrorGroup[] = [
     cases: [
       errorCase('`page` not a positive integer (also when given twice).', 'PAGE_INVALID'),
       errorCase(`\`limit\` not an integer from 1 to ${PAGE_LIMIT_MAX}.`, 'LIMIT_INVALID'),
-      errorCase('`status` not one of the four payment statuses (lowercase).', 'STATUS_FILTER_INVALID'),
+      errorCase('`status` not one of the four payment statuses (lowercase).', 'STATUS_FILTER_INVALID', PAYMENT_STATUSES.join(', ')),
     ],
   },
 ];

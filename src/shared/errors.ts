@@ -3,31 +3,48 @@
  * HTTP status and message into the spec's envelope; GraphQL exposes the code in `extensions`.
  * Messages marked (spec) are quoted byte for byte from the interface specification.
  */
+import {
+  CUSTOMER_NAME_MAX_LENGTH,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  JSON_BODY_MAX_BYTES,
+  METADATA_KEY_MAX_LENGTH,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_KEYS,
+  MINIMUM_AMOUNT_CENTS,
+  PAGE_LIMIT_MAX,
+  PAYOUT_REFERENCE_MAX_LENGTH,
+  REASON_MAX_LENGTH,
+  RETURN_URL_MAX_LENGTH,
+  SHOP_NAME_MAX_LENGTH,
+  SUPPORTED_CURRENCY,
+  WITHDRAWAL_MINIMUM_CENTS,
+} from './limits';
+
 type Message = string | ((...details: never[]) => string);
 
 const catalogue = {
   // 400: create-payment rules
   MISSING_FIELD: { status: 400, message: (field: string) => `Missing required field: ${field}` }, // (spec)
-  AMOUNT_TOO_SMALL: { status: 400, message: 'Amount must be at least 50 cents' }, // (spec)
+  AMOUNT_TOO_SMALL: { status: 400, message: `Amount must be at least ${MINIMUM_AMOUNT_CENTS} cents` }, // (spec)
   AMOUNT_INVALID: { status: 400, message: 'Amount must be an integer number of cents' },
-  CURRENCY_INVALID: { status: 400, message: "Currency must be 'usd'" }, // (spec)
+  CURRENCY_INVALID: { status: 400, message: `Currency must be '${SUPPORTED_CURRENCY}'` }, // (spec)
   RETURN_URL_REQUIRED: { status: 400, message: 'Return URL is required' }, // (spec)
   RETURN_URL_INVALID: { status: 400, message: 'Return URL must be a valid HTTPS URL' }, // (spec)
-  RETURN_URL_TOO_LONG: { status: 400, message: 'Return URL cannot exceed 2048 characters' },
+  RETURN_URL_TOO_LONG: { status: 400, message: `Return URL cannot exceed ${RETURN_URL_MAX_LENGTH} characters` },
   CUSTOMER_EMAIL_INVALID: { status: 400, message: 'Customer email must be a valid email address' },
-  CUSTOMER_NAME_INVALID: { status: 400, message: 'Customer name must be 1 to 200 characters' },
+  CUSTOMER_NAME_INVALID: { status: 400, message: `Customer name must be 1 to ${CUSTOMER_NAME_MAX_LENGTH} characters` },
   FIELD_NOT_STRING: { status: 400, message: (field: string) => `Field ${field} must be a string` },
   METADATA_NOT_OBJECT: { status: 400, message: 'Metadata must be a JSON object' },
-  METADATA_TOO_MANY_KEYS: { status: 400, message: 'Metadata cannot exceed 50 keys' }, // (spec)
-  METADATA_KEY_INVALID: { status: 400, message: 'Metadata keys must be 1 to 40 characters' },
+  METADATA_TOO_MANY_KEYS: { status: 400, message: `Metadata cannot exceed ${METADATA_MAX_KEYS} keys` }, // (spec)
+  METADATA_KEY_INVALID: { status: 400, message: `Metadata keys must be 1 to ${METADATA_KEY_MAX_LENGTH} characters` },
   METADATA_VALUE_INVALID: {
     status: 400,
     message: 'Metadata values must be strings, numbers or booleans',
   },
   METADATA_TEXT_INVALID: { status: 400, message: 'Metadata keys and values cannot contain U+0000 or lone surrogates' },
-  METADATA_TOO_LARGE: { status: 400, message: 'Metadata cannot exceed 5KB' },
+  METADATA_TOO_LARGE: { status: 400, message: `Metadata cannot exceed ${METADATA_MAX_BYTES / 1024}KB` },
   // 400/409/422: idempotency
-  IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'Idempotency-Key must be 1 to 255 characters' },
+  IDEMPOTENCY_KEY_INVALID: { status: 400, message: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` },
   IDEMPOTENCY_KEY_IN_FLIGHT: {
     status: 409,
     retryAfterSeconds: 1,
@@ -40,15 +57,12 @@ const catalogue = {
   },
   // 400: lists
   PAGE_INVALID: { status: 400, message: 'page must be a positive integer' },
-  LIMIT_INVALID: { status: 400, message: 'limit must be an integer from 1 to 100' },
-  STATUS_FILTER_INVALID: {
-    status: 400,
-    message: 'status must be one of: pending, completed, failed, refunded',
-  },
+  LIMIT_INVALID: { status: 400, message: `limit must be an integer from 1 to ${PAGE_LIMIT_MAX}` },
+  STATUS_FILTER_INVALID: { status: 400, message: (statuses: string) => `status must be one of: ${statuses}` },
   // 400/413/415: request shape (REST facade)
   INVALID_JSON: { status: 400, message: 'Request body must be valid JSON' },
   BODY_NOT_OBJECT: { status: 400, message: 'Request body must be a JSON object' },
-  BODY_TOO_LARGE: { status: 413, message: 'Request body cannot exceed 64KB' },
+  BODY_TOO_LARGE: { status: 413, message: `Request body cannot exceed ${JSON_BODY_MAX_BYTES / 1024}KB` },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   UNSUPPORTED_CONTENT_ENCODING: { status: 415, message: 'Content-Encoding must be gzip, deflate, br or identity' },
   // 401/403: authentication and authorization
@@ -109,7 +123,7 @@ const catalogue = {
   },
   SHOP_NOT_FOUND: { status: 404, message: 'Shop not found' },
   // admin console: refunds, withdrawals, sellers and shops (README, "Admin console")
-  REASON_REQUIRED: { status: 400, message: 'A reason of 1 to 500 characters is required' },
+  REASON_REQUIRED: { status: 400, message: `A reason of 1 to ${REASON_MAX_LENGTH} characters is required` },
   REFUND_NOT_FOUND: { status: 404, message: 'Refund not found' },
   REFUND_PAYMENT_NOT_COMPLETED: {
     status: 409,
@@ -121,7 +135,10 @@ const catalogue = {
     message: (action: string, status: string) => `Only requested refunds can be ${action} (this one is ${status})`,
   },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found' },
-  WITHDRAWAL_BELOW_MINIMUM: { status: 400, message: 'Withdrawal amount must be at least 1000 cents (10 USD)' },
+  WITHDRAWAL_BELOW_MINIMUM: {
+    status: 400,
+    message: `Withdrawal amount must be at least ${WITHDRAWAL_MINIMUM_CENTS} cents (${WITHDRAWAL_MINIMUM_CENTS / 100} USD)`,
+  },
   WITHDRAWAL_EXCEEDS_BALANCE: {
     status: 400,
     message: (available: bigint) => `Withdrawal amount exceeds the available balance of ${available} cents`,
@@ -135,13 +152,13 @@ const catalogue = {
     message: (action: string, expected: string, status: string) =>
       `Only ${expected} withdrawals can be ${action} (this one is ${status})`,
   },
-  PAYOUT_REFERENCE_REQUIRED: { status: 400, message: 'A payout reference of 1 to 200 characters is required' },
+  PAYOUT_REFERENCE_REQUIRED: { status: 400, message: `A payout reference of 1 to ${PAYOUT_REFERENCE_MAX_LENGTH} characters is required` },
   SELLER_NOT_FOUND: { status: 404, message: 'Seller not found' },
   SHOP_DELETED: { status: 409, message: 'Shop is deleted' },
   SELLER_ALREADY_HAS_SHOP: { status: 409, message: 'This seller already has a shop (one shop per seller account)' },
   EMAIL_TAKEN: { status: 409, message: 'That email address is already registered' },
   EMAIL_INVALID: { status: 400, message: 'Email must be a valid email address' },
-  SHOP_NAME_INVALID: { status: 400, message: 'Shop name must be 1 to 200 characters' },
+  SHOP_NAME_INVALID: { status: 400, message: `Shop name must be 1 to ${SHOP_NAME_MAX_LENGTH} characters` },
   DATE_RANGE_INVALID: { status: 400, message: 'createdFrom must be before createdTo' },
   // GraphQL document limits
   QUERY_TOO_DEEP: {
@@ -173,6 +190,9 @@ const catalogue = {
 } satisfies Record<string, { status: number; message: Message; retryAfterSeconds?: number }>;
 
 export type ErrorCode = keyof typeof catalogue;
+
+/** The catalogue itself, for documents and tests that list every answer (the OpenAPI document, the test helpers). */
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, { status: number; message: Message; retryAfterSeconds?: number }>> = catalogue;
 
 type Details<C extends ErrorCode> = (typeof catalogue)[C]['message'] extends (
   ...details: infer A

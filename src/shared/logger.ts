@@ -1,6 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import PinoPretty from 'pino-pretty';
-import type { Config } from '../config';
+import type { Config } from './config';
 
 /**
  * Structured logs. Request bodies and headers are never logged, so card numbers, security codes and API
@@ -37,7 +37,7 @@ function prettyStream(fd: 1 | 2, colorize: boolean): DestinationStream {
 export type { Logger };
 
 /**
- * Written in 4 KB batches off the request path: a synchronous write per log line cost about a tenth of
+ * Written in 4 KB batches off the request path: a synchronous write per log line was a measurable share of
  * the CPU under load (docs/performance.md). Batches are flushed at least every second and on shutdown
  * (`logger.flush()`), so at most a second of lines is at risk if the process is killed.
  */

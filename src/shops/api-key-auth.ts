@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Actor } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { digestsEqual } from '../shared/secrets';
 import { ApiKey } from './api-key.entity';
 import { API_KEY_PATTERN } from './credentials';
 import type { CachedCredential, CredentialCache } from './credential-cache';
 import { SellerStatus } from './seller.entity';
-import { Shop, ShopStatus } from './shop.entity';
+import { ShopStatus } from './shop.entity';
 
 /** The API key in `Authorization: Bearer <key>`, or the spec's 401 when it is absent or malformed. */
 export function apiKeyFromHeader(authorization: string | undefined): string {
@@ -26,18 +25,6 @@ export async function shopIdForKeyHash(keyHash: string, cache: CredentialCache, 
   const credential = cache.get(keyHash) ?? (await loadCredential(em(), keyHash, cache));
   if (credential.refusal) throw domainError(credential.refusal);
   return credential.shopId;
-}
-
-/** The seller actor: its shop id, and a reference to the shop made only if something asks for it. */
-export function sellerActor(shopId: string, em: () => EntityManager): Actor {
-  let shop: Shop | undefined;
-  return {
-    kind: 'seller',
-    shopId,
-    get shop() {
-      return (shop ??= em().getReference(Shop, shopId));
-    },
-  };
 }
 
 async function loadCredential(em: EntityManager, keyHash: string, cache: CredentialCache): Promise<CachedCredential> {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Seller } from './seller.entity';
-import { createSellerWithShop, type NewShop } from './shop.service';
+import { createSellerWithShop, type NewShop } from './shop-provisioning';
 
 /** On the embedded database's first start: one demo seller and shop, so a curl works right away. */
 export async function createDemoShopIfEmpty(em: EntityManager): Promise<NewShop | null> {

@@ -4,7 +4,6 @@ import { currentAdmin } from '../graphql/auth-checker';
 import type { AppServices, GraphQLContext } from '../graphql/context';
 import type { BalanceSummary } from '../graphql/loaders';
 import { Balance } from '../ledger/balance.resolver';
-import { PageType, type Page } from '../shared/page';
 import { Seller, SellerStatus } from './seller.entity';
 import {
   createSellerAndShop,
@@ -18,7 +17,8 @@ import {
   type ShopAdminDeps,
 } from './shop-admin.service';
 import { Shop, ShopStatus } from './shop.entity';
-import type { NewShop } from './shop.service';
+import type { NewShop } from './shop-provisioning';
+import { PageType, type Page } from '../shared/pagination';
 
 export const ShopList = PageType(Shop, 'ShopList');
 

@@ -3,19 +3,17 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
-import { validPageRequest } from '../payments/payment-rules';
+import { isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
-import { pageOf, windowOf, type Page } from '../shared/page';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';
 import { Seller, SellerStatus } from './seller.entity';
-import { createSellerWithShop, createShopForSeller, type NewShop } from './shop.service';
+import { createSellerWithShop, createShopForSeller, type NewShop } from './shop-provisioning';
 import { Shop, ShopStatus } from './shop.entity';
+import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import { SHOP_NAME_MAX_LENGTH } from '../shared/limits';
 
-export const SHOP_NAME_MAX_LENGTH = 200;
-export const SELLER_EMAIL_MAX_LENGTH = 254;
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 export interface ShopRequest {
   shopName: string;
@@ -30,7 +28,7 @@ export interface ShopAdminDeps {
 
 export function validSellerEmail(email: string): string {
   const text = email?.trim() ?? '';
-  if (text.length > SELLER_EMAIL_MAX_LENGTH || !EMAIL.test(text)) throw domainError('EMAIL_INVALID');
+  if (!isEmailAddress(text)) throw domainError('EMAIL_INVALID');
   return text;
 }
 

@@ -1,6 +1,6 @@
 import type Bull from 'bull';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Config } from '../config';
+import type { Config } from '../shared/config';
 import type { Logger } from '../shared/logger';
 import type { Metrics } from '../observability/metrics';
 import { attemptDelivery, type DeliveryDeps } from './delivery';

@@ -1,14 +1,14 @@
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
-import type { Actor } from '../graphql/context';
+import type { Admin } from '../admins/admin.entity';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
-import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
 import { newWebhookSecret } from '../shops/credentials';
 import { Shop } from '../shops/shop.entity';
 import { recordTestEvent } from './outbox';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
+import { pageOf, validPageRequest, windowOf } from '../shared/pagination';
 
 /** What the webhook settings need besides the unit of work: built once at start. */
 export interface WebhookServices {
@@ -20,39 +20,35 @@ export interface WebhookServices {
   testDeliveries: RateLimiter;
 }
 
-/** The shop a caller may manage: a seller its own (`shopId` omitted or its own), an admin any live shop by id. */
-export async function manageableShop(em: EntityManager, actor: Actor, shopId: string | null | undefined): Promise<Shop> {
-  if (actor.kind === 'seller' && shopId && shopId !== actor.shop.id) throw domainError('SHOP_NOT_FOUND');
-  if (actor.kind === 'public') throw domainError('UNAUTHENTICATED');
-  const id = actor.kind === 'seller' ? actor.shop.id : shopId;
-  if (!id) throw domainError('MISSING_FIELD', 'shopId');
+/** A shop whose webhook settings may change: it exists and is not deleted. */
+export async function liveShop(em: EntityManager, id: string): Promise<Shop> {
   const shop = await em.findOne(Shop, { id, deletedAt: null });
   if (!shop) throw domainError('SHOP_NOT_FOUND');
   return shop;
 }
 
 /** An admin's change to a shop's webhook settings goes into the audit log, in the same transaction. */
-function auditIfAdmin(tx: EntityManager, actor: Actor, record: AuditRecord): void {
-  if (actor.kind === 'admin') recordAudit(tx, actor.admin, record);
+function auditIfAdmin(tx: EntityManager, admin: Admin | null, record: AuditRecord): void {
+  if (admin) recordAudit(tx, admin, record);
 }
 
 /** Sets (checked: HTTPS, public address) or, with null or '', clears the shop's webhook URL. */
-export async function setWebhookUrl(em: EntityManager, actor: Actor, shop: Shop, url: string | null, policy: WebhookUrlPolicy): Promise<Shop> {
+export async function setWebhookUrl(em: EntityManager, admin: Admin | null, shop: Shop, url: string | null, policy: WebhookUrlPolicy): Promise<Shop> {
   const trimmed = url?.trim() ?? '';
   const before = shop.webhookUrl;
   shop.webhookUrl = trimmed === '' ? null : await checkWebhookUrl(trimmed, policy);
   const action = shop.webhookUrl ? 'shop.webhook_url_set' : 'shop.webhook_url_cleared';
-  auditIfAdmin(em, actor, { action, targetType: 'shop', targetId: shop.id, details: { before, after: shop.webhookUrl } });
+  auditIfAdmin(em, admin, { action, targetType: 'shop', targetId: shop.id, details: { before, after: shop.webhookUrl } });
   await em.flush();
   return shop;
 }
 
 /** A new secret, returned once; attempts from now on (retries of older events too) are signed with it. */
-export async function rotateWebhookSecret(em: EntityManager, actor: Actor, shop: Shop): Promise<string> {
+export async function rotateWebhookSecret(em: EntityManager, admin: Admin | null, shop: Shop): Promise<string> {
   const secret = newWebhookSecret();
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(Shop, { id: shop.id }, { webhookSecret: secret });
-    auditIfAdmin(tx, actor, { action: 'shop.webhook_secret_rotated', targetType: 'shop', targetId: shop.id });
+    auditIfAdmin(tx, admin, { action: 'shop.webhook_secret_rotated', targetType: 'shop', targetId: shop.id });
   });
   return secret;
 }
@@ -61,19 +57,19 @@ export async function rotateWebhookSecret(em: EntityManager, actor: Actor, shop:
  * Queues a test delivery (a sample `payment.completed`, header `X-Service-Test: true`, one attempt). Limited per
  * shop, whoever asks, so the button cannot be turned into a flood of POSTs at a URL the seller picks.
  */
-export async function sendTestDelivery(em: EntityManager, actor: Actor, shop: Shop, services: WebhookServices): Promise<WebhookDelivery> {
+export async function sendTestDelivery(em: EntityManager, admin: Admin | null, shop: Shop, services: WebhookServices): Promise<WebhookDelivery> {
   if (!shop.webhookUrl) throw domainError('WEBHOOK_URL_NOT_SET');
   const decision = await services.testDeliveries.consume(shop.id);
   if (!decision.allowed) throw domainError('WEBHOOK_TEST_RATE_LIMITED', decision.limit, decision.retryAfterSeconds);
   const delivery = recordTestEvent(em, shop, services.baseUrl);
-  auditIfAdmin(em, actor, { action: 'shop.webhook_test_sent', targetType: 'shop', targetId: shop.id, details: { deliveryId: delivery.id, url: shop.webhookUrl } });
+  auditIfAdmin(em, admin, { action: 'shop.webhook_test_sent', targetType: 'shop', targetId: shop.id, details: { deliveryId: delivery.id, url: shop.webhookUrl } });
   await em.flush();
   services.wake();
   return delivery;
 }
 
 /** Starts a fresh schedule for a failed (or delivered) delivery: same event, same bytes, attempt numbers go on. */
-export async function resendDelivery(em: EntityManager, actor: Actor, delivery: WebhookDelivery, services: WebhookServices): Promise<WebhookDelivery> {
+export async function resendDelivery(em: EntityManager, admin: Admin | null, delivery: WebhookDelivery, services: WebhookServices): Promise<WebhookDelivery> {
   if (!delivery.shop.webhookUrl) throw domainError('WEBHOOK_URL_NOT_SET');
   await em.transactional(async (tx) => {
     const restarted = await tx.execute<{ id: string }[]>(
@@ -85,7 +81,7 @@ export async function resendDelivery(em: EntityManager, actor: Actor, delivery: 
       [delivery.id],
     );
     if (restarted.length === 0) throw domainError('WEBHOOK_DELIVERY_PENDING');
-    auditIfAdmin(tx, actor, {
+    auditIfAdmin(tx, admin, {
       action: 'shop.webhook_delivery_resent',
       targetType: 'shop',
       targetId: delivery.shop.id,
@@ -96,16 +92,17 @@ export async function resendDelivery(em: EntityManager, actor: Actor, delivery: 
   return em.refreshOrFail(delivery, { populate: ['event', 'attempts'] });
 }
 
-/** A delivery the caller may see: any for admins, their own shop's for sellers. */
-export async function findDelivery(em: EntityManager, actor: Actor, id: string): Promise<WebhookDelivery> {
-  const where: FilterQuery<WebhookDelivery> = actor.kind === 'seller' ? { id, shop: actor.shop } : { id };
+/** A delivery within the caller's shop scope (null: every shop). */
+export async function findDelivery(em: EntityManager, shopScope: string | null, id: string): Promise<WebhookDelivery> {
+  const where: FilterQuery<WebhookDelivery> = shopScope ? { id, shop: shopScope } : { id };
   const delivery = await em.findOne(WebhookDelivery, where, { populate: ['event', 'shop', 'attempts'] });
   if (!delivery) throw domainError('WEBHOOK_DELIVERY_NOT_FOUND');
   return delivery;
 }
 
 export interface DeliveryFilter {
-  shopId?: string | null;
+  /** The caller's shop scope (null: every shop). */
+  shopScope: string | null;
   paymentId?: string | null;
   status?: WebhookDeliveryStatus | null;
 }
@@ -115,29 +112,22 @@ export interface DeliveryPage {
   pagination: { page: number; limit: number; total: number; pages: number };
 }
 
-/** The delivery log, failed deliveries first, then newest first; sellers see only their own shop's. */
+/** The delivery log within the caller's shop scope, failed deliveries first, then newest first. */
 export async function listDeliveries(
   em: EntityManager,
-  actor: Actor,
   filter: DeliveryFilter,
   page: number | null | undefined,
   limit: number | null | undefined,
 ): Promise<DeliveryPage> {
   const request = validPageRequest(page, limit);
   const where: FilterQuery<WebhookDelivery> = {};
-  if (actor.kind === 'seller') {
-    if (filter.shopId && filter.shopId !== actor.shop.id) throw domainError('SHOP_NOT_FOUND');
-    where.shop = actor.shop.id;
-  } else if (filter.shopId) {
-    where.shop = filter.shopId;
-  }
+  if (filter.shopScope) where.shop = filter.shopScope;
   if (filter.paymentId) where.payment = filter.paymentId;
   if (filter.status) where.status = filter.status;
   const [items, total] = await em.findAndCount(WebhookDelivery, where, {
     populate: ['event', 'attempts'],
     orderBy: { [raw((alias) => `case when ${alias}."status" = 'failed' then 0 else 1 end`)]: 'asc', createdAt: 'desc', id: 'desc' },
-    limit: request.limit,
-    offset: (request.page - 1) * request.limit,
+    ...windowOf(request),
   });
-  return { items, pagination: { ...request, total, pages: Math.ceil(total / request.limit) } };
+  return pageOf(request, items, total);
 }

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { domainError } from '../shared/errors';
+import { WEBHOOK_URL_MAX_LENGTH } from '../shared/limits';
 
 /**
  * The webhook URL rule (SSRF): an HTTPS URL without credentials whose host is a public address. It is
@@ -12,7 +13,6 @@ export interface WebhookUrlPolicy {
   allowPrivateNetworks: boolean;
 }
 
-export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
 export type AddressLookup = (hostname: string) => Promise<string[]>;
 

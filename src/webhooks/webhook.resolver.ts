@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { adminOrNull, shopIdFor, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Shop } from '../shops/shop.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -6,7 +7,7 @@ import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entit
 import {
   findDelivery,
   listDeliveries,
-  manageableShop,
+  liveShop,
   resendDelivery,
   rotateWebhookSecret,
   sendTestDelivery,
@@ -26,34 +27,35 @@ export class WebhookResolver {
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Shop> {
-    const shop = await manageableShop(context.em, context.actor, shopId);
-    return setWebhookUrl(context.em, context.actor, shop, url, context.services.webhooks.urlPolicy);
+    const shop = await liveShop(context.em, shopIdFor(context, shopId));
+    return setWebhookUrl(context.em, adminOrNull(context), shop, url, context.services.webhooks.urlPolicy);
   }
 
   @Authorized('SELLER', 'OWNER')
   @Mutation(() => RotatedWebhookSecret, { description: 'Replaces the webhook secret; the new one is shown once.' })
   async rotateWebhookSecret(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<RotatedWebhookSecret> {
-    const shop = await manageableShop(context.em, context.actor, shopId);
-    return { shop, webhookSecret: await rotateWebhookSecret(context.em, context.actor, shop) };
+    const shop = await liveShop(context.em, shopIdFor(context, shopId));
+    return { shop, webhookSecret: await rotateWebhookSecret(context.em, adminOrNull(context), shop) };
   }
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')
   @Mutation(() => WebhookDelivery, { description: 'Sends a sample payment.completed marked X-Service-Test: true (one attempt).' })
   async sendTestWebhook(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
-    const shop = await manageableShop(context.em, context.actor, shopId);
-    return sendTestDelivery(context.em, context.actor, shop, context.services.webhooks);
+    const shop = await liveShop(context.em, shopIdFor(context, shopId));
+    return sendTestDelivery(context.em, adminOrNull(context), shop, context.services.webhooks);
   }
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')
   @Mutation(() => WebhookDelivery, { description: 'Starts a new retry schedule for a failed (or delivered) delivery: same event, same body.' })
   async resendWebhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
-    return resendDelivery(context.em, context.actor, await findDelivery(context.em, context.actor, id), context.services.webhooks);
+    const delivery = await findDelivery(context.em, shopScopeFor(context, null), id);
+    return resendDelivery(context.em, adminOrNull(context), delivery, context.services.webhooks);
   }
 
   @Authorized('ADMIN', 'SELLER')
   @Query(() => WebhookDelivery, { description: 'One delivery with every attempt.' })
   webhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
-    return findDelivery(context.em, context.actor, id);
+    return findDelivery(context.em, shopScopeFor(context, null), id);
   }
 
   @Authorized('ADMIN', 'SELLER')
@@ -66,7 +68,7 @@ export class WebhookResolver {
     @Arg('limit', () => Int, { nullable: true }) limit: number | null,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookDeliveryList> {
-    return listDeliveries(context.em, context.actor, { shopId, paymentId, status }, page, limit);
+    return listDeliveries(context.em, { shopScope: shopScopeFor(context, shopId), paymentId, status }, page, limit);
   }
 
   @FieldResolver(() => ID, { description: "The event's id: the body's `id` and the `webhook-id` header, the same on every attempt." })

@@ -1,7 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
-import { Pagination } from '../payments/payment.types';
 import { Shop } from '../shops/shop.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
+import { Pagination } from '../shared/pagination';
 
 @ObjectType()
 export class WebhookDeliveryList {

@@ -1,14 +1,14 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins/admin.entity';
-import { currentAdmin, shopIdFor } from '../graphql/auth-checker';
+import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { domainError } from '../shared/errors';
-import { PageType, type Page } from '../shared/page';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
+import { PageType, type Page } from '../shared/pagination';
 
 export const WithdrawalList = PageType(Withdrawal, 'WithdrawalList');
 
@@ -23,9 +23,8 @@ export class WithdrawalResolver {
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Withdrawal> {
-    const admin = context.actor.kind === 'admin' ? context.actor.admin : null;
     const shop = shopIdFor(context, shopId);
-    const withdrawal = await requestWithdrawal(context.em, shop, amount, admin);
+    const withdrawal = await requestWithdrawal(context.em, shop, amount, adminOrNull(context));
     context.services.logger.info({ requestId: context.requestId, withdrawalId: withdrawal.id, shopId: shop, amount }, 'withdrawal requested');
     return withdrawal;
   }
@@ -61,8 +60,9 @@ export class WithdrawalResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Withdrawal>> {
     let sellerId: string | null = null;
-    if (context.actor.kind === 'seller' || shopId) {
-      const shop = await context.loaders.shop.load(shopIdFor(context, shopId));
+    const shopScope = shopScopeFor(context, shopId);
+    if (shopScope) {
+      const shop = await context.loaders.shop.load(shopScope);
       if (!shop) throw domainError('SHOP_NOT_FOUND');
       sellerId = shop.seller.id;
     }

@@ -3,17 +3,14 @@ import type { Admin } from '../admins/admin.entity';
 import { selfApprovalRefused, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
-import { validPageRequest } from '../payments/payment-rules';
 import { domainError } from '../shared/errors';
-import { pageOf, windowOf, type Page } from '../shared/page';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { exactCents, type Cents } from '../shared/cents';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
-/** Spec, Limits: the withdrawal minimum is 10 USD. */
-export const WITHDRAWAL_MINIMUM_CENTS = 1000;
-export const PAYOUT_REFERENCE_MAX_LENGTH = 200;
 
 /** An amount a withdrawal may ask for, before the balance is looked at. */
 export function validWithdrawalAmount(amount: number): number {

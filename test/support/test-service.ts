@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/shared/config';
 import { startService, type RunningService } from '../../src/service';
 import { createLogger } from '../../src/shared/logger';
-import { createSellerWithShop, type NewShop } from '../../src/shops/shop.service';
+import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
 import { TEST_REDIS_URL, testRun } from './test-env';
 
 export interface TestService extends RunningService {

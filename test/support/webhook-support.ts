@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AdminRole } from '../../src/admins/admin-role';
 import { createAdmin } from '../../src/admins/admin.service';
-import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/config';
+import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';

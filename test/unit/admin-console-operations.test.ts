@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse, validate, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/shared/config';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { measureOperation } from '../../src/graphql/query-guards';
 

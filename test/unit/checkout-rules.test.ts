@@ -1,8 +1,8 @@
-import { brandOf, validCard } from '../../src/checkout/card-rules';
-import { isUnexpired, passesLuhn } from '../../src/checkout/card-validity';
+import { brandOf, validCard } from '../../src/checkout/card-intake';
+import { isUnexpired, passesLuhn } from '../../src/checkout/card-predicates';
 import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
 import { feeFor, netOf } from '../../src/ledger/fee';
-import { TRANSITIONS, transitionFor } from '../../src/payments/payment-state';
+import { TRANSITIONS, transitionFor } from '../../src/payments/payment-lifecycle';
 import { PaymentStatus } from '../../src/payments/payment-status';
 import { returnUrlWith } from '../../src/checkout/checkout-view';
 import { TEST_CARDS } from '../../src/processor/simulated-acquirer';

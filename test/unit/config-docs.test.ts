@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/shared/config';
 import { configTable, settingDocs, settingsRead, withTable } from '../../src/config-docs';
 
 const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, publicBaseUrl } from '../../src/config';
+import { ConfigError, loadConfig, publicBaseUrl } from '../../src/shared/config';
 import { createCardProcessor } from '../../src/processor/processors';
 import { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
 

@@ -1,6 +1,7 @@
 import { DomainError } from '../../src/shared/errors';
-import { isHttpsUrl, isPaymentId, isStorableText, newPaymentId, validateCreatePayment, validMetadata, validPageRequest } from '../../src/payments/payment-rules';
+import { isHttpsUrl, isPaymentId, isStorableText, newPaymentId, validateCreatePayment, validMetadata } from '../../src/payments/payment-rules';
 import { canonicalJson } from '../../src/payments/idempotency';
+import { validPageRequest } from '../../src/shared/pagination';
 
 const valid = { amount: 50, currency: 'usd', returnUrl: 'https://a.example/' };
 

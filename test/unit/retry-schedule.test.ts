@@ -1,5 +1,5 @@
 import { JITTER, nominalSchedule, outcomeAfterAttempt, retryAfterMs, retryDelayMs } from '../../src/webhooks/retry-schedule';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/shared/config';
 
 const config = loadConfig({}).webhooks;
 const DEFAULT = { baseDelayMs: config.retryBaseDelayMs, maxAttempts: config.maxAttempts };

@@ -1,11 +1,11 @@
 import type { NamedOperations } from '../../graphql/operations';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_WINDOW_MS } from '../../payments/idempotency';
-import { PAGE_LIMIT_DEFAULT } from '../../payments/payment-rules';
+import { IDEMPOTENCY_WINDOW_MS } from '../../payments/idempotency';
 import type { RestRoute, RouteDocument } from '../routes';
 import { COMMON_ERRORS, errorResponses, headersFor, OUTSIDE_ROUTES } from './error-responses';
 import { HEADERS, PARAMETERS } from './headers-and-parameters';
 import { fragmentSchemas } from './result-schemas';
 import { ref, type JsonSchema, type OpenApiDocument, type Operation, type PathItem, type ResponseObject } from './types';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, PAGE_LIMIT_DEFAULT } from '../../shared/limits';
 
 /*
  * The OpenAPI 3.1 description of the REST facade (README, "The REST API"), served at /api/v1/openapi.json and

@@ -1,7 +1,7 @@
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_WINDOW_MS } from '../../payments/idempotency';
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../payments/payment-rules';
+import { IDEMPOTENCY_WINDOW_MS } from '../../payments/idempotency';
 import { PAYMENT_STATUSES } from '../../payments/payment-status';
 import type { Header, Parameter } from './types';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../shared/limits';
 
 /** The document's form of a payment id (src/payments/payment-rules.ts checks the same). */
 export const PAYMENT_ID_PATTERN = '^pay_[0-9A-Za-z]{24}$';

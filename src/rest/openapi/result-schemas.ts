@@ -12,10 +12,10 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { MINIMUM_AMOUNT_CENTS, PAGE_LIMIT_MAX, SUPPORTED_CURRENCY } from '../../payments/payment-rules';
 import { METADATA_VALUE } from '../payment-request';
 import { PAYMENT_ID_PATTERN } from './headers-and-parameters';
 import { ref, type JsonSchema } from './types';
+import { MINIMUM_AMOUNT_CENTS, PAGE_LIMIT_MAX, SUPPORTED_CURRENCY } from '../../shared/limits';
 
 /*
  * The schemas of the answers, read from the operations behind the facade: each fragment of

@@ -1,6 +1,6 @@
 /**
  * The card rules both sides run: the checkout page before sending (bundled into checkout-ui) and the
- * server before calling the acquirer (card-rules.ts). Pure functions, no imports, so the page can use them.
+ * server before calling the acquirer (card-intake.ts). Pure functions, no imports, so the page can use them.
  */
 export const CARD_NUMBER = /^\d{12,19}$/;
 export const SECURITY_CODE = /^\d{3,4}$/;

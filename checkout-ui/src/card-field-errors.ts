@@ -1,7 +1,7 @@
-import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../src/checkout/card-validity';
+import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../src/checkout/card-predicates';
 
 /**
- * The checks the page runs before anything is sent: the server's own rules (src/checkout/card-validity.ts),
+ * The checks the page runs before anything is sent: the server's own rules (src/checkout/card-predicates.ts),
  * with messages for the customer. They only spare a round trip; the server checks again.
  */
 

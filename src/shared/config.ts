@@ -1,6 +1,6 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { StartupError } from './shared/startup-error';
+import { StartupError } from './startup-error';
 
 /** Everything the service reads from its environment, validated once at start. */
 export interface Config {

@@ -1,14 +1,6 @@
 import { domainError } from '../shared/errors';
-import { isCardNumber, isUnexpired, SECURITY_CODE } from './card-validity';
-
-/** The card as the customer typed it. Lives for one authorization call; never stored or logged. */
-export interface CardDetails {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  securityCode: string;
-  nameOnCard?: string | null;
-}
+import type { CardDetails } from '../processor/card-processor';
+import { isCardNumber, isUnexpired, SECURITY_CODE } from './card-predicates';
 
 /** What may be kept of a card (PCI DSS allows brand, last four and expiry). */
 export interface CardSummary {

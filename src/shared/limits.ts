@@ -1,0 +1,33 @@
+/**
+ * Every number the service promises to its callers (spec, Limits, plus the lengths we chose where it is
+ * silent: README), one home each. The rules check against these and the error catalogue's messages are
+ * built from them, so a message cannot state a limit the code does not apply.
+ */
+
+/** Spec: minimum amount 50 cents. */
+export const MINIMUM_AMOUNT_CENTS = 50;
+/** Spec: `usd` only. */
+export const SUPPORTED_CURRENCY = 'usd';
+/** Spec: withdrawal minimum 10 USD. */
+export const WITHDRAWAL_MINIMUM_CENTS = 1000;
+
+/** Spec: at most 50 metadata keys; key length and total size: 40 characters (our choice) and 5KB (spec). */
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_KEY_MAX_LENGTH = 40;
+export const METADATA_MAX_BYTES = 5 * 1024;
+
+/** Lengths the spec leaves open (README, "Choices"). URLs: the common browser and CDN limit. */
+export const RETURN_URL_MAX_LENGTH = 2048;
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+export const CUSTOMER_NAME_MAX_LENGTH = 200;
+export const SHOP_NAME_MAX_LENGTH = 200;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+export const REASON_MAX_LENGTH = 500;
+export const PAYOUT_REFERENCE_MAX_LENGTH = 200;
+
+/** Spec, Lists: `limit` defaults to 10 and may not exceed 100. */
+export const PAGE_LIMIT_DEFAULT = 10;
+export const PAGE_LIMIT_MAX = 100;
+
+/** A JSON request body (REST and GraphQL): far above any valid payment, small enough to parse at once. */
+export const JSON_BODY_MAX_BYTES = 64 * 1024;
