@@ -71,6 +71,9 @@ export default {
     ...common.jest,
     config: { testMatch: RULE_TESTS, globalSetup: undefined, globalTeardown: undefined },
   },
+  // A later run retests only the mutants whose code or covering tests changed.
+  incremental: true,
+  incrementalFile: 'reports/mutation/rules/incremental.json',
   htmlReporter: { fileName: 'reports/mutation/rules/index.html' },
   jsonReporter: { fileName: 'reports/mutation/rules/mutation.json' },
 };

@@ -14,32 +14,26 @@ import { createLogger } from '../../src/shared/logger';
 import { createSellerWithShop, type NewShop } from '../../src/shops/shop.service';
 import { Withdrawal, WithdrawalStatus } from '../../src/withdrawals/withdrawal.entity';
 import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from '../../src/withdrawals/withdrawal.service';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { testRun } from '../support/test-env';
 
 /**
  * The functions that apply a lifecycle move, against real PostgreSQL: each move is one conditional UPDATE,
  * and an UPDATE that changes no row (the payment or withdrawal is no longer in the state the move leaves)
- * must be reported as "not moved". This file opens its own database, so it needs no server and can run
- * alone (the mutation run does: docs/mutation-testing.md).
+ * must be reported as "not moved". It calls the services on the run's database, without a server, so the
+ * mutation run of the state machines (docs/mutation-testing.md) can afford it for every mutant.
  */
-let databaseName: string;
 let database: Database;
 let shop: NewShop;
 let admin: Admin;
 const em = (): EntityManager => database.orm.em.fork();
 
 beforeAll(async () => {
-  const created = await createEmptyDatabase('payments_state');
-  databaseName = created.name;
-  database = await openDatabase(loadConfig({ DATABASE_URL: created.url, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
+  database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
   shop = await createSellerWithShop(em(), { email: `state-${randomBytes(4).toString('hex')}@example.com`, shopName: 'State Shop' });
   admin = (await createAdmin(em(), `ops-${randomBytes(4).toString('hex')}@example.com`)).admin;
 });
 
-afterAll(async () => {
-  await database?.close();
-  if (databaseName) await dropDatabase(databaseName);
-});
+afterAll(() => database?.close());
 
 async function newPayment(): Promise<string> {
   const { payment } = await createPayment(em(), shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });
