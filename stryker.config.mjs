@@ -45,6 +45,7 @@ const RULE_TESTS = [
   'payment-rules',
   'retry-schedule',
   'rule-boundaries',
+  'webhook-edges',
   'webhook-signing',
   'webhook-url',
   'webhook-url-dns',
