@@ -20,8 +20,9 @@ export const common = {
   // Only the mutated files and what they import: type-checking the whole project per mutant batch is minutes here.
   tsconfigFile: 'tsconfig.mutation.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  // Two cores, shared: one test runner and one checker.
-  concurrency: 1,
+  // Stryker gives half of this to type checkers and half to jest runners: two runners for two cores (each
+  // mutant is mostly a jest start); the checkers idle once they have checked the mutants ahead of the runners.
+  concurrency: 4,
   // Generous: on a loaded machine a jest start alone can take many seconds. Endless loops are caught by the hit limit.
   timeoutMS: 60000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
