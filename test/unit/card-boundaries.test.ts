@@ -103,6 +103,8 @@ describe('brandOf', () => {
     ['50', 'unknown'],
     ['56', 'unknown'],
     // Mastercard's 2-series: 2221 to 2720, both inclusive.
+    ['2201', 'unknown'],
+    ['2211', 'unknown'],
     ['2220', 'unknown'],
     ['2221', 'mastercard'],
     ['2229', 'mastercard'],
