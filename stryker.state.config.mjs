@@ -17,7 +17,7 @@ export default {
   jest: {
     ...common.jest,
     config: {
-      testMatch: ['<rootDir>/test/unit/checkout-rules.test.ts', '<rootDir>/test/integration/state-moves.test.ts'],
+      testMatch: ['<rootDir>/test/unit/checkout-rules.test.ts', '<rootDir>/test/unit/payment-transitions.test.ts', '<rootDir>/test/integration/state-moves.test.ts'],
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',
       globalTeardown: undefined,

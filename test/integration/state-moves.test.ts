@@ -157,6 +157,19 @@ describe('applying a withdrawal move', () => {
     expect(await markWithdrawalPaid(em(), admin, id, 'r'.repeat(200))).toMatchObject({ status: WithdrawalStatus.PAID, payoutReference: 'r'.repeat(200) });
   });
 
+  test('a conflict names the status as stored now, even when the caller loaded the withdrawal before it moved', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.REQUESTED);
+    const caller = em();
+    await caller.findOneOrFail(Withdrawal, { id });
+    await act.approve(id);
+    await expect(approveWithdrawal(caller, admin, id)).rejects.toMatchObject({ message: 'Only requested withdrawals can be approved (this one is approved)' });
+  });
+
+  test('a missing payout reference is refused like a blank one', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.APPROVED);
+    await expect(Promise.resolve().then(() => markWithdrawalPaid(em(), admin, id, null as unknown as string))).rejects.toMatchObject({ code: 'PAYOUT_REFERENCE_REQUIRED' });
+  });
+
   test('an unknown withdrawal is not found, whatever the action', async () => {
     for (const action of ['approve', 'reject', 'pay'] as Action[]) {
       await expect(act[action]('wd_000000000000000000000000')).rejects.toMatchObject({ code: 'WITHDRAWAL_NOT_FOUND' });
