@@ -1,0 +1,81 @@
+// @ts-check
+/**
+ * Mutation testing of the pure money and rule modules against the unit tests (issue 19, docs/mutation-testing.md).
+ * Pure rules must be pinned by fast tests next to them, so this run loads no database: the test suite's
+ * global setup (a fresh PostgreSQL database per jest run, i.e. per mutant here) is switched off.
+ * The state machines that only a database can exercise are mutated by stryker.state.config.mjs.
+ */
+
+/** Settings both runs share. */
+export const common = {
+  testRunner: 'jest',
+  jest: {
+    projectType: 'custom',
+    configFile: 'jest.config.js',
+    // Run only the test files that import the mutated file, and of those only the tests that reach the mutant.
+    enableFindRelatedTests: true,
+  },
+  coverageAnalysis: 'perTest',
+  checkers: ['typescript'],
+  // Only the mutated files and what they import: type-checking the whole project per mutant batch is minutes here.
+  tsconfigFile: 'tsconfig.mutation.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  // Stryker gives half of this to type checkers and half to jest runners: two runners for two cores (each
+  // mutant is mostly a jest start); the checkers idle once they have checked the mutants ahead of the runners.
+  concurrency: 4,
+  // Generous: on a loaded machine a jest start alone can take many seconds. Endless loops are caught by the hit limit.
+  timeoutMS: 60000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 95, low: 90, break: 90 },
+  ignorePatterns: ['dist', 'reports', 'coverage', '.data', '*.log'],
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
+
+/**
+ * The unit tests that pin these rules. Jest loads every related test file for every mutant, so files whose
+ * imports build the whole GraphQL schema (admin-rules, schema-file, config, admin-console-operations) are left
+ * out: they would cost seconds per mutant and test none of these rules that the files below do not.
+ */
+const RULE_TESTS = [
+  'card-boundaries',
+  'checkout-rules',
+  'checkout-ui-card-checks',
+  'payment-limits',
+  'payment-rules',
+  'retry-schedule',
+  'rule-boundaries',
+  'webhook-edges',
+  'webhook-signing',
+  'webhook-url',
+  'webhook-url-dns',
+].map((name) => `<rootDir>/test/unit/${name}.test.ts`);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  ...common,
+  mutate: [
+    'src/ledger/fee.ts',
+    'src/checkout/card-predicates.ts',
+    'src/checkout/card-intake.ts',
+    'src/payments/payment-rules.ts',
+    // validPageRequest, pageOf and windowOf, not the GraphQL types below them.
+    'src/shared/pagination.ts:17-34',
+    // validWithdrawalAmount and checkAgainstBalance; the MOVES table and moveWithdrawal are in the state run.
+    'src/withdrawals/withdrawal.service.ts:16-26',
+    'src/webhooks/webhook-url.ts',
+    'src/webhooks/signing.ts',
+    'src/webhooks/retry-schedule.ts',
+    'src/admins/admin-rules.ts',
+  ],
+  jest: {
+    ...common.jest,
+    config: { testMatch: RULE_TESTS, globalSetup: undefined, globalTeardown: undefined },
+  },
+  // A later run retests only the mutants whose code or covering tests changed.
+  incremental: true,
+  incrementalFile: 'reports/mutation/rules/incremental.json',
+  htmlReporter: { fileName: 'reports/mutation/rules/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/rules/mutation.json' },
+};

@@ -1,0 +1,179 @@
+import { AdminRole } from '../../src/admins/admin-role';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createAdmin } from '../../src/admins/admin.service';
+import type { Admin } from '../../src/admins/admin.entity';
+import { AuditEntry } from '../../src/audit/audit-entry.entity';
+import { loadConfig } from '../../src/shared/config';
+import { openDatabase, type Database } from '../../src/db/database';
+import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
+import { Payment } from '../../src/payments/payment.entity';
+import { applyTransition, type PaymentTrigger } from '../../src/payments/payment-lifecycle';
+import { CheckoutStage, PaymentStatus } from '../../src/payments/payment-status';
+import { createPayment } from '../../src/payments/payment.service';
+import { createLogger } from '../../src/shared/logger';
+import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
+import { Withdrawal, WithdrawalStatus } from '../../src/withdrawals/withdrawal.entity';
+import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from '../../src/withdrawals/withdrawal.service';
+import { testRun } from '../support/test-env';
+
+/**
+ * The functions that apply a lifecycle move, against real PostgreSQL: each move is one conditional UPDATE,
+ * and an UPDATE that changes no row (the payment or withdrawal is no longer in the state the move leaves)
+ * must be reported as "not moved". It calls the services on the run's database, without a server, so the
+ * mutation run of the state machines (docs/mutation-testing.md) can afford it for every mutant.
+ */
+let database: Database;
+let shop: NewShop;
+let admin: Admin;
+const em = (): EntityManager => database.orm.em.fork();
+
+beforeAll(async () => {
+  database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
+  shop = await createSellerWithShop(em(), { email: `state-${randomBytes(4).toString('hex')}@example.com`, shopName: 'State Shop' });
+  admin = (await createAdmin(em(), { email: `ops-${randomBytes(4).toString('hex')}@example.com`, role: AdminRole.FINANCE, tokenTtlDays: 90 })).admin;
+});
+
+afterAll(() => database?.close());
+
+async function newPayment(): Promise<string> {
+  const { payment } = await createPayment(em(), shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });
+  return payment.id;
+}
+
+const stored = (id: string) => em().findOneOrFail(Payment, { id });
+
+describe('applying a payment move', () => {
+  test('complete moves a pending payment once; a second complete or a fail changes no row and answers false', async () => {
+    const id = await newPayment();
+    const other = await newPayment();
+    expect(await applyTransition(em(), id, 'complete', {}, {})).toBe(true);
+    expect((await stored(id)).status).toBe(PaymentStatus.COMPLETED);
+    expect((await stored(other)).status).toBe(PaymentStatus.PENDING);
+    for (const trigger of ['complete', 'fail'] as PaymentTrigger[]) expect(await applyTransition(em(), id, trigger, {}, {})).toBe(false);
+    expect((await stored(id)).status).toBe(PaymentStatus.COMPLETED);
+  });
+
+  test('refund leaves completed only, once', async () => {
+    const id = await newPayment();
+    expect(await applyTransition(em(), id, 'refund', {}, {})).toBe(false);
+    expect(await applyTransition(em(), id, 'fail', {}, {})).toBe(true);
+    expect(await applyTransition(em(), id, 'refund', {}, {})).toBe(false);
+    expect((await stored(id)).status).toBe(PaymentStatus.FAILED);
+    const completed = await newPayment();
+    await applyTransition(em(), completed, 'complete', {}, {});
+    expect(await applyTransition(em(), completed, 'refund', {}, {})).toBe(true);
+    expect(await applyTransition(em(), completed, 'refund', {}, {})).toBe(false);
+    expect((await stored(completed)).status).toBe(PaymentStatus.REFUNDED);
+  });
+
+  test('the guard is part of the condition, and the changes are written only with the move', async () => {
+    const id = await newPayment();
+    const processing = { checkoutStage: CheckoutStage.PROCESSING };
+    expect(await applyTransition(em(), id, 'complete', processing, { checkoutStage: CheckoutStage.FINISHED })).toBe(false);
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.CARD_REQUIRED });
+    await em().nativeUpdate(Payment, { id }, processing);
+    expect(await applyTransition(em(), id, 'complete', processing, { checkoutStage: CheckoutStage.FINISHED })).toBe(true);
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.COMPLETED, checkoutStage: CheckoutStage.FINISHED });
+  });
+
+  test('an unknown payment changes no row', async () => {
+    expect(await applyTransition(em(), 'pay_000000000000000000000000', 'complete', {}, {})).toBe(false);
+  });
+});
+
+type Action = 'approve' | 'reject' | 'pay';
+const act: Record<Action, (id: string) => Promise<Withdrawal>> = {
+  approve: (id) => approveWithdrawal(em(), admin, id),
+  reject: (id) => rejectWithdrawal(em(), admin, id, '  duplicate request  '),
+  pay: (id) => markWithdrawalPaid(em(), admin, id, ' TRF-42 '),
+};
+
+/** Each action, from each status: where it leads, or the conflict message naming the statuses it may leave. */
+const TABLE: [Action, WithdrawalStatus, WithdrawalStatus | string][] = [
+  ['approve', WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED],
+  ['approve', WithdrawalStatus.APPROVED, 'Only requested withdrawals can be approved (this one is approved)'],
+  ['approve', WithdrawalStatus.REJECTED, 'Only requested withdrawals can be approved (this one is rejected)'],
+  ['approve', WithdrawalStatus.PAID, 'Only requested withdrawals can be approved (this one is paid)'],
+  ['reject', WithdrawalStatus.REQUESTED, WithdrawalStatus.REJECTED],
+  ['reject', WithdrawalStatus.APPROVED, WithdrawalStatus.REJECTED],
+  ['reject', WithdrawalStatus.REJECTED, 'Only requested or approved withdrawals can be rejected (this one is rejected)'],
+  ['reject', WithdrawalStatus.PAID, 'Only requested or approved withdrawals can be rejected (this one is paid)'],
+  ['pay', WithdrawalStatus.REQUESTED, 'Only approved withdrawals can be marked paid (this one is requested)'],
+  ['pay', WithdrawalStatus.APPROVED, WithdrawalStatus.PAID],
+  ['pay', WithdrawalStatus.REJECTED, 'Only approved withdrawals can be marked paid (this one is rejected)'],
+  ['pay', WithdrawalStatus.PAID, 'Only approved withdrawals can be marked paid (this one is paid)'],
+];
+
+async function withdrawalIn(status: WithdrawalStatus): Promise<string> {
+  const tx = em();
+  const withdrawal = tx.create(Withdrawal, { seller: shop.seller, shop: shop.shop, amount: 1500, status });
+  await tx.flush();
+  return withdrawal.id;
+}
+
+const ledgerKinds = async (id: string) => (await em().find(LedgerEntry, { withdrawal: id }, { orderBy: { amount: 'asc' } })).map((e) => [e.kind, e.amount]);
+const auditOf = (id: string) => em().find(AuditEntry, { targetId: id });
+
+describe('applying a withdrawal move', () => {
+  test.each(TABLE.filter(([, , outcome]) => outcome.startsWith('Only')))('%s from %s: refused, nothing written', async (action, from, message) => {
+    const id = await withdrawalIn(from);
+    await expect(act[action](id)).rejects.toMatchObject({ code: 'WITHDRAWAL_STATE_CONFLICT', message });
+    expect((await em().findOneOrFail(Withdrawal, { id })).status).toBe(from);
+    expect(await ledgerKinds(id)).toEqual([]);
+    expect(await auditOf(id)).toEqual([]);
+  });
+
+  test('approve: reviewed by the admin, audited, no money moves', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.REQUESTED);
+    const approved = await act.approve(id);
+    expect(approved).toMatchObject({ status: WithdrawalStatus.APPROVED, reviewedBy: { id: admin.id } });
+    expect(await ledgerKinds(id)).toEqual([]);
+    expect(await auditOf(id)).toEqual([
+      expect.objectContaining({ action: 'withdrawal.approved', targetType: 'withdrawal', reason: null, details: { amount: 1500, shopId: shop.shop.id } }),
+    ]);
+  });
+
+  test.each([WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED])('reject from %s: the hold is released by a new journal, the reason kept', async (from) => {
+    const id = await withdrawalIn(from);
+    expect(await act.reject(id)).toMatchObject({ status: WithdrawalStatus.REJECTED, rejectionReason: 'duplicate request' });
+    expect(await ledgerKinds(id)).toEqual([['withdrawal_release', -1500], ['withdrawal_release', 1500]]);
+    expect(await auditOf(id)).toEqual([expect.objectContaining({ action: 'withdrawal.rejected', reason: 'duplicate request', details: { amount: 1500, shopId: shop.shop.id } })]);
+  });
+
+  test('pay from approved: the payout journal and the transfer reference', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.APPROVED);
+    expect(await act.pay(id)).toMatchObject({ status: WithdrawalStatus.PAID, payoutReference: 'TRF-42' });
+    expect(await ledgerKinds(id)).toEqual([['payout', -1500], ['payout', 1500]]);
+    expect(await auditOf(id)).toEqual([
+      expect.objectContaining({ action: 'withdrawal.paid', reason: null, details: { amount: 1500, shopId: shop.shop.id, payoutReference: 'TRF-42' } }),
+    ]);
+  });
+
+  test('a payout reference is 1 to 200 characters after trimming', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.APPROVED);
+    for (const reference of ['  ', 'r'.repeat(201)]) {
+      await expect(Promise.resolve().then(() => markWithdrawalPaid(em(), admin, id, reference))).rejects.toMatchObject({ code: 'PAYOUT_REFERENCE_REQUIRED' });
+    }
+    expect(await markWithdrawalPaid(em(), admin, id, 'r'.repeat(200))).toMatchObject({ status: WithdrawalStatus.PAID, payoutReference: 'r'.repeat(200) });
+  });
+
+  test('a conflict names the status as stored now, even when the caller loaded the withdrawal before it moved', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.REQUESTED);
+    const caller = em();
+    await caller.findOneOrFail(Withdrawal, { id });
+    await act.approve(id);
+    await expect(approveWithdrawal(caller, admin, id)).rejects.toMatchObject({ message: 'Only requested withdrawals can be approved (this one is approved)' });
+  });
+
+  test('a missing payout reference is refused like a blank one', async () => {
+    const id = await withdrawalIn(WithdrawalStatus.APPROVED);
+    await expect(Promise.resolve().then(() => markWithdrawalPaid(em(), admin, id, null as unknown as string))).rejects.toMatchObject({ code: 'PAYOUT_REFERENCE_REQUIRED' });
+  });
+
+  test('an unknown withdrawal is not found, whatever the action', async () => {
+    for (const action of ['approve', 'reject', 'pay'] as Action[]) {
+      await expect(act[action]('wd_000000000000000000000000')).rejects.toMatchObject({ code: 'WITHDRAWAL_NOT_FOUND' });
+    }
+  });
+});
