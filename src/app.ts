@@ -14,8 +14,8 @@ import { loadOperations } from './graphql/operations';
 import { apiReferenceRouter } from './rest/api-reference';
 import { restRouter } from './rest/rest-router';
 import { sendError } from './rest/envelope';
-import { unavailableError } from './db/unavailable';
-import { DomainError, domainError } from './shared/errors';
+import { domainError } from './shared/errors';
+import { errorAnswer } from './http/error-answer';
 import type { Redis } from './shared/redis';
 import type { RateLimits } from './http/authenticate';
 import { health } from './http/health';
@@ -87,11 +87,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
  */
 function lastErrors(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof DomainError) return sendError(res, error);
-    const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
-    if (status === 400 && name === 'URIError') return sendError(res, domainError('ROUTE_NOT_FOUND'));
-    logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
+    const { shown, unexpected } = errorAnswer(error);
+    if (unexpected) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
     if (res.headersSent) res.destroy();
-    else sendError(res, unavailableError(error) ?? domainError('INTERNAL'));
+    else sendError(res, shown);
   };
 }

@@ -1,9 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
-import { unavailableError } from '../db/unavailable';
-import { DomainError, domainError } from '../shared/errors';
+import { domainErrorIn, errorAnswer } from '../http/error-answer';
 import type { GraphQLContext } from './context';
 
 /**
@@ -23,23 +22,16 @@ const CLIENT_ERROR_CODES = new Set([
   'BAD_REQUEST',
 ]);
 
-/** The domain error behind a GraphQL error: raised by a resolver, or before execution (the query guards). */
-function domainErrorOf(error: unknown): DomainError | undefined {
-  const unwrapped = unwrapResolverError(error);
-  if (unwrapped instanceof DomainError) return unwrapped;
-  return unwrapped instanceof GraphQLError && unwrapped.originalError instanceof DomainError ? unwrapped.originalError : undefined;
-}
-
 /** Domain errors show their catalogue code; GraphQL's own client errors their message; anything else the spec's 500. */
 export function errorFormatter(options: { stackTraces: boolean }) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const known = domainErrorOf(error);
+    const known = domainErrorIn(error);
     const code = String(formatted.extensions?.code);
     let answer: GraphQLFormattedError;
     if (!known && CLIENT_ERROR_CODES.has(code)) {
       answer = { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
     } else {
-      const shown = known ?? unavailableError(unwrapResolverError(error)) ?? domainError('INTERNAL');
+      const { shown } = errorAnswer(unwrapResolverError(error));
       answer = { message: shown.message, path: formatted.path, extensions: { code: shown.code, status: shown.status } };
     }
     if (options.stackTraces && formatted.extensions?.stacktrace) answer.extensions!.stacktrace = formatted.extensions.stacktrace;
@@ -82,7 +74,7 @@ export function logGraphQLErrors(logger: Logger): ApolloServerPlugin<GraphQLCont
       return {
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) {
-            const known = domainErrorOf(error);
+            const known = domainErrorIn(error);
             const requestId = contextValue?.requestId;
             if (known && !error.path) logger.warn({ requestId, code: known.code, actor: contextValue?.actor.kind }, 'GraphQL document refused');
             else if (!known && !CLIENT_ERROR_CODES.has(String(error.extensions?.code))) {

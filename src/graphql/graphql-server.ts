@@ -8,9 +8,8 @@ import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate
 import { locals } from '../http/request-context';
 import { graphqlContextOf } from './context';
 import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
-import { unavailableError } from '../db/unavailable';
-import { bodyError, JSON_BODY_LIMIT } from '../http/body-errors';
-import { DomainError, domainError } from '../shared/errors';
+import { JSON_BODY_LIMIT } from '../http/body-errors';
+import { errorAnswer } from '../http/error-answer';
 import type { AppServices, GraphQLContext } from './context';
 import type { GraphQLLimits } from '../shared/config';
 import { graphqlRequestsPerKey } from './concurrency-guards';
@@ -54,9 +53,8 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
 /** Failures before GraphQL runs (credentials, rate limit, body): the GraphQL error shape, with an HTTP status. */
 function graphqlErrors(logger: Logger) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof DomainError ? error : bodyError(error);
-    if (!known) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
-    const shown = known ?? unavailableError(error) ?? domainError('INTERNAL');
+    const { shown, unexpected } = errorAnswer(error);
+    if (unexpected) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
     if (shown.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(shown.retryAfterSeconds));
     res.status(shown.status).json({ errors: [{ message: shown.message, extensions: { code: shown.code } }] });
   };

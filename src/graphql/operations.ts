@@ -8,8 +8,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { unavailableError } from '../db/unavailable';
-import { DomainError, domainError } from '../shared/errors';
+import { errorAnswer } from '../http/error-answer';
 import { PROJECT_ROOT } from '../shared/project-root';
 import type { GraphQLContext } from './context';
 
@@ -43,9 +42,9 @@ export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected
       const result = await execute({ schema, document, operationName: name, variableValues: variables, contextValue: context });
       const error = result.errors?.[0];
       if (!error) return result.data as T;
-      if (error.originalError instanceof DomainError) throw error.originalError;
-      onUnexpected(error.originalError ?? error, context);
-      throw unavailableError(error.originalError) ?? domainError('INTERNAL');
+      const { shown, unexpected } = errorAnswer(error.originalError ?? error);
+      if (unexpected) onUnexpected(error.originalError ?? error, context);
+      throw shown;
     };
   };
   return { schema, document, prepare };

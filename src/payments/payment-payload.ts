@@ -1,11 +1,12 @@
-import type { Payment } from './payment.entity';
+import type { PaymentFields } from './payment-snapshot';
 import { checkoutUrlFor } from './payment-rules';
 
 /**
- * The spec's retrieve payload of a payment, built from the entity. The REST facade builds the same shape
- * from GraphQL results (src/rest/payment-view.ts); webhook bodies use this one, serialized once.
+ * The spec's retrieve payload of a payment, for webhook bodies (real and test deliveries alike). The REST
+ * facade answers the same shape through the aliases of schema/operations/rest.graphql; a test
+ * (test/integration/webhook-delivery.test.ts) holds the two to each other, byte for byte.
  */
-export function paymentPayload(payment: Payment, baseUrl: string) {
+export function paymentPayload(payment: PaymentFields, baseUrl: string) {
   return {
     id: payment.id,
     amount: payment.amount,

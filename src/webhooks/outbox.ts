@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Payment } from '../payments/payment.entity';
 import { paymentPayload } from '../payments/payment-payload';
-import { checkoutUrlFor } from '../payments/payment-rules';
+import type { PaymentFields } from '../payments/payment-snapshot';
+import { PaymentStatus } from '../payments/payment-status';
 import { randomBase62 } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -33,24 +34,18 @@ export async function recordPaymentEvent(tx: EntityManager, payment: Payment, ty
  */
 export function recordTestEvent(tx: EntityManager, shop: Shop, baseUrl: string): WebhookDelivery {
   const event = tx.create(WebhookEvent, { shop, payment: null, type: 'payment.completed', sequence: 1, body: '', test: true });
-  const completedAt = event.createdAt.toISOString();
-  const id = `pay_TEST${randomBase62(20)}`;
-  event.body = eventBody(
-    event,
-    {
-      id,
-      amount: 5000,
-      currency: 'usd',
-      status: 'completed',
-      checkout_url: checkoutUrlFor(baseUrl, id),
-      customer_email: 'customer@example.com',
-      customer_name: 'Test Customer',
-      metadata: { order_id: 'test-order' },
-      created_at: completedAt,
-      completed_at: completedAt,
-    },
-    shop,
-  );
+  const sample: PaymentFields = {
+    id: `pay_TEST${randomBase62(20)}`,
+    amount: 5000,
+    currency: 'usd',
+    status: PaymentStatus.COMPLETED,
+    customerEmail: 'customer@example.com',
+    customerName: 'Test Customer',
+    metadata: { order_id: 'test-order' },
+    createdAt: event.createdAt,
+    completedAt: event.createdAt,
+  };
+  event.body = eventBody(event, paymentPayload(sample, baseUrl), shop);
   return tx.create(WebhookDelivery, { event, shop, payment: null, nextAttemptAt: event.createdAt });
 }
 

@@ -1,14 +1,14 @@
-import { adminClient, completedPayment, eventually } from '../support/admin-client';
+import { adminTeam, completedPayment, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 let service: TestService;
-let admin: Awaited<ReturnType<typeof adminClient>>;
+let team: Awaited<ReturnType<typeof adminTeam>>;
 
 beforeAll(async () => {
   service = await startTestService();
-  admin = await adminClient(service);
+  team = await adminTeam(service);
 });
 afterAll(() => service.stop());
 
@@ -22,16 +22,18 @@ describe('business events are logged at info with their ids', () => {
     expect(await logged('payment created', { paymentId, shopId: shop.shop.id, amount: 20_000 })).toHaveProperty('requestId');
     await logged('payment completed', { paymentId });
 
-    const { requestWithdrawal } = await admin.ok(`mutation ($shopId: ID!) { requestWithdrawal(amount: 5000, shopId: $shopId) { id } }`, { shopId: shop.shop.id });
+    // Separated duties (docs/admin.md): support records, finance approves and pays.
+    const { support, finance } = team;
+    const { requestWithdrawal } = await support.ok(`mutation ($shopId: ID!) { requestWithdrawal(amount: 5000, shopId: $shopId) { id } }`, { shopId: shop.shop.id });
     await logged('withdrawal requested', { withdrawalId: requestWithdrawal.id, shopId: shop.shop.id, amount: 5000 });
-    await admin.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: requestWithdrawal.id });
-    await admin.ok(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRX-1") { id } }`, { id: requestWithdrawal.id });
-    await logged('withdrawal paid', { withdrawalId: requestWithdrawal.id, adminId: admin.admin.id });
+    await finance.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: requestWithdrawal.id });
+    await finance.ok(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRX-1") { id } }`, { id: requestWithdrawal.id });
+    await logged('withdrawal paid', { withdrawalId: requestWithdrawal.id, adminId: finance.admin.id });
 
-    const { requestRefund } = await admin.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: paymentId });
-    await logged('refund requested', { refundId: requestRefund.id, paymentId, adminId: admin.admin.id });
-    await admin.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
-    await logged('refund approved', { refundId: requestRefund.id, adminId: admin.admin.id });
+    const { requestRefund } = await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: paymentId });
+    await logged('refund requested', { refundId: requestRefund.id, paymentId, adminId: support.admin.id });
+    await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
+    await logged('refund approved', { refundId: requestRefund.id, adminId: finance.admin.id });
     await logged('refund carried out', { refundId: requestRefund.id, paymentId });
   });
 

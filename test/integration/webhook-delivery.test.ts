@@ -54,6 +54,8 @@ describe('a completed payment is delivered to the webhook URL', () => {
       timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(hook.body.payment).toMatchObject({ amount: 1999, status: 'completed', metadata: { order_id: '42' } });
+    // One payload: the webhook's payment is the REST retrieve answer, key for key in the same order.
+    expect(JSON.stringify(hook.body.payment)).toBe(JSON.stringify(retrieved));
 
     const delivery = await settledDelivery(service, id);
     expect(delivery.status).toBe('delivered');

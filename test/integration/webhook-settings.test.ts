@@ -105,6 +105,8 @@ describe('test deliveries', () => {
       payment: { id: expect.stringMatching(/^pay_TEST/), amount: 5000, currency: 'usd', status: 'completed', metadata: { order_id: 'test-order' } },
       shop: { id: shop.shop.id, shop_name: 'Corner Bakery' },
     });
+    // The same payload shape as a real event: the retrieve payload's keys, in its order.
+    expect(Object.keys(hook.body.payment)).toEqual(['id', 'amount', 'currency', 'status', 'checkout_url', 'customer_email', 'customer_name', 'metadata', 'created_at', 'completed_at']);
     expect(hook.headers['x-service-signature']).toBe(createHmac('sha256', shop.webhookSecret).update(hook.rawBody).digest('hex'));
     await sleep(400);
     expect(receiver.received).toHaveLength(1); // a test delivery is not retried
