@@ -1,0 +1,107 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { createHmac } from 'node:crypto';
+import { checkoutClient } from '../support/checkout-client';
+import { FAST_WEBHOOKS } from '../support/webhook-support';
+import { startTestService, type TestService } from '../support/test-service';
+
+/*
+ * examples/seller-shop.mjs (the seller integration docs/integrate.md walks through) run as a seller would run
+ * it, against the real service: its /buy creates a payment and redirects to the checkout page, a customer pays
+ * there, the service's webhook reaches the example, and the example verifies both signatures. So the example,
+ * and the doc quoting it, cannot rot.
+ */
+const EXAMPLE = path.resolve(__dirname, '../../examples/seller-shop.mjs');
+
+interface Example {
+  url: string;
+  output(): string;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startExample(env: Record<string, string>): Promise<Example> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [EXAMPLE], {
+    env: { PATH: process.env.PATH, PORT: '0', ...env },
+  });
+  let seen = '';
+  child.stdout.on('data', (d) => (seen += d));
+  child.stderr.on('data', (d) => (seen += d));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(seen)) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not print ${pattern}; it printed:\n${seen}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await waitFor(/"msg":"listening"/);
+  const url = /"url":"([^"]+)"/.exec(seen)![1];
+  return { url, output: () => seen, waitFor, stop: () => (child.kill(), exited) };
+}
+
+describe('examples/seller-shop.mjs against the running service', () => {
+  let service: TestService;
+  let example: Example;
+  let secret: string;
+
+  beforeAll(async () => {
+    service = await startTestService(FAST_WEBHOOKS);
+    // The example's port is known only once it listens, and the shop's webhook URL must name it: create the
+    // shop after a first start, then restart the example with the shop's credentials on that same port.
+    const probe = await startExample({ API_KEY: 'svc_live_x', WEBHOOK_SECRET: 'whsec_x' });
+    const port = new URL(probe.url).port;
+    await probe.stop();
+    const shop = await service.createShop({ webhookUrl: `http://127.0.0.1:${port}/webhooks/payments` });
+    secret = shop.webhookSecret;
+    example = await startExample({ API_KEY: shop.apiKey, WEBHOOK_SECRET: secret, API_BASE: service.url, PORT: port });
+  });
+
+  afterAll(async () => {
+    await example?.stop();
+    await service?.stop();
+  });
+
+  test('create, redirect to checkout, pay, and the example verifies the payment.completed webhook', async () => {
+    const redirect = await fetch(`${example.url}/buy?amount=2500&order=A-17`, { redirect: 'manual' });
+    expect(redirect.status).toBe(303);
+    const checkoutUrl = redirect.headers.get('location')!;
+    expect(checkoutUrl).toMatch(/^https:\/\/pay\.example\.test\/checkout\/pay_[0-9A-Za-z]{24}$/);
+    const paymentId = checkoutUrl.split('/').pop()!;
+
+    const paid = await checkoutClient(service.url).pay(paymentId, '4242424242424242');
+    expect(paid.body.data.submitCard.status).toBe('COMPLETED');
+
+    await example.waitFor(new RegExp(`"msg":"webhook verified".*"payment_id":"${paymentId}","status":"completed","order_id":"A-17"`));
+    expect(example.output()).not.toMatch(/bad signature/);
+
+    // The return_url page asks the API instead of believing the query string.
+    const thanks = await fetch(`${example.url}/thanks?payment_id=${paymentId}&status=completed`);
+    expect(await thanks.text()).toBe(`Payment ${paymentId} is completed.\n`);
+  });
+
+  test('the same order id is the same payment (the Idempotency-Key the example sends)', async () => {
+    const first = await fetch(`${example.url}/buy?amount=1500&order=B-1`, { redirect: 'manual' });
+    const again = await fetch(`${example.url}/buy?amount=1500&order=B-1`, { redirect: 'manual' });
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+  });
+
+  test('a forged or altered webhook is refused with 400 and not acted on', async () => {
+    const body = JSON.stringify({ id: 'evt_forged', event: 'payment.completed', payment: { id: 'pay_forged', status: 'completed', metadata: {} } });
+    const forged = await fetch(`${example.url}/webhooks/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', 'whsec_guess').update(body).digest('hex') },
+      body,
+    });
+    expect(forged.status).toBe(400);
+
+    // Right X-Service-Signature, but no Standard Webhooks headers (a replay of a captured body cannot add fresh ones).
+    const replayed = await fetch(`${example.url}/webhooks/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-signature': createHmac('sha256', secret).update(body).digest('hex') },
+      body,
+    });
+    expect(replayed.status).toBe(400);
+    expect(example.output()).not.toMatch(/pay_forged/);
+  });
+});
