@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './shared/config';
 import { PROJECT_ROOT } from './shared/project-root';
 
 /**
- * The configuration table of docs/operations.md, generated from src/config.ts so it cannot drift: `npm run docs:config`
+ * The configuration table of docs/operations.md, generated from src/shared/config.ts so it cannot drift: `npm run docs:config`
  * rewrites it, and test/unit/config-docs.test.ts fails when it is stale. Each setting's doc line in
  * config.ts reads `NAME: meaning (default X).` or `NAME: meaning; unset = what happens.`; what a setting
  * accepts is asked of loadConfig itself, by giving it a value no setting accepts and reading the refusal.
@@ -19,10 +19,10 @@ export interface SettingDoc {
   meaning: string;
 }
 
-const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/config.ts');
+const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/shared/config.ts');
 /** Where the table lives: the operators' page (the README links to it). */
 export const TABLE_FILE = path.join(PROJECT_ROOT, 'docs/operations.md');
-export const TABLE_START = '<!-- config-table: generated from src/config.ts by `npm run docs:config`; edit the doc lines there -->';
+export const TABLE_START = '<!-- config-table: generated from src/shared/config.ts by `npm run docs:config`; edit the doc lines there -->';
 export const TABLE_END = '<!-- /config-table -->';
 
 const DOC_LINE = /\/\*\*\s*([A-Z][A-Z0-9_]+): ([\s\S]*?)\s*\*\//g;

@@ -5,7 +5,7 @@ import { configTable, settingDocs, settingsRead, TABLE_FILE, withTable } from '.
 
 const PAGE = fs.readFileSync(TABLE_FILE, 'utf8');
 
-describe('the configuration table of docs/operations.md is generated from src/config.ts', () => {
+describe('the configuration table of docs/operations.md is generated from src/shared/config.ts', () => {
   test('docs/operations.md holds the table as generated now (if not: npm run docs:config)', () => {
     expect(path.relative(path.join(__dirname, '../..'), TABLE_FILE)).toBe(path.join('docs', 'operations.md'));
     expect(withTable(PAGE, configTable())).toBe(PAGE);
