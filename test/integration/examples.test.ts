@@ -1,6 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
+import request from 'supertest';
 import { checkoutClient } from '../support/checkout-client';
 import { FAST_WEBHOOKS } from '../support/webhook-support';
 import { startTestService, type TestService } from '../support/test-service';
@@ -12,6 +14,8 @@ import { startTestService, type TestService } from '../support/test-service';
  * and the doc quoting it, cannot rot.
  */
 const EXAMPLE = path.resolve(__dirname, '../../examples/seller-shop.mjs');
+const RECEIVER = path.resolve(__dirname, '../../examples/webhook-receiver.mjs');
+const INTEGRATE = fs.readFileSync(path.resolve(__dirname, '../../docs/integrate.md'), 'utf8');
 
 interface Example {
   url: string;
@@ -20,8 +24,8 @@ interface Example {
   stop(): Promise<void>;
 }
 
-async function startExample(env: Record<string, string>): Promise<Example> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [EXAMPLE], {
+async function startExample(env: Record<string, string>, script = EXAMPLE): Promise<Example> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH, PORT: '0', ...env },
   });
   let seen = '';
@@ -44,6 +48,7 @@ describe('examples/seller-shop.mjs against the running service', () => {
   let service: TestService;
   let example: Example;
   let secret: string;
+  let apiKey: string;
 
   beforeAll(async () => {
     service = await startTestService(FAST_WEBHOOKS);
@@ -54,6 +59,7 @@ describe('examples/seller-shop.mjs against the running service', () => {
     await probe.stop();
     const shop = await service.createShop({ webhookUrl: `http://127.0.0.1:${port}/webhooks/payments` });
     secret = shop.webhookSecret;
+    apiKey = shop.apiKey;
     example = await startExample({ API_KEY: shop.apiKey, WEBHOOK_SECRET: secret, API_BASE: service.url, PORT: port });
   });
 
@@ -103,5 +109,45 @@ describe('examples/seller-shop.mjs against the running service', () => {
     });
     expect(replayed.status).toBe(400);
     expect(example.output()).not.toMatch(/pay_forged/);
+  });
+
+  test('examples/webhook-receiver.mjs (quoted whole in docs/integrate.md) verifies a real delivery', async () => {
+    const receiver = await startExample({ WEBHOOK_SECRET: 'whsec_unknown_yet' }, RECEIVER);
+    await receiver.stop();
+    const port = new URL(receiver.url).port;
+    const shop = await service.createShop({ webhookUrl: `http://127.0.0.1:${port}/hooks` });
+    const running = await startExample({ WEBHOOK_SECRET: shop.webhookSecret, PORT: port }, RECEIVER);
+    try {
+      const created = await request(service.url).post('/api/v1/payments').set('Authorization', `Bearer ${shop.apiKey}`)
+        .send({ amount: 777, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
+      const paid = await checkoutClient(service.url).pay(created.body.data.id, '4242424242424242');
+      expect(paid.body.data.submitCard.status).toBe('COMPLETED');
+      await running.waitFor(new RegExp(`\\{"received":"payment.completed","payment_id":"${created.body.data.id}","amount":777\\}`));
+      // A body signed with another secret is refused.
+      const body = '{"id":"evt_x","event":"payment.completed","payment":{"id":"pay_x"}}';
+      const forged = await fetch(`${running.url}/hooks`, { method: 'POST', body, headers: { 'x-service-signature': createHmac('sha256', secret).update(body).digest('hex') } });
+      expect(forged.status).toBe(400);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  test('the GraphQL of "Balances and withdrawals" runs with the seller key, as written', async () => {
+    const redirect = await fetch(`${example.url}/buy?amount=2000&order=C-9`, { redirect: 'manual' });
+    const paymentId = redirect.headers.get('location')!.split('/').pop()!;
+    expect((await checkoutClient(service.url).pay(paymentId, '4242424242424242')).body.data.submitCard.status).toBe('COMPLETED');
+
+    const section = INTEGRATE.slice(INTEGRATE.indexOf('## 12. Balances and withdrawals'));
+    const documents = /```graphql\n([\s\S]*?)```/.exec(section)![1].trim().split('\n');
+    expect(documents).toHaveLength(3);
+    const answers = [];
+    for (const query of documents) {
+      const answer = await request(service.url).post('/graphql').set('Authorization', `Bearer ${apiKey}`).send({ query });
+      expect(answer.body.errors).toBeUndefined();
+      answers.push(answer.body.data);
+    }
+    expect(answers[0].balance.available).toBeGreaterThanOrEqual(1000);
+    expect(answers[1].requestWithdrawal).toMatchObject({ amount: 1000, status: 'REQUESTED' });
+    expect(answers[2].withdrawals.items).toContainEqual(answers[1].requestWithdrawal);
   });
 });
