@@ -81,6 +81,21 @@ describe('docs/integrate.md', () => {
     for (const text of expected) expect(rows.some((line) => line.startsWith(`| ${status} | \`${text}\``))).toBe(true);
   });
 
+  /** The GraphQL errors a seller's key can meet (balances, withdrawals, webhook settings, document limits). */
+  const sellerGraphqlCodes: ErrorCode[] = ['FORBIDDEN', 'SHOP_NOT_FOUND', 'WEBHOOK_URL_INVALID', 'WEBHOOK_URL_FORBIDDEN', 'WEBHOOK_URL_NOT_SET', 'WEBHOOK_DELIVERY_NOT_FOUND', 'WEBHOOK_DELIVERY_PENDING', 'WEBHOOK_TEST_RATE_LIMITED', 'WITHDRAWAL_BELOW_MINIMUM', 'WITHDRAWAL_EXCEEDS_BALANCE', 'WITHDRAWAL_BALANCE_NEGATIVE', 'QUERY_TOO_DEEP', 'QUERY_TOO_COSTLY', 'QUERY_TOO_MANY_ALIASES', 'QUERY_COST_BUDGET_EXCEEDED', 'INTROSPECTION_NOT_ALLOWED'];
+
+  test.each(sellerGraphqlCodes)('%s (GraphQL) is in the error table under its status, its message as the catalogue makes it', (code) => {
+    const { status, message } = ERROR_CATALOGUE[code];
+    const row = rows.find((line) => line.includes(`| \`${code}\` |`));
+    expect(row).toBeDefined();
+    const [, documentedStatus, documented] = /^\| (\d+) \| `([^`]+)`/.exec(row!)!;
+    expect(Number(documentedStatus)).toBe(status);
+    // Templated messages are written with <placeholders>: rendering the template with the same ones must give the row.
+    const placeholders = documented.match(/<[a-z]+>/g) ?? [];
+    const rendered = typeof message === 'string' ? message : (message as (...details: string[]) => string)(...placeholders);
+    expect(documented).toBe(rendered);
+  });
+
   test.each(['examples/verify-webhook.mjs', 'examples/webhook-receiver.mjs'])('quotes %s exactly as the file the tests run', (file) => {
     expect(integrate).toContain(`\`\`\`js\n${read(file).trimEnd()}\n\`\`\``);
   });
