@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
@@ -149,5 +149,15 @@ describe('examples/seller-shop.mjs against the running service', () => {
     expect(answers[0].balance.available).toBeGreaterThanOrEqual(1000);
     expect(answers[1].requestWithdrawal).toMatchObject({ amount: 1000, status: 'REQUESTED' });
     expect(answers[2].withdrawals.items).toContainEqual(answers[1].requestWithdrawal);
+  });
+
+  test('the setWebhookUrl command of "Run the whole example" works as written with a seller key', async () => {
+    const section = INTEGRATE.slice(INTEGRATE.indexOf('## Run the whole example'));
+    const command = /^(curl -s localhost:3000\/graphql[^\n]*\\\n[^\n]*)$/m.exec(section)![1];
+    const shop = await service.createShop();
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile('bash', ['-c', `KEY='${shop.apiKey}'\n${command.replaceAll('localhost:3000', service.url.replace(/^http:\/\//, ''))}`], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    expect(JSON.parse(output)).toEqual({ data: { setWebhookUrl: { webhookUrl: 'http://127.0.0.1:4000/webhooks/payments' } } });
   });
 });
