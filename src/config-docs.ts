@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './shared/config';
 import { PROJECT_ROOT } from './shared/project-root';
 
 /**
- * The README's configuration table, generated from src/config.ts so it cannot drift: `npm run docs:config`
+ * The configuration table of docs/operations.md, generated from src/shared/config.ts so it cannot drift: `npm run docs:config`
  * rewrites it, and test/unit/config-docs.test.ts fails when it is stale. Each setting's doc line in
  * config.ts reads `NAME: meaning (default X).` or `NAME: meaning; unset = what happens.`; what a setting
  * accepts is asked of loadConfig itself, by giving it a value no setting accepts and reading the refusal.
@@ -19,9 +19,10 @@ export interface SettingDoc {
   meaning: string;
 }
 
-const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/config.ts');
-const README = path.join(PROJECT_ROOT, 'README.md');
-export const TABLE_START = '<!-- config-table: generated from src/config.ts by `npm run docs:config`; edit the doc lines there -->';
+const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/shared/config.ts');
+/** Where the table lives: the operators' page (the README links to it). */
+export const TABLE_FILE = path.join(PROJECT_ROOT, 'docs/operations.md');
+export const TABLE_START = '<!-- config-table: generated from src/shared/config.ts by `npm run docs:config`; edit the doc lines there -->';
 export const TABLE_END = '<!-- /config-table -->';
 
 const DOC_LINE = /\/\*\*\s*([A-Z][A-Z0-9_]+): ([\s\S]*?)\s*\*\//g;
@@ -66,16 +67,16 @@ export function configTable(docs = settingDocs()): string {
   ].join('\n');
 }
 
-/** The README with its table section replaced by `table`. */
+/** The page (docs/operations.md) with its table section replaced by `table`. */
 export function withTable(readme: string, table: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${TABLE_START} … ${TABLE_END} section`);
+  if (start < 0 || end < start) throw new Error(`docs/operations.md has no ${TABLE_START} … ${TABLE_END} section`);
   return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
 }
 
 if (require.main === module) {
-  const readme = fs.readFileSync(README, 'utf8');
-  if (process.argv.includes('--write')) fs.writeFileSync(README, withTable(readme, configTable()));
+  const readme = fs.readFileSync(TABLE_FILE, 'utf8');
+  if (process.argv.includes('--write')) fs.writeFileSync(TABLE_FILE, withTable(readme, configTable()));
   else process.stdout.write(`${configTable()}\n`);
 }

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/shared/config';
-import { configTable, settingDocs, settingsRead, withTable } from '../../src/config-docs';
+import { configTable, settingDocs, settingsRead, TABLE_FILE, withTable } from '../../src/config-docs';
 
-const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+const PAGE = fs.readFileSync(TABLE_FILE, 'utf8');
 
-describe('the README configuration table is generated from src/config.ts', () => {
-  test('the README holds the table as generated now (if not: npm run docs:config)', () => {
-    expect(withTable(README, configTable())).toBe(README);
+describe('the configuration table of docs/operations.md is generated from src/shared/config.ts', () => {
+  test('docs/operations.md holds the table as generated now (if not: npm run docs:config)', () => {
+    expect(path.relative(path.join(__dirname, '../..'), TABLE_FILE)).toBe(path.join('docs', 'operations.md'));
+    expect(withTable(PAGE, configTable())).toBe(PAGE);
   });
 
   test('every variable loadConfig reads has a doc line, and every doc line names a variable it reads', () => {
