@@ -116,7 +116,7 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
 
 /**
  * An acquirer error leaves the payment `processing`: we do not know whether the card was charged, so it
- * is neither failed nor retried here (reconciliation with the acquirer settles it; README).
+ * is neither failed nor retried here (reconciliation with the acquirer settles it; docs/checkout.md).
  */
 async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call: () => Promise<T>): Promise<T> {
   try {

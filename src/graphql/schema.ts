@@ -19,7 +19,7 @@ export const RESOLVERS = [
   ShopResolver,
   CheckoutResolver,
   WebhookResolver,
-  // the admin console (README, "Admin console")
+  // the admin console (docs/admin.md)
   PaymentAdminResolver,
   RefundResolver,
   WithdrawalResolver,

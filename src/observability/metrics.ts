@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { digestsEqual, sha256Hex } from '../shared/secrets';
 
 /**
- * The Prometheus series operators watch (README, "What to watch"). One registry per service instance,
+ * The Prometheus series operators watch (docs/operations.md, "What to watch"). One registry per service instance,
  * so several instances in one process (the tests) do not share counters.
  */
 export interface Metrics {

@@ -10,7 +10,7 @@ type Behaviour =
   | { kind: 'decline'; code: FailureCode }
   | { kind: 'challenge'; after: 'approve' | FailureCode };
 
-/** The simulator's test cards (README, "Test cards"). Any other Luhn-valid number is approved. */
+/** The simulator's test cards (docs/checkout.md, "Test cards"). Any other Luhn-valid number is approved. */
 export const TEST_CARDS: Record<string, Behaviour> = {
   '4242424242424242': { kind: 'approve', threeDs: null },
   '4000000000003220': { kind: 'challenge', after: 'approve' },

@@ -46,11 +46,11 @@ export interface Config {
   simulatedRefundDelayMs: number;
   /** ADMIN_TOKEN_TTL_DAYS: days an admin token is accepted after it is issued, see docs/admin.md (default 90). */
   adminTokenTtlDays: number;
-  /** Refund execution (README, "Admin console"). */
+  /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
-  /** Abuse limits of GraphQL documents sent to /graphql (README, "Admin console"). */
+  /** Abuse limits of GraphQL documents sent to /graphql (docs/admin.md). */
   graphqlLimits: GraphQLLimits;
-  /** Card-testing defence on the checkout page (README, "Card testing defence"). */
+  /** Card-testing defence on the checkout page (docs/checkout.md, "Card-testing defence"). */
   checkoutLimits: {
     /** CHECKOUT_WINDOW_SECONDS: the sliding window all checkout limits count over (default 600). */
     windowSeconds: number;
@@ -63,7 +63,7 @@ export interface Config {
     /** CHECKOUT_DECLINES_PER_SHOP: declines on one shop that pause its card submissions (default 100). */
     declinesPerShop: number;
   };
-  /** Webhook delivery (README, "Webhooks"). */
+  /** Webhook delivery (docs/reference.md, "Webhooks"). */
   webhooks: WebhookConfig;
 }
 

@@ -122,7 +122,7 @@ const catalogue = {
       `Too many test deliveries: at most ${max} per shop per minute. Try again in ${seconds} seconds.`,
   },
   SHOP_NOT_FOUND: { status: 404, message: 'Shop not found' },
-  // admin console: refunds, withdrawals, sellers and shops (README, "Admin console")
+  // admin console: refunds, withdrawals, sellers and shops (docs/admin.md)
   REASON_REQUIRED: { status: 400, message: `A reason of 1 to ${REASON_MAX_LENGTH} characters is required` },
   REFUND_NOT_FOUND: { status: 404, message: 'Refund not found' },
   REFUND_PAYMENT_NOT_COMPLETED: {

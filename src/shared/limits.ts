@@ -1,6 +1,6 @@
 /**
  * Every number the service promises to its callers (spec, Limits, plus the lengths we chose where it is
- * silent: README), one home each. The rules check against these and the error catalogue's messages are
+ * silent: docs/reference.md), one home each. The rules check against these and the error catalogue's messages are
  * built from them, so a message cannot state a limit the code does not apply.
  */
 
@@ -16,7 +16,7 @@ export const METADATA_MAX_KEYS = 50;
 export const METADATA_KEY_MAX_LENGTH = 40;
 export const METADATA_MAX_BYTES = 5 * 1024;
 
-/** Lengths the spec leaves open (README, "Choices"). URLs: the common browser and CDN limit. */
+/** Lengths the spec leaves open (docs/reference.md, "The REST API: choices"). URLs: the common browser and CDN limit. */
 export const RETURN_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const CUSTOMER_NAME_MAX_LENGTH = 200;

@@ -8,7 +8,7 @@ import { ref, type JsonSchema, type OpenApiDocument, type Operation, type PathIt
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PAGE_LIMIT_DEFAULT } from '../../shared/limits';
 
 /*
- * The OpenAPI 3.1 description of the REST facade (README, "The REST API"), served at /api/v1/openapi.json and
+ * The OpenAPI 3.1 description of the REST facade (docs/reference.md), served at /api/v1/openapi.json and
  * rendered at /api/v1/docs. Generated: the paths from the route table (routes.ts), the shapes of the answers
  * from the operations behind them (result-schemas.ts), every error from the catalogue (error-responses.ts).
  * test/integration/openapi.test.ts checks real answers against it.
