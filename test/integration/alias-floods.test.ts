@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Client } from 'pg';
-import { checkLedger } from '../../src/ledger/ledger-invariants';
+import { checkLedger, LEDGER_INVARIANTS } from '../../src/ledger/ledger-invariants';
 import { Payment } from '../../src/payments/payment.entity';
 import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
 import { adminClient } from '../support/admin-client';
@@ -216,7 +216,9 @@ describe('DATABASE_STATEMENT_TIMEOUT_MS', () => {
   });
 
   test('check-ledger lifts the timeout: it waits out a lock longer than the timeout and reports', async () => {
+    // Without the lift, the first invariant's statement is cancelled (57014) and checkLedger throws. The run's
+    // database is shared with tests that break the books on purpose, so what it finds is not judged here.
     const check = await holdingLock('ledger_entries', 800, () => checkLedger(guarded.em()));
-    expect(check.violations).toEqual([]);
+    expect(check.invariants).toBe(LEDGER_INVARIANTS.length);
   });
 });
