@@ -112,6 +112,7 @@ const catalogue = {
     message: 'Webhook URL must not point to a loopback, private, link-local or otherwise internal address',
   },
   WEBHOOK_URL_NOT_SET: { status: 409, message: 'The shop has no webhook URL' },
+  WEBHOOK_EVENT_UNKNOWN: { status: 400, message: 'Webhook events must be among payment.completed, payment.failed, payment.refunded, refund.failed, withdrawal.paid, withdrawal.rejected' },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   WEBHOOK_DELIVERY_PENDING: {
     status: 409,
