@@ -107,6 +107,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     baseUrl,
     logger,
     adminTokenTtlDays: config.adminTokenTtlDays,
+    paymentMaximums: config.paymentMaximums,
     metrics,
     checkout: {
       processor,

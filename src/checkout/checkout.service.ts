@@ -129,10 +129,15 @@ async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call:
 
 async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
   if (result.kind === 'approved') return complete(deps, caller, paymentId, result.reference, threeDsOutcome);
-  const failed = await applyTransition(caller.em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-    checkoutStage: CheckoutStage.FINISHED,
-    failureCode: result.code,
-    threeDsOutcome,
+  // The move and its `payment.failed` outbox event (sent only to shops that chose it) commit together.
+  const failed = await caller.em.transactional(async (tx) => {
+    const moved = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
+      checkoutStage: CheckoutStage.FINISHED,
+      failureCode: result.code,
+      threeDsOutcome,
+    });
+    if (moved) await recordPaymentEvent(tx, await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], refresh: true }), 'payment.failed', deps.baseUrl);
+    return moved;
   });
   if (failed) {
     deps.logger.info({ requestId: caller.requestId, paymentId, code: result.code }, 'payment failed');

@@ -3,6 +3,7 @@ import { recordRefusal } from '../audit/audit.service';
 import { domainError } from '../shared/errors';
 import type { Admin } from '../admins/admin.entity';
 import type { Actor } from '../http/actor';
+import type { AccountStatus } from '../shops/account-status';
 import type { AdminDuty, GraphQLContext, Role } from './context';
 
 const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminDuty[];
@@ -47,6 +48,12 @@ export function sellerShop(context: GraphQLContext) {
 export function sellerShopId(context: GraphQLContext): string {
   if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
   return context.actor.shopId;
+}
+
+/** The calling seller's account status, as cached with its key. */
+export function sellerAccountStatus(context: GraphQLContext): AccountStatus {
+  if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
+  return context.actor.accountStatus;
 }
 
 /** The calling admin; resolvers guarded by an admin role may rely on it. */

@@ -7,6 +7,7 @@ import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
 import { createLoaders, type Loaders } from './loaders';
 import type { RefundJobs } from '../refunds/refund-jobs';
+import type { PaymentMaximums } from '../shops/account-status';
 import type { CredentialCache } from '../shops/credential-cache';
 import type { WebhookServices } from '../webhooks/webhook-settings.service';
 
@@ -29,6 +30,8 @@ export interface AppServices {
   refunds: RefundJobs;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
   adminTokenTtlDays: number;
+  /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */
+  paymentMaximums: PaymentMaximums;
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */

@@ -4,10 +4,10 @@ import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../shared/errors';
 import { sha256Hex } from '../shared/secrets';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { apiKeyFromHeader, shopIdForKeyHash } from '../shops/api-key-auth';
+import { apiKeyFromHeader, credentialForKeyHash } from '../shops/api-key-auth';
 import { Shop } from '../shops/shop.entity';
 import type { Actor } from './actor';
-import type { CredentialCache } from '../shops/credential-cache';
+import type { CachedCredential, CredentialCache } from '../shops/credential-cache';
 import { clientAddress, locals } from './request-context';
 
 export interface RateLimits {
@@ -32,7 +32,7 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
       if (!decision.allowed) throw rateLimited(res, decision);
       const context = locals(res);
       const em = () => context.em;
-      context.actor = sellerActor(await shopIdForKeyHash(keyHash, credentials, em), em);
+      context.actor = sellerActor(await credentialForKeyHash(keyHash, credentials, em), em);
       context.rateLimitKey = keyHash;
       next();
     } catch (error) {
@@ -85,11 +85,12 @@ function rateLimited(res: Response, decision: RateDecision): DomainError {
 }
 
 /** The seller actor: its shop id, and a reference to the shop made only if something asks for it. */
-function sellerActor(shopId: string, em: () => EntityManager): Actor {
+function sellerActor({ shopId, accountStatus }: CachedCredential, em: () => EntityManager): Actor {
   let shop: Shop | undefined;
   return {
     kind: 'seller',
     shopId,
+    accountStatus,
     get shop() {
       return (shop ??= em().getReference(Shop, shopId));
     },

@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { sellerShop, sellerShopId, shopScopeFor } from '../graphql/auth-checker';
+import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../graphql/auth-checker';
+import { paymentMaximumFor } from '../shops/account-status';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
@@ -18,7 +19,8 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<CreatePaymentResult> {
     const shopId = sellerShopId(context);
-    const outcome = await createPayment(context.em, shopId, input, idempotencyKey);
+    const maximum = paymentMaximumFor(sellerAccountStatus(context), context.services.paymentMaximums);
+    const outcome = await createPayment(context.em, shopId, input, idempotencyKey, maximum);
     if (!outcome.replayed) {
       context.services.logger.info({ requestId: context.requestId, paymentId: outcome.payment.id, shopId, amount: outcome.payment.amount }, 'payment created');
     }

@@ -1,5 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
+import { exceedsPaymentMaximum } from '../shops/account-status';
 import type { Shop } from '../shops/shop.entity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
@@ -15,8 +16,11 @@ export async function createPayment(
   shopId: string,
   request: CreatePaymentRequest,
   idempotencyKey?: string | null,
+  maximum: number | null = null,
 ): Promise<CreatePaymentOutcome> {
   const command = validateCreatePayment(request);
+  // The seller's maximum comes with its cached credential: no database work on the hot path.
+  if (exceedsPaymentMaximum(command.amount, maximum)) throw domainError('AMOUNT_ABOVE_ACCOUNT_MAXIMUM', maximum!);
   const snapshot = newPaymentSnapshot(command);
   if (idempotencyKey === undefined || idempotencyKey === null) {
     await insertPayment(em, shopId, snapshot, command);

@@ -65,6 +65,15 @@ export interface Config {
   };
   /** Webhook delivery (docs/reference.md, "Webhooks"). */
   webhooks: WebhookConfig;
+  /** The largest payment a seller may create, by its account status, in cents; null = no maximum (docs/admin.md). */
+  paymentMaximums: {
+    /** PAYMENT_MAX_CENTS_NEW: the largest payment of a seller whose account is `new`, in cents; 0 = no maximum (default 100000). */
+    new: number | null;
+    /** PAYMENT_MAX_CENTS_VERIFIED: the largest payment of a `verified` seller, in cents; 0 = no maximum (default 0). */
+    verified: number | null;
+    /** PAYMENT_MAX_CENTS_RESTRICTED: the largest payment of a `restricted` seller, in cents; 0 = no maximum (default 10000). */
+    restricted: number | null;
+  };
 }
 
 export interface WebhookConfig {
@@ -172,7 +181,17 @@ export function loadConfig(env: Env = process.env): Config {
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
       testDeliveriesPerMinute: integer(env, 'WEBHOOK_TEST_DELIVERIES_PER_MINUTE', 5, 1, 1000),
     },
+    paymentMaximums: {
+      new: maximumCents(env, 'PAYMENT_MAX_CENTS_NEW', 100_000),
+      verified: maximumCents(env, 'PAYMENT_MAX_CENTS_VERIFIED', 0),
+      restricted: maximumCents(env, 'PAYMENT_MAX_CENTS_RESTRICTED', 10_000),
+    },
   };
+}
+
+/** A per-payment maximum in cents; 0 means none (the spec's minimum is 50, so 0 can mean nothing else). */
+function maximumCents(env: Env, name: string, fallback: number): number | null {
+  return integer(env, name, fallback, 0, Number.MAX_SAFE_INTEGER) || null;
 }
 
 /** `1`/`true` or `0`/`false`. */

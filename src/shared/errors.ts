@@ -27,6 +27,7 @@ const catalogue = {
   MISSING_FIELD: { status: 400, message: (field: string) => `Missing required field: ${field}` }, // (spec)
   AMOUNT_TOO_SMALL: { status: 400, message: `Amount must be at least ${MINIMUM_AMOUNT_CENTS} cents` }, // (spec)
   AMOUNT_INVALID: { status: 400, message: 'Amount must be an integer number of cents' },
+  AMOUNT_ABOVE_ACCOUNT_MAXIMUM: { status: 400, message: (maximum: number) => `Amount cannot exceed ${maximum} cents for this seller account` },
   CURRENCY_INVALID: { status: 400, message: `Currency must be '${SUPPORTED_CURRENCY}'` }, // (spec)
   RETURN_URL_REQUIRED: { status: 400, message: 'Return URL is required' }, // (spec)
   RETURN_URL_INVALID: { status: 400, message: 'Return URL must be a valid HTTPS URL' }, // (spec)
@@ -111,6 +112,7 @@ const catalogue = {
     message: 'Webhook URL must not point to a loopback, private, link-local or otherwise internal address',
   },
   WEBHOOK_URL_NOT_SET: { status: 409, message: 'The shop has no webhook URL' },
+  WEBHOOK_EVENT_UNKNOWN: { status: 400, message: 'Webhook events must be among payment.completed, payment.failed, payment.refunded, refund.failed, withdrawal.paid, withdrawal.rejected' },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: 'Webhook delivery not found' },
   WEBHOOK_DELIVERY_PENDING: {
     status: 409,

@@ -16,22 +16,23 @@ export function apiKeyFromHeader(authorization: string | undefined): string {
 }
 
 /**
- * The id of the shop a key (given as its SHA-256 hash) belongs to, with the spec's answers for keys that
+ * The shop (and seller account status) a key (given as its SHA-256 hash) belongs to, with the spec's answers for keys that
  * must not work: unknown, revoked or of a deleted shop (401 Invalid API key), inactive shop (401),
  * inactive or suspended seller (403). Known keys are answered from the cache; `em` is asked for only on
  * a miss, so a cached request opens no unit of work.
  */
-export async function shopIdForKeyHash(keyHash: string, cache: CredentialCache, em: () => EntityManager): Promise<string> {
+export async function credentialForKeyHash(keyHash: string, cache: CredentialCache, em: () => EntityManager): Promise<CachedCredential> {
   const credential = cache.get(keyHash) ?? (await loadCredential(em(), keyHash, cache));
   if (credential.refusal) throw domainError(credential.refusal);
-  return credential.shopId;
+  return credential;
 }
 
 async function loadCredential(em: EntityManager, keyHash: string, cache: CredentialCache): Promise<CachedCredential> {
   const key = await em.findOne(ApiKey, { keyHash }, { populate: ['shop', 'shop.seller'] });
   // Unknown keys are not cached: guessing must not fill the cache (failed attempts are rate-limited instead).
   if (!key || !digestsEqual(key.keyHash, keyHash)) throw domainError('INVALID_API_KEY');
-  const credential: CachedCredential = { shopId: key.shop.id, sellerId: key.shop.seller.id, refusal: refusalFor(key) };
+  const { seller } = key.shop;
+  const credential: CachedCredential = { shopId: key.shop.id, sellerId: seller.id, accountStatus: seller.accountStatus, refusal: refusalFor(key) };
   cache.set(keyHash, credential);
   return credential;
 }

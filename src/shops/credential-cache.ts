@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
 import type { Redis } from '../shared/redis';
+import type { AccountStatus } from './account-status';
 
 /** What authentication needs to know about a key, without touching the database. */
 export interface CachedCredential {
   shopId: string;
   sellerId: string;
+  /** The seller's account status, which caps each payment's amount at create (invalidated like the rest). */
+  accountStatus: AccountStatus;
   /** Null when the key works; otherwise the catalogue code to answer with. */
   refusal: 'INVALID_API_KEY' | 'SHOP_INACTIVE' | 'SELLER_INACTIVE' | null;
 }

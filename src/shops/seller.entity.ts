@@ -2,6 +2,7 @@ import { Entity, Enum, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { prefixedId } from '../shared/random-id';
+import { AccountStatus } from './account-status';
 
 export enum SellerStatus {
   ACTIVE = 'active',
@@ -25,6 +26,10 @@ export class Seller {
   @Field(() => SellerStatus)
   @Enum({ items: () => SellerStatus })
   status: Opt<SellerStatus> = SellerStatus.ACTIVE;
+
+  @Field(() => AccountStatus, { description: 'Caps the amount of each payment (docs/admin.md); set by owner admins.' })
+  @Enum({ items: () => AccountStatus })
+  accountStatus: Opt<AccountStatus> = AccountStatus.NEW;
 
   @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })

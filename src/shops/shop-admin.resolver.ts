@@ -12,11 +12,13 @@ import {
   findSeller,
   findShop,
   listShops,
+  setSellerAccountStatus,
   setSellerStatus,
   setShopStatus,
   type ShopAdminDeps,
 } from './shop-admin.service';
 import { Shop, ShopStatus } from './shop.entity';
+import { AccountStatus } from './account-status';
 import type { NewShop } from './shop-provisioning';
 import { PageType, type Page } from '../shared/pagination';
 
@@ -96,6 +98,17 @@ export class ShopAdminResolver {
   @Mutation(() => Seller)
   reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, deps(context.services));
+  }
+
+  @Authorized('OWNER')
+  @Mutation(() => Seller, { description: "Sets the seller's account status, which caps each payment's amount; the reason is kept in the audit log." })
+  setSellerAccountStatus(
+    @Arg('id', () => ID) id: string,
+    @Arg('accountStatus', () => AccountStatus) accountStatus: AccountStatus,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Seller> {
+    return setSellerAccountStatus(context.em, currentAdmin(context), id, accountStatus, reason, deps(context.services));
   }
 
   @Authorized('ADMIN')

@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/audit.service';
 import { isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
+import type { AccountStatus } from './account-status';
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';
 import { Seller, SellerStatus } from './seller.entity';
@@ -144,9 +145,29 @@ export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId:
       details: { before, after: status },
     });
   });
-  const shops = await em.find(Shop, { seller: seller.id }, { fields: ['id'] });
-  await Promise.all(shops.map((shop) => deps.credentials.invalidateShop(shop.id)));
+  await invalidateSellerShops(em, seller.id, deps);
   return em.refreshOrFail(seller);
+}
+
+/**
+ * Sets a seller's account status, which caps each payment's amount (docs/admin.md). Always with a reason,
+ * in the audit log; the credential cache is told after the commit, so the next create already sees it.
+ */
+export async function setSellerAccountStatus(em: EntityManager, admin: Admin, sellerId: string, accountStatus: AccountStatus, reason: string, deps: ShopAdminDeps): Promise<Seller> {
+  const text = validReason(reason);
+  const seller = await findSeller(em, sellerId);
+  const before = seller.accountStatus;
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(Seller, { id: seller.id }, { accountStatus });
+    recordAudit(tx, admin, { action: 'seller.account_status_changed', targetType: 'seller', targetId: seller.id, reason: text, details: { before, after: accountStatus } });
+  });
+  await invalidateSellerShops(em, seller.id, deps);
+  return em.refreshOrFail(seller);
+}
+
+async function invalidateSellerShops(em: EntityManager, sellerId: string, deps: ShopAdminDeps): Promise<void> {
+  const shops = await em.find(Shop, { seller: sellerId }, { fields: ['id'] });
+  await Promise.all(shops.map((shop) => deps.credentials.invalidateShop(shop.id)));
 }
 
 export interface ShopFilter {

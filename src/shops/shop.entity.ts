@@ -1,4 +1,4 @@
-import { Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { prefixedId } from '../shared/random-id';
@@ -35,6 +35,10 @@ export class Shop {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   webhookUrl: string | null = null;
+
+  @Field(() => [String], { description: 'Webhook events sent besides payment.completed (always sent): payment.failed, payment.refunded, refund.failed, withdrawal.paid, withdrawal.rejected.' })
+  @Property({ type: ArrayType, columnType: 'text[]' })
+  webhookEvents: Opt<string[]> = [];
 
   /** Kept in clear because every delivery is signed with it; never exposed after creation. */
   @Property({ type: 'string', hidden: true, lazy: true })

@@ -5,17 +5,18 @@ import type { PaymentFields } from '../payments/payment-snapshot';
 import { PaymentStatus } from '../payments/payment-status';
 import { randomBase62 } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
+import { shopReceives } from '../shops/webhook-event-choice';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEvent } from './webhook-event.entity';
 
-export type PaymentEventType = 'payment.completed' | 'payment.refunded';
+export type PaymentEventType = 'payment.completed' | 'payment.failed' | 'payment.refunded';
 
 /**
  * Writes a payment event to the outbox inside the caller's transaction, so the event exists exactly
  * when the state change does. The caller holds the payment's row lock (its conditional UPDATE), so the
  * per-payment sequence cannot be taken twice; the unique (payment, sequence) index is the backstop.
- * When the shop has a webhook URL, its delivery is created in the same transaction (spec: a webhook is
- * sent "if one is configured"), due at once.
+ * When the shop has a webhook URL and receives this type (payment.completed always; others if chosen), its
+ * delivery is created in the same transaction (spec: a webhook is sent "if one is configured"), due at once.
  */
 export async function recordPaymentEvent(tx: EntityManager, payment: Payment, type: PaymentEventType, baseUrl: string): Promise<WebhookEvent> {
   const [{ next }] = await tx.execute<{ next: number }[]>(
@@ -24,7 +25,7 @@ export async function recordPaymentEvent(tx: EntityManager, payment: Payment, ty
   );
   const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: Number(next), body: '' });
   event.body = eventBody(event, paymentPayload(payment, baseUrl), payment.shop);
-  if (payment.shop.webhookUrl) tx.create(WebhookDelivery, { event, shop: payment.shop, payment, nextAttemptAt: event.createdAt });
+  if (payment.shop.webhookUrl && shopReceives(payment.shop.webhookEvents, type)) tx.create(WebhookDelivery, { event, shop: payment.shop, payment, nextAttemptAt: event.createdAt });
   return event;
 }
 

@@ -4,6 +4,7 @@ import type { Admin } from '../admins/admin.entity';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { domainError } from '../shared/errors';
 import { newWebhookSecret } from '../shops/credentials';
+import { validWebhookEvents } from '../shops/webhook-event-choice';
 import { Shop } from '../shops/shop.entity';
 import { recordTestEvent } from './outbox';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
@@ -39,6 +40,17 @@ export async function setWebhookUrl(em: EntityManager, admin: Admin | null, shop
   shop.webhookUrl = trimmed === '' ? null : await checkWebhookUrl(trimmed, policy);
   const action = shop.webhookUrl ? 'shop.webhook_url_set' : 'shop.webhook_url_cleared';
   auditIfAdmin(em, admin, { action, targetType: 'shop', targetId: shop.id, details: { before, after: shop.webhookUrl } });
+  await em.flush();
+  return shop;
+}
+
+/** Chooses the events sent besides payment.completed (always sent); unknown names are refused. */
+export async function setWebhookEvents(em: EntityManager, admin: Admin | null, shop: Shop, events: string[]): Promise<Shop> {
+  const chosen = validWebhookEvents(events);
+  if (!chosen) throw domainError('WEBHOOK_EVENT_UNKNOWN');
+  const before = shop.webhookEvents;
+  shop.webhookEvents = chosen;
+  auditIfAdmin(em, admin, { action: 'shop.webhook_events_set', targetType: 'shop', targetId: shop.id, details: { before, after: chosen } });
   await em.flush();
   return shop;
 }

@@ -11,6 +11,7 @@ import {
   resendDelivery,
   rotateWebhookSecret,
   sendTestDelivery,
+  setWebhookEvents,
   setWebhookUrl,
 } from './webhook-settings.service';
 import { RotatedWebhookSecret, WebhookDeliveryList } from './webhook.types';
@@ -29,6 +30,17 @@ export class WebhookResolver {
   ): Promise<Shop> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     return setWebhookUrl(context.em, adminOrNull(context), shop, url, context.services.webhooks.urlPolicy);
+  }
+
+  @Authorized('SELLER', 'OWNER')
+  @Mutation(() => Shop, { description: 'Chooses the webhook events sent besides payment.completed (always sent); an empty list = that one only.' })
+  async setWebhookEvents(
+    @Arg('events', () => [String]) events: string[],
+    @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Shop> {
+    const shop = await liveShop(context.em, shopIdFor(context, shopId));
+    return setWebhookEvents(context.em, adminOrNull(context), shop, events);
   }
 
   @Authorized('SELLER', 'OWNER')

@@ -84,7 +84,9 @@ const OPERATIONS: Record<string, Operation> = {
   deleteShop: { roles: ['owner'], call: (f) => ['mutation ($id: ID!) { deleteShop(id: $id, reason: "closed") { id } }', { id: f.deletable.shop.id }] },
   suspendSeller: { roles: ['owner'], call: (f) => ['mutation ($id: ID!) { suspendSeller(id: $id, reason: "fraud") { id } }', { id: f.victim.seller.id }] },
   reactivateSeller: { roles: ['owner'], call: (f) => ['mutation ($id: ID!) { reactivateSeller(id: $id) { id } }', { id: f.suspended.seller.id }] },
+  setSellerAccountStatus: { roles: ['owner'], call: (f) => ['mutation ($id: ID!) { setSellerAccountStatus(id: $id, accountStatus: VERIFIED, reason: "documents checked") { id } }', { id: f.victim.seller.id }] },
   setWebhookUrl: { roles: ['owner'], seller: true, call: (f) => ['mutation ($s: ID) { setWebhookUrl(url: null, shopId: $s) { id } }', { s: f.victim.shop.id }] },
+  setWebhookEvents: { roles: ['owner'], seller: true, call: (f) => ['mutation ($s: ID) { setWebhookEvents(events: ["payment.failed"], shopId: $s) { id } }', { s: f.victim.shop.id }] },
   rotateWebhookSecret: { roles: ['owner'], seller: true, call: (f) => ['mutation ($s: ID) { rotateWebhookSecret(shopId: $s) { webhookSecret } }', { s: f.victim.shop.id }] },
   // support helps sellers with deliveries
   sendTestWebhook: { roles: ['support', 'owner'], seller: true, gateOnly: true, call: (f) => ['mutation ($s: ID) { sendTestWebhook(shopId: $s) { id } }', { s: f.victim.shop.id }] },
@@ -205,8 +207,8 @@ describe.each(ALL)('an admin with the %s role', (role) => {
       support: ['refund.requested', 'withdrawal.requested', 'shop.webhook_test_sent', 'shop.webhook_delivery_resent'],
       finance: ['refund.requested', 'refund.approved', 'refund.rejected', 'withdrawal.requested', 'withdrawal.approved', 'withdrawal.rejected', 'withdrawal.paid'],
       owner: [
-        'seller.created', 'shop.created', 'shop.deactivated', 'shop.reactivated', 'shop.deleted', 'seller.suspended', 'seller.reactivated',
-        'shop.webhook_url_set', 'shop.webhook_url_cleared', 'shop.webhook_secret_rotated', 'shop.webhook_test_sent', 'shop.webhook_delivery_resent',
+        'seller.created', 'shop.created', 'shop.deactivated', 'shop.reactivated', 'shop.deleted', 'seller.suspended', 'seller.reactivated', 'seller.account_status_changed',
+        'shop.webhook_url_set', 'shop.webhook_events_set', 'shop.webhook_url_cleared', 'shop.webhook_secret_rotated', 'shop.webhook_test_sent', 'shop.webhook_delivery_resent',
         'admin_token.issued', 'admin_token.revoked',
       ],
     };

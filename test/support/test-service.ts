@@ -32,6 +32,9 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
     CHECKOUT_SUBMISSIONS_PER_CLIENT: '1000000',
     CHECKOUT_DECLINES_PER_CLIENT: '1000000',
     CHECKOUT_DECLINES_PER_SHOP: '1000000',
+    // Test sellers start `new`: the account-status maximums get their own test (account-limits.test.ts).
+    PAYMENT_MAX_CENTS_NEW: '0',
+    PAYMENT_MAX_CENTS_RESTRICTED: '0',
     ...env,
   });
   const logs: Record<string, unknown>[] = [];
