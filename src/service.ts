@@ -13,6 +13,7 @@ import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { startRefundJobs } from './refunds/refund-jobs';
+import { startReconciliationJobs } from './checkout/reconciliation-jobs';
 import type { Logger } from './shared/logger';
 import { StartupError } from './shared/startup-error';
 import { connectRedis, redisReady, type Redis } from './shared/redis';
@@ -70,6 +71,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       drain();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopGraphQL();
+      await services.reconciliation.stop();
       await services.refunds.stop();
       await webhooks.stop();
       services.credentials.close();
@@ -102,20 +104,31 @@ const portTaken = (port: number) =>
   new StartupError(`Port ${port} is already in use (is the service already running?). Stop the other process, or set PORT to a free port (0 picks one).`);
 
 function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics): AppServices {
-  const processor = createCardProcessor(config);
+  // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md).
+  const processor = createCardProcessor(config, (sql, params) => orm.em.getConnection().execute(sql, params));
+  const checkout = {
+    processor,
+    metrics,
+    guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
+    baseUrl,
+    logger,
+  };
+  const refunds = startRefundJobs({
+    orm,
+    processor,
+    logger,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
+    sweepIntervalMs: config.refunds.sweepIntervalMs,
+    processingTimeoutMs: config.refunds.processingTimeoutMs,
+  });
   return {
     baseUrl,
     logger,
     adminTokenTtlDays: config.adminTokenTtlDays,
     paymentMaximums: config.paymentMaximums,
     metrics,
-    checkout: {
-      processor,
-      metrics,
-      guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
-      baseUrl,
-      logger,
-    },
+    checkout,
     credentials: createCredentialCache({
       ttlMs: 60_000,
       maxEntries: 100_000,
@@ -136,15 +149,8 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
         redis,
       }),
     },
-    refunds: startRefundJobs({
-      orm,
-      processor,
-      logger,
-      redisUrl: config.redisUrl,
-      redisKeyPrefix: config.redisKeyPrefix,
-      sweepIntervalMs: config.refunds.sweepIntervalMs,
-      processingTimeoutMs: config.refunds.processingTimeoutMs,
-    }),
+    refunds,
+    reconciliation: startReconciliationJobs({ orm, checkout, metrics, logger, settings: config.reconciliation, enqueueRefund: (id) => refunds.enqueue(id) }),
   };
 }
 

@@ -6,7 +6,7 @@ import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { applyTransition } from '../payments/payment-lifecycle';
 import { CheckoutStage } from '../payments/payment-status';
-import type { AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
+import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops/payment-standing';
 import { recordPaymentEvent } from '../webhooks/outbox';
@@ -77,7 +77,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   const claimed = await caller.em.nativeUpdate(
     Payment,
     { id: paymentId, status: payment.status, checkoutStage: CheckoutStage.CARD_REQUIRED },
-    { checkoutStage: CheckoutStage.PROCESSING, cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
+    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
   );
   if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
 
@@ -105,7 +105,7 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
   const claimed = await caller.em.nativeUpdate(
     Payment,
     { id: paymentId, checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: payment.threeDsReference },
-    { checkoutStage: CheckoutStage.PROCESSING, threeDsReference: null },
+    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), threeDsReference: null },
   );
   if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
 
@@ -116,7 +116,8 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
 
 /**
  * An acquirer error leaves the payment `processing`: we do not know whether the card was charged, so it
- * is neither failed nor retried here (reconciliation with the acquirer settles it; docs/checkout.md).
+ * is neither failed nor retried here; reconciliation asks the acquirer later and settles it
+ * (settleLookedUpPayment; docs/checkout.md, "Reconciliation").
  */
 async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call: () => Promise<T>): Promise<T> {
   try {
@@ -128,7 +129,10 @@ async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call:
 }
 
 async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
-  if (result.kind === 'approved') return complete(deps, caller, paymentId, result.reference, threeDsOutcome);
+  if (result.kind === 'approved') {
+    await complete(deps, caller, paymentId, result.reference, threeDsOutcome);
+    return;
+  }
   // The move and its `payment.failed` outbox event (sent only to shops that chose it) commit together.
   const failed = await caller.em.transactional(async (tx) => {
     const moved = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
@@ -147,20 +151,56 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
   }
 }
 
+/** The failure code of a payment whose card request the acquirer never received (docs/checkout.md, "Reconciliation"). */
+export const REQUEST_NEVER_RECEIVED = 'processing_error';
+
+export type Settlement = 'completed' | 'failed' | 'refused' | 'lost';
+
+/**
+ * Reconciliation's answer for a payment left `processing`, settled through the same moves as a live
+ * answer (each a conditional UPDATE from `processing`, so it lands once whoever gets there first):
+ * charged -> the completion transaction below; declined -> failed with the acquirer's code; never
+ * received -> failed `processing_error`, final, so a request still in flight can never charge a payment
+ * the customer is paying again elsewhere. `needs_attention_at` is cleared: the outcome is known now.
+ */
+export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManager, paymentId: string, found: AuthorizationLookup): Promise<Settlement> {
+  const caller: CheckoutCaller = { em, clientAddress: '', requestId: `reconcile-${paymentId}` };
+  if (found.kind === 'approved') return complete(deps, caller, paymentId, found.reference, undefined);
+  const code = found.kind === 'declined' ? found.code : REQUEST_NEVER_RECEIVED;
+  const failed = await applyTransition(em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
+    checkoutStage: CheckoutStage.FINISHED,
+    failureCode: code,
+    needsAttentionAt: null,
+  });
+  if (!failed) return 'lost';
+  deps.logger.info({ paymentId, code }, 'payment failed (reconciled with the acquirer)');
+  deps.metrics.paymentOutcomes.inc({ outcome: `failed_${code}` });
+  return 'failed';
+}
+
 /**
  * Completion is one transaction: the conditional move to `completed`, the ledger entries (credit and
  * fee) and the outbox event. Either all of it is there or none of it. The shop's standing is read again
  * in it, under row locks: a shop deactivated or deleted, or a seller suspended, while the card was at the
  * acquirer is never credited; the payment fails `shop_unavailable` and the approval is voided.
  */
-async function complete(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome']) {
-  const outcome = await caller.em.transactional(async (tx) => {
+async function complete(
+  deps: CheckoutDeps,
+  caller: CheckoutCaller,
+  paymentId: string,
+  reference: string,
+  threeDsOutcome: Payment['threeDsOutcome'] | undefined,
+): Promise<Settlement> {
+  // Reconciliation does not know how 3-D Secure went: it keeps what is there.
+  const threeDs = threeDsOutcome === undefined ? {} : { threeDsOutcome };
+  const outcome = await caller.em.transactional(async (tx): Promise<Settlement> => {
     if (!takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) {
       const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
         checkoutStage: CheckoutStage.FINISHED,
         failureCode: SHOP_UNAVAILABLE,
         processorReference: reference,
-        threeDsOutcome,
+        needsAttentionAt: null,
+        ...threeDs,
       });
       return failed ? 'refused' : 'lost';
     }
@@ -168,7 +208,8 @@ async function complete(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: s
       checkoutStage: CheckoutStage.FINISHED,
       completedAt: new Date(),
       processorReference: reference,
-      threeDsOutcome,
+      needsAttentionAt: null,
+      ...threeDs,
     });
     if (!moved) return 'lost';
     const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
@@ -181,6 +222,7 @@ async function complete(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: s
     deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
   }
   if (outcome === 'refused') await voidApproval(deps, paymentId, reference);
+  return outcome;
 }
 
 /**

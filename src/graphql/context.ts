@@ -7,6 +7,7 @@ import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
 import { createLoaders, type Loaders } from './loaders';
 import type { RefundJobs } from '../refunds/refund-jobs';
+import type { ReconciliationJobs } from '../checkout/reconciliation-jobs';
 import type { PaymentMaximums } from '../shops/account-status';
 import type { CredentialCache } from '../shops/credential-cache';
 import type { WebhookServices } from '../webhooks/webhook-settings.service';
@@ -28,6 +29,8 @@ export interface AppServices {
   webhooks: WebhookServices;
   /** Carries out approved refunds (a bull queue with Redis, in-process without; plus a periodic sweep). */
   refunds: RefundJobs;
+  /** Settles payments and refunds whose acquirer answer was lost, by asking the acquirer (a leased sweep). */
+  reconciliation: ReconciliationJobs;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
   adminTokenTtlDays: number;
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */

@@ -13,6 +13,8 @@ export interface Metrics {
   webhookDeliveries: Counter<'outcome'>;
   webhookLag: Histogram<string>;
   queueDepth: Gauge<'queue'>;
+  reconciliations: Counter<'kind' | 'outcome'>;
+  needsAttention: Gauge<'kind'>;
 }
 
 export function createMetrics(): Metrics {
@@ -31,6 +33,14 @@ export function createMetrics(): Metrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 600, 3600, 86400], registers: [registry],
     }),
     queueDepth: new Gauge({ name: 'queue_depth', help: 'Work waiting per queue (webhook deliveries due, refunds approved)', labelNames: ['queue'], registers: [registry] }),
+    reconciliations: new Counter({
+      name: 'reconciliations_total', help: 'Acquirer look-ups of payments and refunds left processing, by what they settled (unknown: asked again later)',
+      labelNames: ['kind', 'outcome'], registers: [registry],
+    }),
+    needsAttention: new Gauge({
+      name: 'reconciliation_needs_attention', help: 'Payments and refunds whose acquirer outcome stayed unknown past RECONCILE_GIVE_UP_MS: an admin must settle them',
+      labelNames: ['kind'], registers: [registry],
+    }),
   };
 }
 

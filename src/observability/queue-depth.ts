@@ -6,13 +6,17 @@ import type { Metrics } from './metrics';
  * "do it now" jobs): webhook deliveries due now, deliveries waiting for a later retry, approved refunds.
  */
 export async function sampleQueueDepth(orm: MikroORM, metrics: Metrics): Promise<void> {
-  const [row] = await orm.em.getConnection().execute<{ due: string; waiting: string; refunds: string }[]>(
+  const [row] = await orm.em.getConnection().execute<{ due: string; waiting: string; refunds: string; payments_flagged: string; refunds_flagged: string }[]>(
     `select
        (select count(*) from "webhook_deliveries" where "status" = 'pending' and "next_attempt_at" <= now()) as due,
        (select count(*) from "webhook_deliveries" where "status" = 'pending' and "next_attempt_at" > now()) as waiting,
-       (select count(*) from "refunds" where "status" in ('approved', 'processing')) as refunds`,
+       (select count(*) from "refunds" where "status" in ('approved', 'processing')) as refunds,
+       (select count(*) from "payments" where "needs_attention_at" is not null and "checkout_stage" = 'processing') as payments_flagged,
+       (select count(*) from "refunds" where "needs_attention_at" is not null and "status" = 'processing') as refunds_flagged`,
   );
   metrics.queueDepth.set({ queue: 'webhook_deliveries_due' }, Number(row.due));
   metrics.queueDepth.set({ queue: 'webhook_deliveries_waiting' }, Number(row.waiting));
   metrics.queueDepth.set({ queue: 'refunds_approved' }, Number(row.refunds));
+  metrics.needsAttention.set({ kind: 'payment' }, Number(row.payments_flagged));
+  metrics.needsAttention.set({ kind: 'refund' }, Number(row.refunds_flagged));
 }

@@ -72,6 +72,15 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('ADMIN')
+  @FieldResolver(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Needs attention: set when the acquirer still could not say whether the card was charged after RECONCILE_GIVE_UP_MS; an admin must settle it with the acquirer.',
+  })
+  needsAttentionAt(@Root() payment: Payment): Date | null {
+    return payment.needsAttentionAt;
+  }
+
+  @Authorized('ADMIN')
   @FieldResolver(() => String, { nullable: true, description: 'Why it failed, for example card_declined.' })
   failureCode(@Root() payment: Payment): string | null {
     return payment.failureCode;

@@ -84,6 +84,18 @@ export class Payment {
   @Property({ type: 'smallint', nullable: true })
   cardExpYear: number | null = null;
 
+  /** When the card (or the 3-D Secure answer) went to the acquirer; reconciliation counts from it. */
+  @Property({ type: 'datetime', nullable: true, hidden: true })
+  processingSince: Date | null = null;
+
+  /** The reconciliation sweeper's lease: no other instance asks the acquirer about it before this. */
+  @Property({ type: 'datetime', nullable: true, hidden: true })
+  reconcileLeasedUntil: Date | null = null;
+
+  /** Set when the acquirer still could not say after RECONCILE_GIVE_UP_MS: an admin must settle it. */
+  @Property({ type: 'datetime', nullable: true })
+  needsAttentionAt: Date | null = null;
+
   /** The acquirer's id of the authorization, for refunds and reconciliation. */
   @Property({ type: 'string', nullable: true, hidden: true })
   processorReference: string | null = null;

@@ -48,6 +48,16 @@ export interface RefundRequest {
  */
 export type RefundResult = { kind: 'refunded'; reference: string } | { kind: 'declined'; reason: string };
 
+/**
+ * What the acquirer knows of an authorization, found by our own reference (the payment id it was sent
+ * with): its final answer, or `not_found` when the request never reached it. An exception means the
+ * acquirer could not say (unreachable): ask again later.
+ */
+export type AuthorizationLookup = Exclude<AuthorizationResult, { kind: 'challenge' }> | { kind: 'not_found' };
+
+/** What the acquirer knows of a refund, found by our refund id (its idempotency key); as above. */
+export type RefundLookup = RefundResult | { kind: 'not_found' };
+
 /** The port every acquirer adapter implements; chosen by configuration (CARD_PROCESSOR). */
 export interface CardProcessor {
   authorize(request: AuthorizationRequest): Promise<AuthorizationResult>;
@@ -60,4 +70,11 @@ export interface CardProcessor {
    * like Adyen's cancelOrRefund. Idempotent per authorization; an exception means the outcome is unknown.
    */
   voidAuthorization(request: { paymentId: string; reference: string }): Promise<void>;
+  /**
+   * Reconciliation (docs/checkout.md): asks what became of an authorization whose answer we never got,
+   * like Adyen's or Stripe's look-up by merchant reference. Read-only; never charges.
+   */
+  lookupAuthorization(paymentId: string): Promise<AuthorizationLookup>;
+  /** The same for a refund, by our refund id. */
+  lookupRefund(refundId: string): Promise<RefundLookup>;
 }

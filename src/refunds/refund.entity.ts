@@ -82,4 +82,15 @@ export class Refund {
   @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   refundedAt: Date | null = null;
+
+  /** The reconciliation sweeper's lease: no other instance asks the acquirer about it before this. */
+  @Property({ type: 'datetime', nullable: true })
+  reconcileLeasedUntil: Date | null = null;
+
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: 'Set when the acquirer still could not say whether it was refunded after RECONCILE_GIVE_UP_MS: an admin must settle it.',
+  })
+  @Property({ type: 'datetime', nullable: true })
+  needsAttentionAt: Date | null = null;
 }

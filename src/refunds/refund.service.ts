@@ -9,7 +9,7 @@ import { Payment } from '../payments/payment.entity';
 import { applyTransition } from '../payments/payment-lifecycle';
 import { PaymentStatus } from '../payments/payment-status';
 import { findPayment } from '../payments/payment.service';
-import type { CardProcessor } from '../processor/card-processor';
+import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
 import { Refund, RefundStatus } from './refund.entity';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
@@ -155,13 +155,35 @@ export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps
     return 'outcome-unknown';
   }
   if (result.kind === 'declined') return failRefund(em, deps, refund, result.reason);
+  return bookRefunded(em, deps, refund, result.reference);
+}
 
-  const reference = result.reference;
+/**
+ * Reconciliation's answer for a refund left `processing` (docs/checkout.md, "Reconciliation"), through the
+ * same moves as a live answer: refunded -> booked below; declined -> failed; never received -> back to
+ * `approved`, so the refund jobs send it again under the same idempotency key (it cannot refund twice).
+ */
+export async function settleLookedUpRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string, found: RefundLookup): Promise<ExecutionOutcome | 'requeued'> {
+  const refund = await em.findOneOrFail(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
+  if (found.kind === 'refunded') return bookRefunded(em, deps, refund, found.reference);
+  if (found.kind === 'declined') return failRefund(em, deps, refund, found.reason);
+  const requeued = await em.nativeUpdate(Refund, { id: refundId, status: RefundStatus.PROCESSING }, { status: RefundStatus.APPROVED, needsAttentionAt: null });
+  if (requeued === 1) deps.logger.warn({ refundId }, 'the acquirer never received the refund: it will be sent again');
+  return requeued === 1 ? 'requeued' : 'not-claimed';
+}
+
+/**
+ * In ONE transaction: refund -> refunded (conditional on `processing`), payment completed -> refunded, and
+ * the ledger journal. Whoever gets here first (the job or reconciliation) books it; the other finds nothing.
+ */
+async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reference: string): Promise<ExecutionOutcome> {
+  const refundId = refund.id;
+  const payment = refund.payment;
   const booked = await em.transactional(async (tx) => {
     const finished = await tx.nativeUpdate(
       Refund,
       { id: refundId, status: RefundStatus.PROCESSING },
-      { status: RefundStatus.REFUNDED, refundedAt: new Date(), processorReference: reference },
+      { status: RefundStatus.REFUNDED, refundedAt: new Date(), processorReference: reference, needsAttentionAt: null },
     );
     if (finished !== 1) return false;
     if (!(await applyTransition(tx, payment.id, 'refund', {}, {}))) {
@@ -176,7 +198,7 @@ export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps
 }
 
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
-  await em.nativeUpdate(Refund, { id: refund.id, status: RefundStatus.PROCESSING }, { status: RefundStatus.FAILED, failureReason: reason });
+  await em.nativeUpdate(Refund, { id: refund.id, status: RefundStatus.PROCESSING }, { status: RefundStatus.FAILED, failureReason: reason, needsAttentionAt: null });
   deps.logger.warn({ refundId: refund.id, paymentId: refund.payment.id, reason }, 'refund declined by the acquirer');
   return 'failed';
 }

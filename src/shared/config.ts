@@ -48,6 +48,8 @@ export interface Config {
   adminTokenTtlDays: number;
   /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
+  /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
+  reconciliation: ReconciliationConfig;
   /** Abuse limits of GraphQL documents sent to /graphql (docs/admin.md). */
   graphqlLimits: GraphQLLimits;
   /** Card-testing defence on the checkout page (docs/checkout.md, "Card-testing defence"). */
@@ -100,6 +102,15 @@ export interface RefundConfig {
   sweepIntervalMs: number;
   /** REFUND_PROCESSING_TIMEOUT_MS: a refund `processing` for longer than this (its worker died) is tried again (default 300000). */
   processingTimeoutMs: number;
+}
+
+export interface ReconciliationConfig {
+  /** RECONCILE_AFTER_MS: a payment or refund left `processing` longer than this is looked up at the acquirer; keep it above the acquirer's time-out (default 60000). */
+  afterMs: number;
+  /** RECONCILE_INTERVAL_MS: how often each instance sweeps for them; a look-up leases its row this long (default 15000). */
+  intervalMs: number;
+  /** RECONCILE_GIVE_UP_MS: an outcome still unknown this long after it went processing is flagged "needs attention" for admins (default 86400000). */
+  giveUpMs: number;
 }
 
 export interface GraphQLLimits {
@@ -156,6 +167,11 @@ export function loadConfig(env: Env = process.env): Config {
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),
+    },
+    reconciliation: {
+      afterMs: integer(env, 'RECONCILE_AFTER_MS', 60_000, 10, 86_400_000),
+      intervalMs: integer(env, 'RECONCILE_INTERVAL_MS', 15_000, 10, 3_600_000),
+      giveUpMs: integer(env, 'RECONCILE_GIVE_UP_MS', 86_400_000, 10, 30 * 86_400_000),
     },
     graphqlLimits: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 10, 2, 100),

@@ -3,7 +3,7 @@ import { checkoutClient, CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
-const TEST_CARDS = ['4242424242424242', '4000000000003220', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119', '4000000032200000', '4000008400001629', '4100000000000019'];
+const TEST_CARDS = ['4242424242424242', '4000000000003220', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119', '4000000032200000', '4000008400001629', '4100000000000019', '4000000000000341', '4000000000000416'];
 
 describe('card-testing defence', () => {
   let service: TestService;
@@ -87,8 +87,8 @@ describe('card numbers and security codes never reach the database or the logs',
     const customer = checkoutClient(service.url);
     for (const card of TEST_CARDS) {
       const id = (await seller.create(VALID_PAYMENT)).body.data.id;
-      const view = (await customer.pay(id, card, { securityCode: '9731' })).body.data.submitCard;
-      if (view.stage === 'AUTHENTICATION_REQUIRED') await customer.authenticate(id, true);
+      const view = (await customer.pay(id, card, { securityCode: '9731' })).body.data?.submitCard;
+      if (view?.stage === 'AUTHENTICATION_REQUIRED') await customer.authenticate(id, true);
     }
     await customer.pay((await seller.create(VALID_PAYMENT)).body.data.id, '4242424242424241', { securityCode: '9731' });
 

@@ -93,8 +93,14 @@ const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
 );
 
+/**
+ * The time-out cards (…0341, …0416) are left out: an unknown outcome is logged as an error on purpose (an
+ * operator alarm), which this file forbids; test/integration/reconciliation.test.ts covers them.
+ */
+const ANSWERING_CARDS = Object.entries(TEST_CARDS).filter(([, behaviour]) => !behaviour.kind.endsWith('-lost')).map(([number]) => number);
+
 const cardNumber = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...Object.keys(TEST_CARDS), '4242 4242 4242 4242', '4242-4242-4242-4242', ' 4242424242424242 ') },
+  { weight: 4, arbitrary: fc.constantFrom(...ANSWERING_CARDS, '4242 4242 4242 4242', '4242-4242-4242-4242', ' 4242424242424242 ') },
   { weight: 3, arbitrary: luhnNumber },
   { weight: 2, arbitrary: fc.constantFrom('4242424242424241', '0000000000000000', '42424242424242424242', '4242424242424242\u0000', '４２４２４２４２４２４２４２４２', '4242424242424242\n', '') },
   { weight: 2, arbitrary: wrongType },

@@ -4,6 +4,7 @@ import { Migration20261123010000_checkout_ledger_outbox } from './Migration20261
 import { Migration20261123020000_webhook_deliveries } from './Migration20261123020000_webhook_deliveries';
 import { Migration20261124000000_admin_console } from './Migration20261124000000_admin_console';
 import { Migration20261125000000_admin_roles } from './Migration20261125000000_admin_roles';
+import { Migration20261126000000_reconciliation } from './Migration20261126000000_reconciliation';
 import { Migration20261126000000_seller_account_status } from './Migration20261126000000_seller_account_status';
 import { Migration20261126010000_webhook_event_choice } from './Migration20261126010000_webhook_event_choice';
 
@@ -14,6 +15,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123020000_webhook_deliveries', class: Migration20261123020000_webhook_deliveries },
   { name: 'Migration20261124000000_admin_console', class: Migration20261124000000_admin_console },
   { name: 'Migration20261125000000_admin_roles', class: Migration20261125000000_admin_roles },
+  { name: 'Migration20261126000000_reconciliation', class: Migration20261126000000_reconciliation },
   { name: 'Migration20261126000000_seller_account_status', class: Migration20261126000000_seller_account_status },
   { name: 'Migration20261126010000_webhook_event_choice', class: Migration20261126010000_webhook_event_choice },
 ];
