@@ -19,7 +19,7 @@ export interface SettingDoc {
   meaning: string;
 }
 
-const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/config.ts');
+const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/shared/config.ts');
 const README = path.join(PROJECT_ROOT, 'README.md');
 export const TABLE_START = '<!-- config-table: generated from src/config.ts by `npm run docs:config`; edit the doc lines there -->';
 export const TABLE_END = '<!-- /config-table -->';

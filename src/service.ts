@@ -107,6 +107,10 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     baseUrl,
     logger,
     adminTokenTtlDays: config.adminTokenTtlDays,
+    accounts: {
+      signup: config.sellerSignup,
+      sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
+    },
     metrics,
     checkout: {
       processor,

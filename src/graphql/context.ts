@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
+import type { SignUpMode } from '../accounts/accounts.service';
+import type { SessionSettings } from '../accounts/sessions';
+import { sessionCookies, type SessionCookies } from '../http/session-cookies';
 import { clientAddress, locals } from '../http/request-context';
 import type { CheckoutDeps } from '../checkout/checkout.service';
 import type { Metrics } from '../observability/metrics';
@@ -29,6 +32,8 @@ export interface AppServices {
   refunds: RefundJobs;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
   adminTokenTtlDays: number;
+  /** Dashboard accounts: SELLER_SIGNUP and the session timeouts. */
+  accounts: { signup: SignUpMode; sessions: SessionSettings };
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
@@ -43,6 +48,8 @@ export interface GraphQLContext {
   services: AppServices;
   /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
   loaders: Loaders;
+  /** Sets or clears the dashboard session cookies on this request's answer. */
+  sessionCookies: SessionCookies;
 }
 
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
@@ -60,6 +67,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     clientAddress: clientAddress(req),
     baseUrl: services.baseUrl,
     services,
+    sessionCookies: sessionCookies(res, services.baseUrl),
     get loaders() {
       return (loaders ??= createLoaders(context.em));
     },

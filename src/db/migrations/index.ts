@@ -4,6 +4,7 @@ import { Migration20261123010000_checkout_ledger_outbox } from './Migration20261
 import { Migration20261123020000_webhook_deliveries } from './Migration20261123020000_webhook_deliveries';
 import { Migration20261124000000_admin_console } from './Migration20261124000000_admin_console';
 import { Migration20261125000000_admin_roles } from './Migration20261125000000_admin_roles';
+import { Migration20261126120000_seller_accounts } from './Migration20261126120000_seller_accounts';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261123020000_webhook_deliveries', class: Migration20261123020000_webhook_deliveries },
   { name: 'Migration20261124000000_admin_console', class: Migration20261124000000_admin_console },
   { name: 'Migration20261125000000_admin_roles', class: Migration20261125000000_admin_roles },
+  { name: 'Migration20261126120000_seller_accounts', class: Migration20261126120000_seller_accounts },
 ];
