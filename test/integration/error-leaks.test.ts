@@ -120,7 +120,7 @@ describe.each([['development'], [undefined]])('with NODE_ENV=%s', (nodeEnv) => {
     test('still gets suggestions (introspection is theirs anyway), but no stack trace', async () => {
       const admin = await adminClient(service);
       const res = await request(service.url).post('/graphql').set('Authorization', `Bearer ${admin.token}`).send({ query: '{ currentShp { id } }' });
-      expect(res.body.errors[0].message).toBe('Cannot query field "currentShp" on type "Query". Did you mean "currentShop"?');
+      expect(res.body.errors[0].message).toBe('Cannot query field "currentShp" on type "Query". Did you mean "currentShop", "currentAdmin", or "currentSeller"?');
       expect(res.text).not.toMatch(/stacktrace/);
       const parse = await graphql(service.url, `Bearer ${admin.token}`, '{ shops { ');
       expect(JSON.stringify(parse.errors)).not.toMatch(/stacktrace/);
