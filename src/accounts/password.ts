@@ -34,8 +34,10 @@ export async function verifyPassword(password: string, stored: string | null): P
   const [scheme, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split('$');
   if (scheme !== 'scrypt' || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(password.slice(0, PASSWORD_MAX_LENGTH), Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return timingSafeEqual(key, expected) && stored !== null;
+  // No password longer than the rule allows was ever stored: such a guess is hashed empty, at the same cost.
+  const tooLong = [...password].length > PASSWORD_MAX_LENGTH;
+  const key = await derive(tooLong ? '' : password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  return key.length === expected.length && timingSafeEqual(key, expected) && stored !== null && !tooLong;
 }
 
 /** A hash of a random password: checking an unknown e-mail runs scrypt too, so timing does not tell. */
