@@ -5,7 +5,7 @@
  *   pages+REST src/rest/, src/admin-console/, any *-page.ts (the checkout page)
  *   GraphQL    src/graphql/ and every *.resolver.ts (a feature's thin GraphQL face lives in its folder)
  *   HTTP       src/http/: request context, the caller (actor), authentication, body errors, probes
- *   features   payments, checkout, refunds, withdrawals, webhooks, shops, ledger, admins, audit
+ *   features   payments, checkout, refunds, withdrawals, webhooks, shops, ledger, admins, audit, accounts
  *   adapters   db, processor, rate-limit, observability (outside systems behind our own interfaces)
  *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours)
  *
@@ -15,7 +15,7 @@ const ENTRY = '^src/[^/]+\\.ts$';
 const PAGES = '^src/(rest|admin-console)/|^src/.+-page\\.ts$';
 const GRAPHQL = '^src/graphql/|^src/.+\\.resolver\\.ts$';
 const HTTP = '^src/http/';
-const FEATURES = '^src/(payments|checkout|refunds|withdrawals|webhooks|shops|ledger|admins|audit)/';
+const FEATURES = '^src/(payments|checkout|refunds|withdrawals|webhooks|shops|ledger|admins|audit|accounts)/';
 const ADAPTERS = '^src/(db|processor|rate-limit|observability)/';
 const KERNEL = '^src/shared/';
 

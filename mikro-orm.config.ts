@@ -2,6 +2,7 @@ import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { Admin } from './src/admins/admin.entity';
 import { AdminToken } from './src/admins/admin-token.entity';
+import { EmailVerification, SellerSession } from './src/accounts/seller-session.entity';
 import { AuditEntry } from './src/audit/audit-entry.entity';
 import { MIGRATIONS } from './src/db/migrations';
 import { LedgerEntry } from './src/ledger/ledger-entry.entity';
@@ -16,7 +17,7 @@ import { WebhookDelivery } from './src/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from './src/webhooks/webhook-event.entity';
 import { Withdrawal } from './src/withdrawals/withdrawal.entity';
 
-export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry];
+export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry, SellerSession, EmailVerification];
 
 /**
  * The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk.

@@ -57,6 +57,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   const restOperations = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
+  // The dashboard's operations are sent by its page to /graphql; loading them here fails the start if one breaks.
+  loadOperations(deps.schema, 'seller-dashboard.graphql', () => undefined);
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
   app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
   app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));

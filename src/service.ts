@@ -127,6 +127,10 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     logger,
     adminTokenTtlDays: config.adminTokenTtlDays,
     paymentMaximums: config.paymentMaximums,
+    accounts: {
+      signup: config.sellerSignup,
+      sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
+    },
     metrics,
     checkout,
     credentials: createCredentialCache({

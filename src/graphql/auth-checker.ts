@@ -21,7 +21,7 @@ export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context, info, 
 };
 
 function rolesOf(actor: Actor): Role[] {
-  if (actor.kind === 'seller') return ['SELLER'];
+  if (actor.kind === 'seller' || actor.kind === 'session') return ['SELLER'];
   if (actor.kind === 'admin') return ['ADMIN', actor.admin.role.toUpperCase() as AdminDuty];
   return [];
 }
@@ -40,14 +40,22 @@ async function refuseAdmin(context: GraphQLContext, admin: Admin, operation: str
 
 /** The calling seller's shop; resolvers guarded by `@Authorized('SELLER')` may rely on it. */
 export function sellerShop(context: GraphQLContext) {
-  if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
-  return context.actor.shop;
+  sellerShopId(context);
+  return (context.actor as Extract<Actor, { shop: unknown }>).shop;
 }
 
 /** The calling seller's shop id, without making a reference to the shop (the hot paths need only the id). */
 export function sellerShopId(context: GraphQLContext): string {
-  if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
-  return context.actor.shopId;
+  const { actor } = context;
+  if (actor.kind !== 'seller' && actor.kind !== 'session') throw domainError('FORBIDDEN');
+  if (!actor.shopId) throw domainError('SHOP_NOT_FOUND');
+  return actor.shopId;
+}
+
+/** The dashboard session of the caller; API keys and admin tokens are refused. */
+export function currentSession(context: GraphQLContext) {
+  if (context.actor.kind !== 'session') throw domainError('SESSION_REQUIRED');
+  return context.actor;
 }
 
 /** The calling seller's account status, as cached with its key. */
@@ -68,14 +76,15 @@ export function adminOrNull(context: GraphQLContext) {
 }
 
 /**
- * The one ownership rule: which shops a `@Authorized('SELLER', 'ADMIN')` field may reach. A seller reaches
- * their own shop only (naming another is 404, as for payments); an admin the shop they name, or every shop
+ * The one ownership rule: which shops a `@Authorized('SELLER', 'ADMIN')` field may reach. A seller (API key
+ * or dashboard session alike) reaches their own shop only (naming another is 404, as for payments); an admin the shop they name, or every shop
  * (null) when they name none.
  */
 export function shopScopeFor(context: GraphQLContext, shopId: string | null | undefined): string | null {
-  if (context.actor.kind === 'seller') {
-    if (shopId && shopId !== context.actor.shopId) throw domainError('SHOP_NOT_FOUND');
-    return context.actor.shopId;
+  if (context.actor.kind === 'seller' || context.actor.kind === 'session') {
+    const own = sellerShopId(context);
+    if (shopId && shopId !== own) throw domainError('SHOP_NOT_FOUND');
+    return own;
   }
   if (context.actor.kind !== 'admin') throw domainError('UNAUTHENTICATED');
   return shopId ?? null;

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
+import type { SignUpMode } from '../accounts/accounts.service';
+import type { SessionSettings } from '../accounts/sessions';
+import { sessionCookies, type SessionCookies } from '../http/session-cookies';
 import { clientAddress, locals } from '../http/request-context';
 import type { CheckoutDeps } from '../checkout/checkout.service';
 import type { Metrics } from '../observability/metrics';
@@ -35,6 +38,8 @@ export interface AppServices {
   adminTokenTtlDays: number;
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */
   paymentMaximums: PaymentMaximums;
+  /** Dashboard accounts: SELLER_SIGNUP and the session timeouts. */
+  accounts: { signup: SignUpMode; sessions: SessionSettings };
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
@@ -49,6 +54,8 @@ export interface GraphQLContext {
   services: AppServices;
   /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
   loaders: Loaders;
+  /** Sets or clears the dashboard session cookies on this request's answer. */
+  sessionCookies: SessionCookies;
 }
 
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
@@ -66,6 +73,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     clientAddress: clientAddress(req),
     baseUrl: services.baseUrl,
     services,
+    sessionCookies: sessionCookies(res, services.baseUrl),
     get loaders() {
       return (loaders ??= createLoaders(context.em));
     },

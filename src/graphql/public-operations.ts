@@ -6,35 +6,42 @@ import { locals } from '../http/request-context';
 import { domainError } from '../shared/errors';
 import { PROJECT_ROOT } from '../shared/project-root';
 
-/** The public checkout operations: the exact document the checkout page sends, and its operation names. */
+/** Public operations: the exact document a page sends, and which of its operation names need no credentials. */
 export interface PublicOperations {
   document: string;
   names: ReadonlySet<string>;
 }
 
-function loadPublicOperations(): PublicOperations {
-  const document = fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations/checkout.graphql'), 'utf8');
+/** Every operation of `file`, or only those named in `only`. */
+function loadPublicOperations(file: string, only?: string[]): PublicOperations {
+  const document = fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations', file), 'utf8');
   const names = parse(document)
     .definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')
     .map((d) => d.name!.value);
-  return { document, names: new Set(names) };
+  if (only?.some((name) => !names.includes(name))) throw new Error(`${file} lacks one of ${only.join(', ')}`);
+  return { document, names: new Set(only ?? names) };
 }
 
-export const PUBLIC_OPERATIONS = loadPublicOperations();
+/** The checkout page's operations, and the dashboard's sign-up and sign-in (its other operations need a session). */
+export const PUBLIC_OPERATIONS: readonly PublicOperations[] = [
+  loadPublicOperations('checkout.graphql'),
+  loadPublicOperations('seller-dashboard.graphql', ['SignUp', 'SignIn']),
+];
 
 /**
- * Callers without credentials may run only the checkout operations, sent as the very document in
- * schema/operations/checkout.graphql (an allow-list, compared as a string: nothing is parsed per request).
+ * Callers without credentials may run only the checkout operations and the dashboard's SignUp and SignIn,
+ * sent as the very documents in schema/operations/ (an allow-list, compared as a string: nothing is parsed
+ * per request).
  * Everything else, introspection and batches included, needs a seller key or an admin token.
  */
-export function publicOperationsOnly(allowed: PublicOperations) {
+export function publicOperationsOnly(allowed: readonly PublicOperations[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (locals(res).actor.kind !== 'public') return next();
     const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | unknown[] | undefined;
     const ok =
       typeof request === 'object' && request !== null && !Array.isArray(request) &&
-      request.query === allowed.document &&
-      typeof request.operationName === 'string' && allowed.names.has(request.operationName);
+      typeof request.operationName === 'string' &&
+      allowed.some((list) => request.query === list.document && list.names.has(request.operationName as string));
     next(ok ? undefined : domainError('OPERATION_NOT_ALLOWED'));
   };
 }

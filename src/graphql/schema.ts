@@ -1,5 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AccountResolver } from '../accounts/account.resolver';
 import { AdminResolver } from '../admins/admin.resolver';
 import { AuditResolver } from '../audit/audit.resolver';
 import { CheckoutResolver } from '../checkout/checkout.resolver';
@@ -29,6 +30,8 @@ export const RESOLVERS = [
   SellerAdminResolver,
   AuditResolver,
   AdminResolver,
+  // the seller dashboard (docs/dashboard.md)
+  AccountResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

@@ -2,11 +2,16 @@ import type { Admin } from '../admins/admin.entity';
 import type { AccountStatus } from '../shops/account-status';
 import type { Shop } from '../shops/shop.entity';
 
-/** Who is calling: a seller through its shop's API key, one of our admins, or the public checkout page. */
+/** Who is calling: a seller through its shop's API key or a dashboard session, one of our admins, or the public. */
 export type Actor =
   /** `shop` is a reference (only its id is set), made on first use: load it when more is needed. */
   /** `accountStatus`: the seller's, as cached with the key (it caps the amount of a new payment). */
   | { kind: 'seller'; shopId: string; accountStatus: AccountStatus; readonly shop: Shop }
   /** `tokenId`: the admin token this request came with. */
   | { kind: 'admin'; admin: Admin; tokenId: string }
+  /**
+   * A seller signed in to the dashboard (docs/dashboard.md): reaches exactly what the seller's API key
+   * reaches. `shopId` is null while the seller has no live shop (after deleting it).
+   */
+  | { kind: 'session'; sellerId: string; sessionId: string; shopId: string | null; readonly shop: Shop }
   | { kind: 'public' };

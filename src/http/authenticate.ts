@@ -9,6 +9,9 @@ import { Shop } from '../shops/shop.entity';
 import type { Actor } from './actor';
 import type { CachedCredential, CredentialCache } from '../shops/credential-cache';
 import { clientAddress, locals } from './request-context';
+import { csrfTokenFor, liveSession, type SessionSettings } from '../accounts/sessions';
+import { CSRF_HEADER, sessionCookies, sessionTokenOf } from './session-cookies';
+import { digestsEqual } from '../shared/secrets';
 
 export interface RateLimits {
   /** Per API key (spec: 100 requests per minute per key). */
@@ -41,12 +44,13 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
   };
 }
 
-/** /graphql: a seller key, an admin token, or nobody (the public checkout operations). */
-export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache) {
+/** /graphql: a seller key, an admin token, a dashboard session cookie, or nobody (the public operations). */
+export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache, sessions: SessionSettings & { baseUrl: string }) {
   const seller = authenticateSeller(limits, credentials);
+  const session = authenticateSession(sessions);
   return async (req: Request, res: Response, next: NextFunction) => {
     const authorization = req.get('authorization');
-    if (!authorization) return next();
+    if (!authorization) return session(req, res, next);
     const token = /^Bearer +(adm_\S+)\s*$/i.exec(authorization)?.[1];
     if (!token) return seller(req, res, next);
     try {
@@ -93,6 +97,44 @@ function sellerActor({ shopId, accountStatus }: CachedCredential, em: () => Enti
     accountStatus,
     get shop() {
       return (shop ??= em().getReference(Shop, shopId));
+    },
+  };
+}
+
+/**
+ * Dashboard sessions: the httpOnly cookie names the session. A live session makes the caller a `session`
+ * actor, but only with the session's CSRF token in X-CSRF-Token on every request (a header a cross-site
+ * form cannot send; docs/dashboard.md). An unknown or expired session is dropped (its cookies cleared) and
+ * the request goes on as the public, who may still sign in.
+ */
+export function authenticateSession(settings: SessionSettings & { baseUrl: string }) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const token = sessionTokenOf(req);
+    if (!token) return next();
+    try {
+      const context = locals(res);
+      const live = await liveSession(context.em, token, settings);
+      if (!live) {
+        sessionCookies(res, settings.baseUrl).clear();
+        return next();
+      }
+      if (!digestsEqual(String(req.get(CSRF_HEADER) ?? ''), csrfTokenFor(token))) throw domainError('CSRF_TOKEN_INVALID');
+      context.actor = sessionActor(live, () => context.em);
+      context.rateLimitKey = `seller:${live.sellerId}`;
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function sessionActor(live: { sessionId: string; sellerId: string; shopId: string | null }, em: () => EntityManager): Actor {
+  let shop: Shop | undefined;
+  return {
+    kind: 'session',
+    ...live,
+    get shop() {
+      return (shop ??= em().getReference(Shop, live.shopId!));
     },
   };
 }

@@ -46,6 +46,12 @@ export interface Config {
   simulatedRefundDelayMs: number;
   /** ADMIN_TOKEN_TTL_DAYS: days an admin token is accepted after it is issued, see docs/admin.md (default 90). */
   adminTokenTtlDays: number;
+  /** SELLER_SIGNUP: `open` lets anyone sign up at the dashboard; `invite` refuses self sign-up (default open). */
+  sellerSignup: 'open' | 'invite';
+  /** SESSION_IDLE_TIMEOUT_MS: a dashboard session ends after this long without a request; PCI DSS 8.2.8 (default 900000). */
+  sessionIdleTimeoutMs: number;
+  /** SESSION_ABSOLUTE_TIMEOUT_MS: a dashboard session ends this long after sign-in, however busy (default 43200000). */
+  sessionAbsoluteTimeoutMs: number;
   /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
   /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
@@ -164,6 +170,9 @@ export function loadConfig(env: Env = process.env): Config {
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
     simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),
     adminTokenTtlDays: integer(env, 'ADMIN_TOKEN_TTL_DAYS', DEFAULT_ADMIN_TOKEN_TTL_DAYS, 1, 3650),
+    sellerSignup: oneOf(env, 'SELLER_SIGNUP', ['open', 'invite'] as const),
+    sessionIdleTimeoutMs: integer(env, 'SESSION_IDLE_TIMEOUT_MS', 900_000, 1000, 900_000),
+    sessionAbsoluteTimeoutMs: integer(env, 'SESSION_ABSOLUTE_TIMEOUT_MS', 43_200_000, 1000, 86_400_000),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),

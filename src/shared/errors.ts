@@ -12,10 +12,14 @@ import {
   METADATA_MAX_KEYS,
   MINIMUM_AMOUNT_CENTS,
   PAGE_LIMIT_MAX,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
   PAYOUT_REFERENCE_MAX_LENGTH,
   REASON_MAX_LENGTH,
   RETURN_URL_MAX_LENGTH,
   SHOP_NAME_MAX_LENGTH,
+  SIGN_IN_LOCKOUT_MINUTES,
+  SIGN_IN_MAX_FAILURES,
   SUPPORTED_CURRENCY,
   WITHDRAWAL_MINIMUM_CENTS,
 } from './limits';
@@ -73,6 +77,20 @@ const catalogue = {
   SELLER_INACTIVE: { status: 403, message: 'Seller account inactive' }, // (spec)
   UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
   FORBIDDEN: { status: 403, message: 'Access denied' },
+  // 400/401/403/409/423: seller accounts and sessions (docs/dashboard.md)
+  SIGN_UP_CLOSED: { status: 403, message: 'Sign-up is by invitation only' },
+  PASSWORD_TOO_SHORT: { status: 400, message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` },
+  PASSWORD_TOO_LONG: { status: 400, message: `Password cannot exceed ${PASSWORD_MAX_LENGTH} characters` },
+  PASSWORD_TOO_COMMON: { status: 400, message: 'Password is too common; choose another' },
+  SIGN_IN_FAILED: { status: 401, message: 'Email or password is incorrect' },
+  ACCOUNT_LOCKED: {
+    status: 423,
+    message: `Account locked after ${SIGN_IN_MAX_FAILURES} failed sign-ins; try again in ${SIGN_IN_LOCKOUT_MINUTES} minutes`,
+  },
+  CSRF_TOKEN_INVALID: { status: 403, message: 'Missing or invalid X-CSRF-Token header' },
+  SESSION_REQUIRED: { status: 401, message: 'Sign in to the dashboard first' },
+  VERIFICATION_TOKEN_INVALID: { status: 400, message: 'This verification link is invalid or has expired' },
+  EMAIL_NOT_VERIFIED: { status: 403, message: 'Verify your email address before your first withdrawal' },
   // 403/404: separated admin duties (docs/admin.md)
   FORBIDDEN_ROLE: {
     status: 403,

@@ -31,3 +31,14 @@ export const PAGE_LIMIT_MAX = 100;
 
 /** A JSON request body (REST and GraphQL): far above any valid payment, small enough to parse at once. */
 export const JSON_BODY_MAX_BYTES = 64 * 1024;
+
+// Seller accounts (docs/dashboard.md)
+/** PCI DSS v4 8.3.6: at least 12 characters. */
+export const PASSWORD_MIN_LENGTH = 12;
+/** Bounds the work one sign-in can ask of scrypt. */
+export const PASSWORD_MAX_LENGTH = 256;
+/** PCI DSS v4 8.3.4: lock after no more than 10 failed attempts, for at least 30 minutes. */
+export const SIGN_IN_MAX_FAILURES = 10;
+export const SIGN_IN_LOCKOUT_MINUTES = 30;
+/** How long an e-mail verification link works. */
+export const EMAIL_VERIFICATION_TTL_HOURS = 24;

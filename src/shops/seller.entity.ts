@@ -34,4 +34,20 @@ export class Seller {
   @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
+
+  /** scrypt hash (src/accounts/password.ts); null for sellers created by an operator, who cannot sign in. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  passwordHash: string | null = null;
+
+  /** When the seller proved the e-mail address; withdrawals wait for it. Operators vouch for theirs. */
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  emailVerifiedAt: Date | null = new Date();
+
+  /** Failed sign-ins since the last success or lockout (PCI DSS 8.3.4). */
+  @Property({ type: 'integer' })
+  failedSignIns: Opt<number> = 0;
+
+  @Property({ type: 'datetime', nullable: true })
+  lockedUntil: Date | null = null;
 }

@@ -36,7 +36,8 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
     const shop = await tx.findOne(Shop, { id: shopId });
     if (!shop) throw domainError('SHOP_NOT_FOUND');
     const sellerId = shop.seller.id;
-    await tx.execute('select "id" from "sellers" where "id" = ? for update', [sellerId]);
+    const [{ email_verified_at: verified }] = await tx.execute('select "id", "email_verified_at" from "sellers" where "id" = ? for update', [sellerId]);
+    if (!verified) throw domainError('EMAIL_NOT_VERIFIED');
     checkAgainstBalance(cents, await sellerBalance(tx, sellerId));
     const seller = tx.getReference(Seller, sellerId);
     const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });

@@ -112,8 +112,14 @@ const OPERATIONS: Record<string, Operation> = {
   auditLog: { roles: ALL, call: () => ['{ auditLog { pagination { total } } }', {}] },
 };
 
-/** What only sellers or the public checkout run; everything else in the schema must be in OPERATIONS. */
-const NOT_FOR_ADMINS = new Set(['createPayment', 'submitCard', 'answerThreeDSecure', 'cancelCheckout', 'currentShop', 'payments', 'checkoutPayment']);
+/**
+ * What only sellers, the public checkout or the seller dashboard's accounts run (docs/dashboard.md; tested in
+ * seller-accounts.test.ts); everything else in the schema must be in OPERATIONS.
+ */
+const NOT_FOR_ADMINS = new Set([
+  'createPayment', 'submitCard', 'answerThreeDSecure', 'cancelCheckout', 'currentShop', 'payments', 'checkoutPayment',
+  'signUp', 'signIn', 'signOut', 'signOutEverywhere', 'verifyEmail', 'currentSeller',
+]);
 
 test('the list above covers every query and mutation of the schema an admin may run', async () => {
   const schema = await buildAppSchema();

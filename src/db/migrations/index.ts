@@ -7,6 +7,7 @@ import { Migration20261125000000_admin_roles } from './Migration20261125000000_a
 import { Migration20261126000000_reconciliation } from './Migration20261126000000_reconciliation';
 import { Migration20261126000000_seller_account_status } from './Migration20261126000000_seller_account_status';
 import { Migration20261126010000_webhook_event_choice } from './Migration20261126010000_webhook_event_choice';
+import { Migration20261126120000_seller_accounts } from './Migration20261126120000_seller_accounts';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000000_reconciliation', class: Migration20261126000000_reconciliation },
   { name: 'Migration20261126000000_seller_account_status', class: Migration20261126000000_seller_account_status },
   { name: 'Migration20261126010000_webhook_event_choice', class: Migration20261126010000_webhook_event_choice },
+  { name: 'Migration20261126120000_seller_accounts', class: Migration20261126120000_seller_accounts },
 ];
