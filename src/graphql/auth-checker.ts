@@ -4,6 +4,7 @@ import { domainError } from '../shared/errors';
 import type { Admin } from '../admins/admin.entity';
 import type { Actor } from '../http/actor';
 import type { AccountStatus } from '../shops/account-status';
+import { Seller } from '../shops/seller.entity';
 import type { AdminDuty, GraphQLContext, Role } from './context';
 
 const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminDuty[];
@@ -58,10 +59,13 @@ export function currentSession(context: GraphQLContext) {
   return context.actor;
 }
 
-/** The calling seller's account status, as cached with its key. */
-export function sellerAccountStatus(context: GraphQLContext): AccountStatus {
-  if (context.actor.kind !== 'seller') throw domainError('FORBIDDEN');
-  return context.actor.accountStatus;
+/** The calling seller's account status (it caps a new payment): cached with an API key, read for a dashboard session. */
+export async function sellerAccountStatus(context: GraphQLContext): Promise<AccountStatus> {
+  const { actor } = context;
+  if (actor.kind === 'seller') return actor.accountStatus;
+  // A dashboard session is not on the create hot path: its seller's status is read when it is needed.
+  if (actor.kind === 'session') return (await context.em.findOneOrFail(Seller, { id: actor.sellerId })).accountStatus;
+  throw domainError('FORBIDDEN');
 }
 
 /** The calling admin; resolvers guarded by an admin role may rely on it. */

@@ -19,7 +19,7 @@ export class PaymentResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<CreatePaymentResult> {
     const shopId = sellerShopId(context);
-    const maximum = paymentMaximumFor(sellerAccountStatus(context), context.services.paymentMaximums);
+    const maximum = paymentMaximumFor(await sellerAccountStatus(context), context.services.paymentMaximums);
     const outcome = await createPayment(context.em, shopId, input, idempotencyKey, maximum);
     if (!outcome.replayed) {
       context.services.logger.info({ requestId: context.requestId, paymentId: outcome.payment.id, shopId, amount: outcome.payment.amount }, 'payment created');
