@@ -5,7 +5,7 @@ export interface SimulatedOperation {
   /** `approved`, a decline code, or `refunded`. */
   outcome: string;
   acquirerReference: string | null;
-  /** Charged with `…0341`: its answers (and its refunds' answers) are lost. */
+  /** Charged with an `answer-lost` test card (TEST_CARDS): its answers (and its refunds' answers) are lost. */
   losesAnswers: boolean;
 }
 

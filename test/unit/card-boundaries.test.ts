@@ -1,6 +1,6 @@
 import { brandOf, summarizeCard, validCard } from '../../src/checkout/card-intake';
 import { CARD_NUMBER, isCardNumber, isUnexpired, passesLuhn, SECURITY_CODE } from '../../src/checkout/card-predicates';
-import { DomainError } from '../../src/shared/errors';
+import { codeOf } from '../support/domain-errors';
 
 /** The edges of the card rules, where a changed comparison or a pattern without anchors would go unnoticed. */
 const NOW = new Date(Date.UTC(2026, 10, 23, 12, 0));
@@ -10,16 +10,6 @@ const card = { number: '4242424242424242', expMonth: 12, expYear: 2030, security
 function withCheckDigit(digits: string): string {
   const check = [...'0123456789'].find((d) => passesLuhn(digits + d))!;
   return digits + check;
-}
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return 'ok';
 }
 
 describe('card number', () => {

@@ -1,19 +1,9 @@
 import { checkoutUrlFor, isHttpsUrl, isPaymentId, validateCreatePayment, validMetadata, type CreatePaymentRequest } from '../../src/payments/payment-rules';
-import { DomainError } from '../../src/shared/errors';
 import { pageOf, validPageRequest, windowOf } from '../../src/shared/pagination';
+import { codeOf } from '../support/domain-errors';
 
 /** Every limit of the create and list rules exactly at its edge, and the patterns tested at both ends. */
 const valid = { amount: 50, currency: 'usd', returnUrl: 'https://a.example/' };
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return 'ok';
-}
 
 const create = (overrides: CreatePaymentRequest) => codeOf(() => validateCreatePayment({ ...valid, ...overrides }));
 

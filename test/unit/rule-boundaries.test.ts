@@ -1,17 +1,6 @@
 import { optionalReason, validReason } from '../../src/admins/admin-rules';
-import { DomainError } from '../../src/shared/errors';
 import { checkAgainstBalance, validWithdrawalAmount } from '../../src/withdrawals/withdrawal.service';
-
-/** The admin and withdrawal rules at their edges (the same rules admin-rules.test.ts shows by example). */
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-  return 'ok';
-}
+import { codeOf } from '../support/domain-errors';
 
 describe('reasons', () => {
   test('500 characters after trimming are accepted, counted as characters; 501 are not', () => {
