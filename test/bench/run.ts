@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
@@ -8,6 +7,7 @@ import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
 import { approvedSubmission } from './card-submission';
 import { fixedRate } from './fixed-rate';
 import { measureWebhookLag } from './webhook-lag';
+import { freePort } from '../support/processes';
 
 /**
  * `npm run bench`: the service (full path) against a plain Express + pg baseline on the same database,
@@ -197,15 +197,6 @@ function startChild(script: string, args: string[], env: Record<string, string>,
     };
     child.stdout!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`${script} exited ${code} before it was ready:\n${seen.slice(-2000)}`)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 

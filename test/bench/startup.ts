@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { liveOwner } from '../../src/db/data-dir-lock';
 import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
+import { freePort } from '../support/processes';
 
 /**
  * `npm run bench:startup`: what a newcomer waits for, through npm exactly as the README says, on a built
@@ -94,15 +94,6 @@ async function stop(child: ChildProcess, dataDir?: string): Promise<void> {
     process.kill(-child.pid!, 'SIGTERM');
   });
   while (dataDir && liveOwner(dataDir)) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 main().catch((error) => {
