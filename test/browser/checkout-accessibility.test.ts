@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { Seller, SellerStatus } from '../../src/shops/seller.entity';
 import { axeViolations, createPayment, customerPage, fillCard, launchBrowser, type AxeViolation, type CustomerPage } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -81,6 +82,15 @@ describe('WCAG 2.2 AA (axe-core) on every screen of the checkout', () => {
     await checkoutClient(service.url).pay(id, '4242424242424242');
     await openCheckout(id);
     await page.getByRole('heading', { name: 'Payment complete' }).waitFor();
+    await expectNoViolations();
+  });
+
+  test('the page of a shop that cannot take payments', async () => {
+    const shop = await service.createShop({ shopName: 'Corner Bakery' });
+    const id = await createPayment(service, shop.apiKey);
+    await service.em().nativeUpdate(Seller, { id: shop.seller.id }, { status: SellerStatus.SUSPENDED });
+    await page.goto(`${service.url}/checkout/${id}`);
+    await page.getByRole('heading', { name: 'This shop cannot take payments right now' }).waitFor();
     await expectNoViolations();
   });
 
