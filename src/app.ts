@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Queue } from 'bull';
+import { dashboardRouter } from './accounts/dashboard-page';
 import { adminConsoleRouter } from './admin-console/admin-page';
 import { queueDashboardRouter } from './admin-console/queue-dashboard';
 import { checkoutPageRouter } from './checkout/checkout-page';
@@ -70,6 +71,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use('/graphql', graphql.router);
   app.use(queueDashboardRouter(deps.queues));
   app.use(adminConsoleRouter());
+  app.use(dashboardRouter());
   app.use(
     checkoutPageRouter({
       paymentExists: (id) => paymentExists(orm.em.fork(), id),

@@ -59,3 +59,17 @@ export async function endSession(em: EntityManager, sessionId: string): Promise<
 export async function endAllSessions(em: EntityManager, sellerId: string): Promise<number> {
   return em.nativeUpdate(SellerSession, { seller: sellerId, revokedAt: null }, { revokedAt: new Date() });
 }
+
+/** The seller's sessions that have not ended nor timed out, newest first (the Account screen). */
+export async function liveSessionsOf(em: EntityManager, sellerId: string, settings: SessionSettings, now = new Date()): Promise<SellerSession[]> {
+  return em.find(
+    SellerSession,
+    {
+      seller: sellerId,
+      revokedAt: null,
+      lastSeenAt: { $gt: new Date(now.getTime() - settings.idleTimeoutMs) },
+      createdAt: { $gt: new Date(now.getTime() - settings.absoluteTimeoutMs) },
+    },
+    { orderBy: { createdAt: 'desc' }, limit: 50 },
+  );
+}

@@ -22,7 +22,9 @@ export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context, info, 
 };
 
 function rolesOf(actor: Actor): Role[] {
-  if (actor.kind === 'seller' || actor.kind === 'session') return ['SELLER'];
+  if (actor.kind === 'seller') return ['SELLER'];
+  // A dashboard session is the seller too, plus what only a signed-in person may do (delete the shop, ...).
+  if (actor.kind === 'session') return ['SELLER', 'SESSION'];
   if (actor.kind === 'admin') return ['ADMIN', actor.admin.role.toUpperCase() as AdminDuty];
   return [];
 }

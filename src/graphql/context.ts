@@ -18,7 +18,8 @@ import type { WebhookServices } from '../webhooks/webhook-settings.service';
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
 export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
 /** `ADMIN`: any admin, whatever the role (the reads). */
-export type Role = 'SELLER' | 'ADMIN' | AdminDuty;
+/** SESSION: a dashboard session only (it also holds SELLER); for what an API key must not do or read. */
+export type Role = 'SELLER' | 'SESSION' | 'ADMIN' | AdminDuty;
 
 /** What every request shares: built once at start. */
 export interface AppServices {

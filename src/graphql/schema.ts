@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from '../accounts/account.resolver';
+import { SessionListResolver } from '../accounts/session-list.resolver';
 import { AdminResolver } from '../admins/admin.resolver';
 import { AuditResolver } from '../audit/audit.resolver';
 import { CheckoutResolver } from '../checkout/checkout.resolver';
@@ -9,6 +10,7 @@ import { PaymentAdminResolver } from '../payments/payment-admin.resolver';
 import { PaymentResolver } from '../payments/payment.resolver';
 import { RefundResolver } from '../refunds/refund.resolver';
 import { SellerAdminResolver, ShopAdminResolver } from '../shops/shop-admin.resolver';
+import { SellerShopResolver } from '../shops/seller-shop.resolver';
 import { ShopResolver } from '../shops/shop.resolver';
 import { WebhookResolver } from '../webhooks/webhook.resolver';
 import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
@@ -32,6 +34,8 @@ export const RESOLVERS = [
   AdminResolver,
   // the seller dashboard (docs/dashboard.md)
   AccountResolver,
+  SessionListResolver,
+  SellerShopResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit/audit-entry.entity';
+import { shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { feeFor, netOf } from '../ledger/fee';
 import { LedgerEntry } from '../ledger/ledger-entry.entity';
@@ -32,18 +33,24 @@ export class CardSummary {
   @Field(() => Int, { nullable: true }) expYear!: number | null;
 }
 
-/** Support's view of payments: search across shops and each payment's full story. */
+/**
+ * Support's view of payments (search across shops, each payment's full story) and the seller's in the
+ * dashboard: a session reaches its own shop's payments only (shopScopeFor; `payment(id)` is owner-checked),
+ * and sees the story a seller may see (fee, net, card summary, 3-D Secure, refunds, deliveries); the
+ * ledger lines, audit entries and reconciliation flag stay with admins. API keys keep the REST fields.
+ */
 @Resolver(() => Payment)
 export class PaymentAdminResolver {
-  @Authorized('ADMIN')
-  @Query(() => PaymentList, { description: 'Payments across shops, newest first, by id, shop, status, customer e-mail and creation date.' })
+  @Authorized('SESSION', 'ADMIN')
+  @Query(() => PaymentList, { description: "Payments, newest first, by id, shop, status, customer e-mail and creation date: across shops for admins, the seller's own in the dashboard." })
   searchPayments(
     @Arg('filter', () => PaymentSearchInput, { nullable: true }) filter: PaymentSearchInput | null,
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Payment>> {
-    return searchPayments(context.em, filter ?? {}, page, limit);
+    const shopId = shopScopeFor(context, filter?.shopId);
+    return searchPayments(context.em, { ...filter, shopId }, page, limit);
   }
 
   @Authorized('SELLER', 'ADMIN')
@@ -52,20 +59,20 @@ export class PaymentAdminResolver {
     return (await context.loaders.shop.load(payment.shop.id))!;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => CardSummary, { nullable: true, description: 'Null until a card was submitted.' })
   card(@Root() payment: Payment): CardSummary | null {
     if (!payment.cardLast4) return null;
     return { brand: payment.cardBrand, last4: payment.cardLast4, expMonth: payment.cardExpMonth, expYear: payment.cardExpYear };
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => CheckoutStage, { description: 'Where the hosted checkout stands (PROCESSING: card submitted, outcome pending).' })
   checkoutStage(@Root() payment: Payment): CheckoutStage {
     return payment.checkoutStage;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => String, { nullable: true, description: '3-D Secure: frictionless, challenged or failed; null when not used.' })
   threeDsOutcome(@Root() payment: Payment): string | null {
     return payment.threeDsOutcome;
@@ -80,25 +87,25 @@ export class PaymentAdminResolver {
     return payment.needsAttentionAt;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => String, { nullable: true, description: 'Why it failed, for example card_declined.' })
   failureCode(@Root() payment: Payment): string | null {
     return payment.failureCode;
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SafeIntResolver, { description: 'Our 15% fee in cents, charged when it completes.' })
   fee(@Root() payment: Payment): number {
     return feeFor(payment.amount);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SafeIntResolver, { description: 'Amount minus the fee: what the seller is credited.' })
   netAmount(@Root() payment: Payment): number {
     return netOf(payment.amount);
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => [Refund], { description: 'Refund requests, oldest first.' })
   refunds(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Refund[]> {
     return context.loaders.refundsOfPayment.load(payment.id);
@@ -120,7 +127,7 @@ export class PaymentAdminResolver {
       .sort((a, b) => Number(a.id) - Number(b.id));
   }
 
-  @Authorized('ADMIN')
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => [WebhookDelivery], { description: 'Webhook deliveries of its events, with every attempt.' })
   webhookDeliveries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<WebhookDelivery[]> {
     return context.loaders.deliveriesOfPayment.load(payment.id);

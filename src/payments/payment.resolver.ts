@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../graphql/auth-checker';
 import { paymentMaximumFor } from '../shops/account-status';
 import type { GraphQLContext } from '../graphql/context';
+import { Shop } from '../shops/shop.entity';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
@@ -32,6 +33,8 @@ export class PaymentResolver {
   payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentFields> {
     // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
     const shopScope = shopScopeFor(context, null);
+    // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, still owner-checked.
+    if (context.actor.kind === 'session') return findPayment(context.em, id, context.em.getReference(Shop, shopScope!));
     return shopScope ? findShopPayment(context.em, id, shopScope) : findPayment(context.em, id, null);
   }
 

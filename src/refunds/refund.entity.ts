@@ -45,8 +45,9 @@ export class Refund {
   @Enum({ items: () => RefundStatus })
   status: Opt<RefundStatus> = RefundStatus.REQUESTED;
 
-  @ManyToOne('Admin')
-  requestedBy!: Admin;
+  /** The support or finance admin who recorded it; null when the seller asked from the dashboard. */
+  @ManyToOne('Admin', { nullable: true })
+  requestedBy: Admin | null = null;
 
   @ManyToOne('Admin', { nullable: true })
   reviewedBy: Admin | null = null;

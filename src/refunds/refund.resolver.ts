@@ -1,15 +1,16 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Admin } from '../admins/admin.entity';
-import { currentAdmin } from '../graphql/auth-checker';
+import { adminOrNull, currentAdmin, sellerShopId } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from '../payments/payment.entity';
+import { Shop } from '../shops/shop.entity';
 import { Refund, RefundStatus } from './refund.entity';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
 import { type Page, PageType } from '../shared/pagination';
 
 export const RefundList = PageType(Refund, 'RefundList');
 
-/** Refunds are handled by admins only (spec: no refund endpoint; sellers write to support): support records, finance decides. */
+/** Refunds are decided by admins only (spec: no refund endpoint): support or the seller's dashboard session records a request, finance decides. */
 @Resolver(() => Refund)
 export class RefundResolver {
   @Authorized('ADMIN')
@@ -30,16 +31,20 @@ export class RefundResolver {
     return findRefund(context.em, id);
   }
 
-  @Authorized('SUPPORT', 'FINANCE')
-  @Mutation(() => Refund, { description: "Records a seller's refund request for a completed payment (full amount; one open request per payment)." })
+  @Authorized('SESSION', 'SUPPORT', 'FINANCE')
+  @Mutation(() => Refund, {
+    description: "Records a seller's refund request for a completed payment (full amount; one open request per payment): by support, or by the seller in the dashboard for their own payment.",
+  })
   async requestRefund(
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('reason', () => String) reason: string,
     @Ctx() context: GraphQLContext,
   ): Promise<Refund> {
-    const admin = currentAdmin(context);
-    const refund = await requestRefund(context.em, admin, paymentId, reason);
-    context.services.logger.info({ requestId: context.requestId, refundId: refund.id, paymentId, adminId: admin.id }, 'refund requested');
+    const admin = adminOrNull(context);
+    // Sellers still cannot refund: a session only asks, for its own shop's payment; finance decides.
+    const ownShop = admin ? null : context.em.getReference(Shop, sellerShopId(context));
+    const refund = await requestRefund(context.em, admin, paymentId, reason, ownShop);
+    context.services.logger.info({ requestId: context.requestId, refundId: refund.id, paymentId, adminId: admin?.id ?? null }, 'refund requested');
     return refund;
   }
 
@@ -68,11 +73,13 @@ export class RefundResolver {
     return (await context.loaders.payment.load(refund.payment.id))!;
   }
 
-  @FieldResolver(() => Admin, { description: 'Who recorded the request.' })
-  async requestedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin> {
-    return (await context.loaders.admin.load(refund.requestedBy.id))!;
+  @Authorized('ADMIN')
+  @FieldResolver(() => Admin, { nullable: true, description: 'Who recorded the request; null when the seller asked from the dashboard.' })
+  requestedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+    return refund.requestedBy ? context.loaders.admin.load(refund.requestedBy.id) : null;
   }
 
+  @Authorized('ADMIN')
   @FieldResolver(() => Admin, { nullable: true, description: 'Who approved or rejected it.' })
   reviewedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
     return refund.reviewedBy ? context.loaders.admin.load(refund.reviewedBy.id) : null;

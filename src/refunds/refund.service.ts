@@ -11,6 +11,7 @@ import { PaymentStatus } from '../payments/payment-status';
 import { findPayment } from '../payments/payment.service';
 import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
+import type { Shop } from '../shops/shop.entity';
 import { Refund, RefundStatus } from './refund.entity';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 
@@ -27,21 +28,25 @@ export function isPastReviewWindow(refund: Refund, now = Date.now()): boolean {
 }
 
 /**
- * Support records a seller's refund request (spec: there is no refund endpoint; sellers write to support).
+ * Support records a seller's refund request (spec: there is no refund endpoint; sellers write to support),
+ * or the seller asks from the dashboard (admin null, `ownShop` theirs): either way it joins the admins' queue.
  * Only a completed payment, always its full amount, and one open request per payment: checked here for a
  * clear answer, and by a partial unique index whatever runs concurrently.
  */
-export async function requestRefund(em: EntityManager, admin: Admin, paymentId: string, reason: string): Promise<Refund> {
+export async function requestRefund(em: EntityManager, admin: Admin | null, paymentId: string, reason: string, ownShop: Shop | null = null): Promise<Refund> {
   const text = validReason(reason);
-  const payment = await findPayment(em, paymentId, null);
+  // A seller's request from the dashboard (admin null) names its own shop: another shop's payment is not found.
+  if (!admin && !ownShop) throw domainError('FORBIDDEN');
+  const payment = await findPayment(em, paymentId, admin ? null : ownShop);
   if (payment.status !== PaymentStatus.COMPLETED) throw domainError('REFUND_PAYMENT_NOT_COMPLETED', payment.status);
   if (await em.count(Refund, { payment: payment.id, status: { $in: [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING] } })) {
     throw domainError('REFUND_ALREADY_OPEN');
   }
   try {
     return await em.transactional(async (tx) => {
-      const refund = tx.create(Refund, { payment: payment.id, amount: payment.amount, reason: text, requestedBy: admin.id });
-      recordAudit(tx, admin, { action: 'refund.requested', targetType: 'refund', targetId: refund.id, reason: text, details: { paymentId: payment.id, amount: payment.amount } });
+      const refund = tx.create(Refund, { payment: payment.id, amount: payment.amount, reason: text, requestedBy: admin?.id ?? null });
+      // The seller's own request is not an admin action: the refund row (requested_by null) is its record.
+      if (admin) recordAudit(tx, admin, { action: 'refund.requested', targetType: 'refund', targetId: refund.id, reason: text, details: { paymentId: payment.id, amount: payment.amount } });
       return refund;
     });
   } catch (error) {
@@ -77,7 +82,8 @@ async function reviewRefund(
   changes: Partial<Refund>,
   reason: string | null,
 ): Promise<Refund> {
-  const fourEyes = action === 'approved' ? { requestedBy: { $ne: admin.id } } : {};
+  // SQL's `<>` is not true for a null requester (the seller asked), so that case is named.
+  const fourEyes = action === 'approved' ? { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin.id } }] } : {};
   const moved = await em.transactional(async (tx) => {
     const updated = await tx.nativeUpdate(
       Refund,
@@ -90,7 +96,7 @@ async function reviewRefund(
   });
   const refund = await em.findOne(Refund, { id: refundId }, { refresh: true });
   if (!refund) throw domainError('REFUND_NOT_FOUND');
-  if (!moved && action === 'approved' && refund.requestedBy.id === admin.id) throw await selfApprovalRefused(em, admin, 'refund', refundId);
+  if (!moved && action === 'approved' && refund.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, 'refund', refundId);
   if (!moved) throw domainError('REFUND_STATE_CONFLICT', action, refund.status);
   return refund;
 }

@@ -176,6 +176,7 @@ const catalogue = {
   SELLER_NOT_FOUND: { status: 404, message: 'Seller not found' },
   SHOP_DELETED: { status: 409, message: 'Shop is deleted' },
   SELLER_ALREADY_HAS_SHOP: { status: 409, message: 'This seller already has a shop (one shop per seller account)' },
+  SHOP_NAME_MISMATCH: { status: 400, message: 'The name typed is not the shop name; the shop was not deleted' },
   EMAIL_TAKEN: { status: 409, message: 'That email address is already registered' },
   EMAIL_INVALID: { status: 400, message: 'Email must be a valid email address' },
   SHOP_NAME_INVALID: { status: 400, message: `Shop name must be 1 to ${SHOP_NAME_MAX_LENGTH} characters` },

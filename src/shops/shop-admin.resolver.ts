@@ -43,11 +43,11 @@ export class CreatedShop {
 
 const REASON = { nullable: true, description: 'Why (kept in the audit log); required to deactivate, delete or suspend.' } as const;
 
-function deps(services: AppServices): ShopAdminDeps {
+export function shopAdminDeps(services: AppServices): ShopAdminDeps {
   return { credentials: services.credentials, webhookUrlPolicy: services.webhooks.urlPolicy };
 }
 
-function created(result: NewShop): CreatedShop {
+export function created(result: NewShop): CreatedShop {
   return { seller: result.seller, shop: result.shop, apiKey: result.apiKey, webhookSecret: result.webhookSecret };
 }
 
@@ -61,43 +61,43 @@ export class ShopAdminResolver {
     @Arg('shop', () => ShopInput) shop: ShopInput,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedShop> {
-    return created(await createSellerAndShop(context.em, currentAdmin(context), email, shop, deps(context.services)));
+    return created(await createSellerAndShop(context.em, currentAdmin(context), email, shop, shopAdminDeps(context.services)));
   }
 
   @Authorized('OWNER')
   @Mutation(() => CreatedShop, { description: 'A new shop for a seller whose shop was deleted (one live shop per seller).' })
   async createShop(@Arg('sellerId', () => ID) sellerId: string, @Arg('shop', () => ShopInput) shop: ShopInput, @Ctx() context: GraphQLContext): Promise<CreatedShop> {
-    return created(await createShopForExistingSeller(context.em, currentAdmin(context), sellerId, shop, deps(context.services)));
+    return created(await createShopForExistingSeller(context.em, currentAdmin(context), sellerId, shop, shopAdminDeps(context.services)));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Shop, { description: "The shop's key answers 401 Shop is inactive until it is reactivated." })
   deactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
-    return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.INACTIVE, reason, deps(context.services));
+    return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.INACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Shop)
   reactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
-    return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.ACTIVE, reason, deps(context.services));
+    return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.ACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Shop, { description: 'Soft delete: its keys answer 401 Invalid API key at once; payments and ledger stay.' })
   deleteShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Shop> {
-    return deleteShop(context.em, currentAdmin(context), id, reason, deps(context.services));
+    return deleteShop(context.em, currentAdmin(context), id, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Seller, { description: "The seller's keys answer 403 Seller account inactive until it is reactivated." })
   suspendSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
-    return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.SUSPENDED, reason, deps(context.services));
+    return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.SUSPENDED, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Seller)
   reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Seller> {
-    return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, deps(context.services));
+    return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
@@ -108,7 +108,7 @@ export class ShopAdminResolver {
     @Arg('reason', () => String) reason: string,
     @Ctx() context: GraphQLContext,
   ): Promise<Seller> {
-    return setSellerAccountStatus(context.em, currentAdmin(context), id, accountStatus, reason, deps(context.services));
+    return setSellerAccountStatus(context.em, currentAdmin(context), id, accountStatus, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('ADMIN')
@@ -157,7 +157,8 @@ export class SellerAdminResolver {
     return findSeller(context.em, id);
   }
 
-  @Authorized('ADMIN')
+  // A session reaches only its own Seller (currentSeller), so it may read its live shop here too.
+  @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => Shop, { nullable: true, description: 'The live (not deleted) shop, if any.' })
   shop(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<Shop | null> {
     return context.loaders.liveShopOfSeller.load(seller.id);

@@ -63,7 +63,7 @@ export async function createSellerAndShop(em: EntityManager, admin: Admin, email
 }
 
 /** A new shop for a seller whose shop was deleted; refused while the seller has a live shop (one per seller). */
-export async function createShopForExistingSeller(em: EntityManager, admin: Admin, sellerId: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
+export async function createShopForExistingSeller(em: EntityManager, admin: Admin | null, sellerId: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
   const seller = await em.findOne(Seller, { id: sellerId });
   if (!seller) throw domainError('SELLER_NOT_FOUND');
   const shop = await validShopRequest(request, deps.webhookUrlPolicy);
@@ -71,7 +71,8 @@ export async function createShopForExistingSeller(em: EntityManager, admin: Admi
   try {
     return await em.transactional(async (tx) => {
       const created = await createShopForSeller(tx, seller, shop);
-      recordAudit(tx, admin, { action: 'shop.created', targetType: 'shop', targetId: created.shop.id, details: { sellerId: seller.id, shopName: shop.shopName } });
+      // null: the seller's own new shop from the dashboard, not an admin action.
+      if (admin) recordAudit(tx, admin, { action: 'shop.created', targetType: 'shop', targetId: created.shop.id, details: { sellerId: seller.id, shopName: shop.shopName } });
       return created;
     });
   } catch (error) {
@@ -119,11 +120,25 @@ export async function setShopStatus(em: EntityManager, admin: Admin, shopId: str
 export async function deleteShop(em: EntityManager, admin: Admin, shopId: string, reason: string, deps: ShopAdminDeps): Promise<Shop> {
   const text = validReason(reason);
   const shop = await liveShop(em, shopId);
+  return softDeleteShop(em, shop, deps, (tx) => recordAudit(tx, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text }));
+}
+
+/**
+ * The seller deletes their own shop from the dashboard (spec: what to do with a lost or leaked key), after
+ * typing its name: the same soft delete as an admin's, keys refused at once on every instance.
+ */
+export async function deleteOwnShop(em: EntityManager, shopId: string, typedName: string, deps: ShopAdminDeps): Promise<Shop> {
+  const shop = await liveShop(em, shopId);
+  if ((typedName ?? '').trim() !== shop.name) throw domainError('SHOP_NAME_MISMATCH');
+  return softDeleteShop(em, shop, deps, () => undefined);
+}
+
+async function softDeleteShop(em: EntityManager, shop: Shop, deps: ShopAdminDeps, record: (tx: EntityManager) => void): Promise<Shop> {
   await em.transactional(async (tx) => {
     const now = new Date();
     await tx.nativeUpdate(Shop, { id: shop.id, deletedAt: null }, { deletedAt: now });
     await tx.nativeUpdate(ApiKey, { shop: shop.id, revokedAt: null }, { revokedAt: now });
-    recordAudit(tx, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text });
+    record(tx);
   });
   await deps.credentials.invalidateShop(shop.id);
   return em.refreshOrFail(shop);

@@ -1,0 +1,94 @@
+import { run, DashboardError } from './api';
+import { copyField, field, h, messageArea } from './dom';
+import { go, heading, link, type Screen } from './shell';
+
+interface SignedUp {
+  signUp: { apiKey: string; webhookSecret: string; shop: { name: string } };
+}
+
+/** Shown once, right after the shop is created: the only time the key and secret are ever on screen. */
+export function showCredentials(main: HTMLElement, title: string, apiKey: string, webhookSecret: string, next: string): void {
+  main.replaceChildren();
+  heading(main, title).focus();
+  main.append(
+    h('p', { class: 'warning' }, h('strong', {}, 'Store these now. '), 'They are shown this once and never again: we keep only a hash of the key. If you lose the key, delete the shop and create a new one.'),
+    h('section', { class: 'panel', 'aria-labelledby': 'cred-title' },
+      h('h2', { id: 'cred-title' }, 'Your credentials'),
+      copyField('API key', apiKey, 'Copy API key'),
+      copyField('Webhook secret', webhookSecret, 'Copy webhook secret'),
+    ),
+    h('p', {}, link('I have stored them: continue', next, { class: 'button primary' })),
+  );
+}
+
+export const signUpScreen: Screen = {
+  title: 'Create your seller account',
+  signedIn: false,
+  async render(main) {
+    heading(main, this.title);
+    const email = field('Email', { type: 'email', autocomplete: 'email', required: true });
+    const password = field('Password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 }, 'At least 12 characters; not a common password.');
+    const shop = field('Shop name', { type: 'text', autocomplete: 'organization', required: true, maxlength: 200 });
+    const message = messageArea();
+    const form = h('form', { class: 'panel narrow', novalidate: true }, email.wrap, password.wrap, shop.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Create account'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      message.clear();
+      try {
+        const { signUp } = await run<SignedUp>('SignUp', { input: { email: email.control.value, password: password.control.value, shopName: shop.control.value } });
+        showCredentials(main, `Welcome, ${signUp.shop.name}`, signUp.apiKey, signUp.webhookSecret, '/dashboard');
+      } catch (error) {
+        message.error((error as Error).message);
+      }
+    });
+    main.append(form, h('p', {}, 'Already have an account? ', link('Sign in', '/dashboard/login')));
+  },
+};
+
+export const signInScreen: Screen = {
+  title: 'Sign in',
+  signedIn: false,
+  async render(main, params) {
+    heading(main, this.title);
+    const email = field('Email', { type: 'email', autocomplete: 'username', required: true });
+    const password = field('Password', { type: 'password', autocomplete: 'current-password', required: true });
+    // TWO-FACTOR (accounts helper): when the seller has two-factor on, SignIn asks for a second step; the
+    // field labelled "Authentication code" (autocomplete one-time-code) goes in this slot.
+    const secondStep = h('div', { id: 'two-factor-step', hidden: true });
+    const message = messageArea();
+    const form = h('form', { class: 'panel narrow', novalidate: true }, email.wrap, password.wrap, secondStep, message.element, h('button', { type: 'submit', class: 'primary' }, 'Sign in'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      message.clear();
+      try {
+        await run('SignIn', { email: email.control.value, password: password.control.value });
+        const next = params.get('next');
+        go(next && next.startsWith('/dashboard') && !next.startsWith('//') ? next : '/dashboard');
+      } catch (error) {
+        message.error((error as Error).message);
+      }
+    });
+    if (params.get('ended')) message.error('Your session has ended. Please sign in again.');
+    main.append(form, h('p', {}, 'New here? ', link('Create an account', '/dashboard/signup')));
+  },
+};
+
+export const verifyEmailScreen: Screen = {
+  title: 'Verify your email address',
+  signedIn: true,
+  async render(main, params) {
+    heading(main, this.title);
+    const token = params.get('token') ?? '';
+    const message = messageArea();
+    main.append(message.element);
+    if (!token) return message.error('This verification link is incomplete. Open the link from the email again.');
+    try {
+      await run('VerifyEmail', { token });
+      message.success('Your email address is verified. You can now request withdrawals.');
+    } catch (error) {
+      if (error instanceof DashboardError && error.code === 'SIGNED_OUT') throw error;
+      message.error((error as Error).message);
+    }
+    main.append(h('p', {}, link('Go to the overview', '/dashboard')));
+  },
+};

@@ -1,0 +1,170 @@
+import { run } from './api';
+import { copyField, field, h, messageArea, table } from './dom';
+import { statusWord, when } from './format';
+import { showCredentials } from './auth-screens';
+import { heading, type Screen } from './shell';
+
+interface Attempt { number: number; httpStatus: number | null; error: string | null; responseExcerpt: string | null; durationMs: number | null; startedAt?: string }
+interface Delivery {
+  id: string; eventType: string; status: string; test: boolean; paymentId: string | null; attemptCount: number;
+  lastAttemptAt: string | null; nextAttemptAt: string | null; deliveredAt: string | null; failedAt: string | null; attempts: Attempt[];
+}
+
+function answerOf(attempt: Attempt | undefined): string {
+  if (!attempt) return 'No attempt yet';
+  if (attempt.httpStatus) return `HTTP ${attempt.httpStatus}${attempt.responseExcerpt ? `: ${attempt.responseExcerpt.slice(0, 200)}` : ''}`;
+  return attempt.error ?? 'No answer';
+}
+
+export const developersScreen: Screen = {
+  title: 'Developers',
+  signedIn: true,
+  async render(main) {
+    const me = await run<{ currentSeller: { shop: { id: string; name: string; webhookUrl: string | null } | null } }>('Me');
+    heading(main, this.title);
+    const shop = me.currentSeller.shop;
+    if (!shop) return main.append(newShopSection(main));
+
+    const { webhookDeliveries } = await run<{ webhookDeliveries: { items: Delivery[] } }>('Developers');
+    main.append(
+      h('section', { 'aria-labelledby': 'key-title' }, h('h2', { id: 'key-title' }, 'API key'),
+        h('p', {}, `Your shop “${shop.name}” has one live API key. It was shown once, when the shop was created; we keep only its hash. If it is lost or may have leaked, delete the shop below and create a new one: the old key stops at once.`)),
+      webhookSection(shop.webhookUrl),
+      deliveryLog(webhookDeliveries.items),
+      deleteSection(main, shop.name),
+    );
+  },
+};
+
+function webhookSection(current: string | null): HTMLElement {
+  const url = field('Webhook URL', { type: 'url', value: current ?? '', spellcheck: 'false', inputmode: 'url', placeholder: 'https://example.com/webhooks' }, 'HTTPS on a public address. Payment events are sent here, signed with your webhook secret.');
+  const saveMessage = messageArea();
+  const save = h('form', { class: 'panel', novalidate: true }, url.wrap, saveMessage.element, h('button', { type: 'submit', class: 'primary' }, 'Save webhook URL'));
+  save.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    saveMessage.clear();
+    try {
+      const value = url.control.value.trim();
+      await run('SetWebhookUrl', { url: value || null });
+      saveMessage.success(value ? 'Webhook URL saved.' : 'Webhook URL removed.');
+    } catch (error) {
+      saveMessage.error((error as Error).message);
+    }
+  });
+
+  const testMessage = messageArea();
+  const testResult = h('div');
+  const testButton = h('button', {
+    type: 'button',
+    class: 'secondary',
+    onclick: async () => {
+      testMessage.clear();
+      testResult.replaceChildren();
+      testMessage.success('Sending a test delivery…');
+      try {
+        const { sendTestWebhook: d } = await run<{ sendTestWebhook: Delivery }>('SendTestWebhook');
+        const attempt = d.attempts[d.attempts.length - 1];
+        testMessage.success(d.status === 'DELIVERED' ? 'Test delivery answered.' : 'Test delivery not accepted.');
+        testResult.replaceChildren(h('dl', { class: 'details' },
+          h('div', {}, h('dt', {}, 'Receiver’s answer'), h('dd', { class: 'mono' }, answerOf(attempt))),
+          h('div', {}, h('dt', {}, 'Status'), h('dd', {}, statusWord(d.status))),
+          attempt?.durationMs != null ? h('div', {}, h('dt', {}, 'Time'), h('dd', {}, `${attempt.durationMs} ms`)) : null));
+      } catch (error) {
+        testMessage.error((error as Error).message);
+      }
+    },
+  }, 'Send test delivery');
+
+  const secretArea = h('div');
+  const secretMessage = messageArea();
+  const rotate = h('button', {
+    type: 'button',
+    class: 'secondary',
+    onclick: async () => {
+      secretMessage.clear();
+      try {
+        const { rotateWebhookSecret } = await run<{ rotateWebhookSecret: { webhookSecret: string } }>('RotateWebhookSecret');
+        secretArea.replaceChildren(h('p', { class: 'warning' }, 'New secret: shown this once. Deliveries are signed with it from now on.'), copyField('Webhook secret', rotateWebhookSecret.webhookSecret, 'Copy webhook secret'));
+        secretMessage.success('Webhook secret rotated.');
+      } catch (error) {
+        secretMessage.error((error as Error).message);
+      }
+    },
+  }, 'Rotate webhook secret');
+
+  return h('section', { 'aria-labelledby': 'webhook-title' }, h('h2', { id: 'webhook-title' }, 'Webhooks'), save,
+    h('div', { class: 'panel' }, h('h3', {}, 'Test delivery'), h('p', {}, 'Sends a sample payment.completed event, marked as a test, to the saved URL.'), testButton, testMessage.element, testResult),
+    h('div', { class: 'panel' }, h('h3', {}, 'Webhook secret'), h('p', {}, 'Rotating replaces the secret at once; update your receiver with the new one.'), rotate, secretMessage.element, secretArea));
+}
+
+function deliveryLog(items: Delivery[]): HTMLElement {
+  const section = h('section', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Delivery log'));
+  if (items.length === 0) {
+    section.append(h('p', { class: 'empty' }, 'No deliveries yet. They appear here when a payment event is sent.'));
+    return section;
+  }
+  const message = messageArea();
+  section.append(message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last answer', 'Next retry', ''], items.map((d) => [
+    `${d.eventType}${d.test ? ' (test)' : ''}`,
+    statusWord(d.status),
+    String(d.attemptCount),
+    answerOf(d.attempts[d.attempts.length - 1]),
+    d.status === 'PENDING' ? when(d.nextAttemptAt) : '—',
+    d.status === 'FAILED' && !d.test
+      ? h('button', {
+        type: 'button',
+        class: 'secondary small',
+        'aria-label': `Re-send ${d.eventType} delivery ${d.id}`,
+        onclick: async (event: Event) => {
+          message.clear();
+          try {
+            await run('ResendWebhookDelivery', { id: d.id });
+            (event.target as HTMLButtonElement).replaceWith('Re-sent');
+            message.success('Delivery re-sent: a new retry schedule has started.');
+          } catch (error) {
+            message.error((error as Error).message);
+          }
+        },
+      }, 'Re-send')
+      : '',
+  ])));
+  return section;
+}
+
+function deleteSection(main: HTMLElement, shopName: string): HTMLElement {
+  const confirm = field('Type the shop name to confirm', { type: 'text', autocomplete: 'off', spellcheck: 'false' }, `Type “${shopName}”. Deleting stops the API key at once; payments, balance and withdrawals stay.`);
+  const message = messageArea();
+  const form = h('form', { class: 'panel danger', novalidate: true }, confirm.wrap, message.element, h('button', { type: 'submit', class: 'danger-button' }, 'Delete shop'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    if (confirm.control.value.trim() !== shopName) return message.error('The name typed is not the shop name; the shop was not deleted.');
+    try {
+      await run('DeleteMyShop', { shopName: confirm.control.value });
+      main.replaceChildren();
+      heading(main, 'Developers');
+      main.append(h('p', { role: 'status', class: 'message' }, 'Shop deleted. Its API key no longer works.'), newShopSection(main));
+      (main.querySelector('h1') as HTMLElement).focus();
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return h('section', { 'aria-labelledby': 'delete-title' }, h('h2', { id: 'delete-title' }, 'Delete shop'), form);
+}
+
+function newShopSection(main: HTMLElement): HTMLElement {
+  const name = field('Shop name', { type: 'text', required: true, maxlength: 200, autocomplete: 'organization' });
+  const message = messageArea();
+  const form = h('form', { class: 'panel narrow', novalidate: true }, name.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Create a new shop'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    try {
+      const { createMyShop } = await run<{ createMyShop: { apiKey: string; webhookSecret: string; shop: { name: string } } }>('CreateMyShop', { shopName: name.control.value });
+      showCredentials(main, `New shop: ${createMyShop.shop.name}`, createMyShop.apiKey, createMyShop.webhookSecret, '/dashboard/developers');
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return h('section', { 'aria-labelledby': 'new-shop-title' }, h('h2', { id: 'new-shop-title' }, 'You have no shop'), h('p', {}, 'Create a new shop to get a new API key and webhook secret.'), form);
+}

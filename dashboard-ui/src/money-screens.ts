@@ -1,0 +1,50 @@
+import { run } from './api';
+import { field, h, messageArea, table } from './dom';
+import { dollarsToCents, money, statusWord, when } from './format';
+import { heading, link, type Screen } from './shell';
+
+interface Withdrawal { id: string; amount: number; status: string; createdAt: string; reviewedAt: string | null; paidAt: string | null; rejectionReason: string | null; payoutReference: string | null }
+
+export const withdrawalsScreen: Screen = {
+  title: 'Withdrawals',
+  signedIn: true,
+  async render(main) {
+    const data = await run<{ balance: { available: number | string; pendingWithdrawals: number | string; paidOut: number | string }; withdrawals: { items: Withdrawal[] } }>('Withdrawals');
+    heading(main, this.title);
+    main.append(h('dl', { class: 'figures' },
+      ...([['Available balance', data.balance.available], ['Pending withdrawals', data.balance.pendingWithdrawals], ['Paid out', data.balance.paidOut]] as const)
+        .map(([label, cents]) => h('div', { class: 'figure' }, h('dt', {}, label), h('dd', {}, money(cents))))));
+
+    const amount = field('Amount (USD)', { type: 'text', inputmode: 'decimal', autocomplete: 'off', required: true }, 'At least 10 USD and at most your available balance. The amount is held at once; our finance team pays it out.');
+    const message = messageArea();
+    const form = h('form', { class: 'panel narrow', novalidate: true }, amount.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Request withdrawal'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      message.clear();
+      const cents = dollarsToCents(amount.control.value);
+      if (cents === null) return message.error('Enter an amount in dollars, for example 25 or 25.50.');
+      try {
+        const { requestWithdrawal } = await run<{ requestWithdrawal: Withdrawal }>('RequestWithdrawal', { amount: cents });
+        message.success(`Withdrawal of ${money(requestWithdrawal.amount)} requested: ${statusWord(requestWithdrawal.status).toLowerCase()}, the amount is held.`);
+        amount.control.value = '';
+        list.replaceChildren(withdrawalList((await run<{ withdrawals: { items: Withdrawal[] } }>('Withdrawals')).withdrawals.items));
+      } catch (error) {
+        message.error((error as Error).message);
+      }
+    });
+    const list = h('div', {}, withdrawalList(data.withdrawals.items));
+    main.append(
+      h('section', { 'aria-labelledby': 'request-title' }, h('h2', { id: 'request-title' }, 'Request a withdrawal'), form,
+        h('p', { class: 'muted' }, 'Your email address must be verified before the first withdrawal. ', link('Account', '/dashboard/account'), ' shows whether it is.')),
+      h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Your withdrawals'), list),
+    );
+  },
+};
+
+function withdrawalList(items: Withdrawal[]): HTMLElement {
+  if (items.length === 0) return h('p', { class: 'empty' }, 'No withdrawals yet.');
+  return table('Your withdrawals', ['Amount', 'Status', 'Requested', 'Reviewed', 'Paid', 'Note'], items.map((w) => [
+    money(w.amount), h('span', { class: `badge ${w.status.toLowerCase()}` }, statusWord(w.status)), when(w.createdAt), when(w.reviewedAt), when(w.paidAt),
+    w.rejectionReason ?? (w.payoutReference ? `Reference ${w.payoutReference}` : '—'),
+  ]));
+}
