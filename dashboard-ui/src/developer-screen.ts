@@ -62,9 +62,11 @@ function webhookSection(current: string | null): HTMLElement {
       testResult.replaceChildren();
       testMessage.success('Sending a test delivery…');
       try {
-        const { sendTestWebhook: d } = await run<{ sendTestWebhook: Delivery }>('SendTestWebhook');
+        const { sendTestWebhook: sent } = await run<{ sendTestWebhook: Delivery }>('SendTestWebhook');
+        testMessage.success('Test delivery sent; waiting for your receiver’s answer…');
+        const d = await answered(sent);
         const attempt = d.attempts[d.attempts.length - 1];
-        testMessage.success(d.status === 'DELIVERED' ? 'Test delivery answered.' : 'Test delivery not accepted.');
+        testMessage.success(d.attempts.length === 0 ? 'No answer yet: the delivery log below will show it.' : d.status === 'DELIVERED' ? 'Test delivery answered.' : 'Test delivery not accepted.');
         testResult.replaceChildren(h('dl', { class: 'details' },
           h('div', {}, h('dt', {}, 'Receiver’s answer'), h('dd', { class: 'mono' }, answerOf(attempt))),
           h('div', {}, h('dt', {}, 'Status'), h('dd', {}, statusWord(d.status))),
@@ -95,6 +97,16 @@ function webhookSection(current: string | null): HTMLElement {
   return h('section', { 'aria-labelledby': 'webhook-title' }, h('h2', { id: 'webhook-title' }, 'Webhooks'), save,
     h('div', { class: 'panel' }, h('h3', {}, 'Test delivery'), h('p', {}, 'Sends a sample payment.completed event, marked as a test, to the saved URL.'), testButton, testMessage.element, testResult),
     h('div', { class: 'panel' }, h('h3', {}, 'Webhook secret'), h('p', {}, 'Rotating replaces the secret at once; update your receiver with the new one.'), rotate, secretMessage.element, secretArea));
+}
+
+/** The test delivery is sent by the delivery workers: its one attempt is read back until it is made (about 20 s at most). */
+async function answered(delivery: Delivery): Promise<Delivery> {
+  let current = delivery;
+  for (let i = 0; i < 40 && current.attempts.length === 0; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    current = (await run<{ webhookDelivery: Delivery }>('WebhookDeliveryAnswer', { id: delivery.id })).webhookDelivery;
+  }
+  return current;
 }
 
 function deliveryLog(items: Delivery[]): HTMLElement {

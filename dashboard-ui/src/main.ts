@@ -47,7 +47,8 @@ async function show(moveFocus: boolean): Promise<void> {
       await screen.render(fresh, new URLSearchParams(search), rest);
     }
     if (turn !== rendering) return;
-    main.replaceChildren(...fresh.childNodes);
+    // The container itself goes in: screens keep it to redraw themselves (e.g. the key shown after sign-up).
+    main.replaceChildren(fresh);
   } catch (error) {
     if (turn !== rendering) return;
     if (error instanceof DashboardError && error.code === 'SIGNED_OUT') {
