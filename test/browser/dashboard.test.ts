@@ -196,7 +196,9 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   expect((await sellerClient(service.url, newKey).create({ amount: 1000, currency: 'usd', return_url: 'https://shop.example.test/r' })).status).toBe(200);
   await page.getByRole('link', { name: 'I have stored them: continue' }).click();
   await page.getByRole('heading', { name: 'Developers', level: 1 }).waitFor();
-  expect(await page.getByLabel('API key').count()).toBe(0);
+  // Never again: the key is nowhere on the Developers screen.
+  expect(await page.getByRole('textbox', { name: 'API key' }).count()).toBe(0);
+  expect(await page.content()).not.toContain(newKey);
 
   expect(seller.offSite).toEqual([]);
   expect(seller.problems).toEqual([]);
