@@ -17,6 +17,8 @@ let owner: string;
 let other: string;
 let admins: Record<AdminCaller, string>;
 let paymentId: string;
+let ownerShopId: string;
+const VALID_PAYMENT_EMAIL = 'matrix-customer@example.com';
 /** Dashboard sessions: of the seller who owns `paymentId`, and of another seller. */
 let sessions: Record<SessionCaller, DashboardSession>;
 
@@ -33,7 +35,8 @@ beforeAll(async () => {
     'finance admin': (await adminClient(service, AdminRole.FINANCE)).token,
     'owner admin': (await adminClient(service, AdminRole.OWNER)).token,
   };
-  paymentId = (await sellerClient(service.url, owner).create(VALID_PAYMENT)).body.data.id;
+  ownerShopId = ownerSeller.shopId;
+  paymentId = (await sellerClient(service.url, owner).create({ ...VALID_PAYMENT, customer_email: VALID_PAYMENT_EMAIL })).body.data.id;
 });
 afterAll(() => service.stop());
 
@@ -103,6 +106,46 @@ const SELLER_OPERATIONS: [string, string, () => object, Record<Caller, string | 
   ['payments', '{ payments { items { id } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null, 'owner session': null, 'other session': null }],
   ['createPayment', 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { payment { id } } }', () => ({ input: { amount: 100, currency: 'usd', returnUrl: 'https://a.example/' } }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null, 'owner session': null, 'other session': null }],
 ];
+
+/**
+ * The dashboard's own operations (issue 12): a session reaches its own seller's data; an API key (perhaps the
+ * leaked one) may not read a payment's story, ask for a refund, delete or replace its shop. Every allowed cell
+ * ends in a harmless domain answer, so nothing changes: the payment is pending (no refund), the name typed is
+ * wrong (no deletion), the seller has a shop (no second one).
+ */
+const KEY_REFUSED = { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': 'FORBIDDEN', owner: 'FORBIDDEN' } as const;
+const DASHBOARD_OPERATIONS: [string, string, () => object, Record<Caller, string | null>][] = [
+  ["searchPayments by the owner's payment id", 'query($id: ID!) { searchPayments(filter: { id: $id }) { items { id } } }', () => ({ id: paymentId }), { ...KEY_REFUSED, ...asEveryAdmin(null), 'owner session': null, 'other session': null }],
+  ["searchPayments naming the owner's shop", 'query($s: ID!) { searchPayments(filter: { shopId: $s }) { items { id } } }', () => ({ s: ownerShopId }), { ...KEY_REFUSED, ...asEveryAdmin(null), 'owner session': null, 'other session': 'SHOP_NOT_FOUND' }],
+  ['payment(id) with its story (fee, net, card, refunds, deliveries)', 'query($id: ID!) { payment(id: $id) { id fee netAmount checkoutStage card { last4 } refunds { id } webhookDeliveries { id } } }', () => ({ id: paymentId }), { ...KEY_REFUSED, 'other shop': 'PAYMENT_NOT_FOUND', ...asEveryAdmin(null), 'owner session': null, 'other session': 'PAYMENT_NOT_FOUND' }],
+  ["requestRefund for the owner's (pending) payment", 'mutation($id: ID!) { requestRefund(paymentId: $id, reason: "matrix") { id } }', () => ({ id: paymentId }), { ...KEY_REFUSED, 'support admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'finance admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'owner admin': 'FORBIDDEN_ROLE', 'owner session': 'REFUND_PAYMENT_NOT_COMPLETED', 'other session': 'PAYMENT_NOT_FOUND' }],
+  ['deleteMyShop with a wrong name', 'mutation { deleteMyShop(shopName: "not the name") { id } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SHOP_NAME_MISMATCH', 'other session': 'SHOP_NAME_MISMATCH' }],
+  ['createMyShop while the shop lives', 'mutation { createMyShop(shopName: "Second") { apiKey } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SELLER_ALREADY_HAS_SHOP', 'other session': 'SELLER_ALREADY_HAS_SHOP' }],
+  ['activeSessions', '{ activeSessions { id current } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
+  ['currentSeller with its shop', '{ currentSeller { id shop { id webhookUrl } } }', () => ({}), { ...KEY_REFUSED, 'other shop': 'SESSION_REQUIRED', owner: 'SESSION_REQUIRED', ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
+];
+
+describe.each(DASHBOARD_OPERATIONS)('GraphQL (dashboard) %s', (_name, query, variables, expected) => {
+  test.each(CALLERS)('as %s', async (caller) => {
+    const res = await graphql(caller, query, variables());
+    const code = res.body.errors?.[0]?.extensions?.code ?? null;
+    expect(code).toBe(expected[caller]);
+    if (expected[caller] === null) expect(res.body.data).toBeTruthy();
+  });
+});
+
+test("another seller's session finds none of the owner's payments, by id, e-mail or listing, and lists only its own sessions", async () => {
+  for (const filter of [{ id: paymentId }, { customerEmail: VALID_PAYMENT_EMAIL }, {}]) {
+    const res = await graphql('other session', 'query($f: PaymentSearchInput) { searchPayments(filter: $f) { items { id } } }', { f: filter });
+    expect(res.body.data.searchPayments.items.map((p: { id: string }) => p.id)).not.toContain(paymentId);
+  }
+  const own = await graphql('owner session', 'query($id: ID!) { searchPayments(filter: { id: $id }) { items { id } } }', { id: paymentId });
+  expect(own.body.data.searchPayments.items).toEqual([{ id: paymentId }]);
+  const mine = (await graphql('owner session', '{ activeSessions { id } }')).body.data.activeSessions.map((s: { id: string }) => s.id);
+  const theirs = (await graphql('other session', '{ activeSessions { id } }')).body.data.activeSessions.map((s: { id: string }) => s.id);
+  expect(mine.length).toBeGreaterThan(0);
+  expect(theirs.filter((id: string) => mine.includes(id))).toEqual([]);
+});
 
 describe.each(SELLER_OPERATIONS)('GraphQL %s', (_name, query, variables, expected) => {
   test.each(CALLERS)('as %s', async (caller) => {
