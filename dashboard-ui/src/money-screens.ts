@@ -9,7 +9,11 @@ export const withdrawalsScreen: Screen = {
   title: 'Withdrawals',
   signedIn: true,
   async render(main) {
-    const data = await run<{ balance: { available: number | string; pendingWithdrawals: number | string; paidOut: number | string }; withdrawals: { items: Withdrawal[] } }>('Withdrawals');
+    const data = await run<{
+      currentSeller: { payoutAccount: PayoutAccount | null };
+      balance: { available: number | string; pendingWithdrawals: number | string; paidOut: number | string };
+      withdrawals: { items: Withdrawal[] };
+    }>('Withdrawals');
     heading(main, this.title);
     main.append(h('dl', { class: 'figures' },
       ...([['Available balance', data.balance.available], ['Pending withdrawals', data.balance.pendingWithdrawals], ['Paid out', data.balance.paidOut]] as const)
@@ -36,10 +40,39 @@ export const withdrawalsScreen: Screen = {
     main.append(
       h('section', { 'aria-labelledby': 'request-title' }, h('h2', { id: 'request-title' }, 'Request a withdrawal'), form,
         h('p', { class: 'muted' }, 'Your email address must be verified before the first withdrawal. ', link('Account', '/dashboard/account'), ' shows whether it is.')),
+      payoutSection(data.currentSeller.payoutAccount),
       h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Your withdrawals'), list),
     );
   },
 };
+
+interface PayoutAccount { holder: string; accountNumberMasked: string }
+
+/** Where payouts go: after entry the number is only ever shown masked (the server never answers it whole). */
+function payoutSection(account: PayoutAccount | null): HTMLElement {
+  const current = h('p', { class: 'payout-current' });
+  const show = (a: PayoutAccount | null) => {
+    current.replaceChildren(...(a ? ['Payouts go to ', h('strong', {}, a.holder), ', bank account ', h('span', { class: 'mono' }, a.accountNumberMasked), '.'] : ['No payout account yet: add one so our finance team can pay your withdrawals.']));
+  };
+  show(account);
+  const holder = field('Account holder', { type: 'text', autocomplete: 'name', maxlength: 200, value: account?.holder ?? '' });
+  const number = field('Bank account number', { type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 50 }, 'IBAN or local account number. Once saved it is shown masked.');
+  const message = messageArea();
+  const form = h('form', { class: 'panel narrow', novalidate: true }, holder.wrap, number.wrap, message.element, h('button', { type: 'submit', class: 'secondary' }, 'Save payout account'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    try {
+      const { setPayoutAccount } = await run<{ setPayoutAccount: PayoutAccount }>('SetPayoutAccount', { holder: holder.control.value, accountNumber: number.control.value });
+      number.control.value = '';
+      show(setPayoutAccount);
+      message.success(`Payout account saved: ${setPayoutAccount.accountNumberMasked}.`);
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return h('section', { 'aria-labelledby': 'payout-title' }, h('h2', { id: 'payout-title' }, 'Where the payout goes'), current, form);
+}
 
 function withdrawalList(items: Withdrawal[]): HTMLElement {
   if (items.length === 0) return h('p', { class: 'empty' }, 'No withdrawals yet.');

@@ -134,7 +134,8 @@ interface PaymentDetail extends PaymentRow {
 /** The payment's story, in the order it happened, from what is stored (never a card number). */
 function story(p: PaymentDetail): [string, string][] {
   const steps: [string, string][] = [[when(p.createdAt), `Created for ${money(p.amount, p.currency)}`]];
-  if (p.card) steps.push(['', `Card used: ${p.card.brand ?? 'card'} ending ${p.card.last4 ?? '····'}`]);
+  const brand = p.card?.brand ? p.card.brand.charAt(0).toUpperCase() + p.card.brand.slice(1) : 'Card';
+  if (p.card) steps.push(['', `Card attempt: ${brand} ending ${p.card.last4 ?? '····'}`]);
   if (p.threeDsOutcome) steps.push(['', `3-D Secure: ${p.threeDsOutcome}`]);
   if (p.status === 'COMPLETED' || p.status === 'REFUNDED') steps.push([when(p.completedAt), `Completed: ${money(p.netAmount, p.currency)} credited after the ${money(p.fee, p.currency)} fee`]);
   if (p.status === 'FAILED') steps.push(['', `Failed${p.failureCode ? `: ${p.failureCode.replace(/_/g, ' ')}` : ''}`]);

@@ -13,6 +13,7 @@ import { SellerAdminResolver, ShopAdminResolver } from '../shops/shop-admin.reso
 import { SellerShopResolver } from '../shops/seller-shop.resolver';
 import { ShopResolver } from '../shops/shop.resolver';
 import { WebhookResolver } from '../webhooks/webhook.resolver';
+import { PayoutAccountResolver } from '../withdrawals/payout-account.resolver';
 import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
 import { authChecker } from './auth-checker';
 import { rootQueryFieldsInTurn } from './concurrency-guards';
@@ -36,6 +37,7 @@ export const RESOLVERS = [
   AccountResolver,
   SessionListResolver,
   SellerShopResolver,
+  PayoutAccountResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

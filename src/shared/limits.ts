@@ -24,6 +24,7 @@ export const SHOP_NAME_MAX_LENGTH = 200;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const REASON_MAX_LENGTH = 500;
 export const PAYOUT_REFERENCE_MAX_LENGTH = 200;
+export const PAYOUT_ACCOUNT_HOLDER_MAX_LENGTH = 200;
 
 /** Spec, Lists: `limit` defaults to 10 and may not exceed 100. */
 export const PAGE_LIMIT_DEFAULT = 10;

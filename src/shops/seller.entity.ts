@@ -50,4 +50,11 @@ export class Seller {
 
   @Property({ type: 'datetime', nullable: true })
   lockedUntil: Date | null = null;
+
+  /** Where withdrawals are paid (src/withdrawals/payout-account.ts): shown only masked on GraphQL. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  payoutAccountHolder: string | null = null;
+
+  @Property({ type: 'text', nullable: true, hidden: true })
+  payoutAccountNumber: string | null = null;
 }
