@@ -120,7 +120,7 @@ const NOT_FOR_ADMINS = new Set([
   'createPayment', 'submitCard', 'answerThreeDSecure', 'cancelCheckout', 'currentShop', 'payments', 'checkoutPayment',
   'signUp', 'signIn', 'signOut', 'signOutEverywhere', 'verifyEmail', 'currentSeller',
   // the dashboard session's own (authorization-matrix.test.ts): an admin token gets FORBIDDEN
-  'activeSessions', 'deleteMyShop', 'createMyShop',
+  'activeSessions', 'deleteMyShop', 'createMyShop', 'setPayoutAccount',
 ]);
 
 test('the list above covers every query and mutation of the schema an admin may run', async () => {

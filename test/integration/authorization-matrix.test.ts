@@ -122,6 +122,8 @@ const DASHBOARD_OPERATIONS: [string, string, () => object, Record<Caller, string
   ['deleteMyShop with a wrong name', 'mutation { deleteMyShop(shopName: "not the name") { id } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SHOP_NAME_MISMATCH', 'other session': 'SHOP_NAME_MISMATCH' }],
   ['createMyShop while the shop lives', 'mutation { createMyShop(shopName: "Second") { apiKey } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SELLER_ALREADY_HAS_SHOP', 'other session': 'SELLER_ALREADY_HAS_SHOP' }],
   ['activeSessions', '{ activeSessions { id current } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
+  ['setPayoutAccount with an invalid number', 'mutation { setPayoutAccount(holder: "A", accountNumber: "12") { holder } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'PAYOUT_ACCOUNT_NUMBER_INVALID', 'other session': 'PAYOUT_ACCOUNT_NUMBER_INVALID' }],
+  ['currentSeller with its payout account', '{ currentSeller { id payoutAccount { accountNumberMasked } } }', () => ({}), { ...KEY_REFUSED, 'other shop': 'SESSION_REQUIRED', owner: 'SESSION_REQUIRED', ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
   ['currentSeller with its shop', '{ currentSeller { id shop { id webhookUrl } } }', () => ({}), { ...KEY_REFUSED, 'other shop': 'SESSION_REQUIRED', owner: 'SESSION_REQUIRED', ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
 ];
 
@@ -132,6 +134,16 @@ describe.each(DASHBOARD_OPERATIONS)('GraphQL (dashboard) %s', (_name, query, var
     expect(code).toBe(expected[caller]);
     if (expected[caller] === null) expect(res.body.data).toBeTruthy();
   });
+});
+
+test("a payout account is the session's own seller's, and its number is never answered whole", async () => {
+  const set = await graphql('owner session', 'mutation { setPayoutAccount(holder: "Owner Ltd", accountNumber: "GB82 WEST 1234 5698 7654 32") { holder accountNumberMasked } }');
+  expect(set.body.data.setPayoutAccount).toEqual({ holder: 'Owner Ltd', accountNumberMasked: '•••• 5432' });
+  const theirs = await graphql('other session', '{ currentSeller { payoutAccount { holder } } }');
+  expect(theirs.body.data.currentSeller.payoutAccount).toBeNull();
+  const admin = await graphql('finance admin', 'query($s: ID!) { shop(id: $s) { seller { payoutAccount { holder accountNumberMasked } } } }', { s: ownerShopId });
+  expect(JSON.stringify(admin.body)).not.toContain('98765432');
+  expect(admin.body.data.shop.seller.payoutAccount.accountNumberMasked).toBe('•••• 5432');
 });
 
 test("another seller's session finds none of the owner's payments, by id, e-mail or listing, and lists only its own sessions", async () => {
