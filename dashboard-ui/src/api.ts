@@ -38,7 +38,11 @@ export async function run<T>(operationName: string, variables: Record<string, un
   const error = body?.errors?.[0];
   if (error) {
     const code = error.extensions?.code ?? 'UNKNOWN';
-    if (code === 'OPERATION_NOT_ALLOWED' || code === 'SESSION_REQUIRED' || code === 'CSRF_TOKEN_INVALID') throw new DashboardError('SIGNED_OUT', 'Your session has ended. Please sign in again.');
+    if (code === 'OPERATION_NOT_ALLOWED' || code === 'SESSION_REQUIRED' || code === 'CSRF_TOKEN_INVALID') {
+      // Whichever screen or form asked, the app sends the person to sign in (src main.ts listens).
+      window.dispatchEvent(new Event('dashboard:signed-out'));
+      throw new DashboardError('SIGNED_OUT', 'Your session has ended. Please sign in again.');
+    }
     throw new DashboardError(code, NOT_FOR_PEOPLE.has(code) || !error.message ? GENERIC : error.message);
   }
   if (!response.ok || !body?.data) throw new DashboardError('UNAVAILABLE', GENERIC);

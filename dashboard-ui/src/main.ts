@@ -51,9 +51,8 @@ async function show(moveFocus: boolean): Promise<void> {
     main.replaceChildren(fresh);
   } catch (error) {
     if (turn !== rendering) return;
-    if (error instanceof DashboardError && error.code === 'SIGNED_OUT') {
-      return go(`/dashboard/login?ended=1&next=${encodeURIComponent(pathname + search)}`);
-    }
+    // A session that ended is handled by the 'dashboard:signed-out' listener below.
+    if (error instanceof DashboardError && error.code === 'SIGNED_OUT') return;
     failure(main, error);
   }
   const title = main.querySelector('h1');
@@ -63,6 +62,11 @@ async function show(moveFocus: boolean): Promise<void> {
 }
 
 document.getElementById('sign-out')!.addEventListener('click', () => void signOut());
+window.addEventListener('dashboard:signed-out', () => {
+  const found = route(location.pathname);
+  if (found && !found[0].signedIn) return;
+  go(`/dashboard/login?ended=1&next=${encodeURIComponent(location.pathname + location.search)}`);
+});
 window.addEventListener('popstate', () => void show(true));
 window.addEventListener('dashboard:navigate', () => void show(true));
 void show(false);

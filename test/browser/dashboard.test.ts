@@ -20,13 +20,16 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
 let service: TestService;
 let browser: Browser;
 let receiver: Receiver;
+/** Shops whose deliveries the receiver answers with 500. */
+const refusing = new Set<string>();
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS; // a directory: each screen is saved there to be looked at
 
 beforeAll(async () => {
-  service = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '10000' });
+  // One attempt per delivery: a refused delivery is `failed` at once, so its re-send can be tried.
+  service = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '10000', WEBHOOK_MAX_ATTEMPTS: '1', AUTH_FAILURES_PER_MINUTE: '10000' });
   browser = await launchBrowser();
   receiver = await startReceiver();
-  receiver.reply = () => ({ status: 200, body: 'received by the test receiver' });
+  receiver.reply = (r) => (refusing.has(r.body.shop?.shop_name) ? { status: 500, body: 'down for maintenance' } : { status: 200, body: 'received by the test receiver' });
 }, 60_000);
 afterAll(async () => {
   await receiver?.close();
@@ -341,4 +344,59 @@ test("one seller's session never sees another seller's payment, balance, deliver
   expect(await page.content()).not.toContain(paymentId);
   await owner.context.close();
   await other.context.close();
+}, 90_000);
+
+test('a failed delivery shows in the log with its answer and is re-sent from the Developers screen', async () => {
+  const seller = await signUp('Failing Shop');
+  const { page } = seller;
+  refusing.add('Failing Shop');
+  await nav(page, 'Developers');
+  await page.getByLabel('Webhook URL').fill(receiver.url);
+  await page.getByRole('button', { name: 'Save webhook URL' }).click();
+  await page.getByText('Webhook URL saved.').waitFor();
+  const paymentId = await createPayment(service, seller.apiKey, { amount: 3000 });
+  await payOnCheckout(paymentId);
+  const log = page.getByRole('region', { name: 'Delivery log' });
+  await eventually(async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Developers', level: 1 }).waitFor();
+    return (await log.getByRole('cell', { name: 'Failed' }).count()) > 0;
+  }, 20_000, 'the delivery failed');
+  await log.getByText('HTTP 500: down for maintenance').waitFor();
+  refusing.delete('Failing Shop');
+  await log.getByRole('button', { name: /^Re-send payment\.completed delivery/ }).click();
+  await page.getByText('Delivery re-sent').waitFor();
+  await eventually(async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Developers', level: 1 }).waitFor();
+    return (await log.getByRole('cell', { name: 'Delivered' }).count()) > 0;
+  }, 20_000, 'the re-sent delivery delivered');
+  // The payment's page lists the same delivery.
+  await page.goto(`${service.url}/dashboard/payments/${paymentId}`);
+  await page.getByRole('region', { name: 'Webhook deliveries of this payment' }).getByRole('cell', { name: 'Delivered' }).waitFor();
+  await seller.context.close();
+}, 90_000);
+
+test('10 wrong passwords lock the account with a message that says so; an idle session ends and the page asks to sign in again', async () => {
+  const seller = await signUp('Locked Shop');
+  const { page, context } = seller;
+  // Idle: the session's last request moved 15 minutes back (the clock moved in the database).
+  const em = service.em();
+  await em.getConnection().execute(`update "seller_sessions" set "last_seen_at" = now() - interval '15 minutes 1 second' where "seller_id" = (select "id" from "sellers" where "email" = ?)`, [seller.email]);
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments', exact: true }).click();
+  await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+  await page.getByRole('alert').getByText('Your session has ended. Please sign in again.').waitFor();
+  expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/payments');
+
+  for (let i = 1; i <= 10; i += 1) {
+    await page.getByLabel('Email', { exact: true }).fill(seller.email);
+    await page.getByLabel('Password', { exact: true }).fill(`wrong-password-number-${i}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText(i < 10 ? ERROR_CATALOGUE.SIGN_IN_FAILED.message as string : /Account locked after 10 failed sign-ins/).waitFor();
+  }
+  await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').getByText(/Account locked/).waitFor();
+  expect(await page.getByRole('heading', { name: 'Sign in', level: 1 }).count()).toBe(1);
+  await context.close();
 }, 90_000);
