@@ -27,7 +27,7 @@ export const accountScreen: Screen = {
       h('section', { id: 'two-factor-section', 'aria-labelledby': 'two-factor-title' }, h('h2', { id: 'two-factor-title' }, 'Two-factor'),
         h('p', {}, 'Two-factor authentication with an authenticator app is coming soon.')),
       h('section', { 'aria-labelledby': 'sessions-title' }, h('h2', { id: 'sessions-title' }, 'Active sessions'),
-        table('Active sessions', ['Signed in', 'Last active', ''], data.activeSessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.current ? 'This browser' : ''])),
+        table('Active sessions', ['Signed in', 'Last active', 'Note'], data.activeSessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.current ? 'This browser' : ''])),
         message.element,
         h('button', {
           type: 'button',

@@ -116,7 +116,7 @@ function deliveryLog(items: Delivery[]): HTMLElement {
     return section;
   }
   const message = messageArea();
-  section.append(message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last answer', 'Next retry', ''], items.map((d) => [
+  section.append(message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last answer', 'Next retry', 'Action'], items.map((d) => [
     `${d.eventType}${d.test ? ' (test)' : ''}`,
     statusWord(d.status),
     String(d.attemptCount),
