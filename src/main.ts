@@ -1,3 +1,4 @@
+import './production-mode';
 import 'reflect-metadata';
 import { isClusterPrimary, runClusterPrimary } from './cluster';
 import { loadConfig } from './shared/config';

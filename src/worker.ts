@@ -1,3 +1,4 @@
+import './production-mode';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './shared/config';
 import { openDatabase } from './db/database';
