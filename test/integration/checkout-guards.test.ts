@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { checkoutClient, CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useServiceWithShop, type TestService } from '../support/test-service';
 
 const TEST_CARDS = ['4242424242424242', '4000000000003220', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119', '4000000032200000', '4000008400001629', '4100000000000019', '4000000000000341', '4000000000000416'];
 
@@ -43,16 +43,10 @@ describe('card submissions per client address over a sliding window', () => {
 });
 
 describe('public GraphQL: only the checkout operations', () => {
-  let service: TestService;
-  let apiKey: string;
-  beforeAll(async () => {
-    service = await startTestService();
-    apiKey = (await service.createShop()).apiKey;
-  });
-  afterAll(() => service.stop());
+  const app = useServiceWithShop();
 
   const post = (body: unknown, authorization?: string) => {
-    const req = request(service.url).post('/graphql').set('Content-Type', 'application/json');
+    const req = request(app.service.url).post('/graphql').set('Content-Type', 'application/json');
     return (authorization ? req.set('Authorization', authorization) : req).send(body as object);
   };
 
@@ -69,7 +63,7 @@ describe('public GraphQL: only the checkout operations', () => {
   });
 
   test('a seller key may run other operations', async () => {
-    const res = await post({ query: '{ currentShop { id } }' }, `Bearer ${apiKey}`);
+    const res = await post({ query: '{ currentShop { id } }' }, `Bearer ${app.apiKey}`);
     expect(res.status).toBe(200);
     expect(res.body.data.currentShop.id).toMatch(/^shop_/);
   });

@@ -8,19 +8,20 @@
  *     beforeAll(async () => { apiKey = (await web.service.createShop()).apiKey; }); // runs after the fixture's
  *     test('…', async () => { await web.page.goto(`${web.service.url}/checkout/${id}`); });
  *
- * It registers the jest hooks itself (call it at the top level of the file, before your own hooks) and
- * returns getters, read inside hooks and tests, never at the top level:
+ * It registers the jest hooks itself (through suite-fixture.ts): call it at the top level of the file, before
+ * your own hooks. It returns getters, read inside hooks and tests, never at the top level:
  *   - `web.service`: the running TestService (test-service.ts), started with `env`;
  *   - `web.browser`: the Chromium, for a suite that opens its own contexts (admin-console.test.ts);
  *   - `web.customer` and `web.page`: this test's fresh CustomerPage and its page (10 s default timeout),
  *     closed after the test. Pass `{ customerPage: false }` when the suite opens pages itself.
- * Both are closed after the file. Jest runs after-hooks in the order they were registered, so the fixture's
- * run before yours: a hook that still needs the page or service at the end (a screenshot) is registered
- * before the call (api-reference.test.ts). Find elements by role and label, as a person does.
+ * The service and Chromium are closed after the file. Jest runs after-hooks in the order they were registered,
+ * so the fixture's run before yours: a hook that still needs the page or service at the end (a screenshot) is
+ * registered before the call (api-reference.test.ts). Find elements by role and label, as a person does.
  */
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
 import { sellerClient } from './seller-client';
+import { suiteFixture } from './suite-fixture';
 import { startTestService, type TestService } from './test-service';
 
 /** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
@@ -52,19 +53,21 @@ export interface BrowserService {
 
 /** The service and Chromium of a browser suite, and a fresh customer page per test (see the file's header). */
 export function useBrowserService(env: Record<string, string> = {}, options: { customerPage?: boolean } = {}): BrowserService {
-  let service: TestService | undefined;
-  let browser: Browser | undefined;
+  const suite = suiteFixture(
+    'useBrowserService',
+    async () => {
+      const [service, browser] = await Promise.all([startTestService(env), launchBrowser()]);
+      return { service, browser };
+    },
+    async ({ service, browser }) => {
+      await browser.close();
+      await service.stop();
+    },
+  );
   let customer: CustomerPage | undefined;
-  beforeAll(async () => {
-    [service, browser] = await Promise.all([startTestService(env), launchBrowser()]);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await service?.stop();
-  });
   if (options.customerPage ?? true) {
     beforeEach(async () => {
-      customer = await customerPage(browser!);
+      customer = await customerPage(suite.browser);
       customer.page.setDefaultTimeout(10_000);
     });
     afterEach(async () => {
@@ -72,22 +75,22 @@ export function useBrowserService(env: Record<string, string> = {}, options: { c
       customer = undefined;
     });
   }
-  const ready = <T>(value: T | undefined, name: string): T => {
-    if (value === undefined) throw new Error(`useBrowserService: ${name} is read outside a hook or test, or without a customer page`);
-    return value;
+  const current = (): CustomerPage => {
+    if (!customer) throw new Error('useBrowserService: the customer page is read outside a test, or with customerPage: false');
+    return customer;
   };
   return {
     get service() {
-      return ready(service, 'service');
+      return suite.service;
     },
     get browser() {
-      return ready(browser, 'browser');
+      return suite.browser;
     },
     get customer() {
-      return ready(customer, 'customer');
+      return current();
     },
     get page() {
-      return ready(customer, 'page').page;
+      return current().page;
     },
   };
 }
