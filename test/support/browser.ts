@@ -63,6 +63,7 @@ export function useBrowserService(env: Record<string, string> = {}, options: { c
       await browser.close();
       await service.stop();
     },
+    60_000,
   );
   let customer: CustomerPage | undefined;
   if (options.customerPage ?? true) {

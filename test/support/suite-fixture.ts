@@ -4,11 +4,17 @@
  * out as an object whose fields are read when used. Call it at the top of the file, before your own hooks
  * (theirs run after its beforeAll); read the fields inside hooks and tests, never at the top level.
  */
-export function suiteFixture<T extends object>(name: string, start: () => Promise<T>, stop: (started: T) => Promise<unknown>): Readonly<T> {
+export function suiteFixture<T extends object>(
+  name: string,
+  start: () => Promise<T>,
+  stop: (started: T) => Promise<unknown>,
+  /** For `start`; by default the file's (jest.setTimeout) or the configured one. */
+  startTimeoutMs?: number,
+): Readonly<T> {
   let started: T | undefined;
   beforeAll(async () => {
     started = await start();
-  }, 60_000);
+  }, startTimeoutMs);
   afterAll(async () => {
     if (started) await stop(started);
   });
