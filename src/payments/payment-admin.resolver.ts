@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit/audit-entry.entity';
 import { shopScopeFor } from '../graphql/auth-checker';
@@ -13,6 +13,7 @@ import { searchPayments } from './payment-search';
 import { CheckoutStage, PaymentStatus } from './payment-status';
 import { PaymentList } from './payment.types';
 import type { Page } from '../shared/pagination';
+import { PageArgs } from '../shared/pagination';
 
 @InputType({ description: 'Every criterion given must match.' })
 export class PaymentSearchInput {
@@ -45,8 +46,7 @@ export class PaymentAdminResolver {
   @Query(() => PaymentList, { description: "Payments, newest first, by id, shop, status, customer e-mail and creation date: across shops for admins, the seller's own in the dashboard." })
   searchPayments(
     @Arg('filter', () => PaymentSearchInput, { nullable: true }) filter: PaymentSearchInput | null,
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Payment>> {
     const shopId = shopScopeFor(context, filter?.shopId);
