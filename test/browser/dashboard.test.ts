@@ -6,10 +6,10 @@ import { DASHBOARD_CSP } from '../../src/accounts/dashboard-page';
 import { AdminRole } from '../../src/admins/admin-role';
 import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { adminClient, eventually } from '../support/admin-client';
-import { axeViolations, createPayment, customerPage, fillCard, launchBrowser } from '../support/browser';
+import { axeViolations, createPayment, customerPage, fillCard, useBrowserService } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import type { TestService } from '../support/test-service';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 /**
@@ -17,6 +17,11 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  * screen checked by axe-core (WCAG 2.2 AA) at 320 px, the keyboard alone, a cross-site form POST, and one
  * seller's session against another's data. Elements are found by role and label, as people find them.
  */
+// One attempt per delivery: a refused delivery is `failed` at once, so its re-send can be tried.
+const suite = useBrowserService(
+  { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '10000', WEBHOOK_MAX_ATTEMPTS: '1', AUTH_FAILURES_PER_MINUTE: '10000' },
+  { customerPage: false },
+);
 let service: TestService;
 let browser: Browser;
 let receiver: Receiver;
@@ -25,17 +30,11 @@ const refusing = new Set<string>();
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS; // a directory: each screen is saved there to be looked at
 
 beforeAll(async () => {
-  // One attempt per delivery: a refused delivery is `failed` at once, so its re-send can be tried.
-  service = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '10000', WEBHOOK_MAX_ATTEMPTS: '1', AUTH_FAILURES_PER_MINUTE: '10000' });
-  browser = await launchBrowser();
+  ({ service, browser } = suite);
   receiver = await startReceiver();
   receiver.reply = (r) => (refusing.has(r.body.shop?.shop_name) ? { status: 500, body: 'down for maintenance' } : { status: 200, body: 'received by the test receiver' });
-}, 60_000);
-afterAll(async () => {
-  await receiver?.close();
-  await browser?.close();
-  await service?.stop();
 });
+afterAll(() => receiver?.close());
 
 interface Seller {
   context: BrowserContext;
