@@ -283,7 +283,8 @@ ui.cancel.addEventListener('click', async () => {
 
 async function start(): Promise<void> {
   try {
-    show(await checkoutApi.view(paymentId), false);
+    // Back from the issuer's 3-D Secure page: the payment moved on, so an outcome takes the customer on.
+    show(await checkoutApi.view(paymentId), new URLSearchParams(location.search).get('issuer') === 'returned');
   } catch (error) {
     setBusy(null);
     showStep('none');

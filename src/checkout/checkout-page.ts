@@ -98,7 +98,10 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
  * shows the outcome. Nothing but our own script ever runs on our pages.
  */
 function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: CheckoutPageDeps['onError']): void {
-  const backToPage = (res: express.Response, id: string) => res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', `/checkout/${id}`).end();
+  const toPage = (res: express.Response, path: string) => res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', path).end();
+  const backToPage = (res: express.Response, id: string) => toPage(res, `/checkout/${id}`);
+  // `issuer=returned` tells the page the customer just came back, so a settled payment takes them on to the shop.
+  const returnedToPage = (res: express.Response, id: string) => toPage(res, `/checkout/${id}?issuer=returned`);
 
   router.get('/checkout/:id/3ds', async (req, res, next) => {
     try {
@@ -126,7 +129,7 @@ function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: 
         onError?.(error, req);
       }
     }
-    backToPage(res, id);
+    returnedToPage(res, id);
   };
   router.get('/checkout/:id/3ds-return', handleReturn);
   router.post('/checkout/:id/3ds-return', express.urlencoded({ extended: false, limit: '64kb' }), handleReturn);

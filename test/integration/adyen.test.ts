@@ -129,7 +129,7 @@ test('3-D Secure: to the issuer\'s page and back; completes once even when the r
   const third = await request(service.url).get(returnPath);
   for (const answer of [first, second, third]) {
     expect(answer.status).toBe(303);
-    expect(answer.headers.location).toBe(`/checkout/${id}`);
+    expect(answer.headers.location).toBe(`/checkout/${id}?issuer=returned`);
   }
   const payment = await reload(id);
   expect(payment.status).toBe('completed');
