@@ -246,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
 function adyen(env: Env): AdyenConfig | null {
   const wanted = env.CARD_PROCESSOR === 'adyen';
   const required = (name: string): string => env[name] || (wanted ? fail(name, 'is required with CARD_PROCESSOR=adyen') : '');
+  const apiKey = required('ADYEN_API_KEY');
+  const merchantAccount = required('ADYEN_MERCHANT_ACCOUNT');
   const environment = oneOf(env, 'ADYEN_ENVIRONMENT', ['test', 'live'] as const);
   const liveUrlPrefix = env.ADYEN_LIVE_URL_PREFIX || undefined;
   if (liveUrlPrefix !== undefined && !/^[a-z0-9-]+$/i.test(liveUrlPrefix)) fail('ADYEN_LIVE_URL_PREFIX', `must be letters, digits and dashes (got "${liveUrlPrefix}")`);
@@ -254,8 +256,8 @@ function adyen(env: Env): AdyenConfig | null {
   if (hmacKey && !/^([0-9a-f]{2})+$/i.test(hmacKey)) fail('ADYEN_HMAC_KEY', 'must be the hex key from the Customer Area');
   const ownDefault = environment === 'live' ? `https://${liveUrlPrefix}-checkout-live.adyenpayments.com/checkout/v71` : 'https://checkout-test.adyen.com/v71';
   const config: AdyenConfig = {
-    apiKey: required('ADYEN_API_KEY'),
-    merchantAccount: required('ADYEN_MERCHANT_ACCOUNT'),
+    apiKey,
+    merchantAccount,
     environment,
     liveUrlPrefix,
     hmacKey,
