@@ -31,9 +31,13 @@ export const ADYEN_NOTIFICATIONS_PATH = '/acquirer/adyen/notifications';
  */
 export function adyenNotificationsRouter(deps: AdyenNotificationDeps): express.Router {
   const router = express.Router();
-  router.post(ADYEN_NOTIFICATIONS_PATH, express.json({ limit: '1mb' }), async (req, res, next) => {
+  // Credentials first: nobody else gets as far as having a body parsed.
+  const authenticated: express.RequestHandler = (req, res, next) => {
+    if (basicAuthMatches(req.get('authorization'), deps.credentials)) return next();
+    refuse(deps, req, res, 'wrong credentials').catch(next);
+  };
+  router.post(ADYEN_NOTIFICATIONS_PATH, authenticated, express.json({ limit: '1mb' }), async (req, res, next) => {
     try {
-      if (!basicAuthMatches(req.get('authorization'), deps.credentials)) return await refuse(deps, req, res, 'wrong credentials');
       const items = notificationItems(req.body);
       if (!items) return res.status(400).type('text/plain').send('not a standard notification');
       if (!items.every((item) => signatureValid(item, deps.credentials.hmacKey))) return await refuse(deps, req, res, 'wrong HMAC signature');

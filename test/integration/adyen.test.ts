@@ -272,6 +272,10 @@ test('a CHARGEBACK takes the disputed amount from the seller by its own journal,
   expect((await journalOf(id)).filter((line) => line.includes('chargeback'))).toEqual(['customer_funds chargeback 5000', 'seller_balance chargeback -5000']);
   const balance = await service.em().getConnection().execute(`select coalesce(sum("amount"), 0)::int as sum from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`, [shop.seller.id]);
   expect(balance[0].sum).toBe(5000 - 750 - 5000);
+  // Admins see it on the payment.
+  const support = await adminClient(service, AdminRole.SUPPORT);
+  const found = await support.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { chargeback { amount currency reason acquirerReference } } } }`, { id });
+  expect(found.searchPayments.items[0].chargeback).toEqual({ amount: 5000, currency: 'usd', reason: 'Fraudulent transaction', acquirerReference: chargeback.pspReference });
   expect(await ourViolations()).toEqual([]);
 });
 
