@@ -279,6 +279,18 @@ test('a CHARGEBACK takes the disputed amount from the seller by its own journal,
   expect(await ourViolations()).toEqual([]);
 });
 
+test('Adyen authorised a payment that failed here: the authorization is reversed at Adyen', async () => {
+  const { id } = await newPayment();
+  await checkoutClient(service.url).run('SubmitCard', { id, card: { number: VISA, ...CARD, nameOnCard: HOLDER.refuse('2') } });
+  expect((await reload(id)).status).toBe('failed');
+  const late = { eventCode: 'AUTHORISATION', pspReference: 'LATEAUTH00000001', merchantReference: id, amount: { currency: 'USD', value: VALID_PAYMENT.amount }, success: true };
+  expect((await adyen.notify(late)).text).toBe('[accepted]');
+  const reversal = adyen.requestsTo('/payments/{paymentPspReference}/reversals').find((r) => r.body.reference === `${id}-void`)!;
+  expect(reversal).toMatchObject({ idempotencyKey: `${id}-void`, body: { merchantAccount: adyen.credentials.merchantAccount, reference: `${id}-void` } });
+  expect((await reload(id)).status).toBe('failed');
+  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+});
+
 test('other events are acknowledged and kept, changing nothing', async () => {
   const { id } = await newPayment();
   await checkoutClient(service.url).pay(id, VISA);
@@ -286,4 +298,9 @@ test('other events are acknowledged and kept, changing nothing', async () => {
   const answer = await adyen.notify({ eventCode: 'CAPTURE', pspReference: 'CAPTURE000000001', originalReference: payment.processorReference!, merchantReference: id, amount: { currency: 'USD', value: VALID_PAYMENT.amount }, success: true });
   expect(answer.text).toBe('[accepted]');
   expect((await reload(id)).status).toBe('completed');
+});
+
+test("check-ledger finds nothing wrong with this file's payments and sellers", async () => {
+  expect(ours.size).toBeGreaterThan(10);
+  expect(await ourViolations()).toEqual([]);
 });

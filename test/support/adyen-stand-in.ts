@@ -37,6 +37,7 @@ const OPERATIONS: { pattern: RegExp; path: string }[] = [
   { pattern: /^\/v71\/payments\/details$/, path: '/payments/details' },
   { pattern: /^\/v71\/payments\/([^/]+)\/refunds$/, path: '/payments/{paymentPspReference}/refunds' },
   { pattern: /^\/v71\/payments\/([^/]+)\/cancels$/, path: '/payments/{paymentPspReference}/cancels' },
+  { pattern: /^\/v71\/payments\/([^/]+)\/reversals$/, path: '/payments/{paymentPspReference}/reversals' },
 ];
 
 /** Adyen's 3-D Secure 2 test card (the document's `card-3d-secure-redirect` example). */
@@ -209,6 +210,10 @@ export class AdyenStandIn {
     if (path === '/payments/{paymentPspReference}/refunds') {
       const answer = example('post-payments-paymentPspReference-refunds-refund-201');
       return { status: 201, body: { ...answer, merchantAccount: body.merchantAccount, paymentPspReference: psp, reference: body.reference, pspReference, amount: body.amount } };
+    }
+    if (path === '/payments/{paymentPspReference}/reversals') {
+      const answer = example('post-payments-paymentPspReference-reversals-reversal-201');
+      return { status: 201, body: { ...answer, merchantAccount: body.merchantAccount, paymentPspReference: psp, reference: body.reference, pspReference } };
     }
     const answer = example('post-payments-paymentPspReference-cancels-cancel-with-psp-reference-201');
     return { status: 201, body: { ...answer, merchantAccount: body.merchantAccount, paymentPspReference: psp, reference: body.reference, pspReference } };

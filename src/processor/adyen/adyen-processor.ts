@@ -140,10 +140,13 @@ export class AdyenProcessor implements CardProcessor {
     return { kind: 'pending', reference: answer.pspReference };
   }
 
-  /** Adyen's cancel (the authorization is released); its CANCELLATION notification confirms it. */
+  /**
+   * Adyen's reversal (`/reversals`, "cancel or refund"): the hold is released, or the charge refunded if the
+   * merchant account's automatic capture already ran. Its CANCEL_OR_REFUND notification confirms it.
+   */
   async voidAuthorization(request: { paymentId: string; reference: string }): Promise<void> {
-    await this.call('cancels', () =>
-      this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(
+    await this.call('reversals', () =>
+      this.checkout.ModificationsApi.refundOrCancelPayment(
         request.reference,
         { merchantAccount: this.config.merchantAccount, reference: `${request.paymentId}-void` },
         { idempotencyKey: `${request.paymentId}-void` },

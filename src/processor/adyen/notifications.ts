@@ -79,6 +79,7 @@ export function eventOf(item: NotificationRequestItem): AcquirerEvent {
         outcome: kept.eventCode === 'REFUND' && kept.success ? { kind: 'refunded', reference: kept.pspReference } : { kind: 'declined', reason: kept.reason || 'refund_failed' },
       };
     case 'CANCELLATION':
+    case 'CANCEL_OR_REFUND':
       return { kind: 'cancellation', paymentId: kept.merchantReference, cancelled: kept.success };
     case 'CHARGEBACK':
       return { kind: 'chargeback', paymentId: kept.merchantReference, reference: kept.pspReference, amount: kept.amountValue, currency: kept.currency, reason: kept.reason };
