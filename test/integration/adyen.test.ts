@@ -142,13 +142,29 @@ test('3-D Secure: to the issuer\'s page and back; completes once even when the r
   expect((await checkoutClient(service.url).authenticate(id, true)).body.data.answerThreeDSecure.status).toBe('COMPLETED');
 });
 
+test('3-D Secure by form POST: our page posts the action\'s fields to the issuer, escaped, and may post nowhere else', async () => {
+  const { id } = await newPayment();
+  await checkoutClient(service.url).run('SubmitCard', { id, card: { number: ADYEN_3DS_CARD, ...CARD, nameOnCard: HOLDER.postRedirect } });
+  const page = await request(service.url).get(`/checkout/${id}/3ds`);
+  expect(page.status).toBe(200);
+  expect(page.headers['content-security-policy']).toContain(`form-action ${adyen.url};`);
+  expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+  expect(page.text).toMatch(new RegExp(`<form method="post" action="${adyen.url}/issuer/3ds\\?session=[0-9a-f]+">`));
+  expect(page.text).toContain('name="PaReq" value="BQABAgA&#34;&#60;x&#62;"');
+  expect(page.text).toContain('<button type="submit">Continue to your bank</button>');
+  expect(page.text).not.toContain('<script');
+});
+
 test('3-D Secure failed at the issuer: the payment fails with authentication_failed', async () => {
   const { id } = await newPayment();
   await checkoutClient(service.url).pay(id, ADYEN_3DS_CARD);
   // An answer from our page (not the issuer's) is not taken.
   const inPage = await checkoutClient(service.url).authenticate(id, true);
   expect(inPage.body.data.answerThreeDSecure.stage).toBe('AUTHENTICATION_REQUIRED');
-  await request(service.url).get((await throughIssuer(id, 'fail')).returnPath);
+  // This issuer comes back by form POST.
+  const back = new URL((await throughIssuer(id, 'fail')).returnPath, 'http://x');
+  const posted = await request(service.url).post(back.pathname).type('form').send({ redirectResult: back.searchParams.get('redirectResult') });
+  expect(posted.status).toBe(303);
   const payment = await reload(id);
   expect(payment.status).toBe('failed');
   expect(payment.failureCode).toBe('authentication_failed');

@@ -49,6 +49,8 @@ export const HOLDER = {
   loseAnswer: 'LOSE ANSWER',
   /** Adyen answers resultCode Error: outcome unknown. */
   error: 'RESULT ERROR',
+  /** With the 3-D Secure card: the issuer's page is reached by a form POST (as 3-D Secure 1 issuers did). */
+  postRedirect: 'POST REDIRECT',
 };
 
 export interface Recorded {
@@ -184,6 +186,9 @@ export class AdyenStandIn {
         this.challenges.set(session, { reference: body.reference, returnUrl: body.returnUrl, amount });
         const answer = example('post-payments-card-3d-secure-redirect-200');
         (answer.action as Record<string, unknown>).url = `${this.url}/issuer/3ds?session=${session}`;
+        if (holder === HOLDER.postRedirect) {
+          Object.assign(answer.action as object, { method: 'POST', data: { MD: session, PaReq: 'BQABAgA"<x>', TermUrl: body.returnUrl } });
+        }
         return { status: 200, body: { ...answer, pspReference, additionalData: { ...(answer.additionalData as object), merchantReference: body.reference } } };
       }
       if (holder.startsWith('REFUSE ')) {
