@@ -136,8 +136,9 @@ async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, p
   if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, answer));
-  const outcome = 'authenticated' in answer ? (answer.authenticated ? 'challenged' : 'failed') : (result.threeDs ?? 'challenged');
-  await finish(deps, caller, paymentId, result, outcome === 'frictionless' ? 'challenged' : outcome);
+  // The customer was challenged; it failed when they said so (in-page) or the acquirer says so (redirect).
+  const failed = 'authenticated' in answer ? !answer.authenticated : result.threeDs === 'failed';
+  await finish(deps, caller, paymentId, result, failed ? 'failed' : 'challenged');
   return findCheckoutPayment(caller.em, paymentId);
 }
 

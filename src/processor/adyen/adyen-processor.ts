@@ -10,6 +10,7 @@ import type {
   RefundLookup,
   RefundRequest,
   RefundResult,
+  ShopperBrowser,
 } from '../card-processor';
 import { CheckoutHttpClient } from './checkout-http-client';
 import type { NotificationStore } from './notification-store';
@@ -87,21 +88,8 @@ export class AdyenProcessor implements CardProcessor {
       channel: Types.checkout.PaymentRequest.ChannelEnum.Web,
       // The redirect flow only: no third-party 3-D Secure script ever runs on our page.
       authenticationData: { threeDSRequestData: { nativeThreeDS: Types.checkout.ThreeDSRequestData.NativeThreeDSEnum.Disabled } },
-      ...(browser
-        ? {
-            shopperIP: browser.ip,
-            browserInfo: {
-              userAgent: browser.userAgent,
-              acceptHeader: browser.acceptHeader,
-              language: browser.language ?? 'en',
-              colorDepth: browser.colorDepth ?? 24,
-              screenHeight: browser.screenHeight ?? 0,
-              screenWidth: browser.screenWidth ?? 0,
-              timeZoneOffset: browser.timeZoneOffset ?? 0,
-              javaEnabled: browser.javaEnabled ?? false,
-            },
-          }
-        : {}),
+      ...(browser ? { shopperIP: browser.ip } : {}),
+      ...(browser ? browserInfoOf(browser) : {}),
     };
     let answer: Types.checkout.PaymentResponse;
     try {
@@ -200,6 +188,28 @@ export class AdyenProcessor implements CardProcessor {
       throw new AdyenOutcomeUnknown(`${operation}${status}: ${(error as Error).message}`, error);
     }
   }
+}
+
+/**
+ * Adyen's `browserInfo` needs all eight fields; the page sends the screen's, the request gives the headers.
+ * Without the page's part (an API caller) none is sent rather than made up: Adyen then decides without it.
+ */
+function browserInfoOf(browser: ShopperBrowser): Pick<PaymentRequest, 'browserInfo'> {
+  const { language, colorDepth, screenHeight, screenWidth, timeZoneOffset } = browser;
+  if (language === undefined || colorDepth === undefined || screenHeight === undefined || screenWidth === undefined || timeZoneOffset === undefined) return {};
+  return {
+    browserInfo: {
+      userAgent: browser.userAgent,
+      acceptHeader: browser.acceptHeader,
+      language,
+      colorDepth,
+      screenHeight,
+      screenWidth,
+      timeZoneOffset,
+      // Java applets are gone from every browser: navigator.javaEnabled() is false everywhere.
+      javaEnabled: browser.javaEnabled ?? false,
+    },
+  };
 }
 
 function redirectOf(action: Types.checkout.PaymentResponseAction | null | undefined): ChallengeRedirect | null {

@@ -1,5 +1,6 @@
 import { HttpClientException, type Config } from '@adyen/api-library';
 import type ClientInterface from '@adyen/api-library/lib/src/httpClient/clientInterface';
+import LibraryConstants from '@adyen/api-library/lib/src/constants/libraryConstants';
 import type { IRequest } from '@adyen/api-library/lib/src/typings/requestOptions';
 
 /** The library's own address of a Checkout operation, live or test, up to and including its version. */
@@ -25,7 +26,10 @@ export class CheckoutHttpClient implements ClientInterface {
       'Content-Type': 'application/json',
       Accept: 'application/json',
       'X-API-Key': config.apiKey ?? '',
-      'User-Agent': `hosted-checkout adyen-node-api-library`,
+      // What the library's own client sends, so Adyen's support sees which library and version spoke.
+      'User-Agent': `${LibraryConstants.LIB_NAME}/${LibraryConstants.LIB_VERSION}`,
+      'adyen-library-name': LibraryConstants.LIB_NAME,
+      'adyen-library-version': LibraryConstants.LIB_VERSION,
     };
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     const method = options.method ?? 'POST';
