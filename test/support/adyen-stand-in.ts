@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { hmacValidator } from '@adyen/api-library';
 
-/** Adyen's own published definitions (../shared/acquirers/adyen/SOURCE.md): read, never copied. */
-const ADYEN_DIR = '/work/shared/acquirers/adyen';
+/** Adyen's own published definitions (../shared/acquirers/adyen/SOURCE.md, beside the repository): read, never copied. */
+const ADYEN_DIR = process.env.ADYEN_SPEC_DIR ?? path.join(__dirname, '../../../shared/acquirers/adyen');
 const CHECKOUT = JSON.parse(fs.readFileSync(`${ADYEN_DIR}/CheckoutService-v71.json`, 'utf8'));
 const WEBHOOKS = JSON.parse(fs.readFileSync(`${ADYEN_DIR}/Webhooks-v1.json`, 'utf8'));
 
