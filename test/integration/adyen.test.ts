@@ -8,7 +8,7 @@ import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
 import { REFUSAL_REASONS } from '../../src/processor/adyen/refusal-reasons';
 import { adminClient, eventually } from '../support/admin-client';
-import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
+import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER, LOSE_REFUND_ANSWER_CENTS } from '../support/adyen-stand-in';
 import { checkoutClient, CARD } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -24,7 +24,10 @@ const ours = new Set<string>();
 beforeAll(async () => {
   adyen = await new AdyenStandIn().start();
   // Reconciliation sweeps often here, so a test would see it settle something it must not.
-  service = await startTestService({ ...adyen.env(), RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' }, 'adyen');
+  service = await startTestService(
+    { ...adyen.env(), RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_PROCESSING_TIMEOUT_MS: '300', REFUND_SWEEP_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' },
+    'adyen',
+  );
   adyen.serviceUrl = service.url;
 });
 afterAll(async () => {
@@ -237,6 +240,27 @@ test('a refund goes processing -> refunded on the REFUND notification and is deb
   expect((await refundOf()).status).toBe('refunded');
   expect((await reload(id)).status).toBe('refunded');
   expect((await journalOf(id)).filter((line) => line.includes(' refund '))).toEqual([`customer_funds refund ${VALID_PAYMENT.amount}`, `seller_balance refund -${VALID_PAYMENT.amount}`]);
+  expect(await ourViolations()).toEqual([]);
+});
+
+test('a refund whose answer is lost is sent again under the same Idempotency-Key, gets the first answer, and settles once', async () => {
+  const { id } = await newPayment(LOSE_REFUND_ANSWER_CENTS);
+  await checkoutClient(service.url).pay(id, VISA);
+  const support = await adminClient(service, AdminRole.SUPPORT);
+  const finance = await adminClient(service, AdminRole.FINANCE);
+  const { requestRefund } = await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: id });
+  await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
+  const refundOf = () => service.em().findOneOrFail(Refund, { id: requestRefund.id }, { refresh: true });
+  // The first answer is lost; the refund jobs take the stale claim over and ask again, with the same key.
+  await eventually(async () => (await refundOf()).processorReference, 10_000, 'the repeated refund call to be answered');
+  const sent = adyen.requestsTo('/payments/{paymentPspReference}/refunds').filter((r) => r.body.reference === requestRefund.id);
+  expect(sent.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(sent.map((r) => r.idempotencyKey))).toEqual(new Set([requestRefund.id]));
+  expect((await refundOf()).status).toBe('processing');
+  const pspReference = (await refundOf()).processorReference!;
+  await adyen.notify({ eventCode: 'REFUND', pspReference, originalReference: (await reload(id)).processorReference!, merchantReference: requestRefund.id, amount: { currency: 'USD', value: LOSE_REFUND_ANSWER_CENTS }, success: true });
+  expect((await refundOf()).status).toBe('refunded');
+  expect((await journalOf(id)).filter((line) => line.includes(' refund '))).toHaveLength(2);
   expect(await ourViolations()).toEqual([]);
 });
 

@@ -54,6 +54,9 @@ export const HOLDER = {
   postRedirect: 'POST REDIRECT',
 };
 
+/** A refund of this many cents is carried out and its answer lost (the connection drops). */
+export const LOSE_REFUND_ANSWER_CENTS = 4040;
+
 export interface Recorded {
   path: string;
   idempotencyKey: string | undefined;
@@ -159,11 +162,9 @@ export class AdyenStandIn {
     if (earlier) return send(res, earlier.status, earlier.body);
     const psp = operation.pattern.exec(url.pathname)![1];
     const answer = this.answer(operation.path, body, psp);
-    if (answer === 'lose') {
-      res.destroy(); // charged, and the answer never arrives
-      return;
-    }
     this.answers.set(key, answer);
+    // Carried out, and the answer never arrives; asking again with the same key gets it (Adyen's idempotency).
+    if (answer.lose) return void res.destroy();
     send(res, answer.status, answer.body);
   }
 
@@ -177,7 +178,7 @@ export class AdyenStandIn {
     return problems;
   }
 
-  private answer(path: string, body: Record<string, any>, psp: string | undefined): { status: number; body: unknown } | 'lose' {
+  private answer(path: string, body: Record<string, any>, psp: string | undefined): { status: number; body: unknown; lose?: boolean } {
     const pspReference = newPspReference();
     if (path === '/payments') {
       const holder: string = body.paymentMethod?.holderName ?? '';
@@ -199,9 +200,8 @@ export class AdyenStandIn {
       }
       if (holder === HOLDER.error) return { status: 200, body: { pspReference, resultCode: 'Error', refusalReason: 'Internal error', merchantReference: body.reference } };
       this.authorisations.set(body.reference, { pspReference, reference: body.reference, amount, resultCode: 'Authorised' });
-      if (holder === HOLDER.loseAnswer) return 'lose';
       const answer = example('post-payments-card-direct-200');
-      return { status: 200, body: { ...answer, pspReference, merchantReference: body.reference } };
+      return { status: 200, body: { ...answer, pspReference, merchantReference: body.reference }, lose: holder === HOLDER.loseAnswer };
     }
     if (path === '/payments/details') {
       const [session, outcome] = String(body.details?.redirectResult ?? '').split('.');
@@ -215,7 +215,8 @@ export class AdyenStandIn {
     }
     if (path === '/payments/{paymentPspReference}/refunds') {
       const answer = example('post-payments-paymentPspReference-refunds-refund-201');
-      return { status: 201, body: { ...answer, merchantAccount: body.merchantAccount, paymentPspReference: psp, reference: body.reference, pspReference, amount: body.amount } };
+      const lose = body.amount?.value === LOSE_REFUND_ANSWER_CENTS;
+      return { status: 201, body: { ...answer, merchantAccount: body.merchantAccount, paymentPspReference: psp, reference: body.reference, pspReference, amount: body.amount }, lose };
     }
     if (path === '/payments/{paymentPspReference}/reversals') {
       const answer = example('post-payments-paymentPspReference-reversals-reversal-201');
