@@ -1,3 +1,4 @@
+import './production-mode';
 import 'reflect-metadata';
 import { isEmailAddress } from './shared/email';
 import { parseArgs } from 'node:util';

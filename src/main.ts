@@ -1,8 +1,10 @@
+import './production-mode';
 import 'reflect-metadata';
 import { isClusterPrimary, runClusterPrimary } from './cluster';
 import { loadConfig } from './shared/config';
 import { startService } from './service';
 import { processLogger } from './shared/logger';
+import { stopOnSignals } from './shared/shutdown';
 import { exitOnStartupFailure } from './shared/startup-error';
 import { createDemoShopIfEmpty } from './shops/demo-shop';
 
@@ -15,17 +17,10 @@ async function main(): Promise<void> {
     const demo = await createDemoShopIfEmpty(service.database.orm.em.fork());
     if (demo) printDemoCredentials(demo.shop.id, demo.apiKey, demo.webhookSecret);
   }
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining requests');
+  stopOnSignals(logger, 'shutting down: draining requests', async () => {
     await service.stop();
     await new Promise<void>((resolve) => logger.flush(() => resolve()));
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 }
 
 /** Shown once: the key is stored only as a hash and cannot be printed again. */

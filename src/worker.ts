@@ -1,7 +1,9 @@
+import './production-mode';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './shared/config';
 import { openDatabase } from './db/database';
 import { processLogger } from './shared/logger';
+import { stopOnSignals } from './shared/shutdown';
 import { exitOnStartupFailure } from './shared/startup-error';
 import { startWebhookRuntime } from './webhooks/webhook-runtime';
 
@@ -19,18 +21,10 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger);
   const webhooks = startWebhookRuntime(config, database.orm, logger, true);
   logger.info({ concurrency: config.webhooks.workerConcurrency, queue: config.redisUrl ? 'bull' : 'in-process' }, 'webhook worker started');
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
+  stopOnSignals(logger, 'webhook worker stopping: finishing attempts in flight', async () => {
     await webhooks.stop();
     await database.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 }
 
 main().catch(exitOnStartupFailure);

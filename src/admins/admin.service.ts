@@ -66,16 +66,12 @@ export async function revokeAdminToken(em: EntityManager, by: Admin, token: Admi
   return token;
 }
 
-export async function findAdmin(em: EntityManager, id: string): Promise<Admin> {
-  const admin = await em.findOne(Admin, { id });
-  if (!admin) throw domainError('ADMIN_NOT_FOUND');
-  return admin;
+export function findAdmin(em: EntityManager, id: string): Promise<Admin> {
+  return em.findOneOrFail(Admin, { id }, { failHandler: () => domainError('ADMIN_NOT_FOUND') });
 }
 
-export async function findAdminToken(em: EntityManager, id: string): Promise<AdminToken> {
-  const token = await em.findOne(AdminToken, { id });
-  if (!token) throw domainError('ADMIN_TOKEN_NOT_FOUND');
-  return token;
+export function findAdminToken(em: EntityManager, id: string): Promise<AdminToken> {
+  return em.findOneOrFail(AdminToken, { id }, { failHandler: () => domainError('ADMIN_TOKEN_NOT_FOUND') });
 }
 
 /** Every admin, oldest first. */

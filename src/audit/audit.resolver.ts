@@ -1,8 +1,8 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { AuditEntry } from './audit-entry.entity';
 import { listAudit } from './audit.service';
-import { PageType, type Page } from '../shared/pagination';
+import { type Page, PageArgs, PageType } from '../shared/pagination';
 
 export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
 
@@ -14,8 +14,7 @@ export class AuditResolver {
     @Arg('targetId', () => String, { nullable: true, description: 'A payment, refund, withdrawal, shop, seller or admin id.' }) targetId: string | null,
     @Arg('action', () => String, { nullable: true, description: 'For example refund.approved.' }) action: string | null,
     @Arg('adminId', () => ID, { nullable: true }) adminId: string | null,
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<AuditEntry>> {
     return listAudit(context.em, { targetId, action, adminId }, page, limit);

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { BigIntResolver } from 'graphql-scalars';
 import type { Cents } from '../shared/cents';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,7 +7,7 @@ import type { GraphQLContext } from '../graphql/context';
 import type { BalanceSummary } from '../graphql/loaders';
 import { domainError } from '../shared/errors';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
-import { validPageRequest, PageType, pageOf, windowOf, type Page } from '../shared/pagination';
+import { type Page, PageArgs, pageOf, PageType, validPageRequest, windowOf } from '../shared/pagination';
 
 export const LedgerEntryList = PageType(LedgerEntry, 'LedgerEntryList');
 
@@ -62,8 +62,7 @@ export class BalanceResolver {
   @FieldResolver(() => LedgerEntryList, { description: 'The seller_balance entries behind these sums, newest first.' })
   entries(
     @Root() balance: BalanceSummary,
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<LedgerEntry>> {
     return sellerLedger(context.em, balance.sellerId, page, limit);

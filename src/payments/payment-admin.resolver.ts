@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit/audit-entry.entity';
 import type { GraphQLContext } from '../graphql/context';
@@ -12,6 +12,7 @@ import { searchPayments } from './payment-search';
 import { CheckoutStage, PaymentStatus } from './payment-status';
 import { PaymentList } from './payment.types';
 import type { Page } from '../shared/pagination';
+import { PageArgs } from '../shared/pagination';
 
 @InputType({ description: 'Every criterion given must match.' })
 export class PaymentSearchInput {
@@ -49,8 +50,7 @@ export class PaymentAdminResolver {
   @Query(() => PaymentList, { description: 'Payments across shops, newest first, by id, shop, status, customer e-mail and creation date.' })
   searchPayments(
     @Arg('filter', () => PaymentSearchInput, { nullable: true }) filter: PaymentSearchInput | null,
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Payment>> {
     return searchPayments(context.em, filter ?? {}, page, limit);

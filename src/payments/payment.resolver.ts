@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../graphql/auth-checker';
 import { paymentMaximumFor } from '../shops/account-status';
 import type { GraphQLContext } from '../graphql/context';
@@ -8,6 +8,7 @@ import { createPayment, findPayment, findShopPayment, listPayments } from './pay
 import type { PaymentFields } from './payment-snapshot';
 import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
+import { PageArgs } from '../shared/pagination';
 
 @Resolver(() => Payment)
 export class PaymentResolver {
@@ -38,8 +39,7 @@ export class PaymentResolver {
   @Authorized('SELLER')
   @Query(() => PaymentList, { description: "The calling shop's payments, newest first." })
   payments(
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Arg('status', () => PaymentStatus, { nullable: true }) status: PaymentStatus | null,
     @Ctx() context: GraphQLContext,
   ): Promise<PaymentList> {

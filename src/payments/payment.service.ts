@@ -8,7 +8,7 @@ import { newPaymentSnapshot, fieldsOfSnapshot, type PaymentFields } from './paym
 import { insertPayment, selectShopPayment } from './payment-store';
 import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
 import type { PaymentStatus } from './payment-status';
-import { pageOf, validPageRequest, windowOf } from '../shared/pagination';
+import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 
 /** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
 export async function createPayment(
@@ -43,18 +43,13 @@ export async function findPayment(em: EntityManager, id: string, shop: Shop | nu
   return payment;
 }
 
-export interface PaymentPage {
-  items: Payment[];
-  pagination: { page: number; limit: number; total: number; pages: number };
-}
-
 export async function listPayments(
   em: EntityManager,
   shop: Shop,
   page: number | null | undefined,
   limit: number | null | undefined,
   status: PaymentStatus | null | undefined,
-): Promise<PaymentPage> {
+): Promise<Page<Payment>> {
   const request = validPageRequest(page, limit);
   const where: FilterQuery<Payment> = status ? { shop, status } : { shop };
   const [items, total] = await em.findAndCount(Payment, where, {

@@ -1,4 +1,4 @@
-import type { PaymentFields } from './operation-results';
+import type { PaymentFields } from './fragments';
 
 /**
  * Spec, Resources/Payment: the payment as GraphQL answers it (REST names and order from the operations'

@@ -7,8 +7,7 @@ import { graphqlContextOf } from '../graphql/context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../shared/errors';
 import { envelopeErrors, sendData } from './envelope';
-import type { RestOperationName, RestOperationResults } from './operation-results';
-import { REST_ROUTES, type RestRoute, type Route } from './routes';
+import { REST_ROUTES, type RestRoute } from './routes';
 
 export interface RestDeps {
   /** The operations of schema/operations/rest.graphql. */
@@ -40,20 +39,17 @@ export function restRouter(deps: RestDeps): Router {
   return router;
 }
 
-interface PreparedRoute<Op extends RestOperationName> {
-  route: Route<Op>;
-  run: PreparedOperation<RestOperationResults[Op]>;
+interface PreparedRoute {
+  route: RestRoute;
+  run: PreparedOperation<unknown>;
 }
 
 /** Each route with its operation ready: a route naming an operation the file does not hold fails the start. */
-export function prepareRoutes(routes: readonly RestRoute[], operations: Pick<NamedOperations, 'prepare'>) {
-  return routes.map(<Op extends RestOperationName>(route: Route<Op>): PreparedRoute<Op> => ({
-    route,
-    run: operations.prepare<RestOperationResults[Op]>(route.operation),
-  }));
+export function prepareRoutes(routes: readonly RestRoute[], operations: Pick<NamedOperations, 'prepare'>): PreparedRoute[] {
+  return routes.map((route) => ({ route, run: operations.prepare<unknown>(route.operation) }));
 }
 
-function handle<Op extends RestOperationName>(route: Route<Op>, run: PreparedOperation<RestOperationResults[Op]>, deps: RestDeps) {
+function handle(route: RestRoute, run: PreparedOperation<unknown>, deps: RestDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const result = await run(route.variables(req), graphqlContextOf(req, res, deps.services));

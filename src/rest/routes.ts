@@ -1,12 +1,22 @@
 import type { Request, Response } from 'express';
-import type { ErrorGroup } from './openapi/error-responses';
+import { errorCase, type ErrorGroup } from './openapi/error-responses';
 import { EXAMPLE_COMPLETED, EXAMPLE_CREATE_BODIES, EXAMPLE_PAYMENT, EXAMPLE_SHOP } from './openapi/examples';
 import type { HeaderName, ParameterName } from './openapi/headers-and-parameters';
 import { ref, type Example, type JsonSchema } from './openapi/types';
-import type { RestOperationName, RestOperationResults } from './operation-results';
-import { CREATE_PAYMENT_BODY, createPaymentVariables, listPaymentsVariables } from './payment-request';
+import type { PaginationFields, PaymentFields, PaymentWithCompletionFields, ShopFields } from './fragments';
+import { CREATE_PAYMENT_BODY, CREATE_PAYMENT_ERRORS, createPaymentVariables, listPaymentsVariables } from './payment-request';
 import { paymentView } from './payment-view';
-import { CREATE_PAYMENT_ERRORS, LIST_PAYMENTS_ERRORS, RETRIEVE_PAYMENT_ERRORS } from './route-errors';
+import { PAGE_LIMIT_MAX } from '../shared/limits';
+import { PAYMENT_STATUSES } from '../payments/payment-status';
+
+/*
+ * The seller-facing REST contract (spec, Endpoints), one entry per route and nothing per route anywhere else:
+ * the router (rest-router.ts) mounts the entries, the OpenAPI document (openapi/document.ts) is generated from
+ * them, and the errors a route answers are catalogue entries (src/shared/errors.ts) its entry lists. What
+ * is shared by routes lives beside: the fragments' types (fragments.ts), examples, headers and parameters
+ * (openapi/), the create body's schema and checks (payment-request.ts). test/unit/rest-routes.test.ts fails
+ * when a second per-route list appears.
+ */
 
 /** What a route answers inside the envelope. */
 export interface RestAnswer {
@@ -39,25 +49,32 @@ export interface RouteDocument {
   errors?: ErrorGroup[];
 }
 
-/** One REST route: which named GraphQL operation it runs, with which variables, how the answer reads. */
-export interface Route<Op extends RestOperationName> {
+/**
+ * One REST route: which named GraphQL operation it runs, with which variables, how the answer reads.
+ * `Result` is what the operation answers, written with the route from the fragments' types (`defineRoute<Result>`).
+ */
+export interface Route<Result> {
   method: 'get' | 'post';
   /** An Express path; its `:name` parameters are `{name}` in the document. */
   path: string;
   /** An operation of schema/operations/rest.graphql; the router refuses to start without it. */
-  operation: Op;
+  operation: string;
   variables(req: Request): Record<string, unknown>;
-  respond(result: RestOperationResults[Op], res: Response): RestAnswer;
+  respond(result: Result, res: Response): RestAnswer;
   document: RouteDocument;
 }
 
-export type RestRoute = { [Op in RestOperationName]: Route<Op> }[RestOperationName];
+/** A route of the table, its result type kept at its definition (the router hands it what the operation answered). */
+export type RestRoute = Route<unknown>;
+
+/** An entry of the table, its result handler typed by the `Result` given. */
+export const defineRoute = <Result>(definition: Route<Result>): RestRoute => definition;
 
 const fragment = (name: string) => ref('schemas', name);
 
 /** The whole seller-facing REST contract (spec, Endpoints), in one table. Order matters: /test before /:id. */
 export const REST_ROUTES: RestRoute[] = [
-  {
+  defineRoute<{ currentShop: ShopFields }>({
     method: 'get',
     path: '/payments/test',
     operation: 'CurrentShop',
@@ -84,8 +101,8 @@ export const REST_ROUTES: RestRoute[] = [
         example: { authenticated: true, mode: 'live', shop: EXAMPLE_SHOP },
       },
     },
-  },
-  {
+  }),
+  defineRoute<{ createPayment: { replayed: boolean; payment: PaymentFields } }>({
     method: 'post',
     path: '/payments',
     operation: 'CreatePayment',
@@ -115,8 +132,8 @@ export const REST_ROUTES: RestRoute[] = [
       },
       errors: CREATE_PAYMENT_ERRORS,
     },
-  },
-  {
+  }),
+  defineRoute<{ payments: { items: PaymentWithCompletionFields[]; pagination: PaginationFields } }>({
     method: 'get',
     path: '/payments',
     operation: 'ListPayments',
@@ -135,10 +152,19 @@ export const REST_ROUTES: RestRoute[] = [
         list: true,
         example: [EXAMPLE_COMPLETED],
       },
-      errors: LIST_PAYMENTS_ERRORS,
+      errors: [
+        {
+          description: 'A query parameter is not valid.',
+          cases: [
+            errorCase('`page` not a positive integer (also when given twice).', 'PAGE_INVALID'),
+            errorCase(`\`limit\` not an integer from 1 to ${PAGE_LIMIT_MAX}.`, 'LIMIT_INVALID'),
+            errorCase('`status` not one of the four payment statuses (lowercase).', 'STATUS_FILTER_INVALID', PAYMENT_STATUSES.join(', ')),
+          ],
+        },
+      ],
     },
-  },
-  {
+  }),
+  defineRoute<{ payment: PaymentWithCompletionFields }>({
     method: 'get',
     path: '/payments/:id',
     operation: 'GetPayment',
@@ -151,7 +177,12 @@ export const REST_ROUTES: RestRoute[] = [
       tag: 'Payments',
       parameters: ['id'],
       success: { description: 'The payment.', schema: 'PaymentResponse', data: fragment('PaymentWithCompletion'), example: EXAMPLE_COMPLETED },
-      errors: RETRIEVE_PAYMENT_ERRORS,
+      errors: [
+        {
+          description: 'No such payment for this shop.',
+          cases: [errorCase('A wrong or malformed id (even one that is not valid percent-encoding), another shop\'s payment, or a deleted one.', 'PAYMENT_NOT_FOUND')],
+        },
+      ],
     },
-  },
+  }),
 ];

@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { domainError } from './errors';
 
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './limits';
@@ -31,6 +31,16 @@ export function pageOf<T>(request: PageRequest, items: T[], total: number): Page
 /** The SQL window of a page request. */
 export function windowOf(request: PageRequest): { limit: number; offset: number } {
   return { limit: request.limit, offset: (request.page - 1) * request.limit };
+}
+
+/** `page` and `limit`, the arguments of every list field (`@Args() { page, limit }: PageArgs`); checked by validPageRequest. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { nullable: true })
+  page!: number | null;
+
+  @Field(() => Int, { nullable: true, description: `1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}.` })
+  limit!: number | null;
 }
 
 @ObjectType()

@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { currentAdmin } from '../graphql/auth-checker';
 import type { AppServices, GraphQLContext } from '../graphql/context';
@@ -20,7 +20,7 @@ import {
 import { Shop, ShopStatus } from './shop.entity';
 import { AccountStatus } from './account-status';
 import type { NewShop } from './shop-provisioning';
-import { PageType, type Page } from '../shared/pagination';
+import { type Page, PageArgs, PageType } from '../shared/pagination';
 
 export const ShopList = PageType(Shop, 'ShopList');
 
@@ -117,8 +117,7 @@ export class ShopAdminResolver {
     @Arg('status', () => ShopStatus, { nullable: true }) status: ShopStatus | null,
     @Arg('search', () => String, { nullable: true }) search: string | null,
     @Arg('includeDeleted', () => Boolean, { nullable: true }) includeDeleted: boolean | null,
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Shop>> {
     return listShops(context.em, { status, search, includeDeleted }, page, limit);

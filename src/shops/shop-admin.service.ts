@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
-import { recordAudit } from '../audit/audit.service';
+import { recordAudit, type AuditRecord } from '../audit/audit.service';
 import { isEmailAddress } from '../shared/email';
 import { domainError } from '../shared/errors';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
@@ -64,8 +64,7 @@ export async function createSellerAndShop(em: EntityManager, admin: Admin, email
 
 /** A new shop for a seller whose shop was deleted; refused while the seller has a live shop (one per seller). */
 export async function createShopForExistingSeller(em: EntityManager, admin: Admin, sellerId: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
-  const seller = await em.findOne(Seller, { id: sellerId });
-  if (!seller) throw domainError('SELLER_NOT_FOUND');
+  const seller = await findSeller(em, sellerId);
   const shop = await validShopRequest(request, deps.webhookUrlPolicy);
   if (await em.count(Shop, { seller: seller.id, deletedAt: null })) throw domainError('SELLER_ALREADY_HAS_SHOP');
   try {
@@ -83,10 +82,17 @@ export async function createShopForExistingSeller(em: EntityManager, admin: Admi
 }
 
 async function liveShop(em: EntityManager, shopId: string): Promise<Shop> {
-  const shop = await em.findOne(Shop, { id: shopId });
-  if (!shop) throw domainError('SHOP_NOT_FOUND');
+  const shop = await findShop(em, shopId);
   if (shop.deletedAt) throw domainError('SHOP_DELETED');
   return shop;
+}
+
+/** One admin change of a shop or seller: the write and its audit entry commit together, or neither does. */
+async function writeAudited(em: EntityManager, admin: Admin, record: AuditRecord, write: (tx: EntityManager) => Promise<unknown>): Promise<void> {
+  await em.transactional(async (tx) => {
+    await write(tx);
+    recordAudit(tx, admin, record);
+  });
 }
 
 /**
@@ -97,17 +103,10 @@ async function liveShop(em: EntityManager, shopId: string): Promise<Shop> {
 export async function setShopStatus(em: EntityManager, admin: Admin, shopId: string, status: ShopStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Shop> {
   const text = status === ShopStatus.INACTIVE ? validReason(reason) : optionalReason(reason);
   const shop = await liveShop(em, shopId);
-  const before = shop.status;
-  await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Shop, { id: shop.id }, { status });
-    recordAudit(tx, admin, {
-      action: status === ShopStatus.INACTIVE ? 'shop.deactivated' : 'shop.reactivated',
-      targetType: 'shop',
-      targetId: shop.id,
-      reason: text,
-      details: { before, after: status },
-    });
-  });
+  const action = status === ShopStatus.INACTIVE ? 'shop.deactivated' : 'shop.reactivated';
+  await writeAudited(em, admin, { action, targetType: 'shop', targetId: shop.id, reason: text, details: { before: shop.status, after: status } }, (tx) =>
+    tx.nativeUpdate(Shop, { id: shop.id }, { status }),
+  );
   await deps.credentials.invalidateShop(shop.id);
   return em.refreshOrFail(shop);
 }
@@ -119,11 +118,10 @@ export async function setShopStatus(em: EntityManager, admin: Admin, shopId: str
 export async function deleteShop(em: EntityManager, admin: Admin, shopId: string, reason: string, deps: ShopAdminDeps): Promise<Shop> {
   const text = validReason(reason);
   const shop = await liveShop(em, shopId);
-  await em.transactional(async (tx) => {
-    const now = new Date();
+  const now = new Date();
+  await writeAudited(em, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text }, async (tx) => {
     await tx.nativeUpdate(Shop, { id: shop.id, deletedAt: null }, { deletedAt: now });
     await tx.nativeUpdate(ApiKey, { shop: shop.id, revokedAt: null }, { revokedAt: now });
-    recordAudit(tx, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text });
   });
   await deps.credentials.invalidateShop(shop.id);
   return em.refreshOrFail(shop);
@@ -132,19 +130,11 @@ export async function deleteShop(em: EntityManager, admin: Admin, shopId: string
 /** Suspends a seller (403 `Seller account inactive` for its keys) or makes it active again. */
 export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId: string, status: SellerStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Seller> {
   const text = status === SellerStatus.ACTIVE ? optionalReason(reason) : validReason(reason);
-  const seller = await em.findOne(Seller, { id: sellerId });
-  if (!seller) throw domainError('SELLER_NOT_FOUND');
-  const before = seller.status;
-  await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Seller, { id: seller.id }, { status });
-    recordAudit(tx, admin, {
-      action: status === SellerStatus.ACTIVE ? 'seller.reactivated' : 'seller.suspended',
-      targetType: 'seller',
-      targetId: seller.id,
-      reason: text,
-      details: { before, after: status },
-    });
-  });
+  const seller = await findSeller(em, sellerId);
+  const action = status === SellerStatus.ACTIVE ? 'seller.reactivated' : 'seller.suspended';
+  await writeAudited(em, admin, { action, targetType: 'seller', targetId: seller.id, reason: text, details: { before: seller.status, after: status } }, (tx) =>
+    tx.nativeUpdate(Seller, { id: seller.id }, { status }),
+  );
   await invalidateSellerShops(em, seller.id, deps);
   return em.refreshOrFail(seller);
 }
@@ -156,11 +146,10 @@ export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId:
 export async function setSellerAccountStatus(em: EntityManager, admin: Admin, sellerId: string, accountStatus: AccountStatus, reason: string, deps: ShopAdminDeps): Promise<Seller> {
   const text = validReason(reason);
   const seller = await findSeller(em, sellerId);
-  const before = seller.accountStatus;
-  await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Seller, { id: seller.id }, { accountStatus });
-    recordAudit(tx, admin, { action: 'seller.account_status_changed', targetType: 'seller', targetId: seller.id, reason: text, details: { before, after: accountStatus } });
-  });
+  const details = { before: seller.accountStatus, after: accountStatus };
+  await writeAudited(em, admin, { action: 'seller.account_status_changed', targetType: 'seller', targetId: seller.id, reason: text, details }, (tx) =>
+    tx.nativeUpdate(Seller, { id: seller.id }, { accountStatus }),
+  );
   await invalidateSellerShops(em, seller.id, deps);
   return em.refreshOrFail(seller);
 }
@@ -192,14 +181,10 @@ export async function listShops(em: EntityManager, filter: ShopFilter, page?: nu
   return pageOf(request, items, total);
 }
 
-export async function findShop(em: EntityManager, id: string): Promise<Shop> {
-  const shop = await em.findOne(Shop, { id });
-  if (!shop) throw domainError('SHOP_NOT_FOUND');
-  return shop;
+export function findShop(em: EntityManager, id: string): Promise<Shop> {
+  return em.findOneOrFail(Shop, { id }, { failHandler: () => domainError('SHOP_NOT_FOUND') });
 }
 
-export async function findSeller(em: EntityManager, id: string): Promise<Seller> {
-  const seller = await em.findOne(Seller, { id });
-  if (!seller) throw domainError('SELLER_NOT_FOUND');
-  return seller;
+export function findSeller(em: EntityManager, id: string): Promise<Seller> {
+  return em.findOneOrFail(Seller, { id }, { failHandler: () => domainError('SELLER_NOT_FOUND') });
 }

@@ -9,7 +9,7 @@ import { Shop } from '../shops/shop.entity';
 import { recordTestEvent } from './outbox';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
-import { pageOf, validPageRequest, windowOf } from '../shared/pagination';
+import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 
 /** What the webhook settings need besides the unit of work: built once at start. */
 export interface WebhookServices {
@@ -119,18 +119,13 @@ export interface DeliveryFilter {
   status?: WebhookDeliveryStatus | null;
 }
 
-export interface DeliveryPage {
-  items: WebhookDelivery[];
-  pagination: { page: number; limit: number; total: number; pages: number };
-}
-
 /** The delivery log within the caller's shop scope, failed deliveries first, then newest first. */
 export async function listDeliveries(
   em: EntityManager,
   filter: DeliveryFilter,
   page: number | null | undefined,
   limit: number | null | undefined,
-): Promise<DeliveryPage> {
+): Promise<Page<WebhookDelivery>> {
   const request = validPageRequest(page, limit);
   const where: FilterQuery<WebhookDelivery> = {};
   if (filter.shopScope) where.shop = filter.shopScope;

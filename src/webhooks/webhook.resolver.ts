@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { adminOrNull, shopIdFor, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Shop } from '../shops/shop.entity';
@@ -15,6 +15,7 @@ import {
   setWebhookUrl,
 } from './webhook-settings.service';
 import { RotatedWebhookSecret, WebhookDeliveryList } from './webhook.types';
+import { PageArgs } from '../shared/pagination';
 
 const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key manages its own shop (omit it)." } as const;
 
@@ -76,8 +77,7 @@ export class WebhookResolver {
     @Arg('shopId', () => ID, { nullable: true }) shopId: string | null,
     @Arg('paymentId', () => ID, { nullable: true }) paymentId: string | null,
     @Arg('status', () => WebhookDeliveryStatus, { nullable: true }) status: WebhookDeliveryStatus | null,
-    @Arg('page', () => Int, { nullable: true }) page: number | null,
-    @Arg('limit', () => Int, { nullable: true }) limit: number | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookDeliveryList> {
     return listDeliveries(context.em, { shopScope: shopScopeFor(context, shopId), paymentId, status }, page, limit);

@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
 import { approvedSubmission } from './card-submission';
 import { fixedRate } from './fixed-rate';
 import { measureWebhookLag } from './webhook-lag';
 import { freePort } from '../support/processes';
+import { runToEnd, startChild } from './children';
 
 /**
  * `npm run bench`: the service (full path) against a plain Express + pg baseline on the same database,
@@ -174,31 +173,6 @@ async function admin(sql: string) {
   }
 }
 
-function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
-  });
-}
-
-function startChild(script: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let seen = '';
-    const onData = (d: Buffer) => {
-      seen += d;
-      if (!ready.test(seen)) return;
-      // From now on stdout (the service's log lines) flows with no listener: drained, not kept.
-      child.stdout!.off('data', onData);
-      child.stdout!.resume();
-      resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${script} exited ${code} before it was ready:\n${seen.slice(-2000)}`)));
-  });
-}
 
 main().catch((error) => {
   process.stderr.write(`${error?.stack ?? error}\n`);

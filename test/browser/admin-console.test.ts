@@ -1,21 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ADMIN_CONSOLE_CSP } from '../../src/admin-console/admin-page';
 import { AdminRole } from '../../src/admins/admin-role';
 import { adminClient, completedPayment, eventually } from '../support/admin-client';
-import { launchBrowser } from '../support/browser';
-import { startTestService, type TestService } from '../support/test-service';
+import { useBrowserService } from '../support/browser';
 
-let service: TestService;
-let browser: Browser;
-
-beforeAll(async () => {
-  service = await startTestService();
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
+/** Each test opens its own wide context: GraphiQL wants the room, and the page is not a customer's. */
+const web = useBrowserService({}, { customerPage: false });
 
 /** Replaces the text of GraphiQL's variables editor, as a person pasting JSON would. */
 async function setVariables(page: Page, variables: Record<string, unknown>) {
@@ -34,20 +24,20 @@ async function responseShows(page: Page, text: string) {
 }
 
 test('a finance admin opens /admin, enters the token, runs the refund queue and approves a refund; the payment becomes refunded over REST', async () => {
-  const admin = await adminClient(service, AdminRole.FINANCE);
-  const support = await adminClient(service, AdminRole.SUPPORT);
-  const { seller, paymentId } = await completedPayment(service, 4200);
+  const admin = await adminClient(web.service, AdminRole.FINANCE);
+  const support = await adminClient(web.service, AdminRole.SUPPORT);
+  const { seller, paymentId } = await completedPayment(web.service, 4200);
   const refundId = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Customer returned the parcel") { id } }`, { p: paymentId })).requestRefund.id;
 
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await web.browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
   page.on('pageerror', (error) => problems.push(error.message));
   const offSite: string[] = [];
-  page.on('request', (request) => !request.url().startsWith(service.url) && !request.url().startsWith('data:') && offSite.push(request.url()));
+  page.on('request', (request) => !request.url().startsWith(web.service.url) && !request.url().startsWith('data:') && offSite.push(request.url()));
 
-  const response = await page.goto(`${service.url}/admin`);
+  const response = await page.goto(`${web.service.url}/admin`);
   expect(response?.status()).toBe(200);
   expect(response?.headers()['content-security-policy']).toBe(ADMIN_CONSOLE_CSP);
 
@@ -84,9 +74,9 @@ test('a finance admin opens /admin, enters the token, runs the refund queue and 
 }, 90_000);
 
 test('a support admin is offered recording a refund request, but no approval, and the buttons survive a reload', async () => {
-  const support = await adminClient(service, AdminRole.SUPPORT);
-  const page = await browser.newPage();
-  await page.goto(`${service.url}/admin`);
+  const support = await adminClient(web.service, AdminRole.SUPPORT);
+  const page = await web.browser.newPage();
+  await page.goto(`${web.service.url}/admin`);
   await page.getByLabel('Admin token').fill(support.token);
   await page.getByRole('button', { name: 'Open console' }).click();
   await page.getByText(`${support.admin.email} (support)`).waitFor();
@@ -105,12 +95,12 @@ test('a support admin is offered recording a refund request, but no approval, an
 }, 60_000);
 
 test('the console assets are served with the same strict headers, and unknown assets are 404', async () => {
-  const page = await browser.newPage();
-  const index = await page.goto(`${service.url}/admin`);
+  const page = await web.browser.newPage();
+  const index = await page.goto(`${web.service.url}/admin`);
   const html = await index!.text();
   const script = /src="(\/admin\/assets\/admin\.[0-9a-f]{12}\.js)"/.exec(html)![1];
-  const asset = await page.goto(`${service.url}${script}`);
+  const asset = await page.goto(`${web.service.url}${script}`);
   expect(asset?.headers()).toMatchObject({ 'content-security-policy': ADMIN_CONSOLE_CSP, 'cache-control': 'public, max-age=31536000, immutable', 'x-frame-options': 'DENY' });
-  expect((await page.goto(`${service.url}/admin/assets/admin.000000000000.js`))?.status()).toBe(404);
+  expect((await page.goto(`${web.service.url}/admin/assets/admin.000000000000.js`))?.status()).toBe(404);
   await page.close();
 });

@@ -1,30 +1,26 @@
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser';
-import { startTestService, type TestService } from '../support/test-service';
+import type { Page } from 'playwright-core';
+import { useBrowserService } from '../support/browser';
 
 /** /api/v1/docs as a person reads it: rendered from the OpenAPI document by our own script, under its CSP. */
 
-let service: TestService;
-let browser: Browser;
 let page: Page;
+// Registered before the fixture, so it runs before the fixture closes the browser.
+afterAll(async () => {
+  if (process.env.API_REFERENCE_SCREENSHOT) await page?.screenshot({ path: process.env.API_REFERENCE_SCREENSHOT, fullPage: true });
+});
+const web = useBrowserService({}, { customerPage: false });
 const problems: string[] = [];
 const origins = new Set<string>();
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startTestService(), launchBrowser()]);
-  page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+  page = await web.browser.newPage({ viewport: { width: 1024, height: 800 } });
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('request', (req) => origins.add(new URL(req.url()).origin));
-  await page.goto(`${service.url}/api/v1/docs`);
+  await page.goto(`${web.service.url}/api/v1/docs`);
   await page.getByRole('heading', { level: 1, name: 'Hosted-checkout payments API' }).waitFor({ timeout: 10_000 });
-});
-afterAll(async () => {
-  if (process.env.API_REFERENCE_SCREENSHOT) await page?.screenshot({ path: process.env.API_REFERENCE_SCREENSHOT, fullPage: true });
-  await browser?.close();
-  await service?.stop();
 });
 
 test('the page renders every endpoint from the document, with no script error or CSP refusal, from our origin only', async () => {
@@ -33,7 +29,7 @@ test('the page renders every endpoint from the document, with no script error or
   }
   expect(await page.getByRole('heading', { level: 3 }).filter({ hasText: 'Create a payment' }).count()).toBe(1);
   expect(problems).toEqual([]);
-  expect([...origins]).toEqual([service.url]);
+  expect([...origins]).toEqual([web.service.url]);
 });
 
 test('the create section lists the body rules and every error message with its status', async () => {

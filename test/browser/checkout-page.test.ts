@@ -1,8 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { createPayment, customerPage, fillCard, launchBrowser, RETURN_URL, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
+import { createPayment, customerPage, fillCard, RETURN_URL, SHOP_ORIGIN, useBrowserService } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
 
 /**
  * The page around the happy paths: checks before sending, hostile text, narrow screens, what it loads,
@@ -11,43 +9,23 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 const ACQUIRER_MS = 1000;
 
-let service: TestService;
-let browser: Browser;
-let customer: CustomerPage;
-let page: Page;
-
-beforeAll(async () => {
-  [service, browser] = await Promise.all([
-    startTestService({ SIMULATED_ACQUIRER_DELAY_MS: String(ACQUIRER_MS), CHECKOUT_SUBMISSIONS_PER_SHOP: '1' }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-});
-beforeEach(async () => {
-  customer = await customerPage(browser);
-  page = customer.page;
-  page.setDefaultTimeout(10_000);
-});
-afterEach(() => customer.close());
+const web = useBrowserService({ SIMULATED_ACQUIRER_DELAY_MS: String(ACQUIRER_MS), CHECKOUT_SUBMISSIONS_PER_SHOP: '1' });
 
 /** Each test its own shop, so the one-submission-per-shop limit only bites where a test wants it. */
 async function newPayment(shopName = 'Corner Bakery', body: Record<string, unknown> = {}): Promise<{ id: string; apiKey: string }> {
-  const { apiKey } = await service.createShop({ shopName });
-  return { id: await createPayment(service, apiKey, body), apiKey };
+  const { apiKey } = await web.service.createShop({ shopName });
+  return { id: await createPayment(web.service, apiKey, body), apiKey };
 }
 
 async function openCheckout(id: string): Promise<void> {
-  await page.goto(`${service.url}/checkout/${id}`);
-  await page.getByRole('button', { name: /^Pay / }).waitFor();
+  await web.page.goto(`${web.service.url}/checkout/${id}`);
+  await web.page.getByRole('button', { name: /^Pay / }).waitFor();
 }
 
-const invalid = (label: string) => page.getByLabel(label).getAttribute('aria-invalid');
+const invalid = (label: string) => web.page.getByLabel(label).getAttribute('aria-invalid');
 /** The text of the elements that describe a field (aria-describedby), as a screen reader reads them. */
 const description = (label: string) =>
-  page.getByLabel(label).evaluate((input) =>
+  web.page.getByLabel(label).evaluate((input) =>
     (input.getAttribute('aria-describedby') ?? '')
       .split(' ')
       .map((id) => document.getElementById(id))
@@ -55,7 +33,7 @@ const description = (label: string) =>
       .map((el) => el.textContent)
       .join(' '),
   );
-const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+const focusedId = () => web.page.evaluate(() => document.activeElement?.id ?? '');
 
 describe('the checkout page catches bad input before sending anything', () => {
   test.each([
@@ -65,41 +43,41 @@ describe('the checkout page catches bad input before sending anything', () => {
   ])('%s: the field is marked invalid, the error is announced and described, focus goes there, nothing is sent', async (_case, card, label, message, fieldId) => {
     const { id } = await newPayment();
     await openCheckout(id);
-    await fillCard(page, card);
-    await page.getByRole('button', { name: /^Pay / }).click();
+    await fillCard(web.page, card);
+    await web.page.getByRole('button', { name: /^Pay / }).click();
 
-    await page.getByRole('alert').filter({ hasText: message }).waitFor();
+    await web.page.getByRole('alert').filter({ hasText: message }).waitFor();
     expect(await invalid(label)).toBe('true');
     expect(await description(label)).toMatch(message);
     expect(await focusedId()).toBe(fieldId);
     for (const other of ['Card number', 'Expiry date', 'Security code'].filter((l) => l !== label)) expect(await invalid(other)).toBeNull();
-    expect(customer.graphqlOperations()).toEqual(['CheckoutPayment']);
+    expect(web.customer.graphqlOperations()).toEqual(['CheckoutPayment']);
   });
 
   test('several errors at once: each field says what is wrong and focus goes to the first', async () => {
     const { id } = await newPayment();
     await openCheckout(id);
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.getByRole('alert').filter({ hasText: 'card number' }).waitFor();
+    await web.page.getByRole('button', { name: /^Pay / }).click();
+    await web.page.getByRole('alert').filter({ hasText: 'card number' }).waitFor();
     expect([await invalid('Card number'), await invalid('Expiry date'), await invalid('Security code')]).toEqual(['true', 'true', 'true']);
     expect(await invalid('Name on card')).toBeNull();
     expect(await focusedId()).toBe('card-number');
 
     // Corrected, the form goes through and the marks go away.
-    await fillCard(page, { number: '4242424242424242' });
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(`${SHOP_ORIGIN}/**`);
-    expect(customer.graphqlOperations()).toEqual(['CheckoutPayment', 'SubmitCard']);
+    await fillCard(web.page, { number: '4242424242424242' });
+    await web.page.getByRole('button', { name: /^Pay / }).click();
+    await web.page.waitForURL(`${SHOP_ORIGIN}/**`);
+    expect(web.customer.graphqlOperations()).toEqual(['CheckoutPayment', 'SubmitCard']);
   });
 });
 
 describe('the page itself', () => {
   test('an unknown payment id is a 404 page that says so', async () => {
     for (const id of ['pay_000000000000000000000000', 'not-a-payment-id']) {
-      const response = await page.goto(`${service.url}/checkout/${id}`);
+      const response = await web.page.goto(`${web.service.url}/checkout/${id}`);
       expect(response?.status()).toBe(404);
-      expect(await page.getByRole('heading', { level: 1, name: 'Payment not found' }).isVisible()).toBe(true);
-      expect(await page.getByLabel('Card number').count()).toBe(0);
+      expect(await web.page.getByRole('heading', { level: 1, name: 'Payment not found' }).isVisible()).toBe(true);
+      expect(await web.page.getByLabel('Card number').count()).toBe(0);
     }
   });
 
@@ -107,41 +85,41 @@ describe('the page itself', () => {
     const hostile = '<img src=x onerror=alert(1)> & "Co"';
     const { id } = await newPayment(hostile);
     const dialogs: string[] = [];
-    page.on('dialog', (dialog) => {
+    web.page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
     await openCheckout(id);
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain(hostile);
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await page.getByRole('button', { name: /Cancel/ }).innerText()).toContain(hostile);
+    expect(await web.page.getByRole('heading', { level: 1 }).innerText()).toContain(hostile);
+    expect(await web.page.locator('img').count()).toBe(0);
+    expect(await web.page.getByRole('button', { name: /Cancel/ }).innerText()).toContain(hostile);
     expect(dialogs).toEqual([]);
   });
 
   test('nothing is loaded from outside our origin, a first visit is four requests, and the CSP refuses nothing', async () => {
     const { id } = await newPayment();
     await openCheckout(id);
-    await page.waitForLoadState('networkidle');
-    const origin = new URL(service.url).origin;
-    const firstLoad = customer.requests.map((r) => new URL(r.url()));
+    await web.page.waitForLoadState('networkidle');
+    const origin = new URL(web.service.url).origin;
+    const firstLoad = web.customer.requests.map((r) => new URL(r.url()));
     expect(firstLoad.filter((url) => url.origin !== origin)).toEqual([]);
-    expect(customer.requests.map((r) => r.resourceType()).sort()).toEqual(['document', 'fetch', 'script', 'stylesheet']);
+    expect(web.customer.requests.map((r) => r.resourceType()).sort()).toEqual(['document', 'fetch', 'script', 'stylesheet']);
 
-    await fillCard(page, { number: '4242424242424242' });
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await page.waitForURL(`${SHOP_ORIGIN}/**`);
+    await fillCard(web.page, { number: '4242424242424242' });
+    await web.page.getByRole('button', { name: /^Pay / }).click();
+    await web.page.waitForURL(`${SHOP_ORIGIN}/**`);
     // After paying, the only other origin is the seller's return_url, reached by navigation.
-    const elsewhere = customer.requests.map((r) => r.url()).filter((url) => new URL(url).origin !== origin);
+    const elsewhere = web.customer.requests.map((r) => r.url()).filter((url) => new URL(url).origin !== origin);
     expect(elsewhere).toEqual([`${RETURN_URL}&payment_id=${id}&status=completed`]);
-    expect(customer.problems).toEqual([]);
+    expect(web.customer.problems).toEqual([]);
   });
 
   test('on a 360 x 740 phone screen nothing scrolls sideways, at every step', async () => {
-    const phone = await customerPage(browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const phone = await customerPage(web.browser, { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     try {
       const { id } = await newPayment('A shop with a rather long name that must wrap on a narrow phone screen', { amount: 123_456_789 });
       const scrollWidth = () => phone.page.evaluate(() => document.documentElement.scrollWidth);
-      await phone.page.goto(`${service.url}/checkout/${id}`);
+      await phone.page.goto(`${web.service.url}/checkout/${id}`);
       await phone.page.getByRole('button', { name: 'Pay $1,234,567.89' }).waitFor();
       expect(await scrollWidth()).toBeLessThanOrEqual(360);
       // The Pay button is within the first screen.
@@ -170,46 +148,46 @@ describe('slow and refused requests', () => {
   test('while the card is processed the page says so, announced, with the button disabled; a double click sends once', async () => {
     const { id } = await newPayment();
     await openCheckout(id);
-    await fillCard(page, { number: '4242424242424242' });
-    const pay = page.getByRole('button', { name: /^Pay / });
+    await fillCard(web.page, { number: '4242424242424242' });
+    const pay = web.page.getByRole('button', { name: /^Pay / });
     await pay.dblclick();
-    const status = page.getByRole('status');
+    const status = web.page.getByRole('status');
     await status.filter({ hasText: 'Processing payment…' }).waitFor();
     expect(await status.isVisible()).toBe(true);
     expect(await pay.isDisabled()).toBe(true);
-    await page.getByLabel('Security code').press('Enter');
-    await page.waitForURL(`${SHOP_ORIGIN}/**`);
-    expect(customer.graphqlOperations()).toEqual(['CheckoutPayment', 'SubmitCard']);
+    await web.page.getByLabel('Security code').press('Enter');
+    await web.page.waitForURL(`${SHOP_ORIGIN}/**`);
+    expect(web.customer.graphqlOperations()).toEqual(['CheckoutPayment', 'SubmitCard']);
   });
 
   test('a page opened while the payment is processing elsewhere shows processing and follows it to the end', async () => {
     const { id } = await newPayment();
-    const otherTab = checkoutClient(service.url).pay(id, '4242424242424242').then((res) => res);
+    const otherTab = checkoutClient(web.service.url).pay(id, '4242424242424242').then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    await page.goto(`${service.url}/checkout/${id}`);
-    await page.getByRole('status').filter({ hasText: 'Processing payment…' }).waitFor();
-    expect(await page.getByLabel('Card number').isVisible()).toBe(false);
-    await page.waitForURL(`${SHOP_ORIGIN}/**`);
-    expect(page.url()).toBe(`${RETURN_URL}&payment_id=${id}&status=completed`);
+    await web.page.goto(`${web.service.url}/checkout/${id}`);
+    await web.page.getByRole('status').filter({ hasText: 'Processing payment…' }).waitFor();
+    expect(await web.page.getByLabel('Card number').isVisible()).toBe(false);
+    await web.page.waitForURL(`${SHOP_ORIGIN}/**`);
+    expect(web.page.url()).toBe(`${RETURN_URL}&payment_id=${id}&status=completed`);
     expect((await otherTab).body.data.submitCard.status).toBe('COMPLETED');
-    expect(customer.graphqlOperations().filter((op) => op !== 'CheckoutPayment')).toEqual([]);
+    expect(web.customer.graphqlOperations().filter((op) => op !== 'CheckoutPayment')).toEqual([]);
   });
 
   test('a refusal from the server (too many attempts) is shown and the form stays usable', async () => {
     const { apiKey } = await newPayment();
     // The shop's one card submission of the window goes to another payment first.
-    const first = await createPayment(service, apiKey);
-    expect((await checkoutClient(service.url).pay(first, '4242424242424242')).body.data.submitCard.status).toBe('COMPLETED');
+    const first = await createPayment(web.service, apiKey);
+    expect((await checkoutClient(web.service.url).pay(first, '4242424242424242')).body.data.submitCard.status).toBe('COMPLETED');
 
-    const id = await createPayment(service, apiKey);
+    const id = await createPayment(web.service, apiKey);
     await openCheckout(id);
-    await fillCard(page, { number: '4242424242424242' });
-    const pay = page.getByRole('button', { name: /^Pay / });
+    await fillCard(web.page, { number: '4242424242424242' });
+    const pay = web.page.getByRole('button', { name: /^Pay / });
     await pay.click();
-    await page.getByRole('alert').filter({ hasText: 'Too many payment attempts' }).waitFor();
+    await web.page.getByRole('alert').filter({ hasText: 'Too many payment attempts' }).waitFor();
     expect(await pay.isEnabled()).toBe(true);
     expect(await focusedId()).toBe('pay');
-    expect(await page.getByRole('status').innerText()).toBe('');
-    expect((await sellerClient(service.url, apiKey).retrieve(id)).body.data.status).toBe('pending');
+    expect(await web.page.getByRole('status').innerText()).toBe('');
+    expect((await sellerClient(web.service.url, apiKey).retrieve(id)).body.data.status).toBe('pending');
   });
 });

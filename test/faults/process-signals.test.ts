@@ -1,56 +1,33 @@
-import { randomBytes } from 'node:crypto';
 import { checkLedger } from '../../src/ledger/ledger-invariants';
 import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
-import { freePort, watchNode, type WatchedProcess } from '../support/processes';
+import { useBuiltService } from '../support/built-service';
+import { freePort } from '../support/processes';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { TEST_REDIS_URL, testRun } from '../support/test-env';
-import { startTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(90_000);
 
-let database: { name: string; url: string };
-let inspector: TestService;
-let running: WatchedProcess | undefined;
+const faults = useBuiltService('signals');
 
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_faults');
-  inspector = await startTestService({ DATABASE_URL: database.url });
-});
-afterAll(async () => {
-  await running?.stop('SIGKILL');
-  await inspector.stop();
-  await dropDatabase(database.name);
-});
-
-/** The built service (`npm start`) as its own process, with a slow acquirer so a signal lands mid-payment. */
-async function startProcess(port: number, acquirerDelayMs: number): Promise<string> {
-  running = watchNode('main.js', [], {
-    PORT: String(port), DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'info',
-    REDIS_KEY_PREFIX: `${testRun().redisPrefix}signals-${randomBytes(3).toString('hex')}:`,
-    SIMULATED_ACQUIRER_DELAY_MS: String(acquirerDelayMs), CHECKOUT_SUBMISSIONS_PER_CLIENT: '100000', RATE_LIMIT_PER_MINUTE: '100000',
-  });
-  await running.waitFor(/payment service listening/);
-  return `http://127.0.0.1:${port}`;
-}
+/** The built service as its own process, with a slow acquirer so a signal lands mid-payment. */
+const startProcess = (port: number, acquirerDelayMs: number) => faults.start(port, { SIMULATED_ACQUIRER_DELAY_MS: String(acquirerDelayMs) });
 
 test('SIGKILL in the middle of completions: after a restart nothing is half-done', async () => {
   const port = await freePort();
   const url = await startProcess(port, 300);
-  const seller = sellerClient(url, (await inspector.createShop()).apiKey);
+  const seller = sellerClient(url, (await faults.inspector.createShop()).apiKey);
   const ids = await Promise.all(Array.from({ length: 30 }, async () => (await seller.create(VALID_PAYMENT)).body.data.id as string));
   const customer = checkoutClient(url);
   const submits = ids.map((id, i) => new Promise((resolve) => setTimeout(resolve, i * 30)).then(() => customer.pay(id, '4242424242424242').catch(() => null)));
   // Kill the moment the first payment has completed, while later submissions are at the acquirer.
-  while ((await inspector.em().count(Payment, { id: ids, status: 'completed' as never })) === 0) await new Promise((r) => setTimeout(r, 10));
-  await running!.stop('SIGKILL');
+  while ((await faults.inspector.em().count(Payment, { id: ids, status: 'completed' as never })) === 0) await new Promise((r) => setTimeout(r, 10));
+  await faults.running!.stop('SIGKILL');
   await Promise.all(submits);
   await startProcess(port, 0);
 
-  const em = inspector.em();
+  const em = faults.inspector.em();
   let completed = 0;
   for (const id of ids) {
     const payment = await em.findOneOrFail(Payment, id);
@@ -66,19 +43,19 @@ test('SIGKILL in the middle of completions: after a restart nothing is half-done
   expect(completed).toBeGreaterThan(0);
   expect(completed).toBeLessThan(ids.length);
   expect((await checkLedger(em)).violations).toEqual([]);
-  await running!.stop('SIGTERM');
+  await faults.running!.stop('SIGTERM');
 });
 
 test('SIGTERM drains: a payment at the acquirer finishes and is answered, then the process exits 0 and takes no more requests', async () => {
   const port = await freePort();
   const url = await startProcess(port, 1500);
-  const seller = sellerClient(url, (await inspector.createShop()).apiKey);
+  const seller = sellerClient(url, (await faults.inspector.createShop()).apiKey);
   const id = (await seller.create(VALID_PAYMENT)).body.data.id;
   const answer = checkoutClient(url).pay(id, '4242424242424242');
-  const exited = new Promise((resolve) => setTimeout(resolve, 300)).then(() => running!.stop('SIGTERM'));
+  const exited = new Promise((resolve) => setTimeout(resolve, 300)).then(() => faults.running!.stop('SIGTERM'));
   const res = await answer;
   expect(res.body.data.submitCard.status).toBe('COMPLETED');
   expect(await exited).toBe(0);
   await expect(fetch(`${url}/healthz`)).rejects.toThrow();
-  expect(running!.stdout()).toMatch(/shutting down: draining requests/);
+  expect(faults.running!.stdout()).toMatch(/shutting down: draining requests/);
 });

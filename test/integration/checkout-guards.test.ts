@@ -1,9 +1,11 @@
 import request from 'supertest';
+import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
 import { checkoutClient, CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useServiceWithShop, type TestService } from '../support/test-service';
 
-const TEST_CARDS = ['4242424242424242', '4000000000003220', '4000000000000002', '4000000000009995', '4000000000000069', '4000000000000127', '4000000000000119', '4000000032200000', '4000008400001629', '4100000000000019', '4000000000000341', '4000000000000416'];
+/** Every test card of the simulator, from its own table. */
+const CARD_NUMBERS = Object.keys(TEST_CARDS);
 
 describe('card-testing defence', () => {
   let service: TestService;
@@ -43,16 +45,10 @@ describe('card submissions per client address over a sliding window', () => {
 });
 
 describe('public GraphQL: only the checkout operations', () => {
-  let service: TestService;
-  let apiKey: string;
-  beforeAll(async () => {
-    service = await startTestService();
-    apiKey = (await service.createShop()).apiKey;
-  });
-  afterAll(() => service.stop());
+  const app = useServiceWithShop();
 
   const post = (body: unknown, authorization?: string) => {
-    const req = request(service.url).post('/graphql').set('Content-Type', 'application/json');
+    const req = request(app.service.url).post('/graphql').set('Content-Type', 'application/json');
     return (authorization ? req.set('Authorization', authorization) : req).send(body as object);
   };
 
@@ -69,7 +65,7 @@ describe('public GraphQL: only the checkout operations', () => {
   });
 
   test('a seller key may run other operations', async () => {
-    const res = await post({ query: '{ currentShop { id } }' }, `Bearer ${apiKey}`);
+    const res = await post({ query: '{ currentShop { id } }' }, `Bearer ${app.apiKey}`);
     expect(res.status).toBe(200);
     expect(res.body.data.currentShop.id).toMatch(/^shop_/);
   });
@@ -85,7 +81,7 @@ describe('card numbers and security codes never reach the database or the logs',
   test('after paying with every test card, a scan of every table and every log line finds none', async () => {
     const seller = sellerClient(service.url, (await service.createShop()).apiKey);
     const customer = checkoutClient(service.url);
-    for (const card of TEST_CARDS) {
+    for (const card of CARD_NUMBERS) {
       const id = (await seller.create(VALID_PAYMENT)).body.data.id;
       const view = (await customer.pay(id, card, { securityCode: '9731' })).body.data?.submitCard;
       if (view?.stage === 'AUTHENTICATION_REQUIRED') await customer.authenticate(id, true);
@@ -99,7 +95,7 @@ describe('card numbers and security codes never reach the database or the logs',
     }
     const logs = JSON.stringify(service.logs);
     expect(dump).toContain('4242');
-    for (const card of [...TEST_CARDS, '4242424242424241']) {
+    for (const card of [...CARD_NUMBERS, '4242424242424241']) {
       expect(dump).not.toContain(card);
       expect(logs).not.toContain(card);
       expect(logs).not.toContain(card.slice(0, 12));

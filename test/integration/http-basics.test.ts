@@ -1,46 +1,39 @@
 import request from 'supertest';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useServiceWithShop, type TestService } from '../support/test-service';
 
-let service: TestService;
-let apiKey: string;
-
-beforeAll(async () => {
-  service = await startTestService();
-  apiKey = (await service.createShop()).apiKey;
-});
-afterAll(() => service.stop());
+const app = useServiceWithShop();
 
 describe('HTTP behaviour around the contract', () => {
   test('every response has an X-Request-Id that appears in its log line', async () => {
-    const res = await sellerClient(service.url, apiKey).test();
+    const res = await sellerClient(app.service.url, app.apiKey).test();
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^req_[0-9A-Za-z]{20}$/);
-    const line = service.logs.find((l) => l.requestId === id);
+    const line = app.service.logs.find((l) => l.requestId === id);
     expect(line).toMatchObject({ method: 'GET', path: '/api/v1/payments/test', status: 200 });
   });
 
   test('a sane incoming X-Request-Id is kept; a hostile one is replaced', async () => {
-    const kept = await request(service.url).get('/healthz').set('X-Request-Id', 'lb-1234.abc');
+    const kept = await request(app.service.url).get('/healthz').set('X-Request-Id', 'lb-1234.abc');
     expect(kept.headers['x-request-id']).toBe('lb-1234.abc');
-    const replaced = await request(service.url).get('/healthz').set('X-Request-Id', '<script>'.repeat(20));
+    const replaced = await request(app.service.url).get('/healthz').set('X-Request-Id', '<script>'.repeat(20));
     expect(replaced.headers['x-request-id']).toMatch(/^req_/);
   });
 
   test('API keys never reach the logs', async () => {
-    await sellerClient(service.url, apiKey).test();
-    expect(JSON.stringify(service.logs)).not.toContain(apiKey.slice(9));
+    await sellerClient(app.service.url, app.apiKey).test();
+    expect(JSON.stringify(app.service.logs)).not.toContain(app.apiKey.slice(9));
   });
 
   test('unknown routes under /api/v1 -> 404 envelope (after authentication)', async () => {
-    const res = await request(service.url).get('/api/v1/refunds').set('Authorization', `Bearer ${apiKey}`);
+    const res = await request(app.service.url).get('/api/v1/refunds').set('Authorization', `Bearer ${app.apiKey}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, error: 'Route not found' });
-    expect((await request(service.url).get('/api/v1/refunds')).status).toBe(401);
+    expect((await request(app.service.url).get('/api/v1/refunds')).status).toBe(401);
   });
 
   test('unknown routes elsewhere -> 404 envelope', async () => {
-    const res = await request(service.url).get('/nope');
+    const res = await request(app.service.url).get('/nope');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ success: false, error: 'Route not found' });
   });
@@ -50,14 +43,14 @@ describe('HTTP behaviour around the contract', () => {
     ['put', '/api/v1/payments', 'GET, HEAD, POST'],
     ['post', '/api/v1/payments/test', 'GET, HEAD'],
   ] as const)('%s %s -> 405 with Allow: %s', async (method, path, allow) => {
-    const res = await request(service.url)[method](path).set('Authorization', `Bearer ${apiKey}`);
+    const res = await request(app.service.url)[method](path).set('Authorization', `Bearer ${app.apiKey}`);
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe(allow);
     expect(res.body).toEqual({ success: false, error: 'Method not allowed' });
   });
 
   test('API answers are JSON, never cached, with the usual security headers', async () => {
-    const res = await sellerClient(service.url, apiKey).test();
+    const res = await sellerClient(app.service.url, app.apiKey).test();
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -65,7 +58,7 @@ describe('HTTP behaviour around the contract', () => {
   });
 
   test('GET /healthz -> 200 when PostgreSQL and Redis answer', async () => {
-    const res = await request(service.url).get('/healthz');
+    const res = await request(app.service.url).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
   });

@@ -2,20 +2,13 @@ import net from 'node:net';
 import request from 'supertest';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useServiceWithShop } from '../support/test-service';
 
-let service: TestService;
-let apiKey: string;
-
-beforeAll(async () => {
-  service = await startTestService();
-  apiKey = (await service.createShop()).apiKey;
-});
-afterAll(() => service.stop());
+const app = useServiceWithShop();
 
 /** Sends bytes as they are and returns the whole answer. */
 function raw(bytes: Buffer): Promise<string> {
-  const { port } = new URL(service.url);
+  const { port } = new URL(app.service.url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
     let answer = '';
@@ -39,29 +32,29 @@ test('raw bytes that are not HTTP -> 400 in the envelope', async () => {
 });
 
 test('an unknown Content-Encoding -> 415 naming that header', async () => {
-  const res = await sellerClient(service.url, apiKey).createRaw(JSON.stringify(VALID_PAYMENT), { 'Content-Encoding': 'compress' });
+  const res = await sellerClient(app.service.url, app.apiKey).createRaw(JSON.stringify(VALID_PAYMENT), { 'Content-Encoding': 'compress' });
   expect([res.status, res.body]).toEqual([415, { success: false, error: 'Content-Encoding must be gzip, deflate, br or identity' }]);
 });
 
 test('/graphql: a gzip body that does not decode -> 400, not 500', async () => {
-  const res = await request(service.url).post('/graphql').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"query":"x"}');
+  const res = await request(app.service.url).post('/graphql').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('{"query":"x"}');
   expect(res.status).toBe(400);
   expect(res.body.errors[0]).toMatchObject({ message: 'Request body must be valid JSON', extensions: { code: 'INVALID_JSON' } });
 });
 
 test('/graphql: a body over 64 KB -> 413, not a JSON-syntax message', async () => {
-  const res = await request(service.url).post('/graphql').set('Content-Type', 'application/json').send({ query: CHECKOUT_DOCUMENT, pad: 'x'.repeat(70_000) });
+  const res = await request(app.service.url).post('/graphql').set('Content-Type', 'application/json').send({ query: CHECKOUT_DOCUMENT, pad: 'x'.repeat(70_000) });
   expect(res.status).toBe(413);
   expect(res.body.errors[0].extensions.code).toBe('BODY_TOO_LARGE');
 });
 
 test('/graphql: automatic persisted queries are off: a client error, never INTERNAL', async () => {
-  const res = await request(service.url)
+  const res = await request(app.service.url)
     .post('/graphql')
     .set('Content-Type', 'application/json')
-    .set('Authorization', `Bearer ${apiKey}`)
+    .set('Authorization', `Bearer ${app.apiKey}`)
     .send({ extensions: { persistedQuery: { version: 1, sha256Hash: 'nope' } } });
   expect(res.status).toBeLessThan(500);
   expect(res.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
-  expect(service.logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
+  expect(app.service.logs.filter((l) => (l.level as number) >= 50)).toEqual([]);
 });

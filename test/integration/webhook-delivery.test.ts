@@ -1,37 +1,23 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
-import { FAST_WEBHOOKS, graphqlAs, newAdminToken, settledDelivery, shopActor, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep, useWebhookService } from '../support/webhook-support';
+import type { TestService } from '../support/test-service';
 
-let service: TestService;
-let receiver: Receiver;
+const suite = useWebhookService();
 let shop: Awaited<ReturnType<TestService['createShop']>>;
 let actor: ReturnType<typeof shopActor>;
-let admin: ReturnType<typeof graphqlAs>;
 
 beforeAll(async () => {
-  service = await startTestService(FAST_WEBHOOKS);
-  receiver = await startReceiver();
-  shop = await service.createShop({ shopName: 'Corner Bakery', webhookUrl: receiver.url });
-  actor = shopActor(service, shop.apiKey);
-  admin = graphqlAs(service, await newAdminToken(service));
-});
-afterAll(async () => {
-  await service.stop();
-  await receiver.close();
-});
-beforeEach(() => {
-  receiver.received.length = 0;
-  receiver.reply = () => ({ status: 200, body: 'ok' });
+  shop = await suite.service.createShop({ shopName: 'Corner Bakery', webhookUrl: suite.receiver.url });
+  actor = shopActor(suite.service, shop.apiKey);
 });
 
-const attemptsOf = (paymentId: string) => receiver.received.filter((r) => r.body.payment.id === paymentId);
+const attemptsOf = (paymentId: string) => suite.receiver.received.filter((r) => r.body.payment.id === paymentId);
 
 describe('a completed payment is delivered to the webhook URL', () => {
   test('one POST with the spec body, amount in integer cents, signed over the raw bytes both ways', async () => {
     const id = await actor.completePayment({ amount: 1999, metadata: { order_id: '42' } });
-    const [hook] = await receiver.waitFor(1);
+    const [hook] = await suite.receiver.waitFor(1);
     expect(hook.headers['content-type']).toBe('application/json');
 
     // The seller verifies on the raw body, as the spec says: hex HMAC-SHA256 keyed with the secret string.
@@ -57,16 +43,16 @@ describe('a completed payment is delivered to the webhook URL', () => {
     // One payload: the webhook's payment is the REST retrieve answer, key for key in the same order.
     expect(JSON.stringify(hook.body.payment)).toBe(JSON.stringify(retrieved));
 
-    const delivery = await settledDelivery(service, id);
+    const delivery = await settledDelivery(suite.service, id);
     expect(delivery.status).toBe('delivered');
     await sleep(300);
     expect(attemptsOf(id)).toHaveLength(1);
   });
 
   test('a receiver answering 500 twice, then 200, sees exactly three attempts with the same bytes and signature', async () => {
-    receiver.reply = (_req, n) => (n <= 2 ? { status: 500, body: 'boom' } : { status: 200 });
+    suite.receiver.reply = (_req, n) => (n <= 2 ? { status: 500, body: 'boom' } : { status: 200 });
     const id = await actor.completePayment();
-    const delivery = await settledDelivery(service, id);
+    const delivery = await settledDelivery(suite.service, id);
     await sleep(500); // a fourth attempt would have come by now (the schedule runs in milliseconds)
     const seen = attemptsOf(id);
     expect(seen).toHaveLength(3);
@@ -82,9 +68,9 @@ describe('a completed payment is delivered to the webhook URL', () => {
   });
 
   test('a receiver that never answers 200 sees the whole schedule, growing gaps, then the delivery is failed and can be re-sent', async () => {
-    receiver.reply = () => ({ status: 503, body: 'down for maintenance' });
+    suite.receiver.reply = () => ({ status: 503, body: 'down for maintenance' });
     const id = await actor.completePayment();
-    const failed = await settledDelivery(service, id);
+    const failed = await settledDelivery(suite.service, id);
     await sleep(500);
     const seen = attemptsOf(id);
     expect(seen).toHaveLength(Number(FAST_WEBHOOKS.WEBHOOK_MAX_ATTEMPTS));
@@ -94,11 +80,11 @@ describe('a completed payment is delivered to the webhook URL', () => {
     // base 50 ms: 50, 100, 200 ms (+ up to 20%), each at least its nominal value
     gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(50 * 2 ** i - 5));
 
-    receiver.reply = () => ({ status: 200 });
-    const resent = await admin(`mutation($id: ID!) { resendWebhookDelivery(id: $id) { status attemptCount } }`, { id: failed.id });
+    suite.receiver.reply = () => ({ status: 200 });
+    const resent = await suite.admin(`mutation($id: ID!) { resendWebhookDelivery(id: $id) { status attemptCount } }`, { id: failed.id });
     expect(resent.data?.resendWebhookDelivery).toEqual({ status: 'PENDING', attemptCount: 4 });
-    await receiver.waitFor(5);
-    const delivered = await settledDelivery(service, id);
+    await suite.receiver.waitFor(5);
+    const delivered = await settledDelivery(suite.service, id);
     expect(delivered.status).toBe('delivered');
     expect(delivered.attempts.getItems().map((a) => a.httpStatus)).toEqual([503, 503, 503, 503, 200]);
     expect(attemptsOf(id).map((r) => r.headers['webhook-id'])).toEqual(Array(5).fill(seen[0].body.id));

@@ -1,7 +1,28 @@
+/*
+ * Browser tests: one fixture and the helpers around it.
+ *
+ * Every suite of test/browser/ starts the same way: a real service and a headless Chromium for the whole file,
+ * and (for pages a customer sees) a fresh browser context per test. `useBrowserService` does that once:
+ *
+ *     const web = useBrowserService({ SIMULATED_ACQUIRER_DELAY_MS: '1000' }); // env for startTestService
+ *     beforeAll(async () => { apiKey = (await web.service.createShop()).apiKey; }); // runs after the fixture's
+ *     test('…', async () => { await web.page.goto(`${web.service.url}/checkout/${id}`); });
+ *
+ * It registers the jest hooks itself (through suite-fixture.ts): call it at the top level of the file, before
+ * your own hooks. It returns getters, read inside hooks and tests, never at the top level:
+ *   - `web.service`: the running TestService (test-service.ts), started with `env`;
+ *   - `web.browser`: the Chromium, for a suite that opens its own contexts (admin-console.test.ts);
+ *   - `web.customer` and `web.page`: this test's fresh CustomerPage and its page (10 s default timeout),
+ *     closed after the test. Pass `{ customerPage: false }` when the suite opens pages itself.
+ * The service and Chromium are closed after the file. Jest runs after-hooks in the order they were registered,
+ * so the fixture's run before yours: a hook that still needs the page or service at the end (a screenshot) is
+ * registered before the call (api-reference.test.ts). Find elements by role and label, as a person does.
+ */
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
 import { sellerClient } from './seller-client';
-import type { TestService } from './test-service';
+import { suiteFixture } from './suite-fixture';
+import { startTestService, type TestService } from './test-service';
 
 /** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,6 +41,59 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+export interface BrowserService {
+  readonly service: TestService;
+  readonly browser: Browser;
+  /** This test's customer page (not with `customerPage: false`). */
+  readonly customer: CustomerPage;
+  readonly page: Page;
+}
+
+/** The service and Chromium of a browser suite, and a fresh customer page per test (see the file's header). */
+export function useBrowserService(env: Record<string, string> = {}, options: { customerPage?: boolean } = {}): BrowserService {
+  const suite = suiteFixture(
+    'useBrowserService',
+    async () => {
+      const [service, browser] = await Promise.all([startTestService(env), launchBrowser()]);
+      return { service, browser };
+    },
+    async ({ service, browser }) => {
+      await browser.close();
+      await service.stop();
+    },
+    60_000,
+  );
+  let customer: CustomerPage | undefined;
+  if (options.customerPage ?? true) {
+    beforeEach(async () => {
+      customer = await customerPage(suite.browser);
+      customer.page.setDefaultTimeout(10_000);
+    });
+    afterEach(async () => {
+      await customer?.close();
+      customer = undefined;
+    });
+  }
+  const current = (): CustomerPage => {
+    if (!customer) throw new Error('useBrowserService: the customer page is read outside a test, or with customerPage: false');
+    return customer;
+  };
+  return {
+    get service() {
+      return suite.service;
+    },
+    get browser() {
+      return suite.browser;
+    },
+    get customer() {
+      return current();
+    },
+    get page() {
+      return current().page;
+    },
+  };
 }
 
 /** The seller's shop the customer returns to: intercepted, never reached. */

@@ -1,12 +1,22 @@
 import { DomainError } from '../../src/shared/errors';
 
-/** The catalogue code a rule refuses with, or 'ok' when it accepts; anything that is not ours is rethrown. */
-export function codeOf(run: () => unknown): string {
+/** The catalogue error a rule refuses with, or undefined when it accepts; anything that is not ours is rethrown. */
+function refusalOf(run: () => unknown): DomainError | undefined {
   try {
     run();
   } catch (error) {
-    if (error instanceof DomainError) return error.code;
+    if (error instanceof DomainError) return error;
     throw error;
   }
-  return 'ok';
+  return undefined;
+}
+
+/** The catalogue code a rule refuses with, or 'ok' when it accepts. */
+export function codeOf(run: () => unknown): string {
+  return refusalOf(run)?.code ?? 'ok';
+}
+
+/** The message a rule refuses with, or 'no error' when it accepts. */
+export function messageOf(run: () => unknown): string {
+  return refusalOf(run)?.message ?? 'no error';
 }

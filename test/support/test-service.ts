@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/shared/config';
 import { startService, type RunningService } from '../../src/service';
 import { createLogger } from '../../src/shared/logger';
 import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
+import { suiteFixture } from './suite-fixture';
 import { TEST_REDIS_URL, testRun } from './test-env';
 
 export interface TestService extends RunningService {
@@ -56,4 +57,22 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
         webhookUrl: overrides.webhookUrl,
       }),
   };
+}
+
+export interface ServiceWithShop {
+  service: TestService;
+  /** The API key of one shop created at start. */
+  apiKey: string;
+}
+
+/** The most common set-up: the service (started with `env`) and one shop, for the file or the enclosing `describe`. */
+export function useServiceWithShop(env: Record<string, string> = {}): Readonly<ServiceWithShop> {
+  return suiteFixture(
+    'useServiceWithShop',
+    async () => {
+      const service = await startTestService(env);
+      return { service, apiKey: (await service.createShop()).apiKey };
+    },
+    ({ service }) => service.stop(),
+  );
 }

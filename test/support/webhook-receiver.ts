@@ -20,8 +20,12 @@ export interface Receiver {
   /** Decides each answer; `n` counts requests from 1. Default: 200. */
   reply: (request: ReceivedWebhook, n: number) => Reply | Promise<Reply>;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
+  /** Forgets what was received and answers 200 again (between tests). */
+  reset(): void;
   close(): Promise<void>;
 }
+
+const ANSWER_OK = (): Reply => ({ status: 200, body: 'ok' });
 
 /** A seller's webhook endpoint on loopback: a real HTTP server that records every request. */
 export async function startReceiver(): Promise<Receiver> {
@@ -29,7 +33,7 @@ export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     received: [],
-    reply: () => ({ status: 200, body: 'ok' }),
+    reply: ANSWER_OK,
     async waitFor(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (receiver.received.length < count) {
@@ -37,6 +41,10 @@ export async function startReceiver(): Promise<Receiver> {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       return receiver.received;
+    },
+    reset() {
+      receiver.received.length = 0;
+      receiver.reply = ANSWER_OK;
     },
     async close() {
       for (const res of held) res.destroy();

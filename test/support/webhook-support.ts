@@ -5,7 +5,9 @@ import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';
-import type { TestService } from './test-service';
+import { suiteFixture } from './suite-fixture';
+import { startTestService, type TestService } from './test-service';
+import { startReceiver, type Receiver } from './webhook-receiver';
 
 /** Service settings for webhook tests: loopback http receivers allowed, a schedule that runs in milliseconds. */
 export const FAST_WEBHOOKS = {
@@ -15,6 +17,38 @@ export const FAST_WEBHOOKS = {
   WEBHOOK_TIMEOUT_MS: '2000',
   WEBHOOK_POLL_INTERVAL_MS: '50',
 };
+
+export interface WebhookSuite {
+  service: TestService;
+  receiver: Receiver;
+  /** GraphQL as an owner admin. */
+  admin: ReturnType<typeof graphqlAs>;
+}
+
+/**
+ * The set-up of a webhook suite: the service with FAST_WEBHOOKS (and `env`), one loopback receiver, and an
+ * owner admin's GraphQL client, for the whole file (suite-fixture.ts); before each test the receiver is
+ * emptied and answers 200 again.
+ *
+ *     const suite = useWebhookService();
+ *     beforeAll(async () => { shop = await suite.service.createShop({ webhookUrl: suite.receiver.url }); });
+ */
+export function useWebhookService(env: Record<string, string> = {}): Readonly<WebhookSuite> {
+  const suite = suiteFixture(
+    'useWebhookService',
+    async () => {
+      const service = await startTestService({ ...FAST_WEBHOOKS, ...env });
+      const receiver = await startReceiver();
+      return { service, receiver, admin: graphqlAs(service, await newAdminToken(service)) };
+    },
+    async ({ service, receiver }) => {
+      await service.stop();
+      await receiver.close();
+    },
+  );
+  beforeEach(() => suite.receiver.reset());
+  return suite;
+}
 
 /** A seller's shop whose customer pays: payments created over REST, paid on the hosted checkout (GraphQL). */
 export function shopActor(service: TestService, apiKey: string) {

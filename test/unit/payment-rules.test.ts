@@ -1,19 +1,9 @@
-import { DomainError } from '../../src/shared/errors';
+import { messageOf } from '../support/domain-errors';
 import { isHttpsUrl, isPaymentId, isStorableText, newPaymentId, validateCreatePayment, validMetadata } from '../../src/payments/payment-rules';
 import { canonicalJson } from '../../src/payments/idempotency';
 import { validPageRequest } from '../../src/shared/pagination';
 
 const valid = { amount: 50, currency: 'usd', returnUrl: 'https://a.example/' };
-
-function messageOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error.message;
-    throw error;
-  }
-  return 'no error';
-}
 
 describe('create-payment rules', () => {
   test('the minimum amount is 50 cents, inclusive', () => {

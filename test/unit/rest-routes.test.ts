@@ -1,9 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { loadOperations } from '../../src/graphql/operations';
+import type { PaymentWithCompletionFields } from '../../src/rest/fragments';
 import { openApiDocument } from '../../src/rest/openapi/document';
+import { errorCase } from '../../src/rest/openapi/error-responses';
+import { EXAMPLE_COMPLETED } from '../../src/rest/openapi/examples';
+import { ref } from '../../src/rest/openapi/types';
+import { paymentView } from '../../src/rest/payment-view';
 import { prepareRoutes } from '../../src/rest/rest-router';
-import { REST_ROUTES, type RestRoute } from '../../src/rest/routes';
+import { defineRoute, REST_ROUTES, type RestRoute } from '../../src/rest/routes';
+import { PROJECT_ROOT } from '../../src/shared/project-root';
 
 /** The route table is checked against the operations and the document once, at start: a mistake fails the start. */
 
@@ -39,4 +47,86 @@ test('the document has a path for every route, its answers shaped by the fragmen
   expect(payment.required).toEqual(['id', 'amount', 'currency', 'status', 'checkout_url', 'customer_email', 'customer_name', 'metadata', 'created_at', 'completed_at']);
   expect(payment.properties?.status.enum).toEqual(['pending', 'completed', 'failed', 'refunded']);
   expect(payment.properties?.completed_at.type).toEqual(['string', 'null']);
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// One source: a route is one entry of routes.ts, and nothing else in the REST/OpenAPI layer names it.
+
+const REST_DIRECTORY = path.join(PROJECT_ROOT, 'src/rest');
+
+function sourceFiles(directory: string): string[] {
+  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(file);
+    return /\.(ts|tsx|mjs|js)$/.test(entry.name) ? [file] : [];
+  });
+}
+
+/** What only a route's own entry may say: its operation, its path, its operationId and its schemas' names. */
+function perRouteNames(route: RestRoute): { name: string; pattern: RegExp }[] {
+  const { operationId, success, body } = route.document;
+  const word = (name: string) => ({ name, pattern: new RegExp(`\\b${name}\\b`) });
+  const quoted = (text: string) => ({ name: text, pattern: new RegExp(`['"\`]${text.replace(/[/:]/g, '\\$&')}['"\`]`) });
+  return [word(route.operation), word(operationId), word(success.schema), ...(body ? [word(body.name)] : []), quoted(route.path)];
+}
+
+test('no file of src/rest/ but routes.ts names a route: no second per-route list (errors, result types, paths)', () => {
+  const others = sourceFiles(REST_DIRECTORY).filter((file) => file !== path.join(REST_DIRECTORY, 'routes.ts'));
+  expect(others.length).toBeGreaterThan(8);
+  const found = others.flatMap((file) => {
+    const text = fs.readFileSync(file, 'utf8');
+    return REST_ROUTES.flatMap(perRouteNames).filter(({ pattern }) => pattern.test(text)).map(({ name }) => `${path.relative(PROJECT_ROOT, file)}: ${name}`);
+  });
+  expect(found).toEqual([]);
+});
+
+test('the per-route check finds a list keyed by operation, like the operation-results map it replaced', () => {
+  const registry = 'export interface RestOperationResults {\n  CreatePayment: { createPayment: unknown };\n  GetPayment: { payment: unknown };\n}';
+  const named = REST_ROUTES.flatMap(perRouteNames).filter(({ pattern }) => pattern.test(registry)).map(({ name }) => name);
+  expect(named).toEqual(expect.arrayContaining(['CreatePayment', 'createPayment', 'GetPayment']));
+});
+
+/** A route a newcomer might add, written as one entry and nothing else (not part of the service). */
+const cancelRoute = defineRoute<{ payment: PaymentWithCompletionFields }>({
+  method: 'post',
+  path: '/payments/:id/cancel',
+  operation: 'GetPayment',
+  variables: (req) => ({ id: req.params.id }),
+  respond: ({ payment }) => ({ data: paymentView(payment) }),
+  document: {
+    operationId: 'cancelPayment',
+    summary: 'Cancel a payment',
+    description: 'A sketch for the test.',
+    tag: 'Payments',
+    parameters: ['id'],
+    success: { description: 'The payment.', schema: 'PaymentCancelledResponse', data: ref('schemas', 'PaymentWithCompletion'), example: EXAMPLE_COMPLETED },
+    errors: [{ description: 'No such payment for this shop.', cases: [errorCase('Not this shop\'s payment.', 'PAYMENT_NOT_FOUND')] }],
+  },
+});
+
+test('a new route written as one entry is mounted and fully documented, and changes nothing else in the document', () => {
+  const operations = loadOperations(schema, 'rest.graphql', ignore);
+  expect(prepareRoutes([...REST_ROUTES, cancelRoute], operations).map(({ route }) => route.path)).toContain('/payments/:id/cancel');
+
+  const before = openApiDocument('https://pay.example.com', REST_ROUTES, operations);
+  const after = openApiDocument('https://pay.example.com', [...REST_ROUTES, cancelRoute], operations);
+  const added = after.paths['/payments/{id}/cancel'].post!;
+  expect(added.operationId).toBe('cancelPayment');
+  expect(added.parameters).toEqual([ref('parameters', 'id'), ref('parameters', 'X-Request-Id')]);
+  expect(Object.keys(added.responses)).toEqual(['200', '401', '403', '404', '429', '500', '503']);
+  expect(JSON.stringify(added.responses['404'])).toContain('"error":"Payment not found"');
+  expect(after.components.schemas.PaymentCancelledResponse.properties?.data).toEqual(ref('schemas', 'PaymentWithCompletion'));
+
+  const { '/payments/{id}/cancel': _cancel, ...otherPaths } = after.paths;
+  const { PaymentCancelledResponse: _schema, ...otherSchemas } = after.components.schemas;
+  expect({ ...after, paths: otherPaths, components: { ...after.components, schemas: otherSchemas } }).toEqual(before);
+});
+
+test('a route\'s result handler is typed by the result its entry declares', () => {
+  const typed = defineRoute<{ payment: PaymentWithCompletionFields }>({
+    ...cancelRoute,
+    // @ts-expect-error: the operation answers `payment`, not `payments`; tsc (npm run typecheck) refuses this entry.
+    respond: ({ payments }) => ({ data: payments }),
+  });
+  expect(typed.path).toBe('/payments/:id/cancel');
 });

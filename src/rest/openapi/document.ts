@@ -90,7 +90,7 @@ export function openApiDocument(baseUrl: string, routes: readonly RestRoute[], o
   };
 }
 
-/** `/payments/:id` -> `/payments/{id}`; a path parameter the route does not document fails the start. */
+/** Express `:name` parameters as OpenAPI `{name}`; a path parameter the route does not document fails the start. */
 function openApiPath(route: RestRoute): string {
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (!route.document.parameters?.some((p) => p === name)) throw new Error(`${route.method} ${route.path}: parameter ${name} is not documented`);

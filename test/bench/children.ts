@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
+
+/** The benchmarks' child processes: the built service, the CLI and the baseline, each a real process of its own. */
+export function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
+  });
+}
+
+export function startChild(script: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let seen = '';
+    const onData = (d: Buffer) => {
+      seen += d;
+      if (!ready.test(seen)) return;
+      // From now on stdout (the service's log lines) flows with no listener: drained, not kept.
+      child.stdout!.off('data', onData);
+      child.stdout!.resume();
+      resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${script} exited ${code} before it was ready:\n${seen.slice(-2000)}`)));
+  });
+}
