@@ -7,7 +7,10 @@ import { dashboardRouter } from './accounts/dashboard-page';
 import { adminConsoleRouter } from './admin-console/admin-page';
 import { queueDashboardRouter } from './admin-console/queue-dashboard';
 import { checkoutPageRouter } from './checkout/checkout-page';
-import { paymentExists } from './checkout/checkout.service';
+import { findCheckoutPayment, paymentExists, returnFromIssuer } from './checkout/checkout.service';
+import { adyenNotificationsRouter } from './http/adyen-notifications';
+import { clientAddress } from './http/request-context';
+import { sqlNotificationStore } from './processor/adyen/notification-store';
 import type { Config } from './shared/config';
 import type { AppServices } from './graphql/context';
 import { graphqlRouter } from './graphql/graphql-server';
@@ -69,12 +72,33 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     stackTraces: deps.config.graphqlStackTraces,
   });
   app.use('/graphql', graphql.router);
+  if (deps.config.adyen) {
+    const adyen = deps.config.adyen;
+    app.use(
+      adyenNotificationsRouter({
+        credentials: { username: adyen.notificationUsername, password: adyen.notificationPassword, hmacKey: adyen.hmacKey },
+        merchantAccount: adyen.merchantAccount,
+        store: sqlNotificationStore((sql, params) => orm.em.getConnection().execute(sql, params)),
+        checkout: deps.services.checkout,
+        orm,
+        authFailures: deps.limits.authFailuresPerClient,
+        logger,
+      }),
+    );
+  }
   app.use(queueDashboardRouter(deps.queues));
   app.use(adminConsoleRouter());
   app.use(dashboardRouter());
   app.use(
     checkoutPageRouter({
       paymentExists: (id) => paymentExists(orm.em.fork(), id),
+      issuer: {
+        redirectOf: async (id) => (await findCheckoutPayment(orm.em.fork(), id).catch(() => null))?.threeDsRedirect ?? null,
+        returnFromIssuer: async (id, redirectResult, req) => {
+          const caller = { em: orm.em.fork(), clientAddress: clientAddress(req), requestId: locals(req.res!).requestId };
+          await returnFromIssuer(deps.services.checkout, caller, id, redirectResult);
+        },
+      },
       onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'checkout page failed'),
     }),
   );

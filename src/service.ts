@@ -7,7 +7,7 @@ import { createCardTestingGuard } from './checkout/card-testing-guard';
 import { createMetrics, type Metrics } from './observability/metrics';
 import type { AppServices } from './graphql/context';
 import { buildAppSchema } from './graphql/schema';
-import { createCardProcessor } from './processor/processors';
+import { createCardProcessor, processorDescription } from './processor/processors';
 import { createApp } from './app';
 import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
@@ -61,6 +61,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   server.on('clientError', answerClientError(logger));
   serve(app);
   logger.info({ port, baseUrl }, 'payment service listening');
+  logger.info({ cardProcessor: config.cardProcessor }, processorDescription(config));
 
   return {
     url: `http://127.0.0.1:${port}`,

@@ -13,6 +13,19 @@ export interface CheckoutView {
   failureMessage: string | null;
   redirectUrl: string | null;
   acceptingPayments: boolean;
+  /** Our address that sends the customer to the card issuer's 3-D Secure page (redirect flow), or null. */
+  authenticationUrl: string | null;
+}
+
+/** What 3-D Secure 2 asks of the browser (the BrowserInput of the schema). */
+function browserInfo(): Record<string, unknown> {
+  return {
+    language: navigator.language,
+    colorDepth: screen.colorDepth,
+    screenHeight: screen.height,
+    screenWidth: screen.width,
+    timeZoneOffset: new Date().getTimezoneOffset(),
+  };
 }
 
 /** A failure to show the customer: the server's words when it sent some, ours otherwise. */
@@ -54,7 +67,7 @@ async function run<T>(operationName: string, variables: Record<string, unknown>)
 export const checkoutApi = {
   view: async (id: string) => (await run<{ checkoutPayment: CheckoutView }>('CheckoutPayment', { id })).checkoutPayment,
   submitCard: async (id: string, card: CheckedCard) =>
-    (await run<{ submitCard: CheckoutView }>('SubmitCard', { id, card })).submitCard,
+    (await run<{ submitCard: CheckoutView }>('SubmitCard', { id, card, browser: browserInfo() })).submitCard,
   answerThreeDSecure: async (id: string, authenticated: boolean) =>
     (await run<{ answerThreeDSecure: CheckoutView }>('AnswerThreeDSecure', { id, authenticated })).answerThreeDSecure,
   cancel: async (id: string) => (await run<{ cancelCheckout: { redirectUrl: string } }>('CancelCheckout', { id })).cancelCheckout,

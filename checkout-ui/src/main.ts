@@ -4,7 +4,8 @@ import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
 /**
  * The hosted checkout page. The HTML shell (checkout-ui/index.html) holds every element; this script
  * fills them with text (never HTML: the shop name is the seller's), shows one step at a time and talks
- * to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page) -> outcome or redirect.
+ * to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page, or the issuer's page and
+ * back) -> outcome or redirect.
  */
 
 /** The shop is inactive or deleted, or its seller suspended: nothing can be paid here for now. */
@@ -149,6 +150,12 @@ function show(view: CheckoutView, arrived: boolean): void {
     setBusy(null);
     showStep('form');
     return;
+  } else if (view.stage === 'AUTHENTICATION_REQUIRED' && view.authenticationUrl?.startsWith('/checkout/')) {
+    // The issuer's own page (redirect flow): it sends the customer back to this page when done.
+    showStep('none');
+    setBusy('Taking you to your bank to confirm the payment…');
+    location.assign(view.authenticationUrl);
+    return;
   } else if (view.stage === 'AUTHENTICATION_REQUIRED') {
     setBusy(null);
     showStep('challenge');
@@ -276,7 +283,8 @@ ui.cancel.addEventListener('click', async () => {
 
 async function start(): Promise<void> {
   try {
-    show(await checkoutApi.view(paymentId), false);
+    // Back from the issuer's 3-D Secure page: the payment moved on, so an outcome takes the customer on.
+    show(await checkoutApi.view(paymentId), new URLSearchParams(location.search).get('issuer') === 'returned');
   } catch (error) {
     setBusy(null);
     showStep('none');

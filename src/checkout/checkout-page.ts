@@ -11,6 +11,15 @@ export interface CheckoutPageDeps {
   onError?(error: unknown, req: Request): void;
   /** Where `npm run build` put the page (checkout-ui/build.mjs); tests may point elsewhere. */
   directory?: string;
+  /** The redirect 3-D Secure flow (an acquirer such as Adyen): where the issuer's page is, and the way back. */
+  issuer?: IssuerRedirects;
+}
+
+export interface IssuerRedirects {
+  /** The open challenge's issuer page, or null when the payment has none (any more). */
+  redirectOf(paymentId: string): Promise<{ url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | null>;
+  /** The customer is back with the issuer's result; safe to call any number of times (it runs once). */
+  returnFromIssuer(paymentId: string, redirectResult: string, req: Request): Promise<void>;
 }
 
 /** Strict enough that the page can run only its own script and style sheet and talk only to us. */
@@ -58,6 +67,8 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
     res.type('text/plain').send('Not found');
   });
 
+  if (deps.issuer) issuerRoutes(router, deps.issuer, deps.onError);
+
   router.get('/checkout/:id', async (req, res, next) => {
     try {
       const { id } = req.params;
@@ -77,4 +88,57 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
   });
 
   return router;
+}
+
+/**
+ * `GET /checkout/:id/3ds` sends the customer to the issuer's 3-D Secure page (a 303 for a GET redirect; for a
+ * POST, a plain form whose only script-free way out is the button, under a CSP that allows posting to that
+ * issuer alone). `GET|POST /checkout/:id/3ds-return` is where the issuer sends the customer back: the result
+ * is handed on (it runs once however often this loads) and the customer lands on the checkout page, which
+ * shows the outcome. Nothing but our own script ever runs on our pages.
+ */
+function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: CheckoutPageDeps['onError']): void {
+  const toPage = (res: express.Response, path: string) => res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', path).end();
+  const backToPage = (res: express.Response, id: string) => toPage(res, `/checkout/${id}`);
+  // `issuer=returned` tells the page the customer just came back, so a settled payment takes them on to the shop.
+  const returnedToPage = (res: express.Response, id: string) => toPage(res, `/checkout/${id}?issuer=returned`);
+
+  router.get('/checkout/:id/3ds', async (req, res, next) => {
+    try {
+      const { id } = req.params;
+      const redirect = isPaymentId(id) ? await issuer.redirectOf(id) : null;
+      if (!redirect || !/^https?:$/.test(new URL(redirect.url).protocol)) return backToPage(res, isPaymentId(id) ? id : '');
+      if (redirect.method === 'GET') return res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', redirect.url).end();
+      pageSecurityHeaders(res, `default-src 'none'; style-src 'self'; form-action ${new URL(redirect.url).origin}; frame-ancestors 'none'; base-uri 'none'`);
+      res.status(200).setHeader('Cache-Control', NO_STORE).type('html').send(postRedirectPage(redirect.url, redirect.data ?? {}));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  const handleReturn = async (req: Request<{ id: string }>, res: express.Response) => {
+    const { id } = req.params;
+    if (!isPaymentId(id)) return backToPage(res, '');
+    const source = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
+    const redirectResult = source?.redirectResult;
+    if (typeof redirectResult === 'string' && redirectResult.length > 0 && redirectResult.length <= 10_000) {
+      try {
+        await issuer.returnFromIssuer(id, redirectResult, req);
+      } catch (error) {
+        // The page shows what became of the payment (failed, or still processing while reconciliation asks).
+        onError?.(error, req);
+      }
+    }
+    returnedToPage(res, id);
+  };
+  router.get('/checkout/:id/3ds-return', handleReturn);
+  router.post('/checkout/:id/3ds-return', express.urlencoded({ extended: false, limit: '64kb' }), handleReturn);
+}
+
+function postRedirectPage(url: string, data: Record<string, string>): string {
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const fields = Object.entries(data).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Confirm with your bank</title></head><body><main>
+<h1>Confirm this payment with your bank</h1><form method="post" action="${escape(url)}">${fields}<button type="submit">Continue to your bank</button></form>
+</main></body></html>`;
 }

@@ -1,5 +1,5 @@
 import type { Payment } from '../payments/payment.entity';
-import { PaymentStatus } from '../payments/payment-status';
+import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
 import type { CheckoutView } from './checkout.types';
 import { shopTakesPayments } from './checkout.service';
 import { failureMessageFor } from './failure-messages';
@@ -17,6 +17,7 @@ export function checkoutViewOf(payment: Payment): CheckoutView {
     failureMessage: payment.status === PaymentStatus.FAILED ? failureMessageFor(payment.failureCode) : null,
     redirectUrl: redirectFor(payment),
     acceptingPayments: shopTakesPayments(payment),
+    authenticationUrl: payment.threeDsRedirect && payment.checkoutStage === CheckoutStage.AUTHENTICATION_REQUIRED ? `/checkout/${payment.id}/3ds` : null,
   };
 }
 

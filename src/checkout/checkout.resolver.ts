@@ -2,7 +2,11 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { cancelRedirectOf, checkoutViewOf } from './checkout-view';
 import { answerThreeDSecure, findCheckoutPayment, submitCard } from './checkout.service';
-import { CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
+import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
+
+function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
 
 /**
  * The public checkout operations. No `@Authorized`: the payment id (about 143 random bits) is the
@@ -21,8 +25,10 @@ export class CheckoutResolver {
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('card', () => CardInput) card: CardInput,
     @Ctx() context: GraphQLContext,
+    @Arg('browser', () => BrowserInput, { nullable: true, description: "The customer's screen, for 3-D Secure 2." }) browser?: BrowserInput | null,
   ): Promise<CheckoutView> {
-    return checkoutViewOf(await submitCard(context.services.checkout, context, paymentId, card));
+    const shopper = { ip: context.clientAddress, userAgent: context.browserHeaders.userAgent, acceptHeader: context.browserHeaders.accept, ...withoutNulls(browser ?? {}) };
+    return checkoutViewOf(await submitCard(context.services.checkout, context, paymentId, card, shopper));
   }
 
   @Mutation(() => CheckoutView, { description: 'The answer to the 3-D Secure challenge.' })

@@ -6,7 +6,7 @@ import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { applyTransition } from '../payments/payment-lifecycle';
 import { CheckoutStage } from '../payments/payment-status';
-import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
+import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor, ChallengeAnswer, ShopperBrowser } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops/payment-standing';
 import { recordPaymentEvent } from '../webhooks/outbox';
@@ -66,7 +66,7 @@ export async function paymentExists(em: EntityManager, id: string): Promise<bool
  * conditional UPDATE taken before the acquirer is called, so only one submission per payment ever
  * reaches it; every other one (double click, second tab, replay) is answered with the current state.
  */
-export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails): Promise<Payment> {
+export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails, browser?: ShopperBrowser): Promise<Payment> {
   const checked = validCard(card);
   const payment = await findCheckoutPayment(caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.CARD_REQUIRED) return payment;
@@ -82,14 +82,14 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () =>
-    deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked }),
+    deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked, returnUrl: issuerReturnUrl(deps, paymentId), browser }),
   );
   if (result.kind === 'challenge') {
     deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
     await caller.em.nativeUpdate(
       Payment,
       { id: paymentId, checkoutStage: CheckoutStage.PROCESSING },
-      { checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: result.reference },
+      { checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null },
     );
   } else {
     await finish(deps, caller, paymentId, result, result.threeDs);
@@ -97,20 +97,48 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   return findCheckoutPayment(caller.em, paymentId);
 }
 
-/** The customer answered the 3-D Secure challenge; claimed like a card submission, so it runs once. */
+/** Where the issuer's 3-D Secure page sends the customer back (the checkout page's return route). */
+export function issuerReturnUrl(deps: Pick<CheckoutDeps, 'baseUrl'>, paymentId: string): string {
+  return `${deps.baseUrl}/checkout/${paymentId}/3ds-return`;
+}
+
+/**
+ * The customer answered the 3-D Secure challenge on our page (the simulator's in-page challenge). A
+ * challenge answered at the issuer's page (redirect flow) comes back through returnFromIssuer instead.
+ */
 export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<Payment> {
   const payment = await findCheckoutPayment(caller.em, paymentId);
+  if (payment.threeDsRedirect) return payment;
+  return takeChallengeAnswer(deps, caller, payment, { authenticated });
+}
+
+/**
+ * The customer is back from the issuer's 3-D Secure page with its `redirectResult`: the acquirer finishes
+ * the payment. Exactly once however often the return page loads: the answer is claimed like a card
+ * submission, and every later load finds the payment past the challenge and changes nothing.
+ */
+export async function returnFromIssuer(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, redirectResult: string): Promise<Payment> {
+  const payment = await findCheckoutPayment(caller.em, paymentId);
+  if (!payment.threeDsRedirect) return payment;
+  return takeChallengeAnswer(deps, caller, payment, { redirectResult });
+}
+
+/** Claimed like a card submission (a conditional UPDATE on the open challenge), so it runs once. */
+async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, payment: Payment, answer: ChallengeAnswer): Promise<Payment> {
+  const paymentId = payment.id;
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
   assertShopTakesPayments(payment);
   const claimed = await caller.em.nativeUpdate(
     Payment,
     { id: paymentId, checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: payment.threeDsReference },
-    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), threeDsReference: null },
+    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), threeDsReference: null, threeDsRedirect: null },
   );
   if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
 
-  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, authenticated));
-  await finish(deps, caller, paymentId, result, authenticated ? 'challenged' : 'failed');
+  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, answer));
+  // The customer was challenged; it failed when they said so (in-page) or the acquirer says so (redirect).
+  const failed = 'authenticated' in answer ? !answer.authenticated : result.threeDs === 'failed';
+  await finish(deps, caller, paymentId, result, failed ? 'failed' : 'challenged');
   return findCheckoutPayment(caller.em, paymentId);
 }
 

@@ -25,12 +25,27 @@ export class CheckoutView {
   redirectUrl!: string | null;
   @Field(() => Boolean, { description: 'False while the shop is inactive or deleted or its seller suspended: card submissions are refused.' })
   acceptingPayments!: boolean;
+  @Field(() => String, {
+    nullable: true,
+    description: "While a 3-D Secure challenge waits at the card issuer's page: our address that sends the customer there (redirect flow).",
+  })
+  authenticationUrl!: string | null;
 }
 
 @ObjectType()
 export class CancelCheckoutResult {
   @Field(() => String, { description: 'return_url with payment_id and status=cancelled added.' })
   redirectUrl!: string;
+}
+
+/** What 3-D Secure 2 asks of the customer's browser (the page reads it from the screen); never stored. */
+@InputType()
+export class BrowserInput {
+  @Field(() => String, { nullable: true, description: 'navigator.language, e.g. en-GB.' }) language?: string | null;
+  @Field(() => Int, { nullable: true }) colorDepth?: number | null;
+  @Field(() => Int, { nullable: true }) screenHeight?: number | null;
+  @Field(() => Int, { nullable: true }) screenWidth?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Minutes from UTC, as Date.getTimezoneOffset() gives it.' }) timeZoneOffset?: number | null;
 }
 
 /** Card details: used for the one authorization call and then dropped. Never stored or logged. */

@@ -51,6 +51,8 @@ export interface GraphQLContext {
   rateLimitKey: string | null;
   requestId: string;
   clientAddress: string;
+  /** The caller's User-Agent and Accept headers (3-D Secure's browser data; never stored). */
+  browserHeaders: { userAgent: string; accept: string };
   baseUrl: string;
   services: AppServices;
   /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
@@ -72,6 +74,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     rateLimitKey: context.rateLimitKey ?? null,
     requestId,
     clientAddress: clientAddress(req),
+    browserHeaders: { userAgent: req.get('user-agent') ?? '', accept: req.get('accept') ?? '' },
     baseUrl: services.baseUrl,
     services,
     sessionCookies: sessionCookies(res, services.baseUrl),

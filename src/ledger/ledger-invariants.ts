@@ -23,7 +23,9 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
                         where sh."seller_id" = s."id" and p."status" in ('completed', 'refunded')), 0)
             - coalesce((select sum(p."amount") from "payments" p join "shops" sh on sh."id" = p."shop_id"
                         where sh."seller_id" = s."id" and p."status" = 'refunded'), 0)
-            - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" <> 'rejected'), 0) as amount
+            - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" <> 'rejected'), 0)
+            - coalesce((select sum(c."amount") from "chargebacks" c join "payments" p on p."id" = c."payment_id" join "shops" sh on sh."id" = p."shop_id"
+                        where sh."seller_id" = s."id"), 0) as amount
             from "sellers" s),
           actual as (
             select s."id" as seller_id, coalesce(sum(e."amount"), 0) as amount
@@ -53,6 +55,14 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
           where (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'
                  and e."amount" = -p."amount") <> (case when p."status" = 'refunded' then 1 else 0 end)
              or (p."status" <> 'refunded' and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'refund'))`,
+  },
+  {
+    name: 'chargeback_debited_once',
+    description: 'each chargeback has exactly one debit of its amount from the seller; no payment without one has any',
+    sql: `select p."id" as subject, coalesce(c."amount"::text, 'none') as detail from "payments" p left join "chargebacks" c on c."payment_id" = p."id"
+          where (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'chargeback'
+                 and e."amount" = -c."amount") <> (case when c."id" is null then 0 else 1 end)
+             or (c."id" is null and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'chargeback'))`,
   },
   {
     name: 'withdrawal_hold_covered',

@@ -64,6 +64,18 @@ export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller):
 }
 
 /** A requested withdrawal: the amount leaves the available balance at once, held until paid or rejected. */
+/**
+ * A chargeback (Adyen's CHARGEBACK notification): the disputed amount goes back to the customer and is taken
+ * from the seller's balance, which may go negative (docs/acquirers.md). The fee is kept, as acquirers keep
+ * theirs. One per payment: the (payment, kind, account) unique index refuses a second.
+ */
+export function bookChargeback(tx: EntityManager, payment: Payment, seller: Seller, amount: number): void {
+  postJournal(tx, payment, [
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'chargeback', amount: -amount, seller },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'chargeback', amount },
+  ]);
+}
+
 export function bookWithdrawalHold(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
   postJournal(tx, null, [
     { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_hold', amount: -withdrawal.amount, seller },

@@ -25,6 +25,16 @@ export class PaymentSearchInput {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created before.' }) createdTo?: Date | null;
 }
 
+/** A chargeback the acquirer notified (docs/acquirers.md): taken from the seller's balance by its own journal. */
+@ObjectType({ description: "A chargeback the acquirer notified: the disputed amount, taken from the seller's balance." })
+export class ChargebackView {
+  @Field(() => SafeIntResolver, { description: 'Integer cents.' }) amount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String, { nullable: true, description: "The acquirer's reason (e.g. the scheme's dispute text)." }) reason!: string | null;
+  @Field(() => String, { description: "The acquirer's reference of the chargeback." }) acquirerReference!: string;
+  @Field(() => DateTimeISOResolver) createdAt!: Date;
+}
+
 /** What may be kept of the card: never its number or security code. */
 @ObjectType({ description: 'What is kept of the card used: brand, last four digits and expiry; never the number or security code.' })
 export class CardSummary {
@@ -64,6 +74,16 @@ export class PaymentAdminResolver {
   card(@Root() payment: Payment): CardSummary | null {
     if (!payment.cardLast4) return null;
     return { brand: payment.cardBrand, last4: payment.cardLast4, expMonth: payment.cardExpMonth, expYear: payment.cardExpYear };
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => ChargebackView, { nullable: true, description: 'The chargeback booked against this payment, if the acquirer notified one.' })
+  async chargeback(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<ChargebackView | null> {
+    const [row] = await context.em.execute<{ amount: string; currency: string; reason: string | null; psp_reference: string; created_at: Date }[]>(
+      `select "amount", "currency", "reason", "psp_reference", "created_at" from "chargebacks" where "payment_id" = ?`,
+      [payment.id],
+    );
+    return row ? { amount: Number(row.amount), currency: row.currency, reason: row.reason, acquirerReference: row.psp_reference, createdAt: new Date(row.created_at) } : null;
   }
 
   @Authorized('SESSION', 'ADMIN')

@@ -71,6 +71,10 @@ export class Payment {
   @Property({ type: 'string', nullable: true, hidden: true })
   threeDsReference: string | null = null;
 
+  /** Where the customer authenticates with the issuer (redirect 3-D Secure), while the challenge is open. */
+  @Property({ type: 'json', nullable: true, hidden: true })
+  threeDsRedirect: { url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | null = null;
+
   /** What may be kept of a card: brand, last four digits, expiry. Never the number or security code. */
   @Property({ type: 'string', nullable: true })
   cardBrand: string | null = null;

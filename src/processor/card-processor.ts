@@ -17,12 +17,42 @@ export type FailureCode =
   | 'fraudulent'
   | 'authentication_failed';
 
+/**
+ * The customer's browser, as 3-D Secure 2 wants it (Adyen's `browserInfo`): the headers come from the
+ * request, the rest from the checkout page. Never stored.
+ */
+export interface ShopperBrowser {
+  ip: string;
+  userAgent: string;
+  acceptHeader: string;
+  language?: string;
+  colorDepth?: number;
+  screenHeight?: number;
+  screenWidth?: number;
+  timeZoneOffset?: number;
+  javaEnabled?: boolean;
+}
+
 export interface AuthorizationRequest {
   paymentId: string;
   amount: number;
   currency: string;
   card: CardDetails;
+  /** Where the issuer's 3-D Secure page sends the customer back (our return route for this payment). */
+  returnUrl?: string;
+  browser?: ShopperBrowser;
 }
+
+/** Where the customer must go to authenticate with the issuer (a redirect 3-D Secure flow). */
+export interface ChallengeRedirect {
+  url: string;
+  method: 'GET' | 'POST';
+  /** Form fields of a POST redirect. */
+  data?: Record<string, string>;
+}
+
+/** How the customer answered the challenge: in our page (the simulator), or back from the issuer's page. */
+export type ChallengeAnswer = { authenticated: boolean } | { redirectResult: string };
 
 /**
  * What the acquirer answered. `declined` is a definite no; an exception from the port means the outcome
@@ -31,7 +61,7 @@ export interface AuthorizationRequest {
 export type AuthorizationResult =
   | { kind: 'approved'; reference: string; threeDs: 'frictionless' | null }
   | { kind: 'declined'; code: FailureCode; threeDs: 'frictionless' | 'challenged' | 'failed' | null }
-  | { kind: 'challenge'; reference: string };
+  | { kind: 'challenge'; reference: string; redirect?: ChallengeRedirect };
 
 export interface RefundRequest {
   /** Our refund's id, sent as the acquirer's idempotency key: asking twice refunds once. */
@@ -40,13 +70,24 @@ export interface RefundRequest {
   /** The acquirer's reference of the original authorization. */
   reference: string;
   amount: number;
+  /** The payment's currency (ISO 4217, as stored). */
+  currency: string;
 }
 
 /**
  * What the acquirer answered about a refund. `declined` is a definite no; an exception from the port means
  * the outcome is unknown, and the same request (same `refundId`) may be sent again.
  */
-export type RefundResult = { kind: 'refunded'; reference: string } | { kind: 'declined'; reason: string };
+export type RefundResult = { kind: 'refunded'; reference: string } | { kind: 'declined'; reason: string } | RefundPending;
+
+/**
+ * The acquirer took the refund and will say later (Adyen answers `received`; its REFUND notification
+ * settles it): the refund stays `processing` until then.
+ */
+export interface RefundPending {
+  kind: 'pending';
+  reference: string;
+}
 
 /**
  * What the acquirer knows of an authorization, found by our own reference (the payment id it was sent
@@ -56,13 +97,13 @@ export type RefundResult = { kind: 'refunded'; reference: string } | { kind: 'de
 export type AuthorizationLookup = Exclude<AuthorizationResult, { kind: 'challenge' }> | { kind: 'not_found' };
 
 /** What the acquirer knows of a refund, found by our refund id (its idempotency key); as above. */
-export type RefundLookup = RefundResult | { kind: 'not_found' };
+export type RefundLookup = Exclude<RefundResult, RefundPending> | { kind: 'not_found' };
 
 /** The port every acquirer adapter implements; chosen by configuration (CARD_PROCESSOR). */
 export interface CardProcessor {
   authorize(request: AuthorizationRequest): Promise<AuthorizationResult>;
-  /** Finishes a 3-D Secure challenge opened by `authorize`; the customer passed it or not. */
-  completeChallenge(reference: string, authenticated: boolean): Promise<Exclude<AuthorizationResult, { kind: 'challenge' }>>;
+  /** Finishes a 3-D Secure challenge opened by `authorize`, with what the customer's answer brought back. */
+  completeChallenge(reference: string, answer: ChallengeAnswer): Promise<Exclude<AuthorizationResult, { kind: 'challenge' }>>;
   refund(request: RefundRequest): Promise<RefundResult>;
   /**
    * Cancels an approved authorization we will not complete (the shop stopped taking payments while the
@@ -78,3 +119,14 @@ export interface CardProcessor {
   /** The same for a refund, by our refund id. */
   lookupRefund(refundId: string): Promise<RefundLookup>;
 }
+
+/**
+ * What an acquirer told us on its own (a notification), in the port's terms: an authorization's or a
+ * refund's final outcome, a cancellation, a chargeback, or something we only acknowledge.
+ */
+export type AcquirerEvent =
+  | { kind: 'authorization'; paymentId: string; outcome: AuthorizationLookup }
+  | { kind: 'refund'; refundId: string; outcome: Exclude<RefundLookup, { kind: 'not_found' }> }
+  | { kind: 'cancellation'; paymentId: string; cancelled: boolean }
+  | { kind: 'chargeback'; paymentId: string; reference: string; amount: number; currency: string; reason: string | null }
+  | { kind: 'other'; name: string };

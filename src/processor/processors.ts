@@ -1,12 +1,24 @@
 import type { Config } from '../shared/config';
 import type { CardProcessor } from './card-processor';
+import { AdyenProcessor } from './adyen/adyen-processor';
+import { sqlNotificationStore } from './adyen/notification-store';
 import { SimulatedAcquirer } from './simulated-acquirer';
 import { memoryRecords, type RunSql, sqlRecords } from './simulator-records';
 
 /** CARD_PROCESSOR names the adapter; another acquirer is one more entry (the key list is the config's allowed values). */
 const ADAPTERS: Record<Config['cardProcessor'], (config: Config, sql: RunSql | undefined) => CardProcessor> = {
   simulated: (config, sql) => new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs, sql ? sqlRecords(sql) : memoryRecords()),
+  adyen: (config, sql) => {
+    if (!config.adyen || !sql) throw new Error('the Adyen processor needs its settings and the database');
+    return new AdyenProcessor(config.adyen, sqlNotificationStore(sql));
+  },
 };
+
+/** The start log's line about the processor: which one runs, and plainly that the simulator charges nothing. */
+export function processorDescription(config: Config): string {
+  if (config.cardProcessor === 'adyen') return `card processor: Adyen (${config.adyen!.environment} environment, ${config.adyen!.checkoutEndpoint})`;
+  return 'card processor: the SIMULATED acquirer: test cards only, no card is ever charged (CARD_PROCESSOR=adyen for real payments)';
+}
 
 /** `sql` runs statements on the service's database; the simulator keeps its records there (docs/checkout.md). */
 export function createCardProcessor(config: Config, sql?: RunSql): CardProcessor {

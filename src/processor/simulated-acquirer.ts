@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FailureCode } from './card-processor';
 import { randomBase62 } from '../shared/random-id';
-import type { AuthorizationLookup, AuthorizationResult, CardProcessor, RefundLookup, RefundRequest, RefundResult } from './card-processor';
+import type { AuthorizationLookup, AuthorizationResult, CardProcessor, ChallengeAnswer, RefundLookup, RefundRequest, RefundResult } from './card-processor';
 import { memoryRecords, type SimulatorRecords } from './simulator-records';
 
 /**
@@ -85,7 +85,9 @@ export class SimulatedAcquirer implements CardProcessor {
   }
 
   /** The challenge reference carries its outcome and payment id, so any instance can finish it. */
-  async completeChallenge(challenge: string, authenticated: boolean) {
+  async completeChallenge(challenge: string, answer: ChallengeAnswer) {
+    // The simulator's challenge is answered on our page; a redirect result cannot come from it.
+    const authenticated = 'authenticated' in answer && answer.authenticated;
     this.record('completeChallenge', challenge);
     await this.wait();
     const [, after, paymentId] = challenge.split('.');

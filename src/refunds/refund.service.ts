@@ -129,7 +129,7 @@ export interface RefundExecutionDeps {
   processingTimeoutMs: number;
 }
 
-export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-unknown';
+export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-unknown' | 'awaiting-acquirer';
 
 /**
  * Carries out one approved refund; safe to call any number of times, from any instance, at once:
@@ -155,12 +155,13 @@ export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps
 
   let result;
   try {
-    result = await deps.processor.refund({ refundId, paymentId: payment.id, reference: payment.processorReference, amount: refund.amount });
+    result = await deps.processor.refund({ refundId, paymentId: payment.id, reference: payment.processorReference, amount: refund.amount, currency: payment.currency });
   } catch (error) {
     deps.logger.error({ refundId, paymentId: payment.id, err: (error as Error).message }, 'refund outcome unknown: it stays processing and will be retried');
     return 'outcome-unknown';
   }
   if (result.kind === 'declined') return failRefund(em, deps, refund, result.reason);
+  if (result.kind === 'pending') return awaitAcquirer(em, deps, refund, result.reference);
   return bookRefunded(em, deps, refund, result.reference);
 }
 
@@ -201,6 +202,26 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
   });
   if (booked) deps.logger.info({ refundId, paymentId: payment.id, amount: refund.amount }, 'refund carried out');
   return booked ? 'refunded' : 'not-claimed';
+}
+
+/**
+ * The acquirer took the refund and will notify the outcome (Adyen's REFUND notification): the refund stays
+ * `processing` with the acquirer's reference; settleNotifiedRefund books it or fails it then.
+ */
+async function awaitAcquirer(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reference: string): Promise<ExecutionOutcome> {
+  await em.nativeUpdate(Refund, { id: refund.id, status: RefundStatus.PROCESSING }, { processorReference: reference });
+  deps.logger.info({ refundId: refund.id, paymentId: refund.payment.id, processorReference: reference }, 'refund received by the acquirer: waiting for its notification');
+  return 'awaiting-acquirer';
+}
+
+/**
+ * The acquirer's notification of a refund's outcome (Adyen REFUND / REFUND_FAILED), through the same moves
+ * as a live answer; whoever arrives first settles it, the other finds nothing to do.
+ */
+export async function settleNotifiedRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string, outcome: Exclude<RefundLookup, { kind: 'not_found' }>): Promise<ExecutionOutcome> {
+  const refund = await em.findOne(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
+  if (!refund) return 'not-claimed';
+  return outcome.kind === 'refunded' ? bookRefunded(em, deps, refund, outcome.reference) : failRefund(em, deps, refund, outcome.reason);
 }
 
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {

@@ -38,8 +38,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** WEB_CONCURRENCY: service processes sharing the port (default 1; more needs DATABASE_URL). */
   webConcurrency: number;
-  /** CARD_PROCESSOR: the acquirer adapter the service uses; only `simulated` (the test-card simulator) exists today (default simulated). */
-  cardProcessor: 'simulated';
+  /** CARD_PROCESSOR: the acquirer adapter: `simulated` (test cards, charges nothing) or `adyen` (Adyen's Checkout API, docs/acquirers.md) (default simulated). */
+  cardProcessor: 'simulated' | 'adyen';
+  /** Adyen's credentials and endpoints; null unless CARD_PROCESSOR=adyen (docs/acquirers.md). */
+  adyen: AdyenConfig | null;
   /** SIMULATED_ACQUIRER_DELAY_MS: network time the simulated acquirer pretends to take (default 0). */
   simulatedAcquirerDelayMs: number;
   /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund, 0 being at once (default 0). */
@@ -101,6 +103,27 @@ export interface WebhookConfig {
   pollIntervalMs: number;
   /** WEBHOOK_TEST_DELIVERIES_PER_MINUTE: test deliveries (`sendTestWebhook`) per shop per minute, whoever asks (default 5). */
   testDeliveriesPerMinute: number;
+}
+
+export interface AdyenConfig {
+  /** ADYEN_API_KEY: the API key of Adyen's web-service user (X-API-Key); required with CARD_PROCESSOR=adyen; unset = none. */
+  apiKey: string;
+  /** ADYEN_MERCHANT_ACCOUNT: the Adyen merchant account every payment is booked to; required with CARD_PROCESSOR=adyen; unset = none. */
+  merchantAccount: string;
+  /** ADYEN_ENVIRONMENT: `test` (checkout-test.adyen.com) or `live` (default test). */
+  environment: 'test' | 'live';
+  /** ADYEN_LIVE_URL_PREFIX: the live endpoint prefix from Adyen's Customer Area (Developers > API URLs); required when ADYEN_ENVIRONMENT=live; unset = none. */
+  liveUrlPrefix: string | undefined;
+  /** ADYEN_HMAC_KEY: the hex HMAC key of the standard-notification webhook, checked on every notification item; required with CARD_PROCESSOR=adyen; unset = none. */
+  hmacKey: string;
+  /** ADYEN_NOTIFICATION_USERNAME: the basic-auth user name Adyen sends with notifications; required with CARD_PROCESSOR=adyen; unset = none. */
+  notificationUsername: string;
+  /** ADYEN_NOTIFICATION_PASSWORD: the basic-auth password Adyen sends with notifications; required with CARD_PROCESSOR=adyen; unset = none. */
+  notificationPassword: string;
+  /** ADYEN_CHECKOUT_ENDPOINT: the Checkout API's base address, version included; unset = Adyen's own v71 address for ADYEN_ENVIRONMENT. */
+  checkoutEndpoint: string;
+  /** ADYEN_TIMEOUT_MS: how long one Adyen call may take before its outcome counts as unknown (default 30000). */
+  timeoutMs: number;
 }
 
 export interface RefundConfig {
@@ -166,7 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const),
     webConcurrency: webConcurrency(env),
     metricsToken: env.METRICS_TOKEN || undefined,
-    cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated'] as const),
+    cardProcessor: oneOf(env, 'CARD_PROCESSOR', ['simulated', 'adyen'] as const),
+    adyen: adyen(env),
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
     simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),
     adminTokenTtlDays: integer(env, 'ADMIN_TOKEN_TTL_DAYS', DEFAULT_ADMIN_TOKEN_TTL_DAYS, 1, 3650),
@@ -212,6 +236,37 @@ export function loadConfig(env: Env = process.env): Config {
       restricted: maximumCents(env, 'PAYMENT_MAX_CENTS_RESTRICTED', 10_000),
     },
   };
+}
+
+/**
+ * Adyen's settings: each is read and checked whenever set, and the credentials are required when
+ * CARD_PROCESSOR=adyen (null otherwise). The default endpoint is the v71 Checkout API, the version whose
+ * published contract the adapter is tested against (docs/acquirers.md).
+ */
+function adyen(env: Env): AdyenConfig | null {
+  const wanted = env.CARD_PROCESSOR === 'adyen';
+  const required = (name: string): string => env[name] || (wanted ? fail(name, 'is required with CARD_PROCESSOR=adyen') : '');
+  const apiKey = required('ADYEN_API_KEY');
+  const merchantAccount = required('ADYEN_MERCHANT_ACCOUNT');
+  const environment = oneOf(env, 'ADYEN_ENVIRONMENT', ['test', 'live'] as const);
+  const liveUrlPrefix = env.ADYEN_LIVE_URL_PREFIX || undefined;
+  if (liveUrlPrefix !== undefined && !/^[a-z0-9-]+$/i.test(liveUrlPrefix)) fail('ADYEN_LIVE_URL_PREFIX', `must be letters, digits and dashes (got "${liveUrlPrefix}")`);
+  if (wanted && environment === 'live' && !liveUrlPrefix) fail('ADYEN_LIVE_URL_PREFIX', 'is required with ADYEN_ENVIRONMENT=live');
+  const hmacKey = required('ADYEN_HMAC_KEY');
+  if (hmacKey && !/^([0-9a-f]{2})+$/i.test(hmacKey)) fail('ADYEN_HMAC_KEY', 'must be the hex key from the Customer Area');
+  const ownDefault = environment === 'live' ? `https://${liveUrlPrefix}-checkout-live.adyenpayments.com/checkout/v71` : 'https://checkout-test.adyen.com/v71';
+  const config: AdyenConfig = {
+    apiKey,
+    merchantAccount,
+    environment,
+    liveUrlPrefix,
+    hmacKey,
+    notificationUsername: required('ADYEN_NOTIFICATION_USERNAME'),
+    notificationPassword: required('ADYEN_NOTIFICATION_PASSWORD'),
+    checkoutEndpoint: (url(env, 'ADYEN_CHECKOUT_ENDPOINT', ['https:', 'http:']) ?? ownDefault).replace(/\/+$/, ''),
+    timeoutMs: integer(env, 'ADYEN_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+  return wanted ? config : null;
 }
 
 /** A per-payment maximum in cents; 0 means none (the spec's minimum is 50, so 0 can mean nothing else). */

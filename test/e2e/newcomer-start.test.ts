@@ -68,6 +68,21 @@ describe('a newcomer starting the service', () => {
     }
   });
 
+  test('CARD_PROCESSOR=adyen without its credentials: one line naming the missing setting, no stack trace', async () => {
+    const result = await runNode('main.js', [], serviceEnv({ PORT: '0', CARD_PROCESSOR: 'adyen', ADYEN_MERCHANT_ACCOUNT: 'ShopECOM' }));
+    expectOneLineRefusal(result, /^Invalid configuration: ADYEN_API_KEY is required with CARD_PROCESSOR=adyen/);
+  });
+
+  test('the start log says the simulator runs and charges nothing', async () => {
+    const service = watchNode('main.js', [], serviceEnv({ PORT: '0' }));
+    try {
+      await service.waitFor(/card processor: /);
+      expect(service.stdout()).toMatch(/card processor: the SIMULATED acquirer: test cards only, no card is ever charged/);
+    } finally {
+      await service.stop();
+    }
+  });
+
   test('a misspelt database in DATABASE_URL is refused, not created; DATABASE_CREATE=1 creates it', async () => {
     const name = `payments_misspelt_${randomBytes(4).toString('hex')}`;
     const env = { DATABASE_URL: databaseUrlFor(name), LOG_LEVEL: 'warn' };

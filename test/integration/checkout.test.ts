@@ -30,7 +30,7 @@ describe('paying on the hosted checkout', () => {
     const res = await customer.view(id);
     expect(res.body.data.checkoutPayment).toEqual({
       id, amount: 1234, currency: 'usd', shopName: 'Corner Bakery', status: 'PENDING', stage: 'CARD_REQUIRED',
-      failureCode: null, failureMessage: null, redirectUrl: null, acceptingPayments: true,
+      failureCode: null, failureMessage: null, redirectUrl: null, acceptingPayments: true, authenticationUrl: null,
     });
     expect(res.text).not.toContain('ann@example.com');
   });

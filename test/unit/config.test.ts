@@ -16,7 +16,37 @@ describe('configuration from the environment', () => {
 
   test('CARD_PROCESSOR chooses the adapter: simulated is the test-card simulator, an unknown name is refused', () => {
     expect(createCardProcessor(loadConfig({ CARD_PROCESSOR: 'simulated' }))).toBeInstanceOf(SimulatedAcquirer);
-    expect(() => loadConfig({ CARD_PROCESSOR: 'adyen' })).toThrow('Invalid configuration: CARD_PROCESSOR must be one of simulated (got "adyen")');
+    expect(() => loadConfig({ CARD_PROCESSOR: 'stripe' })).toThrow('Invalid configuration: CARD_PROCESSOR must be one of simulated, adyen (got "stripe")');
+    expect(loadConfig({}).adyen).toBeNull();
+  });
+
+  const ADYEN = {
+    CARD_PROCESSOR: 'adyen',
+    ADYEN_API_KEY: 'AQE_key',
+    ADYEN_MERCHANT_ACCOUNT: 'ShopECOM',
+    ADYEN_HMAC_KEY: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+    ADYEN_NOTIFICATION_USERNAME: 'adyen',
+    ADYEN_NOTIFICATION_PASSWORD: 'secret',
+  };
+
+  test('CARD_PROCESSOR=adyen: the credentials are required, each missing one refuses the start in one line', () => {
+    expect(loadConfig(ADYEN).adyen).toEqual({
+      apiKey: 'AQE_key', merchantAccount: 'ShopECOM', environment: 'test', liveUrlPrefix: undefined, hmacKey: ADYEN.ADYEN_HMAC_KEY,
+      notificationUsername: 'adyen', notificationPassword: 'secret', checkoutEndpoint: 'https://checkout-test.adyen.com/v71', timeoutMs: 30_000,
+    });
+    for (const name of ['ADYEN_API_KEY', 'ADYEN_MERCHANT_ACCOUNT', 'ADYEN_HMAC_KEY', 'ADYEN_NOTIFICATION_USERNAME', 'ADYEN_NOTIFICATION_PASSWORD']) {
+      expect(() => loadConfig({ ...ADYEN, [name]: '' })).toThrow(new ConfigError(`Invalid configuration: ${name} is required with CARD_PROCESSOR=adyen`));
+    }
+    expect(() => loadConfig({ ...ADYEN, ADYEN_HMAC_KEY: 'not-hex' })).toThrow('ADYEN_HMAC_KEY must be the hex key from the Customer Area');
+  });
+
+  test('ADYEN_ENVIRONMENT=live needs the live URL prefix and goes to Adyen\'s live v71 address; ADYEN_CHECKOUT_ENDPOINT overrides', () => {
+    expect(() => loadConfig({ ...ADYEN, ADYEN_ENVIRONMENT: 'live' })).toThrow('Invalid configuration: ADYEN_LIVE_URL_PREFIX is required with ADYEN_ENVIRONMENT=live');
+    expect(loadConfig({ ...ADYEN, ADYEN_ENVIRONMENT: 'live', ADYEN_LIVE_URL_PREFIX: '1797a841fbb37ca7-AdyenDemo' }).adyen!.checkoutEndpoint).toBe(
+      'https://1797a841fbb37ca7-AdyenDemo-checkout-live.adyenpayments.com/checkout/v71',
+    );
+    expect(loadConfig({ ...ADYEN, ADYEN_CHECKOUT_ENDPOINT: 'http://127.0.0.1:9999/v71/' }).adyen!.checkoutEndpoint).toBe('http://127.0.0.1:9999/v71');
+    expect(() => loadConfig({ ...ADYEN, ADYEN_ENVIRONMENT: 'prod' })).toThrow('ADYEN_ENVIRONMENT must be one of test, live');
   });
 
   test('webhook defaults: 10 s time-out, 1 minute base delay, 16 attempts, public HTTPS only, workers in the service', () => {

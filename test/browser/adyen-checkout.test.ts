@@ -1,0 +1,94 @@
+import type { Browser, Page } from 'playwright-core';
+import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
+import { Payment } from '../../src/payments/payment.entity';
+import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
+import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
+import { createPayment, customerPage, fillCard, launchBrowser, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
+import { startTestService, type TestService } from '../support/test-service';
+
+/** The service's public address in these tests (BASE_URL): the browser's requests to it are sent to the test service. */
+const PUBLIC_ORIGIN = 'https://pay.example.test';
+
+let adyen: AdyenStandIn;
+let service: TestService;
+let browser: Browser;
+let apiKey: string;
+let customer: CustomerPage;
+let page: Page;
+
+beforeAll(async () => {
+  adyen = await new AdyenStandIn().start();
+  [service, browser] = await Promise.all([startTestService(adyen.env(), 'adyen-browser'), launchBrowser()]);
+  adyen.serviceUrl = service.url;
+  apiKey = (await service.createShop({ shopName: 'Corner Bakery' })).apiKey;
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+  await adyen?.close();
+});
+beforeEach(async () => {
+  customer = await customerPage(browser);
+  page = customer.page;
+  page.setDefaultTimeout(10_000);
+  // The issuer sends the customer back to BASE_URL: that address is this test's service.
+  await customer.context.route(`${PUBLIC_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 302, headers: { location: route.request().url().replace(PUBLIC_ORIGIN, service.url) } }),
+  );
+});
+afterEach(async () => {
+  await customer.close();
+  // A request the adapter sent that breaks Adyen's published schema fails the test that sent it.
+  expect(adyen.violations).toEqual([]);
+});
+
+const reload = (id: string) => service.em().findOneOrFail(Payment, { id }, { refresh: true });
+
+async function openAndPay(id: string, card: { number: string; name?: string }): Promise<void> {
+  await page.goto(`${service.url}/checkout/${id}`);
+  await page.getByRole('heading', { level: 1, name: /Corner Bakery/ }).waitFor();
+  await fillCard(page, card);
+  await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+test('an approved card completes through the page with its journal and webhook event; back at the shop', async () => {
+  const id = await createPayment(service, apiKey);
+  await openAndPay(id, { number: '4111111111111111', name: 'Ann Example' });
+  await page.waitForURL(`${SHOP_ORIGIN}/**`);
+  expect(page.url()).toContain('status=completed');
+  expect((await reload(id)).status).toBe('completed');
+  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
+  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  // The page told Adyen about the screen for 3-D Secure 2.
+  expect(adyen.requestsTo('/payments').find((r) => r.body.reference === id)!.body.browserInfo).toMatchObject({ screenWidth: 1024, screenHeight: 800 });
+  expect(customer.problems).toEqual([]);
+});
+
+test('a refusal reaches the customer as its message', async () => {
+  const id = await createPayment(service, apiKey);
+  await openAndPay(id, { number: '4111111111111111', name: HOLDER.refuse('24') });
+  await page.getByRole('alert').filter({ hasText: FAILURE_MESSAGES.incorrect_cvc }).waitFor();
+  expect((await reload(id)).status).toBe('failed');
+});
+
+test("3-D Secure: the page sends the customer to the issuer's page and back; it completes once, even when the return page loads twice", async () => {
+  const id = await createPayment(service, apiKey);
+  await openAndPay(id, { number: ADYEN_3DS_CARD });
+  await page.waitForURL(`${adyen.url}/issuer/3ds**`);
+  await page.getByRole('heading', { name: /Test bank/ }).waitFor();
+  await page.getByRole('link', { name: 'Authenticate', exact: true }).click();
+  await page.waitForURL(`${SHOP_ORIGIN}/**`);
+  expect(page.url()).toContain('status=completed');
+  const returnRequest = customer.requests.find((r) => r.url().includes('/3ds-return?redirectResult='))!.url();
+
+  // The customer loads the return address again (back button, reload): nothing more happens.
+  await page.goto(returnRequest);
+  await page.waitForURL(`${SHOP_ORIGIN}/**`);
+  const payment = await reload(id);
+  expect(payment.status).toBe('completed');
+  expect(payment.threeDsOutcome).toBe('challenged');
+  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
+  expect(adyen.requestsTo('/payments/details')).toHaveLength(1);
+  expect(customer.problems).toEqual([]);
+});
