@@ -12,6 +12,7 @@ import { createApp } from './app';
 import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
+import { createMailer } from './mail/mailer';
 import { startRefundJobs } from './refunds/refund-jobs';
 import { startReconciliationJobs } from './checkout/reconciliation-jobs';
 import type { Logger } from './shared/logger';
@@ -73,6 +74,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await stopGraphQL();
       await services.reconciliation.stop();
       await services.refunds.stop();
+      await services.accounts.mailer.idle();
       await webhooks.stop();
       services.credentials.close();
       redis?.disconnect();
@@ -130,6 +132,8 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     accounts: {
       signup: config.sellerSignup,
       sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }, logger),
+      attemptsPerClient: createRateLimiter({ points: config.accountAttemptsPerClient, windowSeconds: 900, keyPrefix: `${config.redisKeyPrefix}rl:account-attempts`, redis }),
     },
     metrics,
     checkout,

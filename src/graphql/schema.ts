@@ -1,6 +1,7 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from '../accounts/account.resolver';
+import { AdminAccountResolver } from '../accounts/admin-account.resolver';
 import { AdminResolver } from '../admins/admin.resolver';
 import { AuditResolver } from '../audit/audit.resolver';
 import { CheckoutResolver } from '../checkout/checkout.resolver';
@@ -32,6 +33,7 @@ export const RESOLVERS = [
   AdminResolver,
   // the seller dashboard (docs/dashboard.md)
   AccountResolver,
+  AdminAccountResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

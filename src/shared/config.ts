@@ -52,6 +52,12 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** SESSION_ABSOLUTE_TIMEOUT_MS: a dashboard session ends this long after sign-in, however busy (default 43200000). */
   sessionAbsoluteTimeoutMs: number;
+  /** SMTP_URL: mail server for account mails (verification, invitation, password reset), `smtp://user:pass@host:587` or `smtps://…`; unset = mails are written to the log, with a warning at start (docs/dashboard.md). */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the From address of account mails (default `Payments <no-reply@` and BASE_URL's host `>`). */
+  mailFrom: string;
+  /** ACCOUNT_ATTEMPTS_PER_CLIENT: sign-ins, sign-ups, password resets and set-up links one client address may try per 15 minutes, whatever the e-mail address (default 30). */
+  accountAttemptsPerClient: number;
   /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
   /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
@@ -173,6 +179,9 @@ export function loadConfig(env: Env = process.env): Config {
     sellerSignup: oneOf(env, 'SELLER_SIGNUP', ['open', 'invite'] as const),
     sessionIdleTimeoutMs: integer(env, 'SESSION_IDLE_TIMEOUT_MS', 900_000, 1000, 900_000),
     sessionAbsoluteTimeoutMs: integer(env, 'SESSION_ABSOLUTE_TIMEOUT_MS', 43_200_000, 1000, 86_400_000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || `Payments <no-reply@${new URL(base).hostname}>`,
+    accountAttemptsPerClient: integer(env, 'ACCOUNT_ATTEMPTS_PER_CLIENT', 30, 1, 1_000_000_000),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
+import { startMailServer, type MailServer } from '../support/mail-server';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -9,10 +10,15 @@ import { startTestService, type TestService } from '../support/test-service';
  * it), never by sleeping.
  */
 let service: TestService;
+let mail: MailServer;
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000' });
+  mail = await startMailServer();
+  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', SMTP_URL: mail.url });
 });
-afterAll(() => service.stop());
+afterAll(async () => {
+  await service.stop();
+  await mail.close();
+});
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const message = (res: request.Response) => res.body.errors?.[0]?.message ?? null;
@@ -190,10 +196,23 @@ describe('sessions', () => {
 });
 
 describe('e-mail verification', () => {
-  const linkFor = (sellerId: string) => {
-    const entry = service.logs.find((l) => l.msg === 'e-mail verification link' && l.sellerId === sellerId) as { mail: { link: string } } | undefined;
-    return new URL(entry!.mail.link).searchParams.get('token')!;
+  const tokens = new Map<string, string>();
+  /** The token of the verification link mailed to the seller (read once from the mail, then remembered). */
+  const linkFor = async (email: string) => {
+    if (!tokens.has(email)) tokens.set(email, await mail.linkTokenTo(email, /Verify your email/));
+    return tokens.get(email)!;
   };
+
+  test('the link arrives by mail (text and HTML, from BASE_URL), and is never written to the log', async () => {
+    const seller = await signUpSeller(service.url);
+    const received = await mail.mailTo(seller.email, /Verify your email/);
+    const link = received.links.find((l) => l.searchParams.has('token'))!;
+    expect(link.origin + link.pathname).toBe('https://pay.example.test/dashboard/verify-email');
+    expect(received.html).toContain(link.href.replace(/&/g, '&amp;'));
+    tokens.set(seller.email, link.searchParams.get('token')!);
+    expect(JSON.stringify(service.logs)).not.toContain(link.searchParams.get('token'));
+  });
+
   const withdraw = (session: DashboardSession) =>
     request(service.url).post('/graphql').set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken).send({ query: 'mutation { requestWithdrawal(amount: 1000) { id } }' });
 
@@ -201,7 +220,7 @@ describe('e-mail verification', () => {
     const seller = await signUpSeller(service.url);
     const other = await signUpSeller(service.url);
     expect(code(await withdraw(seller.session))).toBe('EMAIL_NOT_VERIFIED');
-    const token = linkFor(seller.sellerId);
+    const token = await linkFor(seller.email);
     expect(code(await dashboard(service.url, 'VerifyEmail', { token }, other.session))).toBe('VERIFICATION_TOKEN_INVALID');
     const verified = await dashboard(service.url, 'VerifyEmail', { token }, seller.session);
     expect(verified.body.data.verifyEmail.emailVerifiedAt).toEqual(expect.any(String));
@@ -213,7 +232,7 @@ describe('e-mail verification', () => {
   test('an expired link is refused', async () => {
     const seller = await signUpSeller(service.url);
     await sql(`update "email_verifications" set "expires_at" = now() - interval '1 second' where "seller_id" = ?`, [seller.sellerId]);
-    expect(code(await dashboard(service.url, 'VerifyEmail', { token: linkFor(seller.sellerId) }, seller.session))).toBe('VERIFICATION_TOKEN_INVALID');
+    expect(code(await dashboard(service.url, 'VerifyEmail', { token: await linkFor(seller.email) }, seller.session))).toBe('VERIFICATION_TOKEN_INVALID');
   });
 });
 
