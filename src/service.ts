@@ -74,7 +74,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await stopGraphQL();
       await services.reconciliation.stop();
       await services.refunds.stop();
-      await services.accounts.mailer.idle();
+      await services.accounts.mailer.stop();
       await webhooks.stop();
       services.credentials.close();
       redis?.disconnect();

@@ -17,8 +17,10 @@ export interface Mail {
  */
 export interface Mailer {
   send(mail: Mail): void;
-  /** Waits for the mails being sent (tests and a clean stop). */
+  /** Waits for the mails being sent, retries included (tests). */
   idle(): Promise<void>;
+  /** A clean stop: mails waiting for a retry are dropped (and logged), those being sent are waited for. */
+  stop(): Promise<void>;
 }
 
 export interface MailSettings {
@@ -50,6 +52,7 @@ function logMailer(logger: Logger): Mailer {
       logger.info({ mail: { kind: mail.kind, to: mail.to, subject: mail.subject, text: mail.text } }, 'mail (SMTP_URL unset: logged, not sent)');
     },
     idle: async () => undefined,
+    stop: async () => undefined,
   };
 }
 
@@ -62,6 +65,18 @@ function logMailer(logger: Logger): Mailer {
 function smtpMailer(smtpUrl: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   const pending = new Set<Promise<void>>();
+  const sleepers = new Set<() => void>();
+  let stopping = false;
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
   const deliver = async (mail: Mail) => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -69,11 +84,12 @@ function smtpMailer(smtpUrl: string, from: string, logger: Logger): Mailer {
         logger.info({ mail: { kind: mail.kind, to: mail.to } }, 'mail sent');
         return;
       } catch (error) {
-        const delay = RETRY_DELAYS_MS[attempt];
+        const delay = stopping ? undefined : RETRY_DELAYS_MS[attempt];
         const problem = { kind: mail.kind, to: mail.to, attempt: attempt + 1, error: (error as Error).message };
         if (delay === undefined) return void logger.error({ mail: problem }, 'mail not sent: SMTP kept failing, dropped');
         logger.warn({ mail: problem, retryInMs: delay }, 'mail not sent yet: SMTP failed, will retry');
-        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        await sleep(delay);
+        if (stopping) return void logger.error({ mail: problem }, 'mail not sent: the service stopped before the retry, dropped');
       }
     }
   };
@@ -84,6 +100,12 @@ function smtpMailer(smtpUrl: string, from: string, logger: Logger): Mailer {
     },
     async idle() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async stop() {
+      stopping = true;
+      for (const wake of [...sleepers]) wake();
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      transport.close();
     },
   };
 }
