@@ -58,13 +58,15 @@ export async function authenticate(em: EntityManager, kind: AccountKind, email: 
   if (!row || !row.password_hash) throw refused();
   if (row.locked_until && row.locked_until > now) throw domainError('ACCOUNT_LOCKED');
   if (!matches) return countFailure(em, kind, row.id, now, refused());
+  // A revoked admin learns nothing more than a wrong guess would (and spends no recovery code).
+  if (kind === 'admin' && !row.active) throw refused();
   // Admins must have two-factor (PCI DSS v4 8.4.2): one without it has not finished the set-up link.
   if (kind === 'admin' && !row.totp_enabled_at) throw domainError('TWO_FACTOR_SETUP_REQUIRED');
   if (row.totp_enabled_at) {
     if (!codeSent) throw domainError('AUTHENTICATION_CODE_REQUIRED');
     if (!(await secondFactorAccepted(em, kind, row, code!.trim(), now))) return countFailure(em, kind, row.id, now, refused());
   }
-  if (!row.active) throw domainError(kind === 'seller' ? 'SELLER_INACTIVE' : 'SIGN_IN_FAILED');
+  if (!row.active) throw domainError('SELLER_INACTIVE');
   await em.execute(`update "${TABLE[kind]}" set "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [row.id]);
   // Raised scrypt parameters reach each account at its next sign-in (the only time we hold the password).
   if (needsRehash(row.password_hash)) await setPasswordHash(em, kind, row.id, await hashPassword(password));

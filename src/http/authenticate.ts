@@ -121,8 +121,8 @@ export function authenticateSession(settings: SessionSettings & { baseUrl: strin
       if (adminToken && digestsEqual(csrf, csrfTokenFor(adminToken))) {
         if (await adminSessionCaller(context, adminToken, settings)) return next();
         sessionCookies(res, settings.baseUrl, 'admin').clear();
-      }
-      if (!token) {
+        if (!token) return next();
+      } else if (!token) {
         if (!(await liveAdminSession(context.em, adminToken!, settings))) {
           sessionCookies(res, settings.baseUrl, 'admin').clear();
           return next();
