@@ -4,6 +4,7 @@ import { adminClient } from '../support/admin-client';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { signUpSeller, type DashboardSession } from '../support/dashboard-client';
+import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -19,6 +20,8 @@ let admins: Record<AdminCaller, string>;
 let paymentId: string;
 /** Dashboard sessions: of the seller who owns `paymentId`, and of another seller. */
 let sessions: Record<SessionCaller, DashboardSession>;
+/** An owner admin signed in at /admin (password and TOTP): a session cookie, not a token. */
+let adminSession: AdminSession;
 
 beforeAll(async () => {
   // Many callers are refused on purpose: the per-client failure budget is not what this file tests.
@@ -32,16 +35,18 @@ beforeAll(async () => {
     'support admin': (await adminClient(service, AdminRole.SUPPORT)).token,
     'finance admin': (await adminClient(service, AdminRole.FINANCE)).token,
     'owner admin': (await adminClient(service, AdminRole.OWNER)).token,
+    'admin session': '',
   };
+  adminSession = (await adminSignedIn(service, AdminRole.OWNER)).session;
   paymentId = (await sellerClient(service.url, owner).create(VALID_PAYMENT)).body.data.id;
 });
 afterAll(() => service.stop());
 
-type AdminCaller = 'support admin' | 'finance admin' | 'owner admin';
+type AdminCaller = 'support admin' | 'finance admin' | 'owner admin' | 'admin session';
 type SessionCaller = 'owner session' | 'other session';
 type Caller = 'none' | 'wrong key' | 'other shop' | AdminCaller | 'owner' | SessionCaller;
 const SESSION_CALLERS: SessionCaller[] = ['owner session', 'other session'];
-const ADMIN_CALLERS: AdminCaller[] = ['support admin', 'finance admin', 'owner admin'];
+const ADMIN_CALLERS: AdminCaller[] = ['support admin', 'finance admin', 'owner admin', 'admin session'];
 const header = (caller: Caller): string | undefined => {
   if (SESSION_CALLERS.includes(caller as SessionCaller)) return undefined;
   const keys: Record<Exclude<Caller, AdminCaller | SessionCaller>, string | undefined> = { none: undefined, 'wrong key': `Bearer svc_live_${'1'.repeat(64)}`, 'other shop': `Bearer ${other}`, owner: `Bearer ${owner}` };
@@ -50,6 +55,7 @@ const header = (caller: Caller): string | undefined => {
 
 /** The caller's credentials on a request: a bearer header, or a session's cookie and CSRF header. */
 function as(req: request.Test, caller: Caller): request.Test {
+  if (caller === 'admin session') return req.set('Cookie', adminSession.cookie).set('X-CSRF-Token', adminSession.csrfToken);
   const session = sessions[caller as SessionCaller];
   if (session) return req.set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken);
   return withAuth(req, header(caller));
@@ -66,14 +72,14 @@ const REST: [string, (caller: Caller) => request.Test, Record<Caller, [number, s
 ];
 
 /**
- * Anonymous and wrong keys: 401; admin tokens are not API keys: 401; neither are dashboard sessions (the REST
+ * Anonymous and wrong keys: 401; admin tokens are not API keys: 401; neither are dashboard or admin sessions (the REST
  * facade is for API keys; the cookie is not looked at): 401; another shop and the owner as given.
  */
 function rest(otherShop: number, ownerStatus: number): Record<Caller, [number, string?]> {
   return {
     none: [401, 'API key required'], 'wrong key': [401, 'Invalid API key'], ...asEveryAdmin<[number, string?]>([401, 'Invalid API key']),
     'other shop': [otherShop, otherShop === 404 ? 'Payment not found' : undefined], owner: [ownerStatus],
-    'owner session': [401, 'API key required'], 'other session': [401, 'API key required'],
+    'owner session': [401, 'API key required'], 'other session': [401, 'API key required'], 'admin session': [401, 'API key required'],
   };
 }
 
