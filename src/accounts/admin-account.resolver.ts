@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Admin } from '../admins/admin.entity';
+import { recordAudit } from '../audit/audit.service';
 import { currentAdmin } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { domainError } from '../shared/errors';
@@ -49,6 +50,8 @@ export class AdminAccountResolver {
   @Mutation(() => Boolean, { description: 'Mails a seller without a password a new invitation link (single use, 72 hours); earlier links stop working.' })
   async inviteSeller(@Arg('sellerId', () => ID) sellerId: string, @Ctx() context: GraphQLContext): Promise<boolean> {
     await sendInvitation(context, sellerId);
+    recordAudit(context.em, currentAdmin(context), { action: 'seller.invited', targetType: 'seller', targetId: sellerId, details: {} });
+    await context.em.flush();
     return true;
   }
 

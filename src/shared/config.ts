@@ -54,7 +54,7 @@ export interface Config {
   sessionAbsoluteTimeoutMs: number;
   /** SMTP_URL: mail server for account mails (verification, invitation, password reset), `smtp://user:pass@host:587` or `smtps://…`; unset = mails are written to the log, with a warning at start (docs/dashboard.md). */
   smtpUrl: string | undefined;
-  /** MAIL_FROM: the From address of account mails (default `Payments <no-reply@` and BASE_URL's host `>`). */
+  /** MAIL_FROM: the From address of account mails; unset = `Payments <no-reply@…>` on BASE_URL's host. */
   mailFrom: string;
   /** ACCOUNT_ATTEMPTS_PER_CLIENT: sign-ins, sign-ups, password resets and set-up links one client address may try per 15 minutes, whatever the e-mail address (default 30). */
   accountAttemptsPerClient: number;
