@@ -40,7 +40,7 @@ function TokenForm({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
   };
   return (
     <form className="token-form" onSubmit={submit} aria-labelledby="token-title" noValidate>
-      <h2 id="token-title">Or use an admin token</h2>
+      <h2 id="token-title">Or sign in with a token</h2>
       <p>
         An admin token (from <code>npm run cli -- create-admin</code>) is kept in this tab only and sent as a bearer token with every
         request.
