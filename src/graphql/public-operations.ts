@@ -41,11 +41,16 @@ export const PUBLIC_OPERATIONS: readonly PublicOperations[] = [
 export function publicOperationsOnly(allowed: readonly PublicOperations[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (locals(res).actor.kind !== 'public') return next();
-    const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | unknown[] | undefined;
-    const ok =
-      typeof request === 'object' && request !== null && !Array.isArray(request) &&
-      typeof request.operationName === 'string' &&
-      allowed.some((list) => request.query === list.document && list.names.has(request.operationName as string));
-    next(ok ? undefined : domainError('OPERATION_NOT_ALLOWED'));
+    next(isPublicOperation(req, allowed) ? undefined : domainError('OPERATION_NOT_ALLOWED'));
   };
+}
+
+/** Whether the request is one of the public operations, sent as its exact document. */
+export function isPublicOperation(req: Request, allowed: readonly PublicOperations[] = PUBLIC_OPERATIONS): boolean {
+  const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | unknown[] | undefined;
+  return (
+    typeof request === 'object' && request !== null && !Array.isArray(request) &&
+    typeof request.operationName === 'string' &&
+    allowed.some((list) => request.query === list.document && list.names.has(request.operationName as string))
+  );
 }

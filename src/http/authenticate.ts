@@ -46,7 +46,7 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
 }
 
 /** /graphql: a seller key, an admin token, a dashboard session cookie, or nobody (the public operations). */
-export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache, sessions: SessionSettings & { baseUrl: string }) {
+export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache, sessions: SessionCallerSettings) {
   const seller = authenticateSeller(limits, credentials);
   const session = authenticateSession(sessions);
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -110,11 +110,23 @@ function sellerActor({ shopId, accountStatus }: CachedCredential, em: () => Enti
  * speaks for. An unknown or expired session is dropped (its cookies cleared) and the request goes on as
  * the public, who may still sign in.
  */
-export function authenticateSession(settings: SessionSettings & { baseUrl: string }) {
+export interface SessionCallerSettings extends SessionSettings {
+  baseUrl: string;
+  /**
+   * Whether the request is a public operation (the checkout page's, sign-in …). Sent without any
+   * X-CSRF-Token, such a request goes on as the public and its session cookies are not looked at: a seller
+   * or admin paying on the checkout page in the browser they are signed in with is not refused, and a
+   * public operation needs no session anyway.
+   */
+  isPublicOperation?: (req: Request) => boolean;
+}
+
+export function authenticateSession(settings: SessionCallerSettings) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const token = sessionTokenOf(req);
     const adminToken = sessionTokenOf(req, 'admin');
     if (!token && !adminToken) return next();
+    if (req.get(CSRF_HEADER) === undefined && settings.isPublicOperation?.(req)) return next();
     try {
       const context = locals(res);
       const csrf = String(req.get(CSRF_HEADER) ?? '');

@@ -5,7 +5,9 @@ import { AdminRole } from '../../src/admins/admin-role';
 import { createAdmin, revokeAdmin } from '../../src/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { ADMIN_PASSWORD, adminCookieOf, adminOperation, adminSignedIn, nextCode, setUpAdmin } from '../support/admin-session';
+import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { dashboard, signUpSeller } from '../support/dashboard-client';
+import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -159,6 +161,11 @@ describe('the admin session', () => {
     const asAdmin = await asSession({ cookie, csrfToken: admin.session.csrfToken }, '{ currentAdmin { id } }');
     expect(asAdmin.body.data.currentAdmin.id).toBe(admin.admin.id);
     expect(code(await asSession({ cookie, csrfToken: 'f'.repeat(64) }, '{ currentAdmin { id } }'))).toBe('CSRF_TOKEN_INVALID');
+    // The checkout page in that browser sends no CSRF header: its public operations pass as the public.
+    const paymentId = (await sellerClient(service.url, seller.apiKey).create(VALID_PAYMENT)).body.data.id;
+    const checkout = await request(service.url).post('/graphql').set('Cookie', cookie).send({ query: CHECKOUT_DOCUMENT, operationName: 'CheckoutPayment', variables: { id: paymentId } });
+    expect(checkout.body.data.checkoutPayment.id).toBe(paymentId);
+    expect(code(await asSession({ cookie }, '{ currentAdmin { id } }'))).toBe('CSRF_TOKEN_INVALID');
   });
 });
 

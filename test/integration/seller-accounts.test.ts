@@ -1,4 +1,6 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import request from 'supertest';
+import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { startMailServer, type MailServer } from '../support/mail-server';
@@ -139,6 +141,31 @@ describe('sessions', () => {
       .send('query=mutation%20%7B%20signOutEverywhere%20%7D');
     expect(form.status).toBe(403);
     expect(code(await whoAmI(session))).toBeNull();
+  });
+
+  test('in the browser they are signed in with, the checkout page still works (public operations pass without the header); nothing else does', async () => {
+    const seller = await signUpSeller(service.url);
+    const paymentId = (await sellerClient(service.url, seller.apiKey).create(VALID_PAYMENT)).body.data.id;
+    const checkout = await request(service.url)
+      .post('/graphql')
+      .set('Cookie', seller.session.cookie)
+      .send({ query: CHECKOUT_DOCUMENT, operationName: 'CheckoutPayment', variables: { id: paymentId } });
+    expect(checkout.body.data.checkoutPayment.id).toBe(paymentId);
+    // The cookie is not looked at: no session is made the caller, and the session is not dropped.
+    expect(checkout.headers['set-cookie']).toBeUndefined();
+    expect(code(await whoAmI({ cookie: seller.session.cookie }))).toBe('CSRF_TOKEN_INVALID');
+    expect(code(await whoAmI(seller.session))).toBeNull();
+  });
+
+  test('a password hashed with older scrypt parameters is rehashed with today\'s at the next sign-in', async () => {
+    const { email, password, sellerId } = await signUpSeller(service.url);
+    const salt = randomBytes(16);
+    const old = scryptSync(password.normalize('NFKC'), salt, 32, { N: 2 ** 14, r: 8, p: 1 });
+    await sql('update "sellers" set "password_hash" = ? where "id" = ?', [`scrypt$16384$8$1$${salt.toString('base64url')}$${old.toString('base64url')}`, sellerId]);
+    expect(code(await signIn(email, password))).toBeNull();
+    const [row] = await sql('select "password_hash" from "sellers" where "id" = ?', [sellerId]);
+    expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(code(await signIn(email, password))).toBeNull();
   });
 
   test('a session idle for 15 minutes has ended; 14 minutes is still fine (PCI DSS 8.2.8)', async () => {
