@@ -6,7 +6,7 @@ import { domainError } from '../shared/errors';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { accountMails } from './account-mails';
-import { acceptInvitation, changePassword, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
+import { acceptInvitation, changePassword, issueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
 import { beginTwoFactor, confirmTwoFactor, disableTwoFactor, twoFactorEnabled } from './credentials';
 import { activeSessions, csrfTokenFor, endAllSessions, endSession, revokeOwnSession, userAgentSummary } from './sessions';
 
@@ -151,6 +151,17 @@ export class AccountResolver {
   @Mutation(() => Seller, { description: 'Proves the e-mail address with the token of the mailed link (single use, expires after 24 hours).' })
   verifyEmail(@Arg('token', () => String) token: string, @Ctx() context: GraphQLContext): Promise<Seller> {
     return verifyEmail(context.em, currentSession(context).sellerId, token);
+  }
+
+  @Authorized('SELLER')
+  @Mutation(() => Boolean, { description: 'Mails a new verification link (24 hours) while the address is unverified; false when it is verified already.' })
+  async resendVerificationEmail(@Ctx() context: GraphQLContext): Promise<boolean> {
+    const seller = await context.em.findOneOrFail(Seller, currentSession(context).sellerId);
+    if (seller.emailVerifiedAt) return false;
+    const token = issueVerification(context.em, seller);
+    await context.em.flush();
+    mail(context, accountMails.verification(context.baseUrl, seller.email, token));
+    return true;
   }
 
   @Authorized('SELLER')

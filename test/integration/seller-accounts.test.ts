@@ -256,6 +256,16 @@ describe('e-mail verification', () => {
     expect(code(await withdraw(seller.session))).toBe('WITHDRAWAL_EXCEEDS_BALANCE');
   });
 
+  test('a new link can be asked for while unverified (the first mail may have been lost), and it works', async () => {
+    const seller = await signUpSeller(service.url);
+    const first = await linkFor(seller.email);
+    expect((await dashboard(service.url, 'ResendVerificationEmail', {}, seller.session)).body.data).toEqual({ resendVerificationEmail: true });
+    const second = await mail.linkTokenTo(seller.email, /Verify your email/);
+    expect(second).not.toBe(first);
+    expect((await dashboard(service.url, 'VerifyEmail', { token: second }, seller.session)).body.data.verifyEmail.emailVerifiedAt).toEqual(expect.any(String));
+    expect((await dashboard(service.url, 'ResendVerificationEmail', {}, seller.session)).body.data).toEqual({ resendVerificationEmail: false });
+  });
+
   test('an expired link is refused', async () => {
     const seller = await signUpSeller(service.url);
     await sql(`update "email_verifications" set "expires_at" = now() - interval '1 second' where "seller_id" = ?`, [seller.sellerId]);
