@@ -7,7 +7,7 @@ import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { accountMails } from './account-mails';
 import { acceptInvitation, changePassword, issueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
-import { beginTwoFactor, confirmTwoFactor, disableTwoFactor, twoFactorEnabled } from './credentials';
+import { beginTwoFactor, confirmPassword, confirmTwoFactor, disableTwoFactor, twoFactorEnabled } from './credentials';
 import { activeSessions, csrfTokenFor, endAllSessions, endSession, revokeOwnSession, userAgentSummary } from './sessions';
 
 @InputType()
@@ -165,9 +165,14 @@ export class AccountResolver {
   }
 
   @Authorized('SELLER')
-  @Mutation(() => TwoFactorEnrolment, { description: 'Starts two-factor: a new secret, shown once with its QR code; not in force until confirmTwoFactor.' })
-  beginTwoFactor(@Ctx() context: GraphQLContext): Promise<TwoFactorEnrolment> {
-    return beginTwoFactor(context.em, 'seller', currentSession(context).sellerId);
+  @Mutation(() => TwoFactorEnrolment, {
+    description: 'Starts two-factor: needs the password; a new secret, shown once with its QR code; not in force until confirmTwoFactor.',
+  })
+  async beginTwoFactor(@Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<TwoFactorEnrolment> {
+    const sellerId = currentSession(context).sellerId;
+    // A stolen session alone cannot put the account behind an authenticator the owner does not have.
+    await confirmPassword(context.em, 'seller', sellerId, password);
+    return beginTwoFactor(context.em, 'seller', sellerId);
   }
 
   @Authorized('SELLER')

@@ -23,14 +23,16 @@ const nextCode = (secret: string) => totpCode(secret, Date.now() + 30_000);
 /** A seller with two-factor on: the secret and recovery codes. */
 async function withTwoFactor() {
   const seller = await signUpSeller(service.url);
-  const enrolment = (await dashboard(service.url, 'BeginTwoFactor', {}, seller.session)).body.data.beginTwoFactor;
+  const enrolment = (await dashboard(service.url, 'BeginTwoFactor', { password: seller.password }, seller.session)).body.data.beginTwoFactor;
   const confirmed = await dashboard(service.url, 'ConfirmTwoFactor', { code: totpCode(enrolment.secret) }, seller.session);
   return { ...seller, secret: enrolment.secret as string, recoveryCodes: confirmed.body.data.confirmTwoFactor as string[] };
 }
 
 test('enrolment shows the secret once with an otpauth URI and a QR code drawn by the server; it is in force only after a first code', async () => {
   const seller = await signUpSeller(service.url);
-  const begun = await dashboard(service.url, 'BeginTwoFactor', {}, seller.session);
+  // The password first: a stolen session alone cannot enrol an authenticator.
+  expect(code(await dashboard(service.url, 'BeginTwoFactor', { password: 'not-the-password-at-all' }, seller.session))).toBe('PASSWORD_INCORRECT');
+  const begun = await dashboard(service.url, 'BeginTwoFactor', { password: seller.password }, seller.session);
   const { secret, otpauthUri, qrCodeSvg } = begun.body.data.beginTwoFactor;
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   const uri = new URL(otpauthUri);
@@ -48,7 +50,7 @@ test('enrolment shows the secret once with an otpauth URI and a QR code drawn by
   const codes = confirmed.body.data.confirmTwoFactor as string[];
   expect(codes).toHaveLength(10);
   expect((await dashboard(service.url, 'TwoFactorStatus', {}, seller.session)).body.data.currentSeller.twoFactorEnabled).toBe(true);
-  expect(code(await dashboard(service.url, 'BeginTwoFactor', {}, seller.session))).toBe('TWO_FACTOR_ALREADY_ON');
+  expect(code(await dashboard(service.url, 'BeginTwoFactor', { password: seller.password }, seller.session))).toBe('TWO_FACTOR_ALREADY_ON');
   // Recovery codes are stored hashed only.
   const stored = JSON.stringify(await sql('select * from "recovery_codes" where "account_id" = ?', [seller.sellerId]));
   for (const recovery of codes) expect(stored).not.toContain(recovery.replace('-', ''));
@@ -79,7 +81,7 @@ test('a code works once: the same code again within its window is refused (repla
 
 test('the code that confirmed enrolment cannot sign in afterwards', async () => {
   const seller = await signUpSeller(service.url);
-  const { secret } = (await dashboard(service.url, 'BeginTwoFactor', {}, seller.session)).body.data.beginTwoFactor;
+  const { secret } = (await dashboard(service.url, 'BeginTwoFactor', { password: seller.password }, seller.session)).body.data.beginTwoFactor;
   const first = nextCode(secret);
   expect(code(await dashboard(service.url, 'ConfirmTwoFactor', { code: first }, seller.session))).toBeNull();
   expect(code(await signIn(seller.email, seller.password, first))).toBe('SIGN_IN_FAILED_WITH_CODE');
@@ -119,6 +121,6 @@ test('turning two-factor off needs the password and a code; afterwards sign-in n
 
 test("an API key cannot enrol a seller's two-factor (session operations only)", async () => {
   const seller = await signUpSeller(service.url);
-  const res = await request(service.url).post('/graphql').set('Authorization', `Bearer ${seller.apiKey}`).send({ query: 'mutation { beginTwoFactor { secret } }' });
+  const res = await request(service.url).post('/graphql').set('Authorization', `Bearer ${seller.apiKey}`).send({ query: 'mutation { beginTwoFactor(password: "violet-tundra-harbour-42") { secret } }' });
   expect(code(res)).toBe('SESSION_REQUIRED');
 });
