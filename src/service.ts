@@ -13,6 +13,7 @@ import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { createMailer } from './mail/mailer';
+import { createSecretBox } from './accounts/secret-box';
 import { startRefundJobs } from './refunds/refund-jobs';
 import { startReconciliationJobs } from './checkout/reconciliation-jobs';
 import type { Logger } from './shared/logger';
@@ -134,6 +135,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
       sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
       mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }, logger),
       attemptsPerClient: createRateLimiter({ points: config.accountAttemptsPerClient, windowSeconds: 900, keyPrefix: `${config.redisKeyPrefix}rl:account-attempts`, redis }),
+      secrets: createSecretBox(config.accountSecretsKey),
     },
     metrics,
     checkout,

@@ -74,7 +74,7 @@ export class AccountResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<SignedIn> {
     await countAttempt(context);
-    const { seller, sessionToken } = await signIn(context.em, email, password, code, context.userAgent);
+    const { seller, sessionToken } = await signIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent);
     return { seller, csrfToken: started(context, sessionToken) };
   }
 
@@ -172,14 +172,14 @@ export class AccountResolver {
     const sellerId = currentSession(context).sellerId;
     // A stolen session alone cannot put the account behind an authenticator the owner does not have.
     await confirmPassword(context.em, 'seller', sellerId, password);
-    return beginTwoFactor(context.em, 'seller', sellerId);
+    return beginTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId);
   }
 
   @Authorized('SELLER')
   @Mutation(() => [String], { description: 'The first code from the app turns two-factor on; answers 10 single-use recovery codes, shown once.' })
   async confirmTwoFactor(@Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<string[]> {
     const sellerId = currentSession(context).sellerId;
-    const codes = await confirmTwoFactor(context.em, 'seller', sellerId, code);
+    const codes = await confirmTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, code);
     mail(context, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, true));
     return codes;
   }
@@ -188,7 +188,7 @@ export class AccountResolver {
   @Mutation(() => Boolean, { description: 'Turns two-factor off: needs the password and a current code (or a recovery code).' })
   async disableTwoFactor(@Arg('password', () => String) password: string, @Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<boolean> {
     const sellerId = currentSession(context).sellerId;
-    await disableTwoFactor(context.em, 'seller', sellerId, password, code);
+    await disableTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, password, code);
     mail(context, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, false));
     return true;
   }

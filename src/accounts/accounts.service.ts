@@ -10,6 +10,7 @@ import { Seller } from '../shops/seller.entity';
 import { consumeAccountToken, issueAccountToken } from './account-tokens';
 import { authenticate, confirmPassword, replacePassword, setPasswordHash } from './credentials';
 import { checkPasswordPolicy, hashPassword } from './password';
+import type { SecretBox } from './secret-box';
 import { EmailVerification } from './seller-session.entity';
 import { endAllSessions, startSession } from './sessions';
 
@@ -46,8 +47,8 @@ export async function signUp(em: EntityManager, mode: SignUpMode, request: SignU
  * Sign-in (src/accounts/credentials.ts has the rules: no enumeration, lockout after 10 failures, the
  * second factor when it is on). Every sign-in is a new session (no fixation).
  */
-export async function signIn(em: EntityManager, email: string, password: string, code: string | null = null, userAgent: string | null = null): Promise<{ seller: Seller; sessionToken: string }> {
-  const sellerId = await authenticate(em, 'seller', email, password, code);
+export async function signIn(em: EntityManager, box: SecretBox, email: string, password: string, code: string | null = null, userAgent: string | null = null): Promise<{ seller: Seller; sessionToken: string }> {
+  const sellerId = await authenticate(em, box, 'seller', email, password, code);
   const seller = await em.findOneOrFail(Seller, sellerId);
   await em.refresh(seller);
   const sessionToken = startSession(em, seller, userAgent);

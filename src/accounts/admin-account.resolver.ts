@@ -28,7 +28,7 @@ export class AdminAccountResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<AdminSignedIn> {
     await countAttempt(context);
-    const { admin, sessionToken } = await adminSignIn(context.em, email, password, code, context.userAgent);
+    const { admin, sessionToken } = await adminSignIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent);
     const csrfToken = csrfTokenFor(sessionToken);
     context.adminSessionCookies.start(sessionToken, csrfToken);
     return { admin, csrfToken };
@@ -37,13 +37,13 @@ export class AdminAccountResolver {
   @Mutation(() => TwoFactorEnrolment, { description: 'Set-up link, step 1: the password, and a TOTP secret shown once with its QR code.' })
   async adminSetUp(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<TwoFactorEnrolment> {
     await countAttempt(context);
-    return beginAdminSetup(context.em, token, password);
+    return beginAdminSetup(context.em, context.services.accounts.secrets, token, password);
   }
 
   @Mutation(() => [String], { description: 'Set-up link, step 2: the first code turns two-factor on and uses the link up; answers 10 recovery codes, shown once.' })
   async confirmAdminSetUp(@Arg('token', () => String) token: string, @Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<string[]> {
     await countAttempt(context);
-    return confirmAdminSetup(context.em, token, code);
+    return confirmAdminSetup(context.em, context.services.accounts.secrets, token, code);
   }
 
   @Authorized('OWNER')

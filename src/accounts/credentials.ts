@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
 import { SIGN_IN_LOCKOUT_MINUTES, SIGN_IN_MAX_FAILURES } from '../shared/limits';
 import { hashPassword, needsRehash, verifyPassword } from './password';
+import type { SecretBox } from './secret-box';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpEnrolment, totpStep } from './totp';
 
 /**
@@ -16,6 +17,7 @@ interface CredentialRow {
   email: string;
   password_hash: string | null;
   locked_until: Date | null;
+  /** As stored: sealed when ACCOUNT_SECRETS_KEY is set (src/accounts/secret-box.ts). */
   totp_secret: string | null;
   totp_enabled_at: Date | null;
   /** Sellers: `status`; admins: `revoked_at`. */
@@ -50,7 +52,7 @@ async function credentialRow(em: EntityManager, kind: AccountKind, where: 'id' |
  * - a TOTP step is accepted once per account (replay refused), a recovery code once.
  * Answers the account's id.
  */
-export async function authenticate(em: EntityManager, kind: AccountKind, email: string, password: string, code: string | null | undefined, now = new Date()): Promise<string> {
+export async function authenticate(em: EntityManager, box: SecretBox, kind: AccountKind, email: string, password: string, code: string | null | undefined, now = new Date()): Promise<string> {
   const codeSent = typeof code === 'string' && code.trim() !== '';
   const refused = () => domainError(codeSent ? 'SIGN_IN_FAILED_WITH_CODE' : 'SIGN_IN_FAILED');
   const row = await credentialRow(em, kind, 'email', String(email ?? '').trim().toLowerCase());
@@ -64,7 +66,7 @@ export async function authenticate(em: EntityManager, kind: AccountKind, email: 
   if (kind === 'admin' && !row.totp_enabled_at) throw domainError('TWO_FACTOR_SETUP_REQUIRED');
   if (row.totp_enabled_at) {
     if (!codeSent) throw domainError('AUTHENTICATION_CODE_REQUIRED');
-    if (!(await secondFactorAccepted(em, kind, row, code!.trim(), now))) return countFailure(em, kind, row.id, now, refused());
+    if (!(await secondFactorAccepted(em, box, kind, row, code!.trim(), now))) return countFailure(em, kind, row.id, now, refused());
   }
   if (!row.active) throw domainError('SELLER_INACTIVE');
   await em.execute(`update "${TABLE[kind]}" set "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [row.id]);
@@ -88,8 +90,8 @@ async function countFailure(em: EntityManager, kind: AccountKind, id: string, no
 }
 
 /** A TOTP code of a step later than the last one used (one UPDATE: a replay, even concurrent, is refused), or an unused recovery code. */
-async function secondFactorAccepted(em: EntityManager, kind: AccountKind, row: CredentialRow, code: string, now: Date): Promise<boolean> {
-  const step = row.totp_secret ? totpStep(row.totp_secret, code, now.getTime()) : null;
+async function secondFactorAccepted(em: EntityManager, box: SecretBox, kind: AccountKind, row: CredentialRow, code: string, now: Date): Promise<boolean> {
+  const step = row.totp_secret ? totpStep(box.open(row.totp_secret), code, now.getTime()) : null;
   if (step !== null) {
     const rows = await em.execute(
       `update "${TABLE[kind]}" set "totp_last_step" = ? where "id" = ? and ("totp_last_step" is null or "totp_last_step" < ?) returning "id"`,
@@ -126,20 +128,20 @@ export async function replacePassword(em: EntityManager, kind: AccountKind, id: 
  * Starts (or restarts) enrolment: a new secret, not yet in force. It is answered once, with its QR code;
  * two-factor is on only after `confirmTwoFactor` proves the app has it.
  */
-export async function beginTwoFactor(em: EntityManager, kind: AccountKind, id: string) {
+export async function beginTwoFactor(em: EntityManager, box: SecretBox, kind: AccountKind, id: string) {
   const row = await credentialRow(em, kind, 'id', id);
   if (!row) throw domainError('SIGN_IN_FAILED');
   if (row.totp_enabled_at) throw domainError('TWO_FACTOR_ALREADY_ON');
   const secret = newTotpSecret();
-  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = ?, "totp_last_step" = null where "id" = ?`, [secret, id]);
+  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = ?, "totp_last_step" = null where "id" = ?`, [box.seal(secret), id]);
   return totpEnrolment(secret, row.email);
 }
 
 /** The first code from the app turns two-factor on; answers 10 new recovery codes, shown once (only their hashes are kept). */
-export async function confirmTwoFactor(em: EntityManager, kind: AccountKind, id: string, code: string, now = new Date()): Promise<string[]> {
+export async function confirmTwoFactor(em: EntityManager, box: SecretBox, kind: AccountKind, id: string, code: string, now = new Date()): Promise<string[]> {
   const row = await credentialRow(em, kind, 'id', id);
   if (!row?.totp_secret || row.totp_enabled_at) throw domainError(row?.totp_enabled_at ? 'TWO_FACTOR_ALREADY_ON' : 'TWO_FACTOR_NOT_STARTED');
-  const step = totpStep(row.totp_secret, String(code ?? '').trim(), now.getTime());
+  const step = totpStep(box.open(row.totp_secret), String(code ?? '').trim(), now.getTime());
   if (step === null) throw domainError('AUTHENTICATION_CODE_INVALID');
   const turnedOn = await em.execute(
     `update "${TABLE[kind]}" set "totp_enabled_at" = ?, "totp_last_step" = ? where "id" = ? and "totp_enabled_at" is null and "totp_secret" = ? returning "id"`,
@@ -150,12 +152,12 @@ export async function confirmTwoFactor(em: EntityManager, kind: AccountKind, id:
 }
 
 /** Turning two-factor off needs the password and a current code (or a recovery code); the secret and recovery codes are deleted. */
-export async function disableTwoFactor(em: EntityManager, kind: AccountKind, id: string, password: string, code: string, now = new Date()): Promise<void> {
+export async function disableTwoFactor(em: EntityManager, box: SecretBox, kind: AccountKind, id: string, password: string, code: string, now = new Date()): Promise<void> {
   if (kind === 'admin') throw domainError('TWO_FACTOR_REQUIRED');
   await confirmPassword(em, kind, id, password, now);
   const row = await credentialRow(em, kind, 'id', id);
   if (!row?.totp_enabled_at) throw domainError('TWO_FACTOR_NOT_STARTED');
-  if (!(await secondFactorAccepted(em, kind, row, String(code ?? '').trim(), now))) return countFailure(em, kind, id, now, domainError('AUTHENTICATION_CODE_INVALID'));
+  if (!(await secondFactorAccepted(em, box, kind, row, String(code ?? '').trim(), now))) return countFailure(em, kind, id, now, domainError('AUTHENTICATION_CODE_INVALID'));
   await em.execute(`update "${TABLE[kind]}" set "totp_secret" = null, "totp_enabled_at" = null, "totp_last_step" = null where "id" = ?`, [id]);
   await em.execute(`delete from "recovery_codes" where "account_id" = ?`, [id]);
 }

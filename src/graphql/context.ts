@@ -15,6 +15,7 @@ import type { PaymentMaximums } from '../shops/account-status';
 import type { CredentialCache } from '../shops/credential-cache';
 import type { WebhookServices } from '../webhooks/webhook-settings.service';
 import type { Mailer } from '../mail/mailer';
+import type { SecretBox } from '../accounts/secret-box';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
@@ -42,9 +43,9 @@ export interface AppServices {
   paymentMaximums: PaymentMaximums;
   /**
    * Dashboard and admin accounts: SELLER_SIGNUP, the session timeouts (admins' too), the mail port, and
-   * ACCOUNT_ATTEMPTS_PER_CLIENT (sign-ins, sign-ups, resets per client address).
+   * ACCOUNT_ATTEMPTS_PER_CLIENT (sign-ins, sign-ups, resets per client address), ACCOUNT_SECRETS_KEY's box.
    */
-  accounts: { signup: SignUpMode; sessions: SessionSettings; mailer: Mailer; attemptsPerClient: RateLimiter };
+  accounts: { signup: SignUpMode; sessions: SessionSettings; mailer: Mailer; attemptsPerClient: RateLimiter; secrets: SecretBox };
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */

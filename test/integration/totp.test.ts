@@ -9,10 +9,12 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({});
+  // TOTP secrets sealed at rest (src/accounts/secret-box.ts): every test below runs through the box.
+  service = await startTestService({ ACCOUNT_SECRETS_KEY: SECRETS_KEY });
 });
 afterAll(() => service.stop());
 
+const SECRETS_KEY = 'a1'.repeat(32);
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const sql = (query: string, params: unknown[] = []) => service.em().execute(query, params);
 const signIn = (email: string, password: string, authCode?: string) => dashboard(service.url, 'SignIn', { email, password, code: authCode });
@@ -50,6 +52,10 @@ test('enrolment shows the secret once with an otpauth URI and a QR code drawn by
   const codes = confirmed.body.data.confirmTwoFactor as string[];
   expect(codes).toHaveLength(10);
   expect((await dashboard(service.url, 'TwoFactorStatus', {}, seller.session)).body.data.currentSeller.twoFactorEnabled).toBe(true);
+  // The secret is sealed in the database (ACCOUNT_SECRETS_KEY): a copy of the table yields no second factor.
+  const [{ totp_secret: sealed }] = await sql('select "totp_secret" from "sellers" where "id" = ?', [seller.sellerId]);
+  expect(sealed).toMatch(/^aes1:/);
+  expect(sealed).not.toContain(secret);
   expect(code(await dashboard(service.url, 'BeginTwoFactor', { password: seller.password }, seller.session))).toBe('TWO_FACTOR_ALREADY_ON');
   // Recovery codes are stored hashed only.
   const stored = JSON.stringify(await sql('select * from "recovery_codes" where "account_id" = ?', [seller.sellerId]));

@@ -1,6 +1,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpCode, totpStep } from '../../src/accounts/totp';
 import { needsRehash } from '../../src/accounts/password';
+import { createSecretBox } from '../../src/accounts/secret-box';
+import { loadConfig } from '../../src/shared/config';
 
 /** RFC 6238 appendix B: the SHA-1 secret "12345678901234567890", 8 digits, 30-second steps. */
 const RFC_6238_SHA1: [number, string][] = [
@@ -64,5 +66,38 @@ describe('password rehash', () => {
     expect(needsRehash('scrypt$16384$8$1$salt$hash')).toBe(true);
     expect(needsRehash('scrypt$32768$8$2$salt$hash')).toBe(true);
     expect(needsRehash('bcrypt$x')).toBe(true);
+  });
+});
+
+describe('the secret box (ACCOUNT_SECRETS_KEY)', () => {
+  const box = createSecretBox('0f'.repeat(32));
+
+  test('seals with AES-256-GCM: a fresh IV each time, opened back to the secret', () => {
+    const secret = newTotpSecret();
+    const [a, b] = [box.seal(secret), box.seal(secret)];
+    expect(a).toMatch(/^aes1:[A-Za-z0-9_-]+$/);
+    expect(a).not.toBe(b);
+    expect(a).not.toContain(secret);
+    expect(box.open(a)).toBe(secret);
+  });
+
+  test('a tampered value or another key is refused, never opened to something else', () => {
+    const sealed = box.seal(newTotpSecret());
+    const at = sealed.length - 2;
+    const flipped = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
+    expect(flipped).not.toBe(sealed);
+    expect(() => box.open(flipped)).toThrow();
+    expect(() => createSecretBox('1e'.repeat(32)).open(sealed)).toThrow();
+    expect(() => createSecretBox(undefined).open(sealed)).toThrow(/ACCOUNT_SECRETS_KEY is not set/);
+  });
+
+  test('without a key, and for values stored before the key was set, secrets pass as they are', () => {
+    expect(createSecretBox(undefined).seal('ABCDEF')).toBe('ABCDEF');
+    expect(box.open('ABCDEF')).toBe('ABCDEF');
+  });
+
+  test('the setting takes exactly 64 hexadecimal characters', () => {
+    expect(loadConfig({ ACCOUNT_SECRETS_KEY: 'AB'.repeat(32) }).accountSecretsKey).toBe('ab'.repeat(32));
+    expect(() => loadConfig({ ACCOUNT_SECRETS_KEY: 'ab'.repeat(16) })).toThrow(/ACCOUNT_SECRETS_KEY must be 64 hexadecimal characters/);
   });
 });
