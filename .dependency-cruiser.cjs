@@ -6,7 +6,7 @@
  *   GraphQL    src/graphql/ and every *.resolver.ts (a feature's thin GraphQL face lives in its folder)
  *   HTTP       src/http/: request context, the caller (actor), authentication, body errors, probes
  *   features   payments, checkout, refunds, withdrawals, webhooks, shops, ledger, admins, audit, accounts
- *   adapters   db, processor, rate-limit, observability (outside systems behind our own interfaces)
+ *   adapters   db, processor, rate-limit, observability, mail (outside systems behind our own interfaces)
  *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours)
  *
  * An import may point down or sideways, never up; `npm test` runs this file and fails on any violation.
@@ -16,7 +16,7 @@ const PAGES = '^src/(rest|admin-console)/|^src/.+-page\\.ts$';
 const GRAPHQL = '^src/graphql/|^src/.+\\.resolver\\.ts$';
 const HTTP = '^src/http/';
 const FEATURES = '^src/(payments|checkout|refunds|withdrawals|webhooks|shops|ledger|admins|audit|accounts)/';
-const ADAPTERS = '^src/(db|processor|rate-limit|observability)/';
+const ADAPTERS = '^src/(db|processor|rate-limit|observability|mail)/';
 const KERNEL = '^src/shared/';
 
 const upward = (name, from, fromNot, above) => ({

@@ -63,6 +63,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   );
   // The dashboard's operations are sent by its page to /graphql; loading them here fails the start if one breaks.
   loadOperations(deps.schema, 'seller-dashboard.graphql', () => undefined);
+  loadOperations(deps.schema, 'admin-sign-in.graphql', () => undefined);
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
   app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
   app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));

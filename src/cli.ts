@@ -4,7 +4,10 @@ import { isEmailAddress } from './shared/email';
 import { parseArgs } from 'node:util';
 import { ADMIN_ROLES, parseAdminRole } from './admins/admin-role';
 import { createAdmin, revokeAdmin } from './admins/admin.service';
-import { loadConfig, type Config } from './shared/config';
+import { loadConfig, publicBaseUrl, type Config } from './shared/config';
+import { adminSetupLink } from './accounts/admin-accounts';
+import { inviteSeller } from './accounts/accounts.service';
+import { Admin } from './admins/admin.entity';
 import { openDatabase } from './db/database';
 import { checkLedger } from './ledger/ledger-invariants';
 import { processLogger } from './shared/logger';
@@ -24,7 +27,10 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       const shopName = required(o, 'name');
       const webhookUrl = o['webhook-url'] === undefined ? undefined : await validWebhookUrl(o['webhook-url'], config);
       const created = await createSellerWithShop(em, { email, shopName, webhookUrl });
-      return { seller_id: created.seller.id, shop_id: created.shop.id, api_key: created.apiKey, webhook_secret: created.webhookSecret };
+      // The seller has no password: the operator hands them this single-use link (72 hours) to choose one.
+      const { token } = await inviteSeller(em, created.seller.id);
+      const invitationLink = `${publicBaseUrl(config, config.port)}/dashboard/accept-invitation?token=${token}`;
+      return { seller_id: created.seller.id, shop_id: created.shop.id, api_key: created.apiKey, webhook_secret: created.webhookSecret, invitation_link: invitationLink };
     },
   },
   'create-admin': {
@@ -34,7 +40,18 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       const role = parseAdminRole(required(o, 'role'));
       if (!role) throw new UsageError(`--role must be one of ${ADMIN_ROLES.join(', ')}`);
       const { admin, token } = await createAdmin(em, { email: required(o, 'email'), role, tokenTtlDays: config.adminTokenTtlDays });
-      return { admin_id: admin.id, role, token };
+      // token: for scripts; setup_link: the admin sets a password and enrols TOTP to sign in at /admin.
+      return { admin_id: admin.id, role, token, setup_link: await adminSetupLink(em, admin.id, publicBaseUrl(config, config.port)) };
+    },
+  },
+  'admin-setup-link': {
+    usage: 'admin-setup-link --email <email>   (a new single-use link: password and TOTP again, e.g. after a lost phone)',
+    options: { email: { type: 'string' } },
+    async run(em, o, config) {
+      const email = required(o, 'email');
+      const admin = await em.findOne(Admin, { email });
+      if (!admin || admin.revokedAt) throw new UsageError(`No active admin has the email address ${email}`);
+      return { admin_id: admin.id, setup_link: await adminSetupLink(em, admin.id, publicBaseUrl(config, config.port)) };
     },
   },
   'revoke-admin': {

@@ -12,6 +12,8 @@ import { createApp } from './app';
 import { answerClientError } from './http/client-errors';
 import type { RateLimits } from './http/authenticate';
 import { createRateLimiter } from './rate-limit/rate-limiter';
+import { createMailer } from './mail/mailer';
+import { createSecretBox } from './accounts/secret-box';
 import { startRefundJobs } from './refunds/refund-jobs';
 import { startReconciliationJobs } from './checkout/reconciliation-jobs';
 import type { Logger } from './shared/logger';
@@ -74,6 +76,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await stopGraphQL();
       await services.reconciliation.stop();
       await services.refunds.stop();
+      await services.accounts.mailer.stop();
       await webhooks.stop();
       services.credentials.close();
       redis?.disconnect();
@@ -131,6 +134,9 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     accounts: {
       signup: config.sellerSignup,
       sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }, logger),
+      attemptsPerClient: createRateLimiter({ points: config.accountAttemptsPerClient, windowSeconds: 900, keyPrefix: `${config.redisKeyPrefix}rl:account-attempts`, redis }),
+      secrets: createSecretBox(config.accountSecretsKey),
     },
     metrics,
     checkout,

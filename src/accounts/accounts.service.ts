@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { domainError } from '../shared/errors';
-import { EMAIL_VERIFICATION_TTL_HOURS, SIGN_IN_LOCKOUT_MINUTES, SIGN_IN_MAX_FAILURES } from '../shared/limits';
+import { EMAIL_VERIFICATION_TTL_HOURS } from '../shared/limits';
 import { sha256Hex } from '../shared/secrets';
 import { validSellerEmail, validShopName } from '../shops/shop-admin.service';
 import { createSellerWithShop, type NewShop } from '../shops/shop-provisioning';
 import { Seller } from '../shops/seller.entity';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from './password';
+import { consumeAccountToken, issueAccountToken } from './account-tokens';
+import { authenticate, confirmPassword, replacePassword, setPasswordHash } from './credentials';
+import { checkPasswordPolicy, hashPassword } from './password';
+import type { SecretBox } from './secret-box';
 import { EmailVerification } from './seller-session.entity';
-import { startSession } from './sessions';
+import { endAllSessions, startSession } from './sessions';
 
 export type SignUpMode = 'open' | 'invite';
 
@@ -20,7 +23,7 @@ export interface SignUpRequest {
 }
 
 /** Self sign-up: the seller, its shop and API key (shown once), a session, and an e-mail verification token. */
-export async function signUp(em: EntityManager, mode: SignUpMode, request: SignUpRequest): Promise<NewShop & { sessionToken: string; verificationToken: string }> {
+export async function signUp(em: EntityManager, mode: SignUpMode, request: SignUpRequest, userAgent: string | null = null): Promise<NewShop & { sessionToken: string; verificationToken: string }> {
   if (mode !== 'open') throw domainError('SIGN_UP_CLOSED');
   const email = validSellerEmail(request.email).toLowerCase();
   const shopName = validShopName(request.shopName);
@@ -30,7 +33,7 @@ export async function signUp(em: EntityManager, mode: SignUpMode, request: SignU
     const created = await createSellerWithShop(em, { email, shopName });
     created.seller.passwordHash = passwordHash;
     created.seller.emailVerifiedAt = null;
-    const sessionToken = startSession(em, created.seller);
+    const sessionToken = startSession(em, created.seller, userAgent);
     const verificationToken = issueVerification(em, created.seller);
     await em.flush();
     return { ...created, sessionToken, verificationToken };
@@ -41,36 +44,16 @@ export async function signUp(em: EntityManager, mode: SignUpMode, request: SignU
 }
 
 /**
- * Sign-in. Unknown e-mail and wrong password get the same answer after the same scrypt work (no
- * enumeration). The 10th failure in a row locks the account for 30 minutes (PCI DSS v4 8.3.4); while
- * locked, even the right password is refused with a message that says so.
+ * Sign-in (src/accounts/credentials.ts has the rules: no enumeration, lockout after 10 failures, the
+ * second factor when it is on). Every sign-in is a new session (no fixation).
  */
-export async function signIn(em: EntityManager, email: string, password: string, now = new Date()): Promise<{ seller: Seller; sessionToken: string }> {
-  const seller = await em.findOne(Seller, { email: String(email ?? '').trim().toLowerCase() });
-  const matches = await verifyPassword(String(password ?? ''), seller?.passwordHash ?? null);
-  if (!seller || !seller.passwordHash) throw domainError('SIGN_IN_FAILED');
-  if (seller.lockedUntil && seller.lockedUntil > now) throw domainError('ACCOUNT_LOCKED');
-  if (!matches) return failSignIn(em, seller, now);
-  if (seller.status !== 'active') throw domainError('SELLER_INACTIVE');
-  seller.failedSignIns = 0;
-  seller.lockedUntil = null;
-  const sessionToken = startSession(em, seller);
+export async function signIn(em: EntityManager, box: SecretBox, email: string, password: string, code: string | null = null, userAgent: string | null = null): Promise<{ seller: Seller; sessionToken: string }> {
+  const sellerId = await authenticate(em, box, 'seller', email, password, code);
+  const seller = await em.findOneOrFail(Seller, sellerId);
+  await em.refresh(seller);
+  const sessionToken = startSession(em, seller, userAgent);
   await em.flush();
   return { seller, sessionToken };
-}
-
-async function failSignIn(em: EntityManager, seller: Seller, now: Date): Promise<never> {
-  // Counted in one UPDATE, so parallel guesses cannot each read the same count.
-  const rows: { failed_sign_ins: number }[] = await em.execute(
-    `update "sellers" set "failed_sign_ins" = "failed_sign_ins" + 1 where "id" = ? returning "failed_sign_ins"`,
-    [seller.id],
-  );
-  if (rows[0].failed_sign_ins < SIGN_IN_MAX_FAILURES) throw domainError('SIGN_IN_FAILED');
-  await em.execute(`update "sellers" set "failed_sign_ins" = 0, "locked_until" = ? where "id" = ?`, [
-    new Date(now.getTime() + SIGN_IN_LOCKOUT_MINUTES * 60_000),
-    seller.id,
-  ]);
-  throw domainError('ACCOUNT_LOCKED');
 }
 
 /** A new single-use verification token (the plaintext goes into the mailed link; its hash is stored). */
@@ -92,4 +75,63 @@ export async function verifyEmail(em: EntityManager, sellerId: string, token: st
   seller.emailVerifiedAt ??= now;
   await em.flush();
   return seller;
+}
+
+/**
+ * An invitation for a seller an admin or operator created (they have no password yet): a single-use link
+ * valid 72 hours. Refused for a seller who already has a password (they use "forgot password").
+ */
+export async function inviteSeller(em: EntityManager, sellerId: string): Promise<{ seller: Seller; token: string }> {
+  const seller = await em.findOne(Seller, { id: sellerId });
+  if (!seller) throw domainError('SELLER_NOT_FOUND');
+  if (seller.passwordHash) throw domainError('SELLER_ALREADY_HAS_PASSWORD');
+  return { seller, token: await issueAccountToken(em, 'invitation', seller.id) };
+}
+
+/**
+ * The invited seller chooses a password (the password rule applies). The link proved the mailbox, so the
+ * address counts as verified. The seller then signs in.
+ */
+export async function acceptInvitation(em: EntityManager, token: string, password: string, now = new Date()): Promise<Seller> {
+  checkPasswordPolicy(String(password ?? ''));
+  const passwordHash = await hashPassword(password);
+  const sellerId = await consumeAccountToken(em, 'invitation', token, now);
+  if (!sellerId) throw domainError('LINK_INVALID');
+  await replacePassword(em, 'seller', sellerId, passwordHash);
+  await em.execute(`update "sellers" set "email_verified_at" = coalesce("email_verified_at", ?) where "id" = ?`, [now, sellerId]);
+  return em.findOneOrFail(Seller, sellerId, { refresh: true });
+}
+
+/**
+ * "Forgot password": the same answer whether or not the address has an account (no enumeration). The
+ * token (30 minutes) is answered for the caller to mail, or null; the mail goes out in the background, so
+ * the answer's timing does not tell either. A seller without a password yet gets nothing (an invitation is their way in).
+ */
+export async function requestPasswordReset(em: EntityManager, email: string): Promise<{ seller: Seller; token: string } | null> {
+  const seller = await em.findOne(Seller, { email: String(email ?? '').trim().toLowerCase() });
+  if (!seller?.passwordHash) return null;
+  return { seller, token: await issueAccountToken(em, 'password_reset', seller.id) };
+}
+
+/**
+ * A new password from a reset link: the rule applies, the link works once, the lockout is cleared and
+ * every session ends (whoever knew the old password is out). Answers the seller, for the "changed" mail.
+ */
+export async function resetPassword(em: EntityManager, token: string, password: string, now = new Date()): Promise<Seller> {
+  checkPasswordPolicy(String(password ?? ''));
+  const passwordHash = await hashPassword(password);
+  const sellerId = await consumeAccountToken(em, 'password_reset', token, now);
+  if (!sellerId) throw domainError('LINK_INVALID');
+  await replacePassword(em, 'seller', sellerId, passwordHash);
+  await endAllSessions(em, sellerId);
+  return em.findOneOrFail(Seller, sellerId, { refresh: true });
+}
+
+/** Change password: the current one is needed (a failure counts towards the lockout); every other session ends. */
+export async function changePassword(em: EntityManager, sellerId: string, sessionId: string, currentPassword: string, newPassword: string): Promise<Seller> {
+  await confirmPassword(em, 'seller', sellerId, currentPassword);
+  checkPasswordPolicy(String(newPassword ?? ''));
+  await setPasswordHash(em, 'seller', sellerId, await hashPassword(newPassword));
+  await endAllSessions(em, sellerId, 'seller', sessionId);
+  return em.findOneOrFail(Seller, sellerId, { refresh: true });
 }

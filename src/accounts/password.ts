@@ -40,13 +40,20 @@ export async function verifyPassword(password: string, stored: string | null): P
   return key.length === expected.length && timingSafeEqual(key, expected) && stored !== null && !tooLong;
 }
 
+/** Whether `stored` was made with other scrypt parameters than today's (it is then rehashed at the next sign-in). */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== PARAMETERS.N || Number(r) !== PARAMETERS.r || Number(p) !== PARAMETERS.p;
+}
+
 /** A hash of a random password: checking an unknown e-mail runs scrypt too, so timing does not tell. */
 const DUMMY_HASH = ['scrypt', PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, randomBytes(SALT_BYTES).toString('base64url'), randomBytes(KEY_LENGTH).toString('base64url')].join('$');
 
 /**
- * The passwords refused as too common (src/accounts/common-passwords.txt: a short list we ship, of
- * well-known passwords and patterns at least 12 characters long — shorter ones are refused anyway).
- * Compared case-insensitively.
+ * The passwords refused as too common (src/accounts/common-passwords.txt, made by
+ * scripts/common-passwords.mjs: the 10,000 most common passwords and every one of 12 characters or more
+ * from the ranked list of @zxcvbn-ts/language-common (MIT), plus patterns we added). Compared
+ * case-insensitively.
  */
 const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
   fs

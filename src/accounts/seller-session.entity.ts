@@ -22,6 +22,10 @@ export class SellerSession {
 
   @Property({ type: 'datetime', nullable: true })
   revokedAt: Date | null = null;
+
+  /** The browser's User-Agent at sign-in (cut to 300 characters), for the list of active sessions. */
+  @Property({ type: 'text', nullable: true })
+  userAgent: string | null = null;
 }
 
 /** A single-use e-mail verification link's token, stored hashed, expiring. */

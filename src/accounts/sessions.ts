@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../shared/secrets';
+import { prefixedId } from '../shared/random-id';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
+import type { AccountKind } from './credentials';
 import { SellerSession } from './seller-session.entity';
 
 export interface SessionSettings {
@@ -19,10 +21,32 @@ export interface LiveSession {
   shopId: string | null;
 }
 
+/** Seller sessions (dashboard) and admin sessions (/admin) follow the same rules in two tables. */
+const TABLE: Record<AccountKind, { table: string; owner: string }> = {
+  seller: { table: 'seller_sessions', owner: 'seller_id' },
+  admin: { table: 'admin_sessions', owner: 'admin_id' },
+};
+
+const USER_AGENT_MAX = 300;
+
 /** A fresh session for the seller: the token goes into the cookie, its hash into the table. */
-export function startSession(em: EntityManager, seller: Seller): string {
+export function startSession(em: EntityManager, seller: Seller, userAgent: string | null = null): string {
   const token = randomBytes(32).toString('base64url');
-  em.create(SellerSession, { seller, tokenHash: sha256Hex(token) });
+  em.create(SellerSession, { seller, tokenHash: sha256Hex(token), userAgent: userAgent?.slice(0, USER_AGENT_MAX) ?? null });
+  return token;
+}
+
+/** A fresh admin session (the admin console's sign-in); the token goes into the admin cookie. */
+export async function startAdminSession(em: EntityManager, adminId: string, userAgent: string | null, now = new Date()): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await em.execute(`insert into "admin_sessions" ("id", "admin_id", "token_hash", "created_at", "last_seen_at", "user_agent") values (?, ?, ?, ?, ?, ?)`, [
+    prefixedId('ases', 16),
+    adminId,
+    sha256Hex(token),
+    now,
+    now,
+    userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+  ]);
   return token;
 }
 
@@ -37,27 +61,101 @@ export function csrfTokenFor(sessionToken: string): string {
 /**
  * The session a cookie names, when it is neither revoked nor past its idle or absolute timeout; its
  * last-seen time moves to now (one UPDATE, so concurrent requests cannot resurrect an expired one).
+ * Answers the session's id and its owner's.
  */
-export async function liveSession(em: EntityManager, token: string, settings: SessionSettings, now = new Date()): Promise<LiveSession | null> {
-  const rows: { id: string; seller_id: string }[] = await em.execute(
-    `update "seller_sessions" set "last_seen_at" = ?
+async function touchSession(em: EntityManager, kind: AccountKind, token: string, settings: SessionSettings, now: Date): Promise<{ id: string; owner: string } | null> {
+  const { table, owner } = TABLE[kind];
+  const rows: { id: string; owner: string }[] = await em.execute(
+    `update "${table}" set "last_seen_at" = ?
       where "token_hash" = ? and "revoked_at" is null and "last_seen_at" > ? and "created_at" > ?
-      returning "id", "seller_id"`,
+      returning "id", "${owner}" as "owner"`,
     [now, sha256Hex(token), new Date(now.getTime() - settings.idleTimeoutMs), new Date(now.getTime() - settings.absoluteTimeoutMs)],
   );
-  if (rows.length === 0) return null;
-  const shop = await em.findOne(Shop, { seller: rows[0].seller_id, deletedAt: null }, { fields: ['id'] });
-  return { sessionId: rows[0].id, sellerId: rows[0].seller_id, shopId: shop?.id ?? null };
+  return rows[0] ?? null;
+}
+
+/** A live seller session and the seller's live shop. */
+export async function liveSession(em: EntityManager, token: string, settings: SessionSettings, now = new Date()): Promise<LiveSession | null> {
+  const session = await touchSession(em, 'seller', token, settings, now);
+  if (!session) return null;
+  const shop = await em.findOne(Shop, { seller: session.owner, deletedAt: null }, { fields: ['id'] });
+  return { sessionId: session.id, sellerId: session.owner, shopId: shop?.id ?? null };
+}
+
+/** A live admin session: its id and the admin's. */
+export async function liveAdminSession(em: EntityManager, token: string, settings: SessionSettings, now = new Date()): Promise<{ sessionId: string; adminId: string } | null> {
+  const session = await touchSession(em, 'admin', token, settings, now);
+  return session && { sessionId: session.id, adminId: session.owner };
 }
 
 /** Sign out: this session only. */
-export async function endSession(em: EntityManager, sessionId: string): Promise<void> {
-  await em.nativeUpdate(SellerSession, { id: sessionId, revokedAt: null }, { revokedAt: new Date() });
+export async function endSession(em: EntityManager, sessionId: string, kind: AccountKind = 'seller'): Promise<void> {
+  await em.execute(`update "${TABLE[kind].table}" set "revoked_at" = ? where "id" = ? and "revoked_at" is null`, [new Date(), sessionId]);
 }
 
-/** Sign out everywhere: every session of the seller, this one included. */
-export async function endAllSessions(em: EntityManager, sellerId: string): Promise<number> {
-  return em.nativeUpdate(SellerSession, { seller: sellerId, revokedAt: null }, { revokedAt: new Date() });
+/** Sign out everywhere: every session of the account, or all but `keep` (a password change keeps the session that made it). */
+export async function endAllSessions(em: EntityManager, accountId: string, kind: AccountKind = 'seller', keep: string | null = null): Promise<number> {
+  const { table, owner } = TABLE[kind];
+  const ended = await em.execute(`update "${table}" set "revoked_at" = ? where "${owner}" = ? and "revoked_at" is null and "id" <> ? returning "id"`, [
+    new Date(),
+    accountId,
+    keep ?? '',
+  ]);
+  return ended.length;
+}
+
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+}
+
+/** The account's sessions that may still be live (not revoked, within both timeouts), most recently used first. */
+export async function activeSessions(em: EntityManager, kind: AccountKind, accountId: string, settings: SessionSettings, now = new Date()): Promise<SessionSummary[]> {
+  const { table, owner } = TABLE[kind];
+  const rows: { id: string; created_at: Date; last_seen_at: Date; user_agent: string | null }[] = await em.execute(
+    `select "id", "created_at", "last_seen_at", "user_agent" from "${table}"
+      where "${owner}" = ? and "revoked_at" is null and "last_seen_at" > ? and "created_at" > ?
+      order by "last_seen_at" desc, "id"`,
+    [accountId, new Date(now.getTime() - settings.idleTimeoutMs), new Date(now.getTime() - settings.absoluteTimeoutMs)],
+  );
+  return rows.map((row) => ({ id: row.id, createdAt: new Date(row.created_at), lastSeenAt: new Date(row.last_seen_at), userAgent: row.user_agent }));
+}
+
+/** Ends one of the account's own sessions; another account's session id is "not found", never ended. */
+export async function revokeOwnSession(em: EntityManager, kind: AccountKind, accountId: string, sessionId: string): Promise<boolean> {
+  const { table, owner } = TABLE[kind];
+  const ended = await em.execute(`update "${table}" set "revoked_at" = ? where "id" = ? and "${owner}" = ? and "revoked_at" is null returning "id"`, [
+    new Date(),
+    sessionId,
+    accountId,
+  ]);
+  return ended.length === 1;
+}
+
+/** "Firefox on Linux": enough to recognise one's own devices, without showing the whole header. */
+export function userAgentSummary(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const browser =
+    [
+      [/Edg\//, 'Edge'],
+      [/OPR\//, 'Opera'],
+      [/Firefox\//, 'Firefox'],
+      [/Chrom(e|ium)\//, 'Chrome'],
+      [/Safari\//, 'Safari'],
+      [/^curl\//, 'curl'],
+    ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1] ?? 'Unknown browser';
+  const system =
+    [
+      [/Android/, 'Android'],
+      [/iPhone|iPad|iOS/, 'iOS'],
+      [/Windows/, 'Windows'],
+      [/Mac OS X|Macintosh/, 'macOS'],
+      [/CrOS/, 'ChromeOS'],
+      [/Linux/, 'Linux'],
+    ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1];
+  return system ? `${browser} on ${system}` : (browser as string);
 }
 
 /** The seller's sessions that have not ended nor timed out, newest first (the Account screen). */

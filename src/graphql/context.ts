@@ -14,6 +14,9 @@ import type { ReconciliationJobs } from '../checkout/reconciliation-jobs';
 import type { PaymentMaximums } from '../shops/account-status';
 import type { CredentialCache } from '../shops/credential-cache';
 import type { WebhookServices } from '../webhooks/webhook-settings.service';
+import type { Mailer } from '../mail/mailer';
+import type { SecretBox } from '../accounts/secret-box';
+import type { RateLimiter } from '../rate-limit/rate-limiter';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
 export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
@@ -39,8 +42,11 @@ export interface AppServices {
   adminTokenTtlDays: number;
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */
   paymentMaximums: PaymentMaximums;
-  /** Dashboard accounts: SELLER_SIGNUP and the session timeouts. */
-  accounts: { signup: SignUpMode; sessions: SessionSettings };
+  /**
+   * Dashboard and admin accounts: SELLER_SIGNUP, the session timeouts (admins' too), the mail port, and
+   * ACCOUNT_ATTEMPTS_PER_CLIENT (sign-ins, sign-ups, resets per client address), ACCOUNT_SECRETS_KEY's box.
+   */
+  accounts: { signup: SignUpMode; sessions: SessionSettings; mailer: Mailer; attemptsPerClient: RateLimiter; secrets: SecretBox };
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
@@ -59,6 +65,10 @@ export interface GraphQLContext {
   loaders: Loaders;
   /** Sets or clears the dashboard session cookies on this request's answer. */
   sessionCookies: SessionCookies;
+  /** The same for the admin console's session cookies. */
+  adminSessionCookies: SessionCookies;
+  /** The User-Agent header (kept with a new session, for "active sessions"). */
+  userAgent: string | null;
 }
 
 /** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
@@ -78,6 +88,8 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     baseUrl: services.baseUrl,
     services,
     sessionCookies: sessionCookies(res, services.baseUrl),
+    adminSessionCookies: sessionCookies(res, services.baseUrl, 'admin'),
+    userAgent: req.get('user-agent') ?? null,
     get loaders() {
       return (loaders ??= createLoaders(context.em));
     },

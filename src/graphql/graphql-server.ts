@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
 import { locals } from '../http/request-context';
 import { graphqlContextOf } from './context';
-import { PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
+import { isPublicOperation, PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
 import { JSON_BODY_LIMIT } from '../http/body-errors';
 import { errorAnswer } from '../http/error-answer';
 import type { AppServices, GraphQLContext } from './context';
@@ -41,7 +41,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
   const router = express.Router();
   router.use(
     express.json({ limit: JSON_BODY_LIMIT }),
-    authenticateGraphQLCaller(limits, services.credentials, { ...services.accounts.sessions, baseUrl: services.baseUrl }),
+    authenticateGraphQLCaller(limits, services.credentials, { ...services.accounts.sessions, baseUrl: services.baseUrl, isPublicOperation: (req) => isPublicOperation(req) }),
     publicOperationsOnly(PUBLIC_OPERATIONS),
     graphqlRequestsPerKey(options.queryLimits.requestsPerKey),
   );

@@ -22,14 +22,18 @@ function loadPublicOperations(file: string, only?: string[]): PublicOperations {
   return { document, names: new Set(only ?? names) };
 }
 
-/** The checkout page's operations, and the dashboard's sign-up and sign-in (its other operations need a session). */
+/**
+ * The checkout page's operations; the dashboard's sign-up, sign-in and the links of its mails (its other
+ * operations need a session); the admin console's sign-in and set-up link.
+ */
 export const PUBLIC_OPERATIONS: readonly PublicOperations[] = [
   loadPublicOperations('checkout.graphql'),
-  loadPublicOperations('seller-dashboard.graphql', ['SignUp', 'SignIn']),
+  loadPublicOperations('seller-dashboard.graphql', ['SignUp', 'SignIn', 'AcceptInvitation', 'RequestPasswordReset', 'ResetPassword']),
+  loadPublicOperations('admin-sign-in.graphql', ['AdminSignIn', 'AdminSetUp', 'ConfirmAdminSetUp']),
 ];
 
 /**
- * Callers without credentials may run only the checkout operations and the dashboard's SignUp and SignIn,
+ * Callers without credentials may run only the operations listed above,
  * sent as the very documents in schema/operations/ (an allow-list, compared as a string: nothing is parsed
  * per request).
  * Everything else, introspection and batches included, needs a seller key or an admin token.
@@ -37,11 +41,16 @@ export const PUBLIC_OPERATIONS: readonly PublicOperations[] = [
 export function publicOperationsOnly(allowed: readonly PublicOperations[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (locals(res).actor.kind !== 'public') return next();
-    const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | unknown[] | undefined;
-    const ok =
-      typeof request === 'object' && request !== null && !Array.isArray(request) &&
-      typeof request.operationName === 'string' &&
-      allowed.some((list) => request.query === list.document && list.names.has(request.operationName as string));
-    next(ok ? undefined : domainError('OPERATION_NOT_ALLOWED'));
+    next(isPublicOperation(req, allowed) ? undefined : domainError('OPERATION_NOT_ALLOWED'));
   };
+}
+
+/** Whether the request is one of the public operations, sent as its exact document. */
+export function isPublicOperation(req: Request, allowed: readonly PublicOperations[] = PUBLIC_OPERATIONS): boolean {
+  const request = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | unknown[] | undefined;
+  return (
+    typeof request === 'object' && request !== null && !Array.isArray(request) &&
+    typeof request.operationName === 'string' &&
+    allowed.some((list) => request.query === list.document && list.names.has(request.operationName as string))
+  );
 }

@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from '../accounts/account.resolver';
 import { SessionListResolver } from '../accounts/session-list.resolver';
+import { AdminAccountResolver } from '../accounts/admin-account.resolver';
 import { AdminResolver } from '../admins/admin.resolver';
 import { AuditResolver } from '../audit/audit.resolver';
 import { CheckoutResolver } from '../checkout/checkout.resolver';
@@ -38,6 +39,7 @@ export const RESOLVERS = [
   SessionListResolver,
   SellerShopResolver,
   PayoutAccountResolver,
+  AdminAccountResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

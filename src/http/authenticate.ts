@@ -9,7 +9,8 @@ import { Shop } from '../shops/shop.entity';
 import type { Actor } from './actor';
 import type { CachedCredential, CredentialCache } from '../shops/credential-cache';
 import { clientAddress, locals } from './request-context';
-import { csrfTokenFor, liveSession, type SessionSettings } from '../accounts/sessions';
+import { csrfTokenFor, liveAdminSession, liveSession, type SessionSettings } from '../accounts/sessions';
+import { Admin } from '../admins/admin.entity';
 import { CSRF_HEADER, sessionCookies, sessionTokenOf } from './session-cookies';
 import { digestsEqual } from '../shared/secrets';
 
@@ -45,7 +46,7 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
 }
 
 /** /graphql: a seller key, an admin token, a dashboard session cookie, or nobody (the public operations). */
-export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache, sessions: SessionSettings & { baseUrl: string }) {
+export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache, sessions: SessionCallerSettings) {
   const seller = authenticateSeller(limits, credentials);
   const session = authenticateSession(sessions);
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -102,23 +103,50 @@ function sellerActor({ shopId, accountStatus }: CachedCredential, em: () => Enti
 }
 
 /**
- * Dashboard sessions: the httpOnly cookie names the session. A live session makes the caller a `session`
- * actor, but only with the session's CSRF token in X-CSRF-Token on every request (a header a cross-site
- * form cannot send; docs/dashboard.md). An unknown or expired session is dropped (its cookies cleared) and
- * the request goes on as the public, who may still sign in.
+ * Dashboard and admin console sessions: an httpOnly cookie names the session. A live session makes the
+ * caller a `session` actor (a seller) or an `admin`, but only with the session's CSRF token in
+ * X-CSRF-Token on every request (a header a cross-site form cannot send; docs/dashboard.md). A browser may
+ * hold both cookies (an admin who is also a seller): the CSRF token sent says which session the page
+ * speaks for. An unknown or expired session is dropped (its cookies cleared) and the request goes on as
+ * the public, who may still sign in.
  */
-export function authenticateSession(settings: SessionSettings & { baseUrl: string }) {
+export interface SessionCallerSettings extends SessionSettings {
+  baseUrl: string;
+  /**
+   * Whether the request is a public operation (the checkout page's, sign-in …). Sent without any
+   * X-CSRF-Token, such a request goes on as the public and its session cookies are not looked at: a seller
+   * or admin paying on the checkout page in the browser they are signed in with is not refused, and a
+   * public operation needs no session anyway.
+   */
+  isPublicOperation?: (req: Request) => boolean;
+}
+
+export function authenticateSession(settings: SessionCallerSettings) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const token = sessionTokenOf(req);
-    if (!token) return next();
+    const adminToken = sessionTokenOf(req, 'admin');
+    if (!token && !adminToken) return next();
+    if (req.get(CSRF_HEADER) === undefined && settings.isPublicOperation?.(req)) return next();
     try {
       const context = locals(res);
+      const csrf = String(req.get(CSRF_HEADER) ?? '');
+      if (adminToken && digestsEqual(csrf, csrfTokenFor(adminToken))) {
+        if (await adminSessionCaller(context, adminToken, settings)) return next();
+        sessionCookies(res, settings.baseUrl, 'admin').clear();
+        if (!token) return next();
+      } else if (!token) {
+        if (!(await liveAdminSession(context.em, adminToken!, settings))) {
+          sessionCookies(res, settings.baseUrl, 'admin').clear();
+          return next();
+        }
+        throw domainError('CSRF_TOKEN_INVALID');
+      }
       const live = await liveSession(context.em, token, settings);
       if (!live) {
         sessionCookies(res, settings.baseUrl).clear();
         return next();
       }
-      if (!digestsEqual(String(req.get(CSRF_HEADER) ?? ''), csrfTokenFor(token))) throw domainError('CSRF_TOKEN_INVALID');
+      if (!digestsEqual(csrf, csrfTokenFor(token))) throw domainError('CSRF_TOKEN_INVALID');
       context.actor = sessionActor(live, () => context.em);
       context.rateLimitKey = `seller:${live.sellerId}`;
       next();
@@ -126,6 +154,15 @@ export function authenticateSession(settings: SessionSettings & { baseUrl: strin
       next(error);
     }
   };
+}
+
+/** Makes the caller the admin of a live admin session (not revoked: `revoke-admin` ends their sessions too). */
+async function adminSessionCaller(context: ReturnType<typeof locals>, token: string, settings: SessionSettings): Promise<boolean> {
+  const live = await liveAdminSession(context.em, token, settings);
+  const admin = live && (await context.em.findOne(Admin, { id: live.adminId }));
+  if (!live || !admin || admin.revokedAt) return false;
+  context.actor = { kind: 'admin', admin, tokenId: null, sessionId: live.sessionId };
+  return true;
 }
 
 function sessionActor(live: { sessionId: string; sellerId: string; shopId: string | null }, em: () => EntityManager): Actor {

@@ -54,6 +54,14 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** SESSION_ABSOLUTE_TIMEOUT_MS: a dashboard session ends this long after sign-in, however busy (default 43200000). */
   sessionAbsoluteTimeoutMs: number;
+  /** SMTP_URL: mail server for account mails (verification, invitation, password reset), `smtp://user:pass@host:587` or `smtps://…`; unset = mails are written to the log, with a warning at start (docs/dashboard.md). */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the From address of account mails; unset = `Payments <no-reply@…>` on BASE_URL's host. */
+  mailFrom: string;
+  /** ACCOUNT_ATTEMPTS_PER_CLIENT: sign-ins, sign-ups, password resets and set-up links one client address may try per 15 minutes, whatever the e-mail address (default 30). */
+  accountAttemptsPerClient: number;
+  /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = TOTP secrets are stored as they are (docs/dashboard.md). */
+  accountSecretsKey: string | undefined;
   /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
   /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
@@ -197,6 +205,10 @@ export function loadConfig(env: Env = process.env): Config {
     sellerSignup: oneOf(env, 'SELLER_SIGNUP', ['open', 'invite'] as const),
     sessionIdleTimeoutMs: integer(env, 'SESSION_IDLE_TIMEOUT_MS', 900_000, 1000, 900_000),
     sessionAbsoluteTimeoutMs: integer(env, 'SESSION_ABSOLUTE_TIMEOUT_MS', 43_200_000, 1000, 86_400_000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || `Payments <no-reply@${new URL(base).hostname}>`,
+    accountAttemptsPerClient: integer(env, 'ACCOUNT_ATTEMPTS_PER_CLIENT', 30, 1, 1_000_000_000),
+    accountSecretsKey: hexKey(env, 'ACCOUNT_SECRETS_KEY'),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),
@@ -272,6 +284,14 @@ function adyen(env: Env): AdyenConfig | null {
 /** A per-payment maximum in cents; 0 means none (the spec's minimum is 50, so 0 can mean nothing else). */
 function maximumCents(env: Env, name: string, fallback: number): number | null {
   return integer(env, name, fallback, 0, Number.MAX_SAFE_INTEGER) || null;
+}
+
+/** A 256-bit key written as 64 hexadecimal characters. */
+function hexKey(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) fail(name, 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)');
+  return raw.toLowerCase();
 }
 
 /** `1`/`true` or `0`/`false`. */

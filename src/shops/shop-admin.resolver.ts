@@ -2,6 +2,7 @@ import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Mutati
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { currentAdmin } from '../graphql/auth-checker';
 import type { AppServices, GraphQLContext } from '../graphql/context';
+import { sendInvitation } from '../accounts/admin-account.resolver';
 import type { BalanceSummary } from '../graphql/loaders';
 import { Balance } from '../ledger/balance.resolver';
 import { Seller, SellerStatus } from './seller.entity';
@@ -55,13 +56,16 @@ export function created(result: NewShop): CreatedShop {
 @Resolver(() => Shop)
 export class ShopAdminResolver {
   @Authorized('OWNER')
-  @Mutation(() => CreatedShop, { description: 'A seller account with its one shop and its API key.' })
+  @Mutation(() => CreatedShop, { description: 'A seller account with its one shop and its API key; the seller is mailed an invitation link to choose a password.' })
   async createSellerWithShop(
     @Arg('email', () => String) email: string,
     @Arg('shop', () => ShopInput) shop: ShopInput,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedShop> {
-    return created(await createSellerAndShop(context.em, currentAdmin(context), email, shop, shopAdminDeps(context.services)));
+    const result = await createSellerAndShop(context.em, currentAdmin(context), email, shop, shopAdminDeps(context.services));
+    // The seller has no password yet: the invitation mail lets them choose one (docs/dashboard.md).
+    await sendInvitation(context, result.seller.id);
+    return created(result);
   }
 
   @Authorized('OWNER')

@@ -1,4 +1,6 @@
+import { totpCode } from '../../src/accounts/totp';
 import { adminClient, graphql } from '../support/admin-client';
+import { ADMIN_PASSWORD, adminOperation, nextCode } from '../support/admin-session';
 import { runNode } from '../support/processes';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -39,11 +41,29 @@ describe('operations CLI: admin tokens', () => {
     });
     expect(result.code).toBe(0);
     const created = JSON.parse(result.stdout);
-    expect(created).toEqual({ admin_id: expect.stringMatching(/^adm_/), role: 'finance', token: expect.stringMatching(/^adm_[0-9a-f]{64}$/) });
+    expect(created).toEqual({ admin_id: expect.stringMatching(/^adm_/), role: 'finance', token: expect.stringMatching(/^adm_[0-9a-f]{64}$/), setup_link: expect.any(String) });
     const me = await graphql(service.url, `Bearer ${created.token}`, '{ currentAdmin { id role } adminTokens { createdAt expiresAt } }');
     expect(me.data.currentAdmin).toEqual({ id: created.admin_id, role: 'FINANCE' });
     const [token] = me.data.adminTokens;
     expect(Date.parse(token.expiresAt) - Date.parse(token.createdAt)).toBe(30 * 24 * 60 * 60 * 1000);
+  });
+
+  test('the set-up link create-admin prints lets the admin choose a password and enrol TOTP, then sign in; admin-setup-link prints a new one', async () => {
+    const result = await cli(['create-admin', '--email', 'browser@payments.example', '--role', 'owner']);
+    const { setup_link: link } = JSON.parse(result.stdout);
+    const token = new URL(link).searchParams.get('setup')!;
+    const begun = await adminOperation(service.url, 'AdminSetUp', { token, password: ADMIN_PASSWORD });
+    const { secret } = begun.body.data.adminSetUp;
+    expect((await adminOperation(service.url, 'ConfirmAdminSetUp', { token, code: totpCode(secret) })).body.data.confirmAdminSetUp).toHaveLength(10);
+    const signedIn = await adminOperation(service.url, 'AdminSignIn', { email: 'browser@payments.example', password: ADMIN_PASSWORD, code: nextCode(secret) });
+    expect(signedIn.body.data.adminSignIn.admin.role).toBe('OWNER');
+
+    const again = await cli(['admin-setup-link', '--email', 'browser@payments.example']);
+    expect(again.code).toBe(0);
+    const fresh = new URL(JSON.parse(again.stdout).setup_link).searchParams.get('setup')!;
+    expect(fresh).not.toBe(token);
+    expect((await adminOperation(service.url, 'AdminSetUp', { token: fresh, password: 'second-passphrase-here-7' })).body.data.adminSetUp.secret).not.toBe(secret);
+    expect((await cli(['admin-setup-link', '--email', 'nobody@payments.example'])).stderr).toMatch(/No active admin has the email address/);
   });
 
   test.each([

@@ -24,7 +24,9 @@ describe('operations CLI', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const created = JSON.parse(lines[0]);
-    expect(Object.keys(created)).toEqual(['seller_id', 'shop_id', 'api_key', 'webhook_secret']);
+    expect(Object.keys(created)).toEqual(['seller_id', 'shop_id', 'api_key', 'webhook_secret', 'invitation_link']);
+    // The seller has no password yet: the operator hands over this single-use link (docs/dashboard.md, "Invitations").
+    expect(created.invitation_link).toMatch(/^http:\/\/localhost:3000\/dashboard\/accept-invitation\?token=[A-Za-z0-9_-]{43}$/);
     expect(created.api_key).toMatch(/^svc_live_[0-9a-f]{64}$/);
     expect(created.webhook_secret).toMatch(/^whsec_/);
 
@@ -36,7 +38,12 @@ describe('operations CLI', () => {
   test('create-admin prints the admin id, role and a token', async () => {
     const result = await cli(['create-admin', '--email', 'ops@payments.example', '--role', 'support']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ admin_id: expect.stringMatching(/^adm_/), role: 'support', token: expect.stringMatching(/^adm_[0-9a-f]{64}$/) });
+    expect(JSON.parse(result.stdout)).toEqual({
+      admin_id: expect.stringMatching(/^adm_/),
+      role: 'support',
+      token: expect.stringMatching(/^adm_[0-9a-f]{64}$/),
+      setup_link: expect.stringMatching(/^http:\/\/localhost:3000\/admin\?setup=[A-Za-z0-9_-]{43}$/),
+    });
   });
 
   test.each([

@@ -96,6 +96,11 @@ const OPERATIONS: Record<string, Operation> = {
   adminTokens: { roles: ['owner'], call: (f) => ['query ($a: ID) { adminTokens(adminId: $a) { id } }', { a: f.colleague.admin.id }] },
   issueAdminToken: { roles: ['owner'], call: (f) => ['mutation ($a: ID) { issueAdminToken(adminId: $a) { token } }', { a: f.colleague.admin.id }] },
   revokeAdminToken: { roles: ['owner'], call: (f) => ['mutation ($id: ID!) { revokeAdminToken(id: $id) { id } }', { id: f.colleagueToken }] },
+  inviteSeller: { roles: ['owner'], call: (f) => ['mutation ($s: ID!) { inviteSeller(sellerId: $s) }', { s: f.victim.seller.id }] },
+  // each admin's own console sessions (admin-sign-in.test.ts); a token has no session to end
+  myAdminSessions: { roles: ALL, call: () => ['{ myAdminSessions { id } }', {}] },
+  adminSignOut: { roles: ALL, gateOnly: true, call: () => ['mutation { adminSignOut }', {}] },
+  revokeAdminSession: { roles: ALL, gateOnly: true, call: () => ['mutation { revokeAdminSession(id: "ases_missing") }', {}] },
   // reads: every role
   currentAdmin: { roles: ALL, call: () => ['{ currentAdmin { id role } }', {}] },
   refunds: { roles: ALL, call: () => ['{ refunds { pagination { total } } }', {}] },
@@ -121,6 +126,10 @@ const NOT_FOR_ADMINS = new Set([
   'signUp', 'signIn', 'signOut', 'signOutEverywhere', 'verifyEmail', 'currentSeller',
   // the dashboard session's own (authorization-matrix.test.ts): an admin token gets FORBIDDEN
   'activeSessions', 'deleteMyShop', 'createMyShop', 'setPayoutAccount',
+  'acceptInvitation', 'requestPasswordReset', 'resetPassword', 'changePassword', 'mySessions', 'revokeSession',
+  'beginTwoFactor', 'confirmTwoFactor', 'disableTwoFactor', 'resendVerificationEmail',
+  // the admin console's sign-in and set-up link: public, before any admin credential (admin-sign-in.test.ts)
+  'adminSignIn', 'adminSetUp', 'confirmAdminSetUp',
 ]);
 
 test('the list above covers every query and mutation of the schema an admin may run', async () => {
@@ -217,7 +226,7 @@ describe.each(ALL)('an admin with the %s role', (role) => {
       owner: [
         'seller.created', 'shop.created', 'shop.deactivated', 'shop.reactivated', 'shop.deleted', 'seller.suspended', 'seller.reactivated', 'seller.account_status_changed',
         'shop.webhook_url_set', 'shop.webhook_events_set', 'shop.webhook_url_cleared', 'shop.webhook_secret_rotated', 'shop.webhook_test_sent', 'shop.webhook_delivery_resent',
-        'admin_token.issued', 'admin_token.revoked',
+        'admin_token.issued', 'admin_token.revoked', 'seller.invited',
       ],
     };
     expect(others.map((e: { action: string }) => e.action).filter((a: string) => !allowedActions[role].includes(a))).toEqual([]);

@@ -5,6 +5,7 @@ import { adminClient } from '../support/admin-client';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { signUpSeller, type DashboardSession } from '../support/dashboard-client';
+import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -22,6 +23,8 @@ let ownerShopId: string;
 const VALID_PAYMENT_EMAIL = 'matrix-customer@example.com';
 /** Dashboard sessions: of the seller who owns `paymentId`, and of another seller. */
 let sessions: Record<SessionCaller, DashboardSession>;
+/** An owner admin signed in at /admin (password and TOTP): a session cookie, not a token. */
+let adminSession: AdminSession;
 
 beforeAll(async () => {
   // Many callers are refused on purpose: the per-client failure budget is not what this file tests.
@@ -35,17 +38,19 @@ beforeAll(async () => {
     'support admin': (await adminClient(service, AdminRole.SUPPORT)).token,
     'finance admin': (await adminClient(service, AdminRole.FINANCE)).token,
     'owner admin': (await adminClient(service, AdminRole.OWNER)).token,
+    'admin session': '',
   };
   ownerShopId = ownerSeller.shopId;
+  adminSession = (await adminSignedIn(service, AdminRole.OWNER)).session;
   paymentId = (await sellerClient(service.url, owner).create({ ...VALID_PAYMENT, customer_email: VALID_PAYMENT_EMAIL })).body.data.id;
 });
 afterAll(() => service.stop());
 
-type AdminCaller = 'support admin' | 'finance admin' | 'owner admin';
+type AdminCaller = 'support admin' | 'finance admin' | 'owner admin' | 'admin session';
 type SessionCaller = 'owner session' | 'other session';
 type Caller = 'none' | 'wrong key' | 'other shop' | AdminCaller | 'owner' | SessionCaller;
 const SESSION_CALLERS: SessionCaller[] = ['owner session', 'other session'];
-const ADMIN_CALLERS: AdminCaller[] = ['support admin', 'finance admin', 'owner admin'];
+const ADMIN_CALLERS: AdminCaller[] = ['support admin', 'finance admin', 'owner admin', 'admin session'];
 const header = (caller: Caller): string | undefined => {
   if (SESSION_CALLERS.includes(caller as SessionCaller)) return undefined;
   const keys: Record<Exclude<Caller, AdminCaller | SessionCaller>, string | undefined> = { none: undefined, 'wrong key': `Bearer svc_live_${'1'.repeat(64)}`, 'other shop': `Bearer ${other}`, owner: `Bearer ${owner}` };
@@ -54,6 +59,7 @@ const header = (caller: Caller): string | undefined => {
 
 /** The caller's credentials on a request: a bearer header, or a session's cookie and CSRF header. */
 function as(req: request.Test, caller: Caller): request.Test {
+  if (caller === 'admin session') return req.set('Cookie', adminSession.cookie).set('X-CSRF-Token', adminSession.csrfToken);
   const session = sessions[caller as SessionCaller];
   if (session) return req.set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken);
   return withAuth(req, header(caller));
@@ -70,14 +76,14 @@ const REST: [string, (caller: Caller) => request.Test, Record<Caller, [number, s
 ];
 
 /**
- * Anonymous and wrong keys: 401; admin tokens are not API keys: 401; neither are dashboard sessions (the REST
+ * Anonymous and wrong keys: 401; admin tokens are not API keys: 401; neither are dashboard or admin sessions (the REST
  * facade is for API keys; the cookie is not looked at): 401; another shop and the owner as given.
  */
 function rest(otherShop: number, ownerStatus: number): Record<Caller, [number, string?]> {
   return {
     none: [401, 'API key required'], 'wrong key': [401, 'Invalid API key'], ...asEveryAdmin<[number, string?]>([401, 'Invalid API key']),
     'other shop': [otherShop, otherShop === 404 ? 'Payment not found' : undefined], owner: [ownerStatus],
-    'owner session': [401, 'API key required'], 'other session': [401, 'API key required'],
+    'owner session': [401, 'API key required'], 'other session': [401, 'API key required'], 'admin session': [401, 'API key required'],
   };
 }
 
@@ -124,7 +130,7 @@ const DASHBOARD_OPERATIONS: [string, string, () => object, Record<Caller, string
   ["searchPayments by the owner's payment id", 'query($id: ID!) { searchPayments(filter: { id: $id }) { items { id } } }', () => ({ id: paymentId }), { ...KEY_REFUSED, ...asEveryAdmin(null), 'owner session': null, 'other session': null }],
   ["searchPayments naming the owner's shop", 'query($s: ID!) { searchPayments(filter: { shopId: $s }) { items { id } } }', () => ({ s: ownerShopId }), { ...KEY_REFUSED, ...asEveryAdmin(null), 'owner session': null, 'other session': 'SHOP_NOT_FOUND' }],
   ['payment(id) with its story (fee, net, card, refunds, deliveries)', 'query($id: ID!) { payment(id: $id) { id fee netAmount checkoutStage card { last4 } refunds { id } webhookDeliveries { id } } }', () => ({ id: paymentId }), { ...KEY_REFUSED, 'other shop': 'PAYMENT_NOT_FOUND', ...asEveryAdmin(null), 'owner session': null, 'other session': 'PAYMENT_NOT_FOUND' }],
-  ["requestRefund for the owner's (pending) payment", 'mutation($id: ID!) { requestRefund(paymentId: $id, reason: "matrix") { id } }', () => ({ id: paymentId }), { ...KEY_REFUSED, 'support admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'finance admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'owner admin': 'FORBIDDEN_ROLE', 'owner session': 'REFUND_PAYMENT_NOT_COMPLETED', 'other session': 'PAYMENT_NOT_FOUND' }],
+  ["requestRefund for the owner's (pending) payment", 'mutation($id: ID!) { requestRefund(paymentId: $id, reason: "matrix") { id } }', () => ({ id: paymentId }), { ...KEY_REFUSED, 'support admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'finance admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'owner admin': 'FORBIDDEN_ROLE', 'admin session': 'FORBIDDEN_ROLE', 'owner session': 'REFUND_PAYMENT_NOT_COMPLETED', 'other session': 'PAYMENT_NOT_FOUND' }],
   ['deleteMyShop with a wrong name', 'mutation { deleteMyShop(shopName: "not the name") { id } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SHOP_NAME_MISMATCH', 'other session': 'SHOP_NAME_MISMATCH' }],
   ['createMyShop while the shop lives', 'mutation { createMyShop(shopName: "Second") { apiKey } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SELLER_ALREADY_HAS_SHOP', 'other session': 'SELLER_ALREADY_HAS_SHOP' }],
   ['activeSessions', '{ activeSessions { id current } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],

@@ -1,6 +1,9 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import request from 'supertest';
+import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
+import { startMailServer, type MailServer } from '../support/mail-server';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -9,10 +12,15 @@ import { startTestService, type TestService } from '../support/test-service';
  * it), never by sleeping.
  */
 let service: TestService;
+let mail: MailServer;
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000' });
+  mail = await startMailServer();
+  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', SMTP_URL: mail.url });
 });
-afterAll(() => service.stop());
+afterAll(async () => {
+  await service.stop();
+  await mail.close();
+});
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const message = (res: request.Response) => res.body.errors?.[0]?.message ?? null;
@@ -135,6 +143,31 @@ describe('sessions', () => {
     expect(code(await whoAmI(session))).toBeNull();
   });
 
+  test('in the browser they are signed in with, the checkout page still works (public operations pass without the header); nothing else does', async () => {
+    const seller = await signUpSeller(service.url);
+    const paymentId = (await sellerClient(service.url, seller.apiKey).create(VALID_PAYMENT)).body.data.id;
+    const checkout = await request(service.url)
+      .post('/graphql')
+      .set('Cookie', seller.session.cookie)
+      .send({ query: CHECKOUT_DOCUMENT, operationName: 'CheckoutPayment', variables: { id: paymentId } });
+    expect(checkout.body.data.checkoutPayment.id).toBe(paymentId);
+    // The cookie is not looked at: no session is made the caller, and the session is not dropped.
+    expect(checkout.headers['set-cookie']).toBeUndefined();
+    expect(code(await whoAmI({ cookie: seller.session.cookie }))).toBe('CSRF_TOKEN_INVALID');
+    expect(code(await whoAmI(seller.session))).toBeNull();
+  });
+
+  test('a password hashed with older scrypt parameters is rehashed with today\'s at the next sign-in', async () => {
+    const { email, password, sellerId } = await signUpSeller(service.url);
+    const salt = randomBytes(16);
+    const old = scryptSync(password.normalize('NFKC'), salt, 32, { N: 2 ** 14, r: 8, p: 1 });
+    await sql('update "sellers" set "password_hash" = ? where "id" = ?', [`scrypt$16384$8$1$${salt.toString('base64url')}$${old.toString('base64url')}`, sellerId]);
+    expect(code(await signIn(email, password))).toBeNull();
+    const [row] = await sql('select "password_hash" from "sellers" where "id" = ?', [sellerId]);
+    expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(code(await signIn(email, password))).toBeNull();
+  });
+
   test('a session idle for 15 minutes has ended; 14 minutes is still fine (PCI DSS 8.2.8)', async () => {
     const { session, sellerId } = await signUpSeller(service.url);
     await sql(`update "seller_sessions" set "last_seen_at" = now() - interval '14 minutes' where "seller_id" = ?`, [sellerId]);
@@ -190,10 +223,23 @@ describe('sessions', () => {
 });
 
 describe('e-mail verification', () => {
-  const linkFor = (sellerId: string) => {
-    const entry = service.logs.find((l) => l.msg === 'e-mail verification link' && l.sellerId === sellerId) as { mail: { link: string } } | undefined;
-    return new URL(entry!.mail.link).searchParams.get('token')!;
+  const tokens = new Map<string, string>();
+  /** The token of the verification link mailed to the seller (read once from the mail, then remembered). */
+  const linkFor = async (email: string) => {
+    if (!tokens.has(email)) tokens.set(email, await mail.linkTokenTo(email, /Verify your email/));
+    return tokens.get(email)!;
   };
+
+  test('the link arrives by mail (text and HTML, from BASE_URL), and is never written to the log', async () => {
+    const seller = await signUpSeller(service.url);
+    const received = await mail.mailTo(seller.email, /Verify your email/);
+    const link = received.links.find((l) => l.searchParams.has('token'))!;
+    expect(link.origin + link.pathname).toBe('https://pay.example.test/dashboard/verify-email');
+    expect(received.html).toContain(link.href.replace(/&/g, '&amp;'));
+    tokens.set(seller.email, link.searchParams.get('token')!);
+    expect(JSON.stringify(service.logs)).not.toContain(link.searchParams.get('token'));
+  });
+
   const withdraw = (session: DashboardSession) =>
     request(service.url).post('/graphql').set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken).send({ query: 'mutation { requestWithdrawal(amount: 1000) { id } }' });
 
@@ -201,7 +247,7 @@ describe('e-mail verification', () => {
     const seller = await signUpSeller(service.url);
     const other = await signUpSeller(service.url);
     expect(code(await withdraw(seller.session))).toBe('EMAIL_NOT_VERIFIED');
-    const token = linkFor(seller.sellerId);
+    const token = await linkFor(seller.email);
     expect(code(await dashboard(service.url, 'VerifyEmail', { token }, other.session))).toBe('VERIFICATION_TOKEN_INVALID');
     const verified = await dashboard(service.url, 'VerifyEmail', { token }, seller.session);
     expect(verified.body.data.verifyEmail.emailVerifiedAt).toEqual(expect.any(String));
@@ -210,10 +256,20 @@ describe('e-mail verification', () => {
     expect(code(await withdraw(seller.session))).toBe('WITHDRAWAL_EXCEEDS_BALANCE');
   });
 
+  test('a new link can be asked for while unverified (the first mail may have been lost), and it works', async () => {
+    const seller = await signUpSeller(service.url);
+    const first = await linkFor(seller.email);
+    expect((await dashboard(service.url, 'ResendVerificationEmail', {}, seller.session)).body.data).toEqual({ resendVerificationEmail: true });
+    const second = await mail.linkTokenTo(seller.email, /Verify your email/);
+    expect(second).not.toBe(first);
+    expect((await dashboard(service.url, 'VerifyEmail', { token: second }, seller.session)).body.data.verifyEmail.emailVerifiedAt).toEqual(expect.any(String));
+    expect((await dashboard(service.url, 'ResendVerificationEmail', {}, seller.session)).body.data).toEqual({ resendVerificationEmail: false });
+  });
+
   test('an expired link is refused', async () => {
     const seller = await signUpSeller(service.url);
     await sql(`update "email_verifications" set "expires_at" = now() - interval '1 second' where "seller_id" = ?`, [seller.sellerId]);
-    expect(code(await dashboard(service.url, 'VerifyEmail', { token: linkFor(seller.sellerId) }, seller.session))).toBe('VERIFICATION_TOKEN_INVALID');
+    expect(code(await dashboard(service.url, 'VerifyEmail', { token: await linkFor(seller.email) }, seller.session))).toBe('VERIFICATION_TOKEN_INVALID');
   });
 });
 

@@ -3,17 +3,12 @@ import { GraphiQL } from 'graphiql';
 import { StrictMode, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { presetQuery, presetsFor, presetVariables, type AdminRole, type Preset } from './presets';
+import { authHeaders, checkSession, keptCsrfToken, SetUpPage, signInOperation, SignInForm, type SignedIn } from './sign-in';
 import 'graphiql/graphiql.css';
 import './console.css';
 
 const TOKEN_KEY = 'admin-console:token';
 const TOKEN_PATTERN = /^adm_[0-9a-f]{64}$/;
-
-interface SignedIn {
-  token: string;
-  email: string;
-  role: AdminRole;
-}
 
 /** Asks /graphql who the token belongs to (a query only admins may run): the admin, or why it was refused. */
 async function checkToken(token: string): Promise<SignedIn | string> {
@@ -24,7 +19,7 @@ async function checkToken(token: string): Promise<SignedIn | string> {
   });
   const body = (await res.json().catch(() => ({}))) as { data?: { currentAdmin?: { email: string; role: AdminRole } }; errors?: { message: string }[] };
   const admin = body.data?.currentAdmin;
-  if (res.ok && admin) return { token, ...admin };
+  if (res.ok && admin) return { auth: { kind: 'token', token }, ...admin };
   return body.errors?.[0]?.message ?? `The server answered ${res.status}`;
 }
 
@@ -44,13 +39,12 @@ function TokenForm({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
     onSignIn(answer);
   };
   return (
-    <main className="token-page">
-      <form className="token-form" onSubmit={submit} noValidate>
-        <h1>Payments admin console</h1>
-        <p>
-          Enter your admin token (from <code>npm run cli -- create-admin</code>). It is kept in this tab only and sent as a bearer
-          token with every request.
-        </p>
+    <form className="token-form" onSubmit={submit} aria-labelledby="token-title" noValidate>
+      <h2 id="token-title">Or sign in with a token</h2>
+      <p>
+        An admin token (from <code>npm run cli -- create-admin</code>) is kept in this tab only and sent as a bearer token with every
+        request.
+      </p>
         <label htmlFor="token">Admin token</label>
         <input
           id="token"
@@ -71,16 +65,28 @@ function TokenForm({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
         <button type="submit" disabled={busy}>
           {busy ? 'Checking…' : 'Open console'}
         </button>
-      </form>
+    </form>
+  );
+}
+
+/** The sign-in page: e-mail, password and code first; the token for those who use one. */
+function SignInPage({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
+  return (
+    <main className="token-page">
+      <div className="sign-in-forms">
+        <h1>Payments admin console</h1>
+        <SignInForm onSignIn={onSignIn} />
+        <TokenForm onSignIn={onSignIn} />
+      </div>
     </main>
   );
 }
 
 /** The console of one admin: the presets their role may run (docs/admin.md), GraphiQL for the rest. */
 function Console({ admin, onSignOut }: { admin: SignedIn; onSignOut(): void }) {
-  const { token } = admin;
+  const { auth } = admin;
   const presets = useMemo(() => presetsFor(admin.role), [admin.role]);
-  const fetcher = useMemo(() => createGraphiQLFetcher({ url: '/graphql', headers: { Authorization: `Bearer ${token}` } }), [token]);
+  const fetcher = useMemo(() => createGraphiQLFetcher({ url: '/graphql', headers: authHeaders(auth) }), [auth]);
   const [query, setQuery] = useState(() => presetQuery(presets[0]));
   const [variables, setVariables] = useState(() => presetVariables(presets[0]));
   const [current, setCurrent] = useState(presets[0].operationName);
@@ -133,25 +139,44 @@ function Console({ admin, onSignOut }: { admin: SignedIn; onSignOut(): void }) {
   );
 }
 
-/** A token kept in this tab is checked again on reload: its role may have changed, or it expired. */
+/**
+ * A token kept in this tab, or an admin session (its CSRF cookie), is checked again on reload: the role
+ * may have changed, or it expired. `/admin?setup=…` is the set-up link the CLI prints.
+ */
 function App() {
+  const [setupToken, setSetupToken] = useState(() => new URLSearchParams(window.location.search).get('setup'));
   const [admin, setAdmin] = useState<SignedIn | null>(null);
-  const [restoring, setRestoring] = useState(() => sessionStorage.getItem(TOKEN_KEY) !== null);
+  const [restoring, setRestoring] = useState(() => sessionStorage.getItem(TOKEN_KEY) !== null || keptCsrfToken() !== null);
   useEffect(() => {
     const kept = sessionStorage.getItem(TOKEN_KEY);
-    if (!kept) return;
-    checkToken(kept)
-      .then((answer) => (typeof answer === 'string' ? sessionStorage.removeItem(TOKEN_KEY) : setAdmin(answer)))
-      .catch(() => sessionStorage.removeItem(TOKEN_KEY))
-      .finally(() => setRestoring(false));
+    const csrfToken = keptCsrfToken();
+    if (kept) {
+      checkToken(kept)
+        .then((answer) => (typeof answer === 'string' ? sessionStorage.removeItem(TOKEN_KEY) : setAdmin(answer)))
+        .catch(() => sessionStorage.removeItem(TOKEN_KEY))
+        .finally(() => setRestoring(false));
+    } else if (csrfToken) {
+      checkSession(csrfToken)
+        .then(setAdmin)
+        .catch(() => undefined)
+        .finally(() => setRestoring(false));
+    }
   }, []);
   if (restoring) return null;
-  if (!admin) return <TokenForm onSignIn={setAdmin} />;
+  if (setupToken) {
+    const done = () => {
+      window.history.replaceState(null, '', '/admin');
+      setSetupToken(null);
+    };
+    return <SetUpPage token={setupToken} onDone={done} />;
+  }
+  if (!admin) return <SignInPage onSignIn={setAdmin} />;
   return (
     <Console
       admin={admin}
       onSignOut={() => {
         sessionStorage.removeItem(TOKEN_KEY);
+        if (admin.auth.kind === 'session') void signInOperation('AdminSignOut', {}, authHeaders(admin.auth)).catch(() => undefined);
         setAdmin(null);
       }}
     />
