@@ -22,6 +22,8 @@ export interface Config {
   databasePoolSize: number;
   /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL cancels any statement of the service running longer (default 5000; 0 = no limit). Migrations and check-ledger lift it. */
   databaseStatementTimeoutMs: number;
+  /** DATABASE_POOLER: `none`, or `pgbouncer-transaction` when DATABASE_URL points at PgBouncer in transaction mode: no per-connection settings are sent, set statement_timeout per role (docs/scaling.md) (default none). */
+  databasePooler: 'none' | 'pgbouncer-transaction';
   /** REDIS_URL: Redis for shared rate limits and queues; unset = in-process equivalents (one instance only). */
   redisUrl: string | undefined;
   /** REDIS_KEY_PREFIX: namespace of every Redis key (default "hcp:"), so several deployments or test runs can share a server. */
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
+    databasePooler: oneOf(env, 'DATABASE_POOLER', ['none', 'pgbouncer-transaction'] as const),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'hcp:',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
