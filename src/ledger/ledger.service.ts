@@ -20,27 +20,38 @@ interface Posting {
  */
 export function postJournal(tx: EntityManager, payment: Payment | null, postings: Posting[], withdrawal: Withdrawal | null = null): string {
   if (postings.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error('journal does not balance');
-  const journalId = prefixedId('jrn', 20);
+  const journalId = newJournalId();
   for (const p of postings.filter((posting) => posting.amount !== 0)) {
     tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, payment, withdrawal });
   }
   return journalId;
 }
 
+/** One line of a completed payment's journal; `toSeller` lines go to the payment's seller. */
+export interface CompletionPosting {
+  account: LedgerAccount;
+  kind: string;
+  amount: number;
+  toSeller: boolean;
+}
+
 /**
  * A completed payment: the customer's money reaches the seller's balance, and the fee (fee.ts) moves from
- * the seller's balance to our fee revenue. The seller sees one credit and one fee entry.
+ * the seller's balance to our fee revenue. The seller sees one credit and one fee entry. Written with the
+ * move to `completed` by one statement (checkout/completion-statement.ts).
  */
-export function bookCompletedPayment(tx: EntityManager, payment: Payment): void {
-  const seller = payment.shop.seller;
-  const fee = feeFor(payment.amount);
-  postJournal(tx, payment, [
-    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'payment', amount: -payment.amount },
-    { account: LedgerAccount.SELLER_BALANCE, kind: 'payment', amount: payment.amount, seller },
-    { account: LedgerAccount.SELLER_BALANCE, kind: 'fee', amount: -fee, seller },
-    { account: LedgerAccount.FEE_REVENUE, kind: 'fee', amount: fee },
-  ]);
+export function completedPaymentPostings(amount: number): CompletionPosting[] {
+  const fee = feeFor(amount);
+  return [
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'payment', amount: -amount, toSeller: false },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'payment', amount, toSeller: true },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'fee', amount: -fee, toSeller: true },
+    { account: LedgerAccount.FEE_REVENUE, kind: 'fee', amount: fee, toSeller: false },
+  ];
 }
+
+/** A new journal's id: the entries of one money movement share it. */
+export const newJournalId = () => prefixedId('jrn', 20);
 
 /** A seller's balance: the sum of their entries, never a counter kept apart from them. */
 export async function sellerBalance(em: EntityManager, sellerId: string): Promise<Cents> {

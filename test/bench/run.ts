@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { approvedSubmission } from './card-submission';
 import { fixedRate } from './fixed-rate';
+import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
 import { freePort } from '../support/processes';
 import { runToEnd, startChild } from './children';
@@ -88,11 +89,16 @@ async function main() {
     rows.push(await paced('create at 200 req/s, open loop (plain baseline)', baseline, createAt('/payments', {})));
     rows.push(await paced('retrieve at 200 req/s, open loop (full path)', service, retrieveAt('/api/v1/payments', auth)));
     rows.push(await paced('retrieve at 200 req/s, open loop (plain baseline)', baseline, retrieveAt('/payments', {})));
-    rows.push(await loadCheckout(service, auth));
+    const [serviceCompletion, baselineCompletion] = await alternating(
+      ['checkout completions: full path (SubmitCard through GraphQL, card 4242…)', await checkoutCompletions(service, databaseUrl, shop.shop_id)],
+      ['completion: plain Express + pg (one transaction: UPDATE, ledger INSERT, outbox INSERT)', await baselineCompletions(baseline, databaseUrl, shop.shop_id)],
+    );
+    rows.push(serviceCompletion, baselineCompletion);
 
-    const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps };
+    const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps, completion: serviceCompletion.rps / baselineCompletion.rps };
     const webhook = await measureWebhookLag(service, auth, shop.shop_id, databaseUrl);
-    report(rows, ratios, webhook);
+    const { roundTrips } = await completionRoundTrips(env, shop.api_key);
+    report(rows, ratios, webhook, roundTrips);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -129,14 +135,41 @@ async function load(name: string, options: Record<string, unknown>, seconds = SE
   return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors };
 }
 
+/** Enough payable payments for every completion round (inserted in bulk: creating them is not what is measured). */
+async function payablePayments(databaseUrl: string, shopId: string): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `insert into payments (id, shop_id, amount, currency, return_url, metadata)
+       select 'pay_' || substr(md5(random()::text || g::text), 1, 24), $1, 1234, 'usd', 'https://shop.example.com/thanks', '{}'
+         from generate_series(1, $2) g returning id`,
+      [shopId, ROUNDS * ROUND_SECONDS * 3000],
+    );
+    return rows.map((r) => r.id as string);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Card submissions through the public checkout GraphQL operation, each on a fresh payment. */
-async function loadCheckout(service: string, auth: Record<string, string>): Promise<Row> {
-  const ids = await createPayments(service, auth, 4000);
+async function checkoutCompletions(service: string, databaseUrl: string, shopId: string): Promise<Record<string, unknown>> {
+  const ids = await payablePayments(databaseUrl, shopId);
   let next = 0;
-  return load('checkout completions (SubmitCard, approving test card)', {
+  return {
     url: `${service}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(ids[next++ % ids.length]) }) }],
-  }, Math.min(SECONDS, 5));
+  };
+}
+
+/** The baseline's completion of a fresh payment per request. */
+async function baselineCompletions(baseline: string, databaseUrl: string, shopId: string): Promise<Record<string, unknown>> {
+  const ids = await payablePayments(databaseUrl, shopId);
+  let next = 0;
+  return {
+    url: baseline, method: 'POST',
+    requests: [{ setupRequest: (req: object) => ({ ...req, path: `/payments/${ids[next++ % ids.length]}/complete` }) }],
+  };
 }
 
 async function createPayments(service: string, auth: Record<string, string>, count: number): Promise<string[]> {
@@ -150,15 +183,17 @@ async function createPayments(service: string, auth: Record<string, string>, cou
   return ids;
 }
 
-function report(rows: Row[], ratios: { create: number; retrieve: number }, webhook: Awaited<ReturnType<typeof measureWebhookLag>>) {
+function report(rows: Row[], ratios: { create: number; retrieve: number; completion: number }, webhook: Awaited<ReturnType<typeof measureWebhookLag>>, completionRoundTrips: number) {
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, webhook }, null, 2)}\n`);
+    const result = { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, completionRoundTrips, webhook };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}`);
   for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 50%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 60%)`);
+  log(`completion: ${(ratios.completion * 100).toFixed(0)}% of the plain baseline (target >= 35%), ${completionRoundTrips} database round trips per completion (target <= 5)`);
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
   log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }
