@@ -97,7 +97,7 @@ async function main() {
 
     const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps, completion: serviceCompletion.rps / baselineCompletion.rps };
     const webhook = await measureWebhookLag(service, auth, shop.shop_id, databaseUrl);
-    const { roundTrips } = await completionRoundTrips(env, shop.api_key);
+    const { roundTrips } = await completionRoundTrips(env);
     report(rows, ratios, webhook, roundTrips);
   } finally {
     for (const child of children) child.kill('SIGTERM');
