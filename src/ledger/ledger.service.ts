@@ -4,7 +4,8 @@ import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
 import type { Withdrawal } from '../withdrawals/withdrawal.entity';
 import { feeFor } from './fee';
-import { exactCents, type Cents } from '../shared/cents';
+import type { Cents } from '../shared/cents';
+import { balanceFigures } from './balance-checkpoints';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 
 interface Posting {
@@ -53,13 +54,9 @@ export function completedPaymentPostings(amount: number): CompletionPosting[] {
 /** A new journal's id: the entries of one money movement share it. */
 export const newJournalId = () => prefixedId('jrn', 20);
 
-/** A seller's balance: the sum of their entries, never a counter kept apart from them. */
+/** A seller's balance: the sum of their entries (the last checkpoint of that sum plus the entries after it), never a counter kept apart from them. */
 export async function sellerBalance(em: EntityManager, sellerId: string): Promise<Cents> {
-  const [row] = await em.execute<{ balance: string | null }[]>(
-    `select coalesce(sum("amount"), 0) as balance from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`,
-    [sellerId],
-  );
-  return exactCents(row.balance);
+  return (await balanceFigures(em, [sellerId])).get(sellerId)!.available;
 }
 
 /**
@@ -110,33 +107,4 @@ export function bookPayout(tx: EntityManager, withdrawal: Withdrawal): void {
   ], withdrawal);
 }
 
-/** The sums behind a seller's balance, all in integer cents. */
-export interface BalanceFigures {
-  /** What may be withdrawn now: every seller_balance entry summed (held withdrawals already taken out). */
-  available: Cents;
-  /** Lifetime gross of completed payments. */
-  gross: Cents;
-  /** Lifetime fees (15% of each completed payment). */
-  fees: Cents;
-  /** Lifetime refunds taken back from the balance. */
-  refunds: Cents;
-}
-
-/** The figures of several sellers in one query (the console's balance loader). */
-export async function balanceFigures(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, BalanceFigures>> {
-  const rows = await em.execute<{ seller_id: string; available: string; gross: string; fees: string; refunds: string }[]>(
-    `select "seller_id",
-            coalesce(sum("amount"), 0) as available,
-            coalesce(sum("amount") filter (where "kind" = 'payment'), 0) as gross,
-            coalesce(-sum("amount") filter (where "kind" = 'fee'), 0) as fees,
-            coalesce(-sum("amount") filter (where "kind" = 'refund'), 0) as refunds
-       from "ledger_entries" where "account" = 'seller_balance' and "seller_id" in (?) group by "seller_id"`,
-    [sellerIds as string[]],
-  );
-  const figures = new Map<string, BalanceFigures>();
-  for (const id of sellerIds) figures.set(id, { available: 0n, gross: 0n, fees: 0n, refunds: 0n });
-  for (const r of rows) {
-    figures.set(r.seller_id, { available: exactCents(r.available), gross: exactCents(r.gross), fees: exactCents(r.fees), refunds: exactCents(r.refunds) });
-  }
-  return figures;
-}
+export { balanceFigures, type BalanceFigures } from './balance-checkpoints';
