@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { approvedSubmission } from './card-submission';
 import { fixedRate } from './fixed-rate';
+import { measureBalanceAtScale, type BalanceTiming } from './balance';
 import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
 import { freePort } from '../support/processes';
@@ -98,7 +99,10 @@ async function main() {
     const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps, completion: serviceCompletion.rps / baselineCompletion.rps };
     const webhook = await measureWebhookLag(service, auth, shop.shop_id, databaseUrl);
     const { roundTrips } = await completionRoundTrips(env);
-    report(rows, ratios, webhook, roundTrips);
+    const bigSeller = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'big-seller@example.com', '--name', 'Big seller'], env));
+    log(`loading ${process.env.BENCH_BALANCE_ENTRIES ?? '1000000'} ledger entries for one seller…`);
+    const balance = await measureBalanceAtScale(service, databaseUrl, bigSeller);
+    report(rows, ratios, webhook, roundTrips, balance);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -183,9 +187,18 @@ async function createPayments(service: string, auth: Record<string, string>, cou
   return ids;
 }
 
-function report(rows: Row[], ratios: { create: number; retrieve: number; completion: number }, webhook: Awaited<ReturnType<typeof measureWebhookLag>>, completionRoundTrips: number) {
+function report(
+  rows: Row[],
+  ratios: { create: number; retrieve: number; completion: number },
+  webhook: Awaited<ReturnType<typeof measureWebhookLag>>,
+  completionRoundTrips: number,
+  balance: BalanceTiming,
+) {
   if (asJson) {
-    const result = { connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, completionRoundTrips, webhook };
+    const result = {
+      connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, completionRoundTrips,
+      balanceMsAt1M: balance.balanceMs, withdrawalMsAt1M: balance.withdrawalMs, balance, webhook,
+    };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
@@ -194,6 +207,7 @@ function report(rows: Row[], ratios: { create: number; retrieve: number; complet
   for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 50%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 60%)`);
   log(`completion: ${(ratios.completion * 100).toFixed(0)}% of the plain baseline (target >= 35%), ${completionRoundTrips} database round trips per completion (target <= 5)`);
+  log(`balance with ${balance.sellerEntries} seller entries: ${balance.balanceMs} ms, withdrawal request ${balance.withdrawalMs} ms (target < 20 ms; first read, which writes the first checkpoint: ${balance.firstReadMs} ms)`);
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
   log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }
