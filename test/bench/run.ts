@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
@@ -24,6 +24,13 @@ const ROUND_SECONDS = Math.max(2, Math.round((SECONDS * 1.5) / ROUNDS));
 const POOL_SIZE = 10;
 const PROCESSES = Number(process.env.WEB_CONCURRENCY ?? 1);
 const asJson = process.argv.includes('--json');
+/**
+ * Scaling shape (docs/scaling.md): `BENCH_LOAD_CPUS=0 BENCH_SERVICE_CPUS=1` pins this process (the load
+ * generator) and the service and baseline processes to those cores with `taskset`, so a second service process
+ * shows what it adds instead of competing with the generator. PostgreSQL and Redis stay where they are.
+ */
+const LOAD_CPUS = process.env.BENCH_LOAD_CPUS;
+const SERVICE_CPUS = process.env.BENCH_SERVICE_CPUS;
 
 interface Row {
   name: string;
@@ -37,6 +44,7 @@ interface Row {
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
 
 async function main() {
+  if (LOAD_CPUS) execFileSync('taskset', ['-pc', LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
   const dbName = `payments_bench_${randomBytes(4).toString('hex')}`;
   await admin(`create database "${dbName}"`);
   const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
@@ -51,9 +59,9 @@ async function main() {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEB_CONCURRENCY: String(PROCESSES),
     };
     const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'bench@example.com', '--name', 'Bench'], env));
-    children.push(await startChild('dist/src/main.js', [], env, /payment service listening/));
+    children.push(await startChild('dist/src/main.js', [], env, /payment service listening/, SERVICE_CPUS));
     const baselinePort = await freePort();
-    children.push(await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(baselinePort), String(POOL_SIZE)], env, /baseline listening/));
+    children.push(await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(baselinePort), String(POOL_SIZE)], env, /baseline listening/, SERVICE_CPUS));
 
     const service = `http://127.0.0.1:${servicePort}`;
     const baseline = `http://127.0.0.1:${baselinePort}`;
@@ -196,7 +204,8 @@ function report(
 ) {
   if (asJson) {
     const result = {
-      connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, completionRoundTrips,
+      connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES,
+      cpus: { load: LOAD_CPUS ?? 'any', service: SERVICE_CPUS ?? 'any' }, rows, ratios, completionRoundTrips,
       balanceMsAt1M: balance.balanceMs, withdrawalMsAt1M: balance.withdrawalMs, balance, webhook,
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
