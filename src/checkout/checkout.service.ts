@@ -227,7 +227,9 @@ async function complete(
   threeDsOutcome: Payment['threeDsOutcome'] | undefined,
 ): Promise<Settlement> {
   let outcome: Settlement | 'retry' = 'retry';
-  while (outcome === 'retry') {
+  // A shop whose standing flips back and forth between the two tries: bounded, and left `processing` for
+  // reconciliation to settle (it asks the acquirer and completes or refuses then).
+  for (let attempt = 0; attempt < 3 && outcome === 'retry'; attempt++) {
     const done = await completeInOneStatement(caller.em, {
       payment,
       shop: payment.shop,
@@ -240,6 +242,7 @@ async function complete(
     else if (takesPayments(done.standing)) outcome = 'lost';
     else outcome = await refuse(caller.em, payment.id, reference, threeDsOutcome);
   }
+  if (outcome === 'retry') outcome = 'lost';
   if (outcome === 'completed') {
     deps.logger.info({ requestId: caller.requestId, paymentId: payment.id }, 'payment completed');
     deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
