@@ -116,6 +116,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
     baseUrl,
     logger,
+    wakeDeliveries: webhooks.wake,
   };
   const refunds = startRefundJobs({
     orm,

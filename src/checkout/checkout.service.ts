@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
-import { bookCompletedPayment } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { applyTransition } from '../payments/payment-lifecycle';
@@ -12,6 +11,7 @@ import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops
 import { recordPaymentEvent } from '../webhooks/outbox';
 import { summarizeCard, validCard } from './card-intake';
 import { SHOP_UNAVAILABLE } from './failure-messages';
+import { completeInOneStatement } from './completion-statement';
 import type { CardTestingGuard } from './card-testing-guard';
 
 /** What checkout needs besides the unit of work: built once at start, shared by every request. */
@@ -21,6 +21,8 @@ export interface CheckoutDeps {
   guard: CardTestingGuard;
   baseUrl: string;
   logger: Logger;
+  /** Wakes this process's webhook relay: a completion just wrote a delivery that is due now. */
+  wakeDeliveries(): void;
 }
 
 export interface CheckoutCaller {
@@ -36,7 +38,9 @@ type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
  * to the shop (deleting a shop is how a seller replaces a lost key, so the customer may pay anew there).
  */
 export async function findCheckoutPayment(em: EntityManager, id: string): Promise<Payment> {
-  const payment = isPaymentId(id) ? await em.findOne(Payment, { id }, { populate: ['shop', 'shop.seller'], refresh: true }) : null;
+  // Read through an empty identity map: the row as it is now, in one joined query (`refresh: true` on a
+  // populated find would load the shop and the seller again, one query each).
+  const payment = isPaymentId(id) ? await em.fork().findOne(Payment, { id }, { populate: ['shop', 'shop.seller'] }) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
 }
@@ -92,7 +96,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
       { checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null },
     );
   } else {
-    await finish(deps, caller, paymentId, result, result.threeDs);
+    await finish(deps, caller, payment, result, result.threeDs);
   }
   return findCheckoutPayment(caller.em, paymentId);
 }
@@ -138,7 +142,7 @@ async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, p
   const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, answer));
   // The customer was challenged; it failed when they said so (in-page) or the acquirer says so (redirect).
   const failed = 'authenticated' in answer ? !answer.authenticated : result.threeDs === 'failed';
-  await finish(deps, caller, paymentId, result, failed ? 'failed' : 'challenged');
+  await finish(deps, caller, payment, result, failed ? 'failed' : 'challenged');
   return findCheckoutPayment(caller.em, paymentId);
 }
 
@@ -156,9 +160,10 @@ async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call:
   }
 }
 
-async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
+async function finish(deps: CheckoutDeps, caller: CheckoutCaller, payment: Payment, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
+  const paymentId = payment.id;
   if (result.kind === 'approved') {
-    await complete(deps, caller, paymentId, result.reference, threeDsOutcome);
+    await complete(deps, caller, payment, result.reference, threeDsOutcome);
     return;
   }
   // The move and its `payment.failed` outbox event (sent only to shops that chose it) commit together.
@@ -193,7 +198,7 @@ export type Settlement = 'completed' | 'failed' | 'refused' | 'lost';
  */
 export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManager, paymentId: string, found: AuthorizationLookup): Promise<Settlement> {
   const caller: CheckoutCaller = { em, clientAddress: '', requestId: `reconcile-${paymentId}` };
-  if (found.kind === 'approved') return complete(deps, caller, paymentId, found.reference, undefined);
+  if (found.kind === 'approved') return complete(deps, caller, await findCheckoutPayment(em, paymentId), found.reference, undefined);
   const code = found.kind === 'declined' ? found.code : REQUEST_NEVER_RECEIVED;
   const failed = await applyTransition(em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
     checkoutStage: CheckoutStage.FINISHED,
@@ -207,50 +212,64 @@ export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManage
 }
 
 /**
- * Completion is one transaction: the conditional move to `completed`, the ledger entries (credit and
- * fee) and the outbox event. Either all of it is there or none of it. The shop's standing is read again
- * in it, under row locks: a shop deactivated or deleted, or a seller suspended, while the card was at the
- * acquirer is never credited; the payment fails `shop_unavailable` and the approval is voided.
+ * Completion is one statement (completion-statement.ts): the conditional move to `completed`, the ledger
+ * entries (credit and fee), the outbox event and its delivery, under FOR SHARE locks on the shop and seller
+ * rows. Either all of it is there or none of it. A shop deactivated or deleted, or a seller suspended, while
+ * the card was at the acquirer is never credited: the statement moves nothing, and the payment fails
+ * `shop_unavailable` (refuse, below) and the approval is voided. `payment`: as read before the claim (only
+ * its creation fields and shop are used, which do not change).
  */
 async function complete(
   deps: CheckoutDeps,
   caller: CheckoutCaller,
-  paymentId: string,
+  payment: Payment,
   reference: string,
   threeDsOutcome: Payment['threeDsOutcome'] | undefined,
 ): Promise<Settlement> {
+  let outcome: Settlement | 'retry' = 'retry';
+  // A shop whose standing flips back and forth between the two tries: bounded, and left `processing` for
+  // reconciliation to settle (it asks the acquirer and completes or refuses then).
+  for (let attempt = 0; attempt < 3 && outcome === 'retry'; attempt++) {
+    const done = await completeInOneStatement(caller.em, {
+      payment,
+      shop: payment.shop,
+      processorReference: reference,
+      threeDsOutcome,
+      baseUrl: deps.baseUrl,
+    });
+    if (done.delivery) deps.wakeDeliveries();
+    if (done.completed) outcome = 'completed';
+    else if (takesPayments(done.standing)) outcome = 'lost';
+    else outcome = await refuse(caller.em, payment.id, reference, threeDsOutcome);
+  }
+  if (outcome === 'retry') outcome = 'lost';
+  if (outcome === 'completed') {
+    deps.logger.info({ requestId: caller.requestId, paymentId: payment.id }, 'payment completed');
+    deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+  }
+  if (outcome === 'refused') await voidApproval(deps, payment.id, reference);
+  return outcome;
+}
+
+/**
+ * The shop could not take the payment when the completion statement ran: fail it `shop_unavailable`, with the
+ * standing read again under the same locks in this transaction. If the shop was restored in between (the
+ * standing allows it now), the completion is tried again instead.
+ */
+async function refuse(em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome'] | undefined): Promise<Settlement | 'retry'> {
   // Reconciliation does not know how 3-D Secure went: it keeps what is there.
   const threeDs = threeDsOutcome === undefined ? {} : { threeDsOutcome };
-  const outcome = await caller.em.transactional(async (tx): Promise<Settlement> => {
-    if (!takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) {
-      const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-        checkoutStage: CheckoutStage.FINISHED,
-        failureCode: SHOP_UNAVAILABLE,
-        processorReference: reference,
-        needsAttentionAt: null,
-        ...threeDs,
-      });
-      return failed ? 'refused' : 'lost';
-    }
-    const moved = await applyTransition(tx, paymentId, 'complete', { checkoutStage: CheckoutStage.PROCESSING }, {
+  return em.transactional(async (tx) => {
+    if (takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) return 'retry';
+    const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
       checkoutStage: CheckoutStage.FINISHED,
-      completedAt: new Date(),
+      failureCode: SHOP_UNAVAILABLE,
       processorReference: reference,
       needsAttentionAt: null,
       ...threeDs,
     });
-    if (!moved) return 'lost';
-    const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
-    bookCompletedPayment(tx, payment);
-    await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
-    return 'completed';
+    return failed ? 'refused' : 'lost';
   });
-  if (outcome === 'completed') {
-    deps.logger.info({ requestId: caller.requestId, paymentId }, 'payment completed');
-    deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
-  }
-  if (outcome === 'refused') await voidApproval(deps, paymentId, reference);
-  return outcome;
 }
 
 /**

@@ -38,13 +38,19 @@ export async function openDatabase(config: Config, logger: Logger, role: DataDir
 }
 
 async function connect(url: string, config: Config, logger: Logger, how: { embedded: boolean; stop?: () => Promise<void> }): Promise<Database> {
+  // Behind PgBouncer in transaction mode a connection-level setting would be refused by PgBouncer (a startup
+  // parameter) or leak to whichever client gets the server connection next: the timeout is the role's then.
+  const pooled = config.databasePooler === 'pgbouncer-transaction';
+  const statementTimeoutMs = pooled ? 0 : config.databaseStatementTimeoutMs;
   // MikroORM would create a missing database; only DATABASE_CREATE=1 asks for that (a misspelt name must not start empty).
-  const orm = await MikroORM.init({ ...ormConfig(url, config.databasePoolSize, config.databaseStatementTimeoutMs), ensureDatabase: config.databaseCreate });
+  const orm = await MikroORM.init({ ...ormConfig(url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
   try {
-    await migrate(orm, url, logger, !how.embedded && config.databaseStatementTimeoutMs > 0);
+    if (how.embedded) await migrateEmbedded(orm, url, logger);
+    else await migrate(orm, logger);
+    if (pooled && config.databaseStatementTimeoutMs > 0) await warnWithoutRoleTimeout(orm, logger);
   } catch (error) {
     await orm.close();
-    throw error;
+    throw (error as { code?: string }).code === '3D000' ? missingDatabase(url) : error;
   }
   return {
     orm,
@@ -56,36 +62,53 @@ async function connect(url: string, config: Config, logger: Logger, how: { embed
   };
 }
 
-/**
- * All migrations in one transaction, free of DATABASE_STATEMENT_TIMEOUT_MS: rewriting a large table may take longer
- * than any request should. Not for the embedded PGlite: it ignores the time-out, and while one connection holds a
- * transaction it makes the others wait, so the migrator's own bookkeeping beside this transaction would deadlock.
- */
-async function upWithoutStatementTimeout(orm: MikroORM) {
-  return orm.em.fork().transactional(async (tx) => {
-    await tx.execute('set local statement_timeout = 0');
-    return orm.getMigrator().up({ transaction: tx.getTransactionContext() });
-  });
-}
-
 /** Any number to name the lock; only this service takes it. */
 const MIGRATION_LOCK = 746_211_903;
 
 /**
- * Applies pending migrations while holding a session advisory lock, so instances (or test workers)
- * starting together take turns instead of racing to create the same tables.
+ * All migrations in one transaction, free of DATABASE_STATEMENT_TIMEOUT_MS (rewriting a large table may take longer
+ * than any request should), under a transaction-level advisory lock, so instances (or test workers) starting
+ * together take turns. Transaction-level, not session-level: behind PgBouncer in transaction mode a session lock
+ * would stay on a server connection after the client left (docs/scaling.md). The migrator first makes sure its
+ * own table exists, on another pooled connection: that runs in a first locked transaction, so two instances
+ * never create it at once, and so the second one, which holds the lock, never waits on a connection beside it.
  */
-async function migrate(orm: MikroORM, url: string, logger: Logger, liftStatementTimeout: boolean): Promise<void> {
-  const lock = new Client({ connectionString: url });
-  await lock.connect().catch((error: { code?: string }) => {
-    throw error.code === '3D000' ? missingDatabase(url) : error;
+async function migrate(orm: MikroORM, logger: Logger): Promise<void> {
+  const migrator = orm.getMigrator();
+  await orm.em.fork().transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await migrator.getExecutedMigrations();
   });
+  const applied = await orm.em.fork().transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await tx.execute('set local statement_timeout = 0');
+    return migrator.up({ transaction: tx.getTransactionContext() });
+  });
+  if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
+}
+
+/**
+ * The embedded PGlite: while one connection holds a transaction it makes the others wait, so the migrator's own
+ * bookkeeping beside a locked transaction would deadlock; a session lock on a connection of its own instead
+ * (the time-out does not apply there).
+ */
+async function migrateEmbedded(orm: MikroORM, url: string, logger: Logger): Promise<void> {
+  const lock = new Client({ connectionString: url });
+  await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const applied = liftStatementTimeout ? await upWithoutStatementTimeout(orm) : await orm.getMigrator().up();
+    const applied = await orm.getMigrator().up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
   } finally {
     await lock.end();
+  }
+}
+
+/** Behind a pooler the statement time-out must come from the role (ALTER ROLE … SET statement_timeout): say so when it does not. */
+async function warnWithoutRoleTimeout(orm: MikroORM, logger: Logger): Promise<void> {
+  const [row] = await orm.em.fork().execute<{ statement_timeout: string }[]>('show statement_timeout');
+  if (row.statement_timeout === '0') {
+    logger.warn('DATABASE_POOLER is set and the database role has no statement_timeout: set it per role (docs/scaling.md, "PgBouncer")');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { FIGURE_SUMS_SQL } from './balance-checkpoints';
 import { FEE_PERCENT } from './fee';
 
 /**
@@ -79,6 +80,20 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
           where (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_hold' and e."amount" = -w."amount") <> 1
              or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_release') <> (case when w."status" = 'rejected' then 1 else 0 end)
              or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."kind" = 'payout' and e."amount" > 0) <> (case when w."status" = 'paid' then 1 else 0 end)`,
+  },
+  {
+    name: 'checkpoint_matches_entries',
+    description: 'each balance checkpoint equals the one before it plus the seller entries between them',
+    sql: `select c."seller_id" || ' through ' || c."through_entry_id" as subject,
+                 'checkpoint ' || c."available" || '/' || c."gross" || '/' || c."fees" || '/' || c."refunds"
+                 || ' entries ' || (c.prev_available + t.available) || '/' || (c.prev_gross + t.gross) || '/' || (c.prev_fees + t.fees) || '/' || (c.prev_refunds + t.refunds) as detail
+          from (select k.*, lag(k."through_entry_id", 1, 0::bigint) over w as prev_through,
+                       lag(k."available", 1, 0::bigint) over w as prev_available, lag(k."gross", 1, 0::bigint) over w as prev_gross,
+                       lag(k."fees", 1, 0::bigint) over w as prev_fees, lag(k."refunds", 1, 0::bigint) over w as prev_refunds
+                  from "ledger_checkpoints" k window w as (partition by k."seller_id" order by k."through_entry_id")) c
+          cross join lateral (select ${FIGURE_SUMS_SQL} from "ledger_entries" e
+                               where e."seller_id" = c."seller_id" and e."account" = 'seller_balance' and e."id" > c.prev_through and e."id" <= c."through_entry_id") t
+          where (c."available", c."gross", c."fees", c."refunds") <> (c.prev_available + t.available, c.prev_gross + t.gross, c.prev_fees + t.fees, c.prev_refunds + t.refunds)`,
   },
 ];
 

@@ -4,7 +4,8 @@ import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
 import type { Withdrawal } from '../withdrawals/withdrawal.entity';
 import { feeFor } from './fee';
-import { exactCents, type Cents } from '../shared/cents';
+import type { Cents } from '../shared/cents';
+import { balanceFigures } from './balance-checkpoints';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 
 interface Posting {
@@ -20,35 +21,42 @@ interface Posting {
  */
 export function postJournal(tx: EntityManager, payment: Payment | null, postings: Posting[], withdrawal: Withdrawal | null = null): string {
   if (postings.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error('journal does not balance');
-  const journalId = prefixedId('jrn', 20);
+  const journalId = newJournalId();
   for (const p of postings.filter((posting) => posting.amount !== 0)) {
     tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, payment, withdrawal });
   }
   return journalId;
 }
 
-/**
- * A completed payment: the customer's money reaches the seller's balance, and the fee (fee.ts) moves from
- * the seller's balance to our fee revenue. The seller sees one credit and one fee entry.
- */
-export function bookCompletedPayment(tx: EntityManager, payment: Payment): void {
-  const seller = payment.shop.seller;
-  const fee = feeFor(payment.amount);
-  postJournal(tx, payment, [
-    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'payment', amount: -payment.amount },
-    { account: LedgerAccount.SELLER_BALANCE, kind: 'payment', amount: payment.amount, seller },
-    { account: LedgerAccount.SELLER_BALANCE, kind: 'fee', amount: -fee, seller },
-    { account: LedgerAccount.FEE_REVENUE, kind: 'fee', amount: fee },
-  ]);
+/** One line of a completed payment's journal; `toSeller` lines go to the payment's seller. */
+export interface CompletionPosting {
+  account: LedgerAccount;
+  kind: string;
+  amount: number;
+  toSeller: boolean;
 }
 
-/** A seller's balance: the sum of their entries, never a counter kept apart from them. */
+/**
+ * A completed payment: the customer's money reaches the seller's balance, and the fee (fee.ts) moves from
+ * the seller's balance to our fee revenue. The seller sees one credit and one fee entry. Written with the
+ * move to `completed` by one statement (checkout/completion-statement.ts).
+ */
+export function completedPaymentPostings(amount: number): CompletionPosting[] {
+  const fee = feeFor(amount);
+  return [
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'payment', amount: -amount, toSeller: false },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'payment', amount, toSeller: true },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'fee', amount: -fee, toSeller: true },
+    { account: LedgerAccount.FEE_REVENUE, kind: 'fee', amount: fee, toSeller: false },
+  ];
+}
+
+/** A new journal's id: the entries of one money movement share it. */
+export const newJournalId = () => prefixedId('jrn', 20);
+
+/** A seller's balance: the sum of their entries (the last checkpoint of that sum plus the entries after it), never a counter kept apart from them. */
 export async function sellerBalance(em: EntityManager, sellerId: string): Promise<Cents> {
-  const [row] = await em.execute<{ balance: string | null }[]>(
-    `select coalesce(sum("amount"), 0) as balance from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`,
-    [sellerId],
-  );
-  return exactCents(row.balance);
+  return (await balanceFigures(em, [sellerId])).get(sellerId)!.available;
 }
 
 /**
@@ -99,33 +107,4 @@ export function bookPayout(tx: EntityManager, withdrawal: Withdrawal): void {
   ], withdrawal);
 }
 
-/** The sums behind a seller's balance, all in integer cents. */
-export interface BalanceFigures {
-  /** What may be withdrawn now: every seller_balance entry summed (held withdrawals already taken out). */
-  available: Cents;
-  /** Lifetime gross of completed payments. */
-  gross: Cents;
-  /** Lifetime fees (15% of each completed payment). */
-  fees: Cents;
-  /** Lifetime refunds taken back from the balance. */
-  refunds: Cents;
-}
-
-/** The figures of several sellers in one query (the console's balance loader). */
-export async function balanceFigures(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, BalanceFigures>> {
-  const rows = await em.execute<{ seller_id: string; available: string; gross: string; fees: string; refunds: string }[]>(
-    `select "seller_id",
-            coalesce(sum("amount"), 0) as available,
-            coalesce(sum("amount") filter (where "kind" = 'payment'), 0) as gross,
-            coalesce(-sum("amount") filter (where "kind" = 'fee'), 0) as fees,
-            coalesce(-sum("amount") filter (where "kind" = 'refund'), 0) as refunds
-       from "ledger_entries" where "account" = 'seller_balance' and "seller_id" in (?) group by "seller_id"`,
-    [sellerIds as string[]],
-  );
-  const figures = new Map<string, BalanceFigures>();
-  for (const id of sellerIds) figures.set(id, { available: 0n, gross: 0n, fees: 0n, refunds: 0n });
-  for (const r of rows) {
-    figures.set(r.seller_id, { available: exactCents(r.available), gross: exactCents(r.gross), fees: exactCents(r.fees), refunds: exactCents(r.refunds) });
-  }
-  return figures;
-}
+export { balanceFigures, type BalanceFigures } from './balance-checkpoints';

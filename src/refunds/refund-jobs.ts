@@ -2,6 +2,7 @@ import Bull from 'bull';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { CardProcessor } from '../processor/card-processor';
+import { bullPrefix, connectBullClient, type Redis } from '../shared/redis';
 import { executeRefund, refundsNeedingExecution, type RefundExecutionDeps } from './refund.service';
 
 /** How approved refunds get carried out: right after approval, and by a periodic sweep that misses nothing. */
@@ -52,11 +53,13 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
       throw err;
     });
 
+  // Clients made through `createClient` are ours to close (bull closes only the ones it made itself).
+  const clients: Redis[] = [];
+  const trackClient = (client: Redis) => (clients.push(client), client);
   const queue = options.redisUrl
-    ? new Bull<{ refundId: string }>(QUEUE_NAME, options.redisUrl, {
-        prefix: options.redisKeyPrefix,
-        // bull's blocking clients must never give up on a command (bull's own requirement).
-        redis: { maxRetriesPerRequest: null, enableReadyCheck: false },
+    ? new Bull<{ refundId: string }>(QUEUE_NAME, {
+        prefix: bullPrefix(options.redisUrl, options.redisKeyPrefix),
+        createClient: () => trackClient(connectBullClient(options.redisUrl!)),
         defaultJobOptions: { removeOnComplete: true, removeOnFail: 100, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
       })
     : null;
@@ -95,6 +98,7 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
     async stop() {
       clearInterval(timer);
       if (queue) await queue.close().catch(() => undefined);
+      for (const client of clients) client.disconnect();
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { parseRedisTarget } from './redis-url';
 import { StartupError } from './startup-error';
 
 /** Everything the service reads from its environment, validated once at start. */
@@ -22,7 +23,9 @@ export interface Config {
   databasePoolSize: number;
   /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL cancels any statement of the service running longer (default 5000; 0 = no limit). Migrations and check-ledger lift it. */
   databaseStatementTimeoutMs: number;
-  /** REDIS_URL: Redis for shared rate limits and queues; unset = in-process equivalents (one instance only). */
+  /** DATABASE_POOLER: `none`, or `pgbouncer-transaction` when DATABASE_URL points at PgBouncer in transaction mode: no per-connection settings are sent, set statement_timeout per role (docs/scaling.md) (default none). */
+  databasePooler: 'none' | 'pgbouncer-transaction';
+  /** REDIS_URL: Redis for shared rate limits and queues, `redis://host:port` or a cluster `redis-cluster://host1:port1,host2:port2` (docs/scaling.md); unset = in-process equivalents (one instance only). */
   redisUrl: string | undefined;
   /** REDIS_KEY_PREFIX: namespace of every Redis key (default "hcp:"), so several deployments or test runs can share a server. */
   redisKeyPrefix: string;
@@ -189,7 +192,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 0, 3_600_000),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    databasePooler: oneOf(env, 'DATABASE_POOLER', ['none', 'pgbouncer-transaction'] as const),
+    redisUrl: redisUrl(env),
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'hcp:',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000_000),
@@ -365,6 +369,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   if (!URL.canParse(raw) || !protocols.includes(new URL(raw).protocol)) {
     fail(name, `must be a ${protocols.map((p) => p.replace(':', '://')).join(' or ')} URL`);
   }
+  return raw;
+}
+
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (!parseRedisTarget(raw)) fail('REDIS_URL', 'must be a redis:// or rediss:// URL, or redis-cluster://host1:port1,host2:port2 (rediss-cluster:// with TLS)');
   return raw;
 }
 

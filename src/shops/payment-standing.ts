@@ -17,6 +17,13 @@ export function takesPayments(standing: ShopStanding): boolean {
   return standing.shopStatus === ShopStatus.ACTIVE && !standing.shopDeleted && standing.sellerStatus === SellerStatus.ACTIVE;
 }
 
+/**
+ * `takesPayments` as a SQL condition over a shop row `sh` and its seller row `se`, for a statement that must
+ * decide in the database (checkout/completion-statement.ts); test/integration/checkout-shop-standing.test.ts
+ * holds the two to each other.
+ */
+export const TAKES_PAYMENTS_SQL = `sh."status" = '${ShopStatus.ACTIVE}' and sh."deleted_at" is null and se."status" = '${SellerStatus.ACTIVE}'`;
+
 export function standingOf(shop: { status: ShopStatus; deletedAt: Date | null; seller: { status: SellerStatus } }): ShopStanding {
   return { shopStatus: shop.status, shopDeleted: shop.deletedAt !== null, sellerStatus: shop.seller.status };
 }

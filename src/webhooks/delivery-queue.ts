@@ -1,6 +1,6 @@
 import Queue from 'bull';
-import Redis from 'ioredis';
 import type { Logger } from '../shared/logger';
+import { bullPrefix, connectBullClient, type Redis } from '../shared/redis';
 import type { DueDelivery, Dispatcher } from './relay';
 import { markEnqueued } from './relay';
 
@@ -24,18 +24,14 @@ export interface DeliveryQueue {
 /**
  * The bull queue of "make this attempt now" jobs. The job id is the delivery id and the attempt number,
  * so adding the same attempt twice (two relays, a relay and a worker) makes one job. Keys live under
- * REDIS_KEY_PREFIX (bull's `prefix`). Finished jobs are removed: PostgreSQL keeps the history.
+ * REDIS_KEY_PREFIX (bull's `prefix`, a hash tag on a cluster). Finished jobs are removed: PostgreSQL keeps the history.
  */
 export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: Logger): DeliveryQueue {
   const clients: Redis[] = [];
   const queue = new Queue<DeliveryJob>('webhook-deliveries', {
-    prefix: `${keyPrefix}bull`,
+    prefix: bullPrefix(redisUrl, `${keyPrefix}bull`),
     createClient: () => {
-      const client = new Redis(redisUrl, {
-        maxRetriesPerRequest: null,
-        enableReadyCheck: false,
-        retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-      });
+      const client = connectBullClient(redisUrl);
       client.on('error', () => undefined); // reported once below, through the queue's own error event
       clients.push(client);
       return client;

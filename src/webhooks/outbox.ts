@@ -7,7 +7,7 @@ import { randomBase62 } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
 import { shopReceives } from '../shops/webhook-event-choice';
 import { WebhookDelivery } from './webhook-delivery.entity';
-import { WebhookEvent } from './webhook-event.entity';
+import { newWebhookEventId, WebhookEvent } from './webhook-event.entity';
 
 export type PaymentEventType = 'payment.completed' | 'payment.failed' | 'payment.refunded';
 
@@ -19,14 +19,39 @@ export type PaymentEventType = 'payment.completed' | 'payment.failed' | 'payment
  * delivery is created in the same transaction (spec: a webhook is sent "if one is configured"), due at once.
  */
 export async function recordPaymentEvent(tx: EntityManager, payment: Payment, type: PaymentEventType, baseUrl: string): Promise<WebhookEvent> {
-  const [{ next }] = await tx.execute<{ next: number }[]>(
-    'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?',
-    [payment.id],
-  );
-  const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: Number(next), body: '' });
-  event.body = eventBody(event, paymentPayload(payment, baseUrl), payment.shop);
+  const [{ next }] = await tx.execute<{ next: number }[]>(NEXT_SEQUENCE_SQL, [payment.id]);
+  const draft = paymentEventDraft(payment, payment.shop, type, baseUrl);
+  const event = tx.create(WebhookEvent, { id: draft.id, createdAt: draft.createdAt, shop: payment.shop, payment, type, sequence: Number(next), body: draft.bodyAround(Number(next)) });
   if (payment.shop.webhookUrl && shopReceives(payment.shop.webhookEvents, type)) tx.create(WebhookDelivery, { event, shop: payment.shop, payment, nextAttemptAt: event.createdAt });
   return event;
+}
+
+/** A payment's next event sequence (the caller holds the payment's row lock). */
+export const NEXT_SEQUENCE_SQL = 'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?';
+
+/** An event about to be written whose sequence the database will choose: `body` is `before + sequence + after`. */
+export interface PaymentEventDraft {
+  id: string;
+  type: PaymentEventType;
+  createdAt: Date;
+  before: string;
+  after: string;
+  bodyAround(sequence: number): string;
+}
+
+/**
+ * Everything of a payment event but its sequence, for a writer that takes the sequence in the same statement
+ * as the insert (checkout/completion-statement.ts). `payment` holds the fields as they are after the change.
+ */
+export function paymentEventDraft(payment: PaymentFields, shop: Pick<Shop, 'id' | 'name'>, type: PaymentEventType, baseUrl: string): PaymentEventDraft {
+  const id = newWebhookEventId();
+  const createdAt = new Date();
+  const SENTINEL = '"sequence":0,';
+  const body = eventBody({ id, type, sequence: 0, createdAt }, paymentPayload(payment, baseUrl), shop);
+  const at = body.indexOf(SENTINEL) + '"sequence":'.length;
+  const before = body.slice(0, at);
+  const after = body.slice(at + 1);
+  return { id, type, createdAt, before, after, bodyAround: (sequence) => `${before}${sequence}${after}` };
 }
 
 /**
@@ -51,7 +76,7 @@ export function recordTestEvent(tx: EntityManager, shop: Shop, baseUrl: string):
 }
 
 /** The one serialization of an event; `amount` is integer cents, as everywhere in the API. */
-function eventBody(event: WebhookEvent, payment: object, shop: Shop): string {
+function eventBody(event: Pick<WebhookEvent, 'id' | 'type' | 'sequence' | 'createdAt'>, payment: object, shop: Pick<Shop, 'id' | 'name'>): string {
   return JSON.stringify({
     id: event.id,
     event: event.type,

@@ -21,6 +21,9 @@ registerEnumType(WebhookDeliveryStatus, {
   },
 });
 
+/** A new delivery's id. */
+export const newWebhookDeliveryId = () => prefixedId('whd', 24);
+
 /**
  * Taking one event to the shop's webhook URL: created with the event (same transaction) when the shop
  * has a URL. PostgreSQL holds the schedule (`next_attempt_at`), so a restart or a lost Redis loses
@@ -32,7 +35,7 @@ registerEnumType(WebhookDeliveryStatus, {
 export class WebhookDelivery {
   @Field(() => ID)
   @PrimaryKey({ type: 'string' })
-  id: string = prefixedId('whd', 24);
+  id: string = newWebhookDeliveryId();
 
   @OneToOne(() => WebhookEvent, { owner: true })
   event!: WebhookEvent;

@@ -3,6 +3,9 @@ import type { Payment } from '../payments/payment.entity';
 import { prefixedId } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
 
+/** A new event's id. */
+export const newWebhookEventId = () => prefixedId('evt', 24);
+
 /**
  * The outbox: an event written in the same transaction as the state change that causes them. `body` is
  * the JSON serialized once; every delivery attempt sends these exact bytes.
@@ -11,7 +14,7 @@ import type { Shop } from '../shops/shop.entity';
 @Unique({ name: 'webhook_events_payment_sequence_unique', properties: ['payment', 'sequence'] })
 export class WebhookEvent {
   @PrimaryKey({ type: 'string' })
-  id: string = prefixedId('evt', 24);
+  id: string = newWebhookEventId();
 
   @ManyToOne('Shop')
   shop!: Shop;

@@ -1,9 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { approvedSubmission } from './card-submission';
 import { fixedRate } from './fixed-rate';
+import { measureBalanceAtScale, type BalanceTiming } from './balance';
+import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
 import { freePort } from '../support/processes';
 import { runToEnd, startChild } from './children';
@@ -22,6 +24,13 @@ const ROUND_SECONDS = Math.max(2, Math.round((SECONDS * 1.5) / ROUNDS));
 const POOL_SIZE = 10;
 const PROCESSES = Number(process.env.WEB_CONCURRENCY ?? 1);
 const asJson = process.argv.includes('--json');
+/**
+ * Scaling shape (docs/scaling.md): `BENCH_LOAD_CPUS=0 BENCH_SERVICE_CPUS=1` pins this process (the load
+ * generator) and the service and baseline processes to those cores with `taskset`, so a second service process
+ * shows what it adds instead of competing with the generator. PostgreSQL and Redis stay where they are.
+ */
+const LOAD_CPUS = process.env.BENCH_LOAD_CPUS;
+const SERVICE_CPUS = process.env.BENCH_SERVICE_CPUS;
 
 interface Row {
   name: string;
@@ -35,6 +44,7 @@ interface Row {
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
 
 async function main() {
+  if (LOAD_CPUS) execFileSync('taskset', ['-pc', LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
   const dbName = `payments_bench_${randomBytes(4).toString('hex')}`;
   await admin(`create database "${dbName}"`);
   const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
@@ -49,9 +59,9 @@ async function main() {
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEB_CONCURRENCY: String(PROCESSES),
     };
     const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'bench@example.com', '--name', 'Bench'], env));
-    children.push(await startChild('dist/src/main.js', [], env, /payment service listening/));
+    children.push(await startChild('dist/src/main.js', [], env, /payment service listening/, SERVICE_CPUS));
     const baselinePort = await freePort();
-    children.push(await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(baselinePort), String(POOL_SIZE)], env, /baseline listening/));
+    children.push(await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(baselinePort), String(POOL_SIZE)], env, /baseline listening/, SERVICE_CPUS));
 
     const service = `http://127.0.0.1:${servicePort}`;
     const baseline = `http://127.0.0.1:${baselinePort}`;
@@ -88,11 +98,19 @@ async function main() {
     rows.push(await paced('create at 200 req/s, open loop (plain baseline)', baseline, createAt('/payments', {})));
     rows.push(await paced('retrieve at 200 req/s, open loop (full path)', service, retrieveAt('/api/v1/payments', auth)));
     rows.push(await paced('retrieve at 200 req/s, open loop (plain baseline)', baseline, retrieveAt('/payments', {})));
-    rows.push(await loadCheckout(service, auth));
+    const [serviceCompletion, baselineCompletion] = await alternating(
+      ['checkout completions: full path (SubmitCard through GraphQL, card 4242…)', await checkoutCompletions(service, databaseUrl, shop.shop_id)],
+      ['completion: plain Express + pg (one transaction: UPDATE, ledger INSERT, outbox INSERT)', await baselineCompletions(baseline, databaseUrl, shop.shop_id)],
+    );
+    rows.push(serviceCompletion, baselineCompletion);
 
-    const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps };
+    const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps, completion: serviceCompletion.rps / baselineCompletion.rps };
     const webhook = await measureWebhookLag(service, auth, shop.shop_id, databaseUrl);
-    report(rows, ratios, webhook);
+    const { roundTrips } = await completionRoundTrips(env);
+    const bigSeller = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'big-seller@example.com', '--name', 'Big seller'], env));
+    log(`loading ${process.env.BENCH_BALANCE_ENTRIES ?? '1000000'} ledger entries for one seller…`);
+    const balance = await measureBalanceAtScale(service, databaseUrl, bigSeller);
+    report(rows, ratios, webhook, roundTrips, balance);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -129,14 +147,41 @@ async function load(name: string, options: Record<string, unknown>, seconds = SE
   return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors };
 }
 
+/** Enough payable payments for every completion round (inserted in bulk: creating them is not what is measured). */
+async function payablePayments(databaseUrl: string, shopId: string): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `insert into payments (id, shop_id, amount, currency, return_url, metadata)
+       select 'pay_' || substr(md5(random()::text || g::text), 1, 24), $1, 1234, 'usd', 'https://shop.example.com/thanks', '{}'
+         from generate_series(1, $2) g returning id`,
+      [shopId, ROUNDS * ROUND_SECONDS * 3000],
+    );
+    return rows.map((r) => r.id as string);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Card submissions through the public checkout GraphQL operation, each on a fresh payment. */
-async function loadCheckout(service: string, auth: Record<string, string>): Promise<Row> {
-  const ids = await createPayments(service, auth, 4000);
+async function checkoutCompletions(service: string, databaseUrl: string, shopId: string): Promise<Record<string, unknown>> {
+  const ids = await payablePayments(databaseUrl, shopId);
   let next = 0;
-  return load('checkout completions (SubmitCard, approving test card)', {
+  return {
     url: `${service}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
     requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(ids[next++ % ids.length]) }) }],
-  }, Math.min(SECONDS, 5));
+  };
+}
+
+/** The baseline's completion of a fresh payment per request. */
+async function baselineCompletions(baseline: string, databaseUrl: string, shopId: string): Promise<Record<string, unknown>> {
+  const ids = await payablePayments(databaseUrl, shopId);
+  let next = 0;
+  return {
+    url: baseline, method: 'POST',
+    requests: [{ setupRequest: (req: object) => ({ ...req, path: `/payments/${ids[next++ % ids.length]}/complete` }) }],
+  };
 }
 
 async function createPayments(service: string, auth: Record<string, string>, count: number): Promise<string[]> {
@@ -150,15 +195,28 @@ async function createPayments(service: string, auth: Record<string, string>, cou
   return ids;
 }
 
-function report(rows: Row[], ratios: { create: number; retrieve: number }, webhook: Awaited<ReturnType<typeof measureWebhookLag>>) {
+function report(
+  rows: Row[],
+  ratios: { create: number; retrieve: number; completion: number },
+  webhook: Awaited<ReturnType<typeof measureWebhookLag>>,
+  completionRoundTrips: number,
+  balance: BalanceTiming,
+) {
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES, rows, ratios, webhook }, null, 2)}\n`);
+    const result = {
+      connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES,
+      cpus: { load: LOAD_CPUS ?? 'any', service: SERVICE_CPUS ?? 'any' }, rows, ratios, completionRoundTrips,
+      balanceMsAt1M: balance.balanceMs, withdrawalMsAt1M: balance.withdrawalMs, balance, webhook,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}`);
   for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 50%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 60%)`);
+  log(`completion: ${(ratios.completion * 100).toFixed(0)}% of the plain baseline (target >= 35%), ${completionRoundTrips} database round trips per completion (target <= 5)`);
+  log(`balance with ${balance.sellerEntries} seller entries: ${balance.balanceMs} ms, withdrawal request ${balance.withdrawalMs} ms (target < 20 ms; first read, which writes the first checkpoint: ${balance.firstReadMs} ms)`);
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
   log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }

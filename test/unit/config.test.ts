@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, publicBaseUrl } from '../../src/shared/config';
+import { parseRedisTarget } from '../../src/shared/redis-url';
 import { createCardProcessor } from '../../src/processor/processors';
 import { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
 
@@ -83,6 +84,20 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ ADMIN_TOKEN_TTL_DAYS: '30' }).adminTokenTtlDays).toBe(30);
   });
 
+  test('REDIS_URL names one Redis or a cluster by some of its nodes', () => {
+    expect(parseRedisTarget('redis://10.0.0.1:6379/2')).toEqual({ kind: 'single', url: 'redis://10.0.0.1:6379/2' });
+    expect(parseRedisTarget('redis-cluster://10.0.0.1:7000,redis-b.internal:7001,[::1]:7002')).toEqual({
+      kind: 'cluster',
+      nodes: [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b.internal', port: 7001 }, { host: '::1', port: 7002 }],
+      username: undefined,
+      password: undefined,
+      tls: false,
+    });
+    expect(parseRedisTarget('rediss-cluster://app:s%40cret@10.0.0.1:7000')).toMatchObject({ username: 'app', password: 's@cret', tls: true });
+    expect(parseRedisTarget('redis-cluster://10.0.0.1:70000')).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis-cluster://10.0.0.1:7000,10.0.0.2:7000' }).redisUrl).toBe('redis-cluster://10.0.0.1:7000,10.0.0.2:7000');
+  });
+
   test('BASE_URL loses its trailing slash', () => {
     expect(loadConfig({ BASE_URL: 'https://pay.example.com/' }).baseUrl).toBe('https://pay.example.com');
   });
@@ -91,7 +106,9 @@ describe('configuration from the environment', () => {
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ RATE_LIMIT_PER_MINUTE: '0' }, 'Invalid configuration: RATE_LIMIT_PER_MINUTE must be an integer from 1 to 1000000000 (got "0")'],
     [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL'],
-    [{ REDIS_URL: 'nope' }, 'Invalid configuration: REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ REDIS_URL: 'nope' }, 'Invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, or redis-cluster://host1:port1,host2:port2 (rediss-cluster:// with TLS)'],
+    [{ REDIS_URL: 'redis-cluster://10.0.0.1:7000,10.0.0.2' }, 'Invalid configuration: REDIS_URL must be a redis:// or rediss:// URL, or redis-cluster://host1:port1,host2:port2 (rediss-cluster:// with TLS)'],
+    [{ DATABASE_POOLER: 'pgpool' }, 'Invalid configuration: DATABASE_POOLER must be one of none, pgbouncer-transaction (got "pgpool")'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ BASE_URL: 'pay.example.com' }, 'Invalid configuration: BASE_URL must be an http(s) URL (got "pay.example.com")'],
     [{ WEB_CONCURRENCY: '2' }, 'Invalid configuration: WEB_CONCURRENCY above 1 needs DATABASE_URL (the embedded database serves one process)'],

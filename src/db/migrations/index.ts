@@ -12,6 +12,7 @@ import { Migration20261127050000_adyen } from './Migration20261127050000_adyen';
 import { Migration20261127090000_seller_refund_requests } from './Migration20261127090000_seller_refund_requests';
 import { Migration20261127090100_payout_accounts } from './Migration20261127090100_payout_accounts';
 import { Migration20261127120000_account_security } from './Migration20261127120000_account_security';
+import { Migration20261127160000_ledger_checkpoints } from './Migration20261127160000_ledger_checkpoints';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127090000_seller_refund_requests', class: Migration20261127090000_seller_refund_requests },
   { name: 'Migration20261127090100_payout_accounts', class: Migration20261127090100_payout_accounts },
   { name: 'Migration20261127120000_account_security', class: Migration20261127120000_account_security },
+  { name: 'Migration20261127160000_ledger_checkpoints', class: Migration20261127160000_ledger_checkpoints },
 ];

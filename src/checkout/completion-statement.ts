@@ -1,0 +1,102 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { completedPaymentPostings, newJournalId } from '../ledger/ledger.service';
+import type { Payment } from '../payments/payment.entity';
+import { transitionFor } from '../payments/payment-lifecycle';
+import type { PaymentFields } from '../payments/payment-snapshot';
+import { CheckoutStage } from '../payments/payment-status';
+import type { SellerStatus } from '../shops/seller.entity';
+import type { ShopStatus } from '../shops/shop.entity';
+import { TAKES_PAYMENTS_SQL, type ShopStanding } from '../shops/payment-standing';
+import { shopReceives } from '../shops/webhook-event-choice';
+import { newWebhookDeliveryId } from '../webhooks/webhook-delivery.entity';
+import { NEXT_SEQUENCE_SQL, paymentEventDraft } from '../webhooks/outbox';
+
+export interface CompletionFacts {
+  /** The payment as created (its amount, customer and metadata never change). */
+  payment: PaymentFields;
+  shop: { id: string; name: string };
+  processorReference: string;
+  /** Undefined: keep what is stored (reconciliation does not know how 3-D Secure went). */
+  threeDsOutcome: Payment['threeDsOutcome'] | undefined;
+  baseUrl: string;
+}
+
+export interface CompletionResult {
+  /** Whether this statement moved the payment to `completed` (and wrote its journal and event). */
+  completed: boolean;
+  /** The shop's standing read under FOR SHARE locks by the same statement. */
+  standing: ShopStanding;
+  /** Whether a webhook delivery was written (the relay is woken for it). */
+  delivery: boolean;
+}
+
+/**
+ * The whole completion as ONE statement, so it is atomic without BEGIN/COMMIT and costs one round trip
+ * (docs/performance.md, "The completion path"):
+ * 1. `standing`: the shop and seller rows under FOR SHARE, so a suspension, deactivation or deletion waits for
+ *    this statement, and one committed before it is seen (READ COMMITTED re-reads a locked row's newest version);
+ * 2. `moved`: the conditional UPDATE `processing` -> `completed`, only while the shop takes payments; it takes the
+ *    payment's row lock, so only one completion of a payment ever gets a row out of it;
+ * 3. `ledger`: the journal's four entries in one INSERT, only for a moved row (the journal-balance trigger runs
+ *    at the end of the statement's implicit transaction);
+ * 4. `event`: the outbox row, its sequence taken in the same INSERT;
+ * 5. `delivery`: the webhook delivery, due at once, when the shop has a webhook URL that receives the event.
+ * Nothing is written unless `moved` returned a row, and all of it commits together or not at all.
+ */
+export async function completeInOneStatement(em: EntityManager, facts: CompletionFacts): Promise<CompletionResult> {
+  const { from, to } = transitionFor('complete');
+  const completedAt = new Date();
+  const { id, amount, currency, customerEmail, customerName, metadata, createdAt } = facts.payment;
+  const after: PaymentFields = { id, amount, currency, status: to, customerEmail, customerName, metadata, createdAt, completedAt };
+  const event = paymentEventDraft(after, facts.shop, 'payment.completed', facts.baseUrl);
+  const postings = completedPaymentPostings(amount);
+  const keepThreeDs = facts.threeDsOutcome === undefined;
+  const receivesAlways = shopReceives([], event.type);
+
+  const [row] = await em.execute<{ moved: number; deliveries: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[]>(
+    `with standing as (
+       select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,
+              sh."webhook_url", sh."webhook_events", (${TAKES_PAYMENTS_SQL}) as takes_payments
+         from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
+        where p."id" = ? for share of sh, se
+     ), moved as (
+       update "payments" set "status" = ?, "checkout_stage" = ?, "completed_at" = ?, "processor_reference" = ?,
+              "needs_attention_at" = null, "three_ds_outcome" = case when ?::boolean then "three_ds_outcome" else ?::text end
+        where "id" = ? and "status" = ? and "checkout_stage" = ? and (select takes_payments from standing)
+       returning "id"
+     ), ledger as (
+       insert into "ledger_entries" ("journal_id", "account", "seller_id", "payment_id", "kind", "amount", "created_at")
+       select ?::text, v.account, case when v.to_seller then s.seller_id end, m."id", v.kind, v.amount, ?::timestamptz
+         from moved m cross join standing s
+        cross join (values ${postings.map(() => '(?::text, ?::text, ?::bigint, ?::boolean, ?::int)').join(', ')}) as v(account, kind, amount, to_seller, n)
+        order by v.n
+     ), event as (
+       insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at")
+       select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz
+         from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
+       returning "id"
+     ), delivery as (
+       insert into "webhook_deliveries" ("id", "event_id", "shop_id", "payment_id", "next_attempt_at", "created_at")
+       select ?::text, e."id", s.shop_id, ?::text, ?::timestamptz, ?::timestamptz
+         from event e cross join standing s
+        where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
+       returning "id"
+     )
+     select (select count(*) from moved)::int as moved, (select count(*) from delivery)::int as deliveries,
+            s.shop_status, s.deleted_at, s.seller_status
+       from standing s`,
+    [
+      id,
+      to, CheckoutStage.FINISHED, completedAt, facts.processorReference, keepThreeDs, facts.threeDsOutcome ?? null,
+      id, from, CheckoutStage.PROCESSING,
+      newJournalId(), event.createdAt, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n]),
+      event.id, event.type, event.before, event.after, event.createdAt, id,
+      newWebhookDeliveryId(), id, event.createdAt, event.createdAt, receivesAlways, event.type,
+    ],
+  );
+  return {
+    completed: row.moved === 1,
+    standing: { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status },
+    delivery: row.deliveries > 0,
+  };
+}
