@@ -121,6 +121,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     redisKeyPrefix: config.redisKeyPrefix,
     sweepIntervalMs: config.refunds.sweepIntervalMs,
     processingTimeoutMs: config.refunds.processingTimeoutMs,
+    baseUrl,
   });
   return {
     baseUrl,

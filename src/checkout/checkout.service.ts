@@ -133,22 +133,24 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
     await complete(deps, caller, paymentId, result.reference, threeDsOutcome);
     return;
   }
-  // The move and its `payment.failed` outbox event (sent only to shops that chose it) commit together.
-  const failed = await caller.em.transactional(async (tx) => {
-    const moved = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-      checkoutStage: CheckoutStage.FINISHED,
-      failureCode: result.code,
-      threeDsOutcome,
-    });
-    if (moved) await recordPaymentEvent(tx, await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], refresh: true }), 'payment.failed', deps.baseUrl);
-    return moved;
-  });
+  const failed = await caller.em.transactional((tx) => failPayment(deps, tx, paymentId, { failureCode: result.code, threeDsOutcome }));
   if (failed) {
     deps.logger.info({ requestId: caller.requestId, paymentId, code: result.code }, 'payment failed');
     deps.metrics.paymentOutcomes.inc({ outcome: `failed_${result.code}` });
     const { shop } = await findCheckoutPayment(caller.em, paymentId);
     await deps.guard.recordDecline(caller.clientAddress, shop.id);
   }
+}
+
+/**
+ * pending (stage `processing`) -> failed, and its `payment.failed` outbox event (delivered only to shops that
+ * chose it), in the caller's transaction: every way a payment fails (decline, reconciliation, a shop that
+ * stopped taking payments) sends the event exactly when the move lands.
+ */
+async function failPayment(deps: CheckoutDeps, tx: EntityManager, paymentId: string, changes: Partial<Payment>): Promise<boolean> {
+  const moved = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, { checkoutStage: CheckoutStage.FINISHED, ...changes });
+  if (moved) await recordPaymentEvent(tx, await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], refresh: true }), 'payment.failed', deps.baseUrl);
+  return moved;
 }
 
 /** The failure code of a payment whose card request the acquirer never received (docs/checkout.md, "Reconciliation"). */
@@ -167,11 +169,7 @@ export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManage
   const caller: CheckoutCaller = { em, clientAddress: '', requestId: `reconcile-${paymentId}` };
   if (found.kind === 'approved') return complete(deps, caller, paymentId, found.reference, undefined);
   const code = found.kind === 'declined' ? found.code : REQUEST_NEVER_RECEIVED;
-  const failed = await applyTransition(em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-    checkoutStage: CheckoutStage.FINISHED,
-    failureCode: code,
-    needsAttentionAt: null,
-  });
+  const failed = await em.transactional((tx) => failPayment(deps, tx, paymentId, { failureCode: code, needsAttentionAt: null }));
   if (!failed) return 'lost';
   deps.logger.info({ paymentId, code }, 'payment failed (reconciled with the acquirer)');
   deps.metrics.paymentOutcomes.inc({ outcome: `failed_${code}` });
@@ -195,8 +193,7 @@ async function complete(
   const threeDs = threeDsOutcome === undefined ? {} : { threeDsOutcome };
   const outcome = await caller.em.transactional(async (tx): Promise<Settlement> => {
     if (!takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) {
-      const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-        checkoutStage: CheckoutStage.FINISHED,
+      const failed = await failPayment(deps, tx, paymentId, {
         failureCode: SHOP_UNAVAILABLE,
         processorReference: reference,
         needsAttentionAt: null,

@@ -108,7 +108,7 @@ async function reconcileRefund(options: ReconciliationOptions, { id, since }: Le
   const { checkout, orm, metrics, logger } = options;
   try {
     const found = await checkout.processor.lookupRefund(id);
-    const outcome = await settleLookedUpRefund(orm.em.fork(), { processor: checkout.processor, logger, processingTimeoutMs: 0 }, id, found);
+    const outcome = await settleLookedUpRefund(orm.em.fork(), { processor: checkout.processor, logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl }, id, found);
     metrics.reconciliations.inc({ kind: 'refund', outcome });
     logger.info({ refundId: id, found: found.kind, outcome }, 'refund reconciled with the acquirer');
     if (outcome === 'requeued') options.enqueueRefund(id);

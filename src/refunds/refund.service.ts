@@ -12,6 +12,8 @@ import { findPayment } from '../payments/payment.service';
 import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
 import { Refund, RefundStatus } from './refund.entity';
+import { refundPayload } from './refund-payload';
+import { recordPaymentEvent } from '../webhooks/outbox';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 
 /** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
@@ -121,6 +123,8 @@ export interface RefundExecutionDeps {
   logger: Logger;
   /** A `processing` claim older than this belongs to a worker that died; it is taken over. */
   processingTimeoutMs: number;
+  /** The public base URL, for the payment payload of refund webhook events. */
+  baseUrl: string;
 }
 
 export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-unknown';
@@ -191,14 +195,24 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
     }
     const moved = await tx.findOneOrFail(Payment, { id: payment.id }, { populate: ['shop'], refresh: true });
     bookRefund(tx, moved, moved.shop.seller);
+    const done = await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true });
+    await recordPaymentEvent(tx, moved, 'payment.refunded', deps.baseUrl, refundPayload(done));
     return true;
   });
   if (booked) deps.logger.info({ refundId, paymentId: payment.id, amount: refund.amount }, 'refund carried out');
   return booked ? 'refunded' : 'not-claimed';
 }
 
+/** processing -> failed and its `refund.failed` outbox event (the payment stays completed), in one transaction. */
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
-  await em.nativeUpdate(Refund, { id: refund.id, status: RefundStatus.PROCESSING }, { status: RefundStatus.FAILED, failureReason: reason, needsAttentionAt: null });
+  const failed = await em.transactional(async (tx) => {
+    const updated = await tx.nativeUpdate(Refund, { id: refund.id, status: RefundStatus.PROCESSING }, { status: RefundStatus.FAILED, failureReason: reason, needsAttentionAt: null });
+    if (updated !== 1) return false;
+    const done = await tx.findOneOrFail(Refund, { id: refund.id }, { populate: ['payment', 'payment.shop'], refresh: true });
+    await recordPaymentEvent(tx, done.payment, 'refund.failed', deps.baseUrl, refundPayload(done));
+    return true;
+  });
+  if (!failed) return 'not-claimed';
   deps.logger.warn({ refundId: refund.id, paymentId: refund.payment.id, reason }, 'refund declined by the acquirer');
   return 'failed';
 }

@@ -8,6 +8,8 @@ import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { exactCents, type Cents } from '../shared/cents';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { withdrawalPayload } from './withdrawal-payload';
+import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
@@ -58,12 +60,14 @@ type Move = {
   to: WithdrawalStatus;
   /** Four eyes: the admin who requested it may not make this move. */
   notByRequester?: true;
+  /** The webhook event the move sends to the withdrawal's shop (if it chose it). */
+  event?: WithdrawalEventType;
 };
 
 const MOVES = {
   approve: { action: 'approved', verb: 'approved', from: [WithdrawalStatus.REQUESTED], to: WithdrawalStatus.APPROVED, notByRequester: true },
-  reject: { action: 'rejected', verb: 'rejected', from: [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED], to: WithdrawalStatus.REJECTED },
-  pay: { action: 'paid', verb: 'marked paid', from: [WithdrawalStatus.APPROVED], to: WithdrawalStatus.PAID },
+  reject: { action: 'rejected', verb: 'rejected', from: [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED], to: WithdrawalStatus.REJECTED, event: 'withdrawal.rejected' },
+  pay: { action: 'paid', verb: 'marked paid', from: [WithdrawalStatus.APPROVED], to: WithdrawalStatus.PAID, event: 'withdrawal.paid' },
 } satisfies Record<string, Move>;
 
 export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
@@ -103,8 +107,9 @@ async function moveWithdrawal(
     const fourEyes = move.notByRequester ? { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin.id } }] } : {};
     const updated = await tx.nativeUpdate(Withdrawal, { id, status: { $in: move.from }, ...fourEyes }, { ...changes, status: move.to } as never);
     if (updated !== 1) return false;
-    const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { refresh: true });
+    const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { populate: ['shop'], refresh: true });
     book(tx, withdrawal);
+    if (move.event) await recordWithdrawalEvent(tx, withdrawal, move.event, withdrawalPayload(withdrawal));
     recordAudit(tx, admin, {
       action: `withdrawal.${move.action}`,
       targetType: 'withdrawal',

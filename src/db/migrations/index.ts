@@ -8,6 +8,7 @@ import { Migration20261126000000_reconciliation } from './Migration2026112600000
 import { Migration20261126000000_seller_account_status } from './Migration20261126000000_seller_account_status';
 import { Migration20261126010000_webhook_event_choice } from './Migration20261126010000_webhook_event_choice';
 import { Migration20261126120000_seller_accounts } from './Migration20261126120000_seller_accounts';
+import { Migration20261127000000_withdrawal_events } from './Migration20261127000000_withdrawal_events';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000000_seller_account_status', class: Migration20261126000000_seller_account_status },
   { name: 'Migration20261126010000_webhook_event_choice', class: Migration20261126010000_webhook_event_choice },
   { name: 'Migration20261126120000_seller_accounts', class: Migration20261126120000_seller_accounts },
+  { name: 'Migration20261127000000_withdrawal_events', class: Migration20261127000000_withdrawal_events },
 ];
