@@ -112,6 +112,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
     baseUrl,
     logger,
+    expiresAfterMs: config.paymentExpiresAfterMs,
   };
   const refunds = startRefundJobs({
     orm,

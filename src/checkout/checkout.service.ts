@@ -5,6 +5,7 @@ import { bookCompletedPayment } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { applyTransition } from '../payments/payment-lifecycle';
+import { EXPIRED, expirePayment, expiryDeadline, isDueToExpire } from '../payments/payment-expiry';
 import { CheckoutStage } from '../payments/payment-status';
 import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
@@ -21,6 +22,8 @@ export interface CheckoutDeps {
   guard: CardTestingGuard;
   baseUrl: string;
   logger: Logger;
+  /** PAYMENT_EXPIRES_AFTER_MS (docs/checkout.md, "Expiry"). */
+  expiresAfterMs: number;
 }
 
 export interface CheckoutCaller {
@@ -39,6 +42,20 @@ export async function findCheckoutPayment(em: EntityManager, id: string): Promis
   const payment = isPaymentId(id) ? await em.findOne(Payment, { id }, { populate: ['shop', 'shop.seller'], refresh: true }) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
+}
+
+/**
+ * The payment as its checkout sees it: one past its expiry is expired first (lazily; the sweep does the
+ * same for payments nobody opens), so the page, a card and a 3-D Secure answer all meet the final state.
+ */
+export async function openCheckoutPayment(deps: CheckoutDeps, em: EntityManager, id: string): Promise<Payment> {
+  const payment = await findCheckoutPayment(em, id);
+  if (!isDueToExpire(payment, deps.expiresAfterMs)) return payment;
+  if (await expirePayment(em, deps, id)) {
+    deps.logger.info({ paymentId: id }, 'payment expired');
+    deps.metrics.paymentOutcomes.inc({ outcome: `failed_${EXPIRED}` });
+  }
+  return findCheckoutPayment(em, id);
 }
 
 /** Card submissions and 3-D Secure answers are refused, before the acquirer is called, while this is false. */
@@ -68,7 +85,7 @@ export async function paymentExists(em: EntityManager, id: string): Promise<bool
  */
 export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails): Promise<Payment> {
   const checked = validCard(card);
-  const payment = await findCheckoutPayment(caller.em, paymentId);
+  const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.CARD_REQUIRED) return payment;
   assertShopTakesPayments(payment);
   await deps.guard.admit(caller.clientAddress, payment.shop.id);
@@ -76,10 +93,11 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   const summary = summarizeCard(checked);
   const claimed = await caller.em.nativeUpdate(
     Payment,
-    { id: paymentId, status: payment.status, checkoutStage: CheckoutStage.CARD_REQUIRED },
+    // Not past its expiry: this claim and the expiry move are updates of one row, so exactly one lands.
+    { id: paymentId, status: payment.status, checkoutStage: CheckoutStage.CARD_REQUIRED, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
     { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
   );
-  if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
+  if (claimed !== 1) return openCheckoutPayment(deps, caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () =>
     deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked }),
@@ -99,15 +117,21 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
 
 /** The customer answered the 3-D Secure challenge; claimed like a card submission, so it runs once. */
 export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<Payment> {
-  const payment = await findCheckoutPayment(caller.em, paymentId);
+  const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
   assertShopTakesPayments(payment);
   const claimed = await caller.em.nativeUpdate(
     Payment,
-    { id: paymentId, checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: payment.threeDsReference },
+    {
+      id: paymentId,
+      checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED,
+      threeDsReference: payment.threeDsReference,
+      // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
+      createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) },
+    },
     { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), threeDsReference: null },
   );
-  if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
+  if (claimed !== 1) return openCheckoutPayment(deps, caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, authenticated));
   await finish(deps, caller, paymentId, result, authenticated ? 'challenged' : 'failed');

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Payment } from './payment.entity';
 import { PaymentStatus } from './payment-status';
 
@@ -33,10 +33,10 @@ export async function applyTransition(
   em: EntityManager,
   paymentId: string,
   trigger: PaymentTrigger,
-  guard: Partial<Pick<Payment, 'checkoutStage'>>,
+  guard: FilterQuery<Payment> & object,
   changes: Partial<Payment>,
 ): Promise<boolean> {
   const { from, to } = transitionFor(trigger);
-  const updated = await em.nativeUpdate(Payment, { id: paymentId, status: from, ...guard }, { ...changes, status: to });
+  const updated = await em.nativeUpdate(Payment, { ...guard, id: paymentId, status: from } as FilterQuery<Payment>, { ...changes, status: to });
   return updated === 1;
 }

@@ -32,7 +32,8 @@ export class PaymentResolver {
   payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentFields> {
     // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
     const shopScope = shopScopeFor(context, null);
-    return shopScope ? findShopPayment(context.em, id, shopScope) : findPayment(context.em, id, null);
+    const expiry = context.services.checkout;
+    return shopScope ? findShopPayment(context.em, id, shopScope, expiry) : findPayment(context.em, id, null, expiry);
   }
 
   @Authorized('SELLER')

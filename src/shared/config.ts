@@ -52,6 +52,8 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** SESSION_ABSOLUTE_TIMEOUT_MS: a dashboard session ends this long after sign-in, however busy (default 43200000). */
   sessionAbsoluteTimeoutMs: number;
+  /** PAYMENT_EXPIRES_AFTER_MS: a pending payment takes no card (nor 3-D Secure answer) this long after it was created, and reads as failed with the reason `expired` (default 86400000). */
+  paymentExpiresAfterMs: number;
   /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
   /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     sellerSignup: oneOf(env, 'SELLER_SIGNUP', ['open', 'invite'] as const),
     sessionIdleTimeoutMs: integer(env, 'SESSION_IDLE_TIMEOUT_MS', 900_000, 1000, 900_000),
     sessionAbsoluteTimeoutMs: integer(env, 'SESSION_ABSOLUTE_TIMEOUT_MS', 43_200_000, 1000, 86_400_000),
+    paymentExpiresAfterMs: integer(env, 'PAYMENT_EXPIRES_AFTER_MS', 86_400_000, 10, 30 * 86_400_000),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),

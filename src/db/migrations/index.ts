@@ -9,6 +9,7 @@ import { Migration20261126000000_seller_account_status } from './Migration202611
 import { Migration20261126010000_webhook_event_choice } from './Migration20261126010000_webhook_event_choice';
 import { Migration20261126120000_seller_accounts } from './Migration20261126120000_seller_accounts';
 import { Migration20261127000000_withdrawal_events } from './Migration20261127000000_withdrawal_events';
+import { Migration20261127010000_payment_expiry } from './Migration20261127010000_payment_expiry';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126010000_webhook_event_choice', class: Migration20261126010000_webhook_event_choice },
   { name: 'Migration20261126120000_seller_accounts', class: Migration20261126120000_seller_accounts },
   { name: 'Migration20261127000000_withdrawal_events', class: Migration20261127000000_withdrawal_events },
+  { name: 'Migration20261127010000_payment_expiry', class: Migration20261127010000_payment_expiry },
 ];
