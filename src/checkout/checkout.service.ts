@@ -4,13 +4,12 @@ import type { Metrics } from '../observability/metrics';
 import { bookCompletedPayment } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
-import { applyTransition } from '../payments/payment-lifecycle';
+import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
 import { EXPIRED, expirePayment, expiryDeadline, isDueToExpire } from '../payments/payment-expiry';
 import { CheckoutStage } from '../payments/payment-status';
 import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops/payment-standing';
-import { recordPaymentEvent } from '../webhooks/outbox';
 import { summarizeCard, validCard } from './card-intake';
 import { SHOP_UNAVAILABLE } from './failure-messages';
 import type { CardTestingGuard } from './card-testing-guard';
@@ -91,24 +90,20 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   await deps.guard.admit(caller.clientAddress, payment.shop.id);
 
   const summary = summarizeCard(checked);
-  const claimed = await caller.em.nativeUpdate(
-    Payment,
+  const claimed = await movePayment(caller.em, 'submitCard', {
+    id: paymentId,
     // Not past its expiry: this claim and the expiry move are updates of one row, so exactly one lands.
-    { id: paymentId, status: payment.status, checkoutStage: CheckoutStage.CARD_REQUIRED, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
-    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
-  );
-  if (claimed !== 1) return openCheckoutPayment(deps, caller.em, paymentId);
+    where: { createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
+    changes: { processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
+  });
+  if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () =>
     deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked }),
   );
   if (result.kind === 'challenge') {
     deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
-    await caller.em.nativeUpdate(
-      Payment,
-      { id: paymentId, checkoutStage: CheckoutStage.PROCESSING },
-      { checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: result.reference },
-    );
+    await movePayment(caller.em, 'challenge', { id: paymentId, changes: { threeDsReference: result.reference } });
   } else {
     await finish(deps, caller, paymentId, result, result.threeDs);
   }
@@ -120,18 +115,13 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
   const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
   assertShopTakesPayments(payment);
-  const claimed = await caller.em.nativeUpdate(
-    Payment,
-    {
-      id: paymentId,
-      checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED,
-      threeDsReference: payment.threeDsReference,
-      // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
-      createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) },
-    },
-    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), threeDsReference: null },
-  );
-  if (claimed !== 1) return openCheckoutPayment(deps, caller.em, paymentId);
+  const claimed = await movePayment(caller.em, 'answerChallenge', {
+    id: paymentId,
+    // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
+    where: { threeDsReference: payment.threeDsReference, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
+    changes: { processingSince: new Date(), threeDsReference: null },
+  });
+  if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, authenticated));
   await finish(deps, caller, paymentId, result, authenticated ? 'challenged' : 'failed');
@@ -172,9 +162,7 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: str
  * stopped taking payments) sends the event exactly when the move lands.
  */
 async function failPayment(deps: CheckoutDeps, tx: EntityManager, paymentId: string, changes: Partial<Payment>): Promise<boolean> {
-  const moved = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, { checkoutStage: CheckoutStage.FINISHED, ...changes });
-  if (moved) await recordPaymentEvent(tx, await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], refresh: true }), 'payment.failed', deps.baseUrl);
-  return moved;
+  return !!(await movePayment(tx, 'fail', { id: paymentId, changes, effects: { event: paymentEvent(deps.baseUrl) } }));
 }
 
 /** The failure code of a payment whose card request the acquirer never received (docs/checkout.md, "Reconciliation"). */
@@ -225,18 +213,12 @@ async function complete(
       });
       return failed ? 'refused' : 'lost';
     }
-    const moved = await applyTransition(tx, paymentId, 'complete', { checkoutStage: CheckoutStage.PROCESSING }, {
-      checkoutStage: CheckoutStage.FINISHED,
-      completedAt: new Date(),
-      processorReference: reference,
-      needsAttentionAt: null,
-      ...threeDs,
+    const moved = await movePayment(tx, 'complete', {
+      id: paymentId,
+      changes: { completedAt: new Date(), processorReference: reference, needsAttentionAt: null, ...threeDs },
+      effects: { journal: bookCompletedPayment, event: paymentEvent(deps.baseUrl) },
     });
-    if (!moved) return 'lost';
-    const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
-    bookCompletedPayment(tx, payment);
-    await recordPaymentEvent(tx, payment, 'payment.completed', deps.baseUrl);
-    return 'completed';
+    return moved ? 'completed' : 'lost';
   });
   if (outcome === 'completed') {
     deps.logger.info({ requestId: caller.requestId, paymentId }, 'payment completed');

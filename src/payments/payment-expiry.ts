@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordPaymentEvent } from '../webhooks/outbox';
+import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
 import { Payment } from './payment.entity';
-import { applyTransition } from './payment-lifecycle';
+import { movePayment, paymentEvent } from './payment-lifecycle';
 import { CheckoutStage, PaymentStatus } from './payment-status';
 
 /**
@@ -13,8 +13,8 @@ import { CheckoutStage, PaymentStatus } from './payment-status';
  */
 export const EXPIRED = 'expired';
 
-/** The stages an unpaid payment expires from: nothing of it is at the acquirer. */
-export const EXPIRING_STAGES = [CheckoutStage.CARD_REQUIRED, CheckoutStage.AUTHENTICATION_REQUIRED] as const;
+/** The stages an unpaid payment expires from (nothing of it is at the acquirer): the table's `expire` move. */
+export const EXPIRING_STAGES = PAYMENT_LIFECYCLE.moves.expire.stage!.from as readonly CheckoutStage[];
 
 export interface ExpiryDeps {
   expiresAfterMs: number;
@@ -31,7 +31,7 @@ export function expiryDeadline(expiresAfterMs: number, now = Date.now()): Date {
 export function isDueToExpire(payment: Pick<Payment, 'status' | 'checkoutStage' | 'createdAt'>, expiresAfterMs: number, now = Date.now()): boolean {
   return (
     payment.status === PaymentStatus.PENDING &&
-    (EXPIRING_STAGES as readonly CheckoutStage[]).includes(payment.checkoutStage) &&
+    EXPIRING_STAGES.includes(payment.checkoutStage) &&
     payment.createdAt.getTime() <= expiryDeadline(expiresAfterMs, now).getTime()
   );
 }
@@ -43,12 +43,13 @@ export function isDueToExpire(payment: Pick<Payment, 'status' | 'checkoutStage' 
  * one lands and the other finds the row moved. No ledger entry: nothing was charged.
  */
 export async function expirePayment(em: EntityManager, deps: ExpiryDeps, paymentId: string): Promise<boolean> {
-  return em.transactional(async (tx) => {
-    const guard = { checkoutStage: { $in: [...EXPIRING_STAGES] }, createdAt: { $lte: expiryDeadline(deps.expiresAfterMs) } };
-    const moved = await applyTransition(tx, paymentId, 'fail', guard, { checkoutStage: CheckoutStage.FINISHED, failureCode: EXPIRED, threeDsReference: null });
-    if (moved) await recordPaymentEvent(tx, await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], refresh: true }), 'payment.failed', deps.baseUrl);
-    return moved;
+  const moved = await movePayment(em, 'expire', {
+    id: paymentId,
+    where: { createdAt: { $lte: expiryDeadline(deps.expiresAfterMs) } },
+    changes: { failureCode: EXPIRED, threeDsReference: null },
+    effects: { event: paymentEvent(deps.baseUrl) },
   });
+  return !!moved;
 }
 
 /**

@@ -3,24 +3,17 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Admin } from '../admins/admin.entity';
 import type { Payment } from '../payments/payment.entity';
+import { enumOf, openStatesOf } from '../lifecycles/lifecycle';
+import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
 import { prefixedId } from '../shared/random-id';
 
-/**
- * requested -> approved | rejected; approved -> processing (a job claimed it) -> refunded | failed.
- * `failed` means the acquirer refused the refund; an unknown outcome stays `processing` and is retried.
- */
-export enum RefundStatus {
-  REQUESTED = 'requested',
-  APPROVED = 'approved',
-  REJECTED = 'rejected',
-  PROCESSING = 'processing',
-  REFUNDED = 'refunded',
-  FAILED = 'failed',
-}
+/** The refund lifecycle's states (src/lifecycles/refund.lifecycle.ts: the moves, and what each writes). */
+export const RefundStatus = enumOf(REFUND_LIFECYCLE.states);
+export type RefundStatus = (typeof RefundStatus)[keyof typeof RefundStatus];
 registerEnumType(RefundStatus, { name: 'RefundStatus' });
 
-/** Statuses in which a request is still open: at most one such request per payment (a partial unique index). */
-export const OPEN_REFUND_STATUSES = [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING] as const;
+/** Statuses in which a request is still open (not final): at most one such request per payment (a partial unique index). */
+export const OPEN_REFUND_STATUSES = openStatesOf(REFUND_LIFECYCLE);
 
 /** A refund request recorded by support for a completed payment, and what became of it. Full amount only. */
 @ObjectType({ description: 'A refund request for a completed payment (the full amount), and what became of it.' })
