@@ -10,6 +10,7 @@ import { Migration20261126010000_webhook_event_choice } from './Migration2026112
 import { Migration20261126120000_seller_accounts } from './Migration20261126120000_seller_accounts';
 import { Migration20261127000000_withdrawal_events } from './Migration20261127000000_withdrawal_events';
 import { Migration20261127010000_payment_expiry } from './Migration20261127010000_payment_expiry';
+import { Migration20261127020000_lifecycle_checks } from './Migration20261127020000_lifecycle_checks';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126120000_seller_accounts', class: Migration20261126120000_seller_accounts },
   { name: 'Migration20261127000000_withdrawal_events', class: Migration20261127000000_withdrawal_events },
   { name: 'Migration20261127010000_payment_expiry', class: Migration20261127010000_payment_expiry },
+  { name: 'Migration20261127020000_lifecycle_checks', class: Migration20261127020000_lifecycle_checks },
 ];
