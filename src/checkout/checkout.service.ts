@@ -115,15 +115,17 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
   const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
   assertShopTakesPayments(payment);
+  // Read before the move: the moved row (same identity in this unit of work) has the reference cleared.
+  const reference = payment.threeDsReference!;
   const claimed = await movePayment(caller.em, 'answerChallenge', {
     id: paymentId,
     // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
-    where: { threeDsReference: payment.threeDsReference, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
+    where: { threeDsReference: reference, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
     changes: { processingSince: new Date(), threeDsReference: null },
   });
   if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
-  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, authenticated));
+  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(reference, authenticated));
   await finish(deps, caller, paymentId, result, authenticated ? 'challenged' : 'failed');
   return findCheckoutPayment(caller.em, paymentId);
 }

@@ -4,6 +4,7 @@ import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Admin } from '../admins/admin.entity';
 import { enumOf, openStatesOf } from '../lifecycles/lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
+import { ReviewedByAdmins } from '../admins/reviewed-by-admins';
 import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
 import type { Shop } from '../shops/shop.entity';
@@ -19,7 +20,7 @@ export const PENDING_WITHDRAWAL_STATUSES = openStatesOf(WITHDRAWAL_LIFECYCLE);
 /** A seller's request to be paid out part of its balance; the amount is held from the moment it is requested. */
 @ObjectType({ description: "A request to pay out part of a seller's balance; the amount is held as soon as it is requested." })
 @Entity({ tableName: 'withdrawals' })
-export class Withdrawal {
+export class Withdrawal extends ReviewedByAdmins {
   @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('wd', 24);
@@ -43,24 +44,9 @@ export class Withdrawal {
   @ManyToOne('Admin', { nullable: true })
   requestedBy: Admin | null = null;
 
-  @ManyToOne('Admin', { nullable: true })
-  reviewedBy: Admin | null = null;
-
-  @Field(() => String, { nullable: true })
-  @Property({ type: 'text', nullable: true })
-  rejectionReason: string | null = null;
-
   @Field(() => String, { nullable: true, description: 'The bank transfer reference given when it was paid.' })
   @Property({ type: 'string', nullable: true })
   payoutReference: string | null = null;
-
-  @Field(() => DateTimeISOResolver)
-  @Property({ type: 'datetime' })
-  createdAt: Opt<Date> = new Date();
-
-  @Field(() => DateTimeISOResolver, { nullable: true })
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt: Date | null = null;
 
   @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
