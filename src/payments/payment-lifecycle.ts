@@ -13,7 +13,8 @@ export type PaymentMove = keyof typeof PAYMENT_LIFECYCLE.moves;
  * payment comes back with its shop and seller, or null when the payment was not in the move's states.
  */
 export function movePayment(em: EntityManager, move: PaymentMove, request: MoveRequest<Payment>): Promise<Payment | null> {
-  return applyMove(em, PAYMENT_LIFECYCLE, Payment, move, { populate: ['shop', 'shop.seller'], ...request });
+  // The shop (webhook URL, choice) and seller (ledger) are loaded only for moves that write effects.
+  return applyMove(em, PAYMENT_LIFECYCLE, Payment, move, { populate: request.effects ? ['shop', 'shop.seller'] : [], ...request });
 }
 
 /** The outbox effect of payment moves: the event type the table names, the payment payload (plus `extra`). */
