@@ -1,4 +1,6 @@
-import { ManyToOne, type Opt, Property } from '@mikro-orm/core';
+import { ManyToOne, type EntityClass, type Opt, Property } from '@mikro-orm/core';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 import { Field, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { Admin } from './admin.entity';
@@ -25,4 +27,21 @@ export abstract class ReviewedByAdmins {
   @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   reviewedAt: Date | null = null;
+}
+
+/**
+ * A review queue (refunds, withdrawals): oldest first, so the requests nearest their deadline come first;
+ * `where` keeps only the set filters (a null or absent filter does not filter).
+ */
+export async function reviewQueue<E extends ReviewedByAdmins & { id: string }>(
+  em: EntityManager,
+  entity: EntityClass<E>,
+  where: Record<string, string | null | undefined>,
+  page?: number | null,
+  limit?: number | null,
+): Promise<Page<E>> {
+  const request = validPageRequest(page, limit);
+  const set = Object.fromEntries(Object.entries(where).filter(([, value]) => value)) as FilterQuery<E>;
+  const [items, total] = await em.findAndCount(entity, set, { orderBy: { createdAt: 'asc', id: 'asc' } as never, ...windowOf(request) });
+  return pageOf(request, items, total);
 }

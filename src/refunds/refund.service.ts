@@ -1,5 +1,5 @@
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
@@ -17,7 +17,8 @@ import { domainError } from '../shared/errors';
 import { OPEN_REFUND_STATUSES, Refund, RefundStatus } from './refund.entity';
 import { refundPayload } from './refund-payload';
 import { recordPaymentEvent } from '../webhooks/outbox';
-import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import type { Page } from '../shared/pagination';
+import { reviewQueue } from '../admins/reviewed-by-admins';
 
 /** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
 export const REFUND_REVIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -90,18 +91,13 @@ export async function findRefund(em: EntityManager, id: string): Promise<Refund>
 }
 
 /** The refund queue: oldest first, so the ones nearest their 24-hour deadline come first. */
-export async function listRefunds(
+export function listRefunds(
   em: EntityManager,
   filter: { status?: RefundStatus | null; paymentId?: string | null },
   page?: number | null,
   limit?: number | null,
 ): Promise<Page<Refund>> {
-  const request = validPageRequest(page, limit);
-  const where: FilterQuery<Refund> = {};
-  if (filter.status) where.status = filter.status;
-  if (filter.paymentId) where.payment = filter.paymentId;
-  const [items, total] = await em.findAndCount(Refund, where, { orderBy: { createdAt: 'asc', id: 'asc' }, ...windowOf(request) });
-  return pageOf(request, items, total);
+  return reviewQueue(em, Refund, { status: filter.status, payment: filter.paymentId }, page, limit);
 }
 
 export interface RefundExecutionDeps {

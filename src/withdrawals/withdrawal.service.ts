@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
@@ -13,7 +13,8 @@ import { applyReviewMove } from '../lifecycles/review-move';
 import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
 import { withdrawalPayload } from './withdrawal-payload';
 import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
-import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import type { Page } from '../shared/pagination';
+import { reviewQueue } from '../admins/reviewed-by-admins';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
 
@@ -106,18 +107,13 @@ function moveWithdrawal(
 type WithdrawalMove = keyof typeof WITHDRAWAL_LIFECYCLE.moves;
 
 /** The withdrawal queue (oldest first) or one seller's withdrawals. */
-export async function listWithdrawals(
+export function listWithdrawals(
   em: EntityManager,
   filter: { status?: WithdrawalStatus | null; sellerId?: string | null },
   page?: number | null,
   limit?: number | null,
 ): Promise<Page<Withdrawal>> {
-  const request = validPageRequest(page, limit);
-  const where: FilterQuery<Withdrawal> = {};
-  if (filter.status) where.status = filter.status;
-  if (filter.sellerId) where.seller = filter.sellerId;
-  const [items, total] = await em.findAndCount(Withdrawal, where, { orderBy: { createdAt: 'asc', id: 'asc' }, ...windowOf(request) });
-  return pageOf(request, items, total);
+  return reviewQueue(em, Withdrawal, { status: filter.status, seller: filter.sellerId }, page, limit);
 }
 
 /** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */
