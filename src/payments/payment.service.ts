@@ -36,7 +36,9 @@ export async function findShopPayment(em: EntityManager, id: string, shopId: str
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   // A pending payment past its expiry is expired as it is read (a no-op while its card is at the acquirer).
   if (expiry && payment.status === PaymentStatus.PENDING && payment.createdAt <= expiryDeadline(expiry.expiresAfterMs)) {
-    if (await expirePayment(em, expiry, id)) return (await selectShopPayment(em, id, shopId))!;
+    // Read again whoever moved it: another instance's sweep may have expired it a moment ago.
+    await expirePayment(em, expiry, id);
+    return (await selectShopPayment(em, id, shopId))!;
   }
   return payment;
 }
@@ -45,7 +47,8 @@ export async function findShopPayment(em: EntityManager, id: string, shopId: str
 export async function findPayment(em: EntityManager, id: string, shop: Shop | null, expiry?: ExpiryDeps): Promise<Payment> {
   const payment = isPaymentId(id) ? await em.findOne(Payment, shop ? { id, shop } : { id }) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
-  if (expiry && isDueToExpire(payment, expiry.expiresAfterMs) && (await expirePayment(em, expiry, id))) {
+  if (expiry && isDueToExpire(payment, expiry.expiresAfterMs)) {
+    await expirePayment(em, expiry, id);
     return em.findOneOrFail(Payment, { id }, { refresh: true });
   }
   return payment;

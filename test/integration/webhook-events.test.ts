@@ -23,8 +23,10 @@ const ALL = ['payment.failed', 'payment.refunded', 'refund.failed', 'withdrawal.
 beforeAll(async () => {
   service = await startTestService({
     ...FAST_WEBHOOKS,
-    RECONCILE_AFTER_MS: '300',
-    RECONCILE_INTERVAL_MS: '100',
+    // Not lower: every instance sweeps the whole shared test database, and a short RECONCILE_AFTER_MS would
+    // look up (and fail) other files' payments still at a slow simulated acquirer.
+    RECONCILE_AFTER_MS: '3000',
+    RECONCILE_INTERVAL_MS: '200',
     REFUND_SWEEP_INTERVAL_MS: '250',
     RATE_LIMIT_PER_MINUTE: '1000',
   });
