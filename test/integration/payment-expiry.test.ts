@@ -3,7 +3,7 @@ import { Payment } from '../../src/payments/payment.entity';
 import { expirePayment } from '../../src/payments/payment-expiry';
 import type { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { eventually } from '../support/admin-client';
+import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
@@ -87,12 +87,14 @@ test('the REST retrieve expires a due payment nobody opened; one not yet due sta
   expect((await customer().pay(fresh, '4242424242424242')).body.data.submitCard.status).toBe('COMPLETED');
 });
 
-test('the sweep expires payments nobody reads, so lists show them failed', async () => {
+test('the sweep expires payments nobody reads, so lists show them failed; admins see the reason', async () => {
   const id = await created();
   await age(id, DAY_MS + 1);
   await eventually(async () => (await reload(id)).status === 'failed', 10_000, 'the sweep to expire it');
   const list = await seller().list('?limit=100');
   expect(list.body.data.find((p: { id: string }) => p.id === id)).toMatchObject({ status: 'failed' });
+  const admin = await adminClient(service);
+  expect((await admin.ok(`query ($id: ID!) { payment(id: $id) { status failureCode } }`, { id })).payment).toEqual({ status: 'FAILED', failureCode: 'expired' });
 });
 
 test('a 3-D Secure answer after the expiry is not taken: the challenge never completes, nothing is charged', async () => {
