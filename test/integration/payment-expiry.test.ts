@@ -2,6 +2,7 @@ import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import { expirePayment } from '../../src/payments/payment-expiry';
 import type { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
+import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
@@ -34,6 +35,9 @@ beforeAll(async () => {
   await graphqlAs(service, shop.apiKey)(`mutation { setWebhookEvents(events: ["payment.failed"]) { id } }`);
 });
 afterAll(async () => {
+  // Every instance's relay serves the whole shared test database: leave no delivery pending towards this
+  // receiver's port, which another file may reuse once it is closed.
+  await eventually(async () => (await service.em().count(WebhookDelivery, { shop: shop.shop.id, status: 'pending' })) === 0, 20_000, 'deliveries to settle');
   await service.stop();
   await receiver.close();
 });

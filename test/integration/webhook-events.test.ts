@@ -33,16 +33,22 @@ beforeAll(async () => {
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
-
 const receivers: Receiver[] = [];
-afterAll(async () => Promise.all(receivers.map((r) => r.close())));
+const shops: string[] = [];
+afterAll(async () => {
+  // Every instance's relay serves the whole shared test database: leave no delivery pending towards these
+  // receivers' ports, which another file may reuse once they are closed.
+  await eventually(async () => (await service.em().count(WebhookDelivery, { shop: { $in: shops }, status: 'pending' })) === 0, 20_000, 'deliveries to settle');
+  await service.stop();
+  await Promise.all(receivers.map((r) => r.close()));
+});
 
 /** A shop with a receiver of its own; `events` is its choice (none: the default, payment.completed only). */
 async function shopReceiving(events: string[]): Promise<{ shop: NewShop; receiver: Receiver }> {
   const receiver = await startReceiver();
   receivers.push(receiver);
   const shop = await service.createShop({ webhookUrl: receiver.url });
+  shops.push(shop.shop.id);
   if (events.length) {
     const chosen = await graphqlAs(service, shop.apiKey)(`mutation ($e: [String!]!) { setWebhookEvents(events: $e) { webhookEvents } }`, { e: events });
     expect(chosen.data?.setWebhookEvents.webhookEvents).toEqual(events);
