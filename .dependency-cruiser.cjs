@@ -5,9 +5,11 @@
  *   pages+REST src/rest/, src/admin-console/, any *-page.ts (the checkout page)
  *   GraphQL    src/graphql/ and every *.resolver.ts (a feature's thin GraphQL face lives in its folder)
  *   HTTP       src/http/: request context, the caller (actor), authentication, body errors, probes
- *   features   payments, checkout, refunds, withdrawals, webhooks, shops, ledger, admins, audit, accounts
+ *   features   payments, checkout, refunds, withdrawals, webhooks, shops, ledger, admins, audit, accounts,
+ *              lifecycles (the move functions, apply-move.ts and review-move.ts)
  *   adapters   db, processor, rate-limit, observability, mail (outside systems behind our own interfaces)
- *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours)
+ *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours), and the
+ *              lifecycle tables (src/lifecycles/lifecycle.ts, all.ts, *.lifecycle.ts: pure data every layer reads)
  *
  * An import may point down or sideways, never up; `npm test` runs this file and fails on any violation.
  */
@@ -15,9 +17,10 @@ const ENTRY = '^src/[^/]+\\.ts$';
 const PAGES = '^src/(rest|admin-console)/|^src/.+-page\\.ts$';
 const GRAPHQL = '^src/graphql/|^src/.+\\.resolver\\.ts$';
 const HTTP = '^src/http/';
-const FEATURES = '^src/(payments|checkout|refunds|withdrawals|webhooks|shops|ledger|admins|audit|accounts)/';
+const FEATURES = '^src/(payments|checkout|refunds|withdrawals|webhooks|shops|ledger|admins|audit|accounts)/|^src/lifecycles/(apply|review)-move\\.ts$';
 const ADAPTERS = '^src/(db|processor|rate-limit|observability|mail)/';
-const KERNEL = '^src/shared/';
+const LIFECYCLE_TABLES = 'lifecycles/(lifecycle|all|[a-z-]+\\.lifecycle)\\.ts$';
+const KERNEL = `^src/shared/|^src/${LIFECYCLE_TABLES}`;
 
 const upward = (name, from, fromNot, above) => ({
   name,
@@ -43,7 +46,7 @@ module.exports = {
     upward('http-up', HTTP, null, `${ENTRY}|${PAGES}|${GRAPHQL}`),
     upward('feature-up', FEATURES, `${GRAPHQL}|${PAGES}`, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}`),
     upward('adapter-up', ADAPTERS, null, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}|${FEATURES}`),
-    upward('kernel-up', KERNEL, null, '^src/(?!shared/)'),
+    upward('kernel-up', KERNEL, null, `^src/(?!shared/|${LIFECYCLE_TABLES})`),
     {
       name: 'not-in-a-layer',
       comment: 'Every folder of src/ belongs to a layer: add a new one to this file and to docs/architecture.md.',

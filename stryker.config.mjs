@@ -62,8 +62,8 @@ export default {
     'src/payments/payment-rules.ts',
     // validPageRequest, pageOf and windowOf, not the GraphQL types below them.
     'src/shared/pagination.ts:17-34',
-    // validWithdrawalAmount and checkAgainstBalance; the MOVES table and moveWithdrawal are in the state run.
-    'src/withdrawals/withdrawal.service.ts:16-26',
+    // validWithdrawalAmount and checkAgainstBalance; the withdrawal moves (src/lifecycles/) are in the state run.
+    'src/withdrawals/withdrawal.service.ts:21-32',
     'src/webhooks/webhook-url.ts',
     'src/webhooks/signing.ts',
     'src/webhooks/retry-schedule.ts',

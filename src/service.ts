@@ -117,6 +117,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     baseUrl,
     logger,
     wakeDeliveries: webhooks.wake,
+    expiresAfterMs: config.paymentExpiresAfterMs,
   };
   const refunds = startRefundJobs({
     orm,
@@ -126,6 +127,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     redisKeyPrefix: config.redisKeyPrefix,
     sweepIntervalMs: config.refunds.sweepIntervalMs,
     processingTimeoutMs: config.refunds.processingTimeoutMs,
+    baseUrl,
   });
   return {
     baseUrl,

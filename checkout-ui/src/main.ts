@@ -11,6 +11,8 @@ import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
 /** The shop is inactive or deleted, or its seller suspended: nothing can be paid here for now. */
 const SHOP_UNAVAILABLE = 'shop_unavailable';
 const SHOP_UNAVAILABLE_TITLE = 'This shop cannot take payments right now';
+/** Nobody paid in time (PAYMENT_EXPIRES_AFTER_MS): not a decline, so no alert, just the way back. */
+const EXPIRED = 'expired';
 
 /** Watching a payment settle: every second for a minute, then every ten seconds. */
 const POLL_MS = 1000;
@@ -139,6 +141,10 @@ function show(view: CheckoutView, arrived: boolean): void {
     setBusy(null);
     showAlert('');
     showOutcome(SHOP_UNAVAILABLE_TITLE, `Your card has not been charged. Return to ${view.shopName} to pay another way or try again later.`, view.redirectUrl);
+  } else if (view.status === 'FAILED' && view.failureCode === EXPIRED) {
+    setBusy(null);
+    showAlert('');
+    showOutcome('This payment link has expired', `It can no longer be paid, and your card has not been charged. To pay, return to ${view.shopName} and start again.`, view.redirectUrl);
   } else if (view.status === 'FAILED') {
     setBusy(null);
     showAlert(view.failureMessage ?? 'Your payment was declined.');

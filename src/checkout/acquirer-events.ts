@@ -21,7 +21,7 @@ export type EventEffect = 'settled' | 'nothing-to-do' | 'voided' | 'booked' | 'a
  *  - anything else is acknowledged (it is kept by the transport).
  */
 export async function applyAcquirerEvent(checkout: CheckoutDeps, em: EntityManager, event: AcquirerEvent): Promise<EventEffect> {
-  const refunds: RefundExecutionDeps = { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0 };
+  const refunds: RefundExecutionDeps = { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl };
   switch (event.kind) {
     case 'authorization':
       return settleAuthorization(checkout, em, event.paymentId, event.outcome);
@@ -59,11 +59,14 @@ async function settleAuthorization(checkout: CheckoutDeps, em: EntityManager, pa
  * One chargeback per payment (the `chargebacks` unique index and the ledger's (payment, kind, account) index):
  * a second CHARGEBACK for the same payment (a second dispute cycle) is kept by the transport, not booked.
  */
+/** The payments a chargeback can be booked against: the card was charged. */
+const CHARGEABLE_BACK: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];
+
 async function bookChargebackOnce(checkout: CheckoutDeps, em: EntityManager, event: Extract<AcquirerEvent, { kind: 'chargeback' }>): Promise<EventEffect> {
   if (!isPaymentId(event.paymentId) || event.amount <= 0) return 'nothing-to-do';
   const booked = await em.transactional(async (tx) => {
     const payment = await tx.findOne(Payment, { id: event.paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
-    if (!payment || ![PaymentStatus.COMPLETED, PaymentStatus.REFUNDED].includes(payment.status)) return false;
+    if (!payment || !CHARGEABLE_BACK.includes(payment.status)) return false;
     const inserted = await tx.execute<{ id: string }[]>(
       `insert into "chargebacks" ("id", "payment_id", "psp_reference", "amount", "currency", "reason") values (?, ?, ?, ?, ?, ?)
         on conflict ("payment_id") do nothing returning "id"`,

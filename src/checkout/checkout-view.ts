@@ -29,8 +29,8 @@ export function cancelRedirectOf(payment: Payment): string {
 
 function redirectFor(payment: Payment): string | null {
   if (payment.status === PaymentStatus.PENDING && !shopTakesPayments(payment)) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
-  if (payment.status === PaymentStatus.COMPLETED) return returnUrlWith(payment.returnUrl, payment.id, 'completed');
-  if (payment.status === PaymentStatus.FAILED) return returnUrlWith(payment.returnUrl, payment.id, 'failed');
+  if (payment.status === PaymentStatus.COMPLETED) return returnUrlWith(payment.returnUrl, payment.id, PaymentStatus.COMPLETED);
+  if (payment.status === PaymentStatus.FAILED) return returnUrlWith(payment.returnUrl, payment.id, PaymentStatus.FAILED);
   return null;
 }
 
@@ -38,7 +38,7 @@ function redirectFor(payment: Payment): string | null {
  * Spec, rule 2: the customer returns with `payment_id` (and `status`) added to the return URL's own query.
  * Sellers must still verify by retrieval or webhook: these parameters are only a hint.
  */
-export function returnUrlWith(returnUrl: string, paymentId: string, status: 'completed' | 'failed' | 'cancelled'): string {
+export function returnUrlWith(returnUrl: string, paymentId: string, status: PaymentStatus | 'cancelled'): string {
   const url = new URL(returnUrl);
   url.searchParams.set('payment_id', paymentId);
   url.searchParams.set('status', status);

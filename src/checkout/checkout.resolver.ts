@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { cancelRedirectOf, checkoutViewOf } from './checkout-view';
-import { answerThreeDSecure, findCheckoutPayment, submitCard } from './checkout.service';
+import { answerThreeDSecure, openCheckoutPayment, submitCard } from './checkout.service';
 import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
 
 function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
@@ -17,7 +17,7 @@ function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[
 export class CheckoutResolver {
   @Query(() => CheckoutView, { description: 'The hosted checkout view of a payment.' })
   async checkoutPayment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutView> {
-    return checkoutViewOf(await findCheckoutPayment(context.em, id));
+    return checkoutViewOf(await openCheckoutPayment(context.services.checkout, context.em, id));
   }
 
   @Mutation(() => CheckoutView, { description: 'Pays with a card. Runs at most once per payment; later calls answer the outcome.' })
@@ -42,6 +42,6 @@ export class CheckoutResolver {
 
   @Mutation(() => CancelCheckoutResult, { description: 'The customer gives up; the payment stays pending.' })
   async cancelCheckout(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<CancelCheckoutResult> {
-    return { redirectUrl: cancelRedirectOf(await findCheckoutPayment(context.em, paymentId)) };
+    return { redirectUrl: cancelRedirectOf(await openCheckoutPayment(context.services.checkout, context.em, paymentId)) };
   }
 }

@@ -3,12 +3,12 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
-import { applyTransition } from '../payments/payment-lifecycle';
+import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
+import { EXPIRED, expirePayment, expiryDeadline, isDueToExpire } from '../payments/payment-expiry';
 import { CheckoutStage } from '../payments/payment-status';
 import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor, ChallengeAnswer, ShopperBrowser } from '../processor/card-processor';
 import { DomainError, domainError } from '../shared/errors';
 import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../shops/payment-standing';
-import { recordPaymentEvent } from '../webhooks/outbox';
 import { summarizeCard, validCard } from './card-intake';
 import { SHOP_UNAVAILABLE } from './failure-messages';
 import { completeInOneStatement } from './completion-statement';
@@ -23,6 +23,8 @@ export interface CheckoutDeps {
   logger: Logger;
   /** Wakes this process's webhook relay: a completion just wrote a delivery that is due now. */
   wakeDeliveries(): void;
+  /** PAYMENT_EXPIRES_AFTER_MS (docs/checkout.md, "Expiry"). */
+  expiresAfterMs: number;
 }
 
 export interface CheckoutCaller {
@@ -43,6 +45,20 @@ export async function findCheckoutPayment(em: EntityManager, id: string): Promis
   const payment = isPaymentId(id) ? await em.fork().findOne(Payment, { id }, { populate: ['shop', 'shop.seller'] }) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
+}
+
+/**
+ * The payment as its checkout sees it: one past its expiry is expired first (lazily; the sweep does the
+ * same for payments nobody opens), so the page, a card and a 3-D Secure answer all meet the final state.
+ */
+export async function openCheckoutPayment(deps: CheckoutDeps, em: EntityManager, id: string): Promise<Payment> {
+  const payment = await findCheckoutPayment(em, id);
+  if (!isDueToExpire(payment, deps.expiresAfterMs)) return payment;
+  if (await expirePayment(em, deps, id)) {
+    deps.logger.info({ paymentId: id }, 'payment expired');
+    deps.metrics.paymentOutcomes.inc({ outcome: `failed_${EXPIRED}` });
+  }
+  return findCheckoutPayment(em, id);
 }
 
 /** Card submissions and 3-D Secure answers are refused, before the acquirer is called, while this is false. */
@@ -72,29 +88,26 @@ export async function paymentExists(em: EntityManager, id: string): Promise<bool
  */
 export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails, browser?: ShopperBrowser): Promise<Payment> {
   const checked = validCard(card);
-  const payment = await findCheckoutPayment(caller.em, paymentId);
+  const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.CARD_REQUIRED) return payment;
   assertShopTakesPayments(payment);
   await deps.guard.admit(caller.clientAddress, payment.shop.id);
 
   const summary = summarizeCard(checked);
-  const claimed = await caller.em.nativeUpdate(
-    Payment,
-    { id: paymentId, status: payment.status, checkoutStage: CheckoutStage.CARD_REQUIRED },
-    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
-  );
-  if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
+  const claimed = await movePayment(caller.em, 'submitCard', {
+    id: paymentId,
+    // Not past its expiry: this claim and the expiry move are updates of one row, so exactly one lands.
+    where: { createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
+    changes: { processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
+  });
+  if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
   const result = await callAcquirer(deps, caller, () =>
     deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked, returnUrl: issuerReturnUrl(deps, paymentId), browser }),
   );
   if (result.kind === 'challenge') {
     deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
-    await caller.em.nativeUpdate(
-      Payment,
-      { id: paymentId, checkoutStage: CheckoutStage.PROCESSING },
-      { checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null },
-    );
+    await movePayment(caller.em, 'challenge', { id: paymentId, changes: { threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null } });
   } else {
     await finish(deps, caller, payment, result, result.threeDs);
   }
@@ -111,7 +124,7 @@ export function issuerReturnUrl(deps: Pick<CheckoutDeps, 'baseUrl'>, paymentId: 
  * challenge answered at the issuer's page (redirect flow) comes back through returnFromIssuer instead.
  */
 export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<Payment> {
-  const payment = await findCheckoutPayment(caller.em, paymentId);
+  const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.threeDsRedirect) return payment;
   return takeChallengeAnswer(deps, caller, payment, { authenticated });
 }
@@ -122,7 +135,7 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
  * submission, and every later load finds the payment past the challenge and changes nothing.
  */
 export async function returnFromIssuer(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, redirectResult: string): Promise<Payment> {
-  const payment = await findCheckoutPayment(caller.em, paymentId);
+  const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (!payment.threeDsRedirect) return payment;
   return takeChallengeAnswer(deps, caller, payment, { redirectResult });
 }
@@ -132,14 +145,17 @@ async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, p
   const paymentId = payment.id;
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
   assertShopTakesPayments(payment);
-  const claimed = await caller.em.nativeUpdate(
-    Payment,
-    { id: paymentId, checkoutStage: CheckoutStage.AUTHENTICATION_REQUIRED, threeDsReference: payment.threeDsReference },
-    { checkoutStage: CheckoutStage.PROCESSING, processingSince: new Date(), threeDsReference: null, threeDsRedirect: null },
-  );
-  if (claimed !== 1) return findCheckoutPayment(caller.em, paymentId);
+  // Read before the move: the moved row (same identity in this unit of work) has the reference cleared.
+  const reference = payment.threeDsReference!;
+  const claimed = await movePayment(caller.em, 'answerChallenge', {
+    id: paymentId,
+    // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
+    where: { threeDsReference: reference, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
+    changes: { processingSince: new Date(), threeDsReference: null, threeDsRedirect: null },
+  });
+  if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
-  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(payment.threeDsReference!, answer));
+  const result = await callAcquirer(deps, caller, () => deps.processor.completeChallenge(reference, answer));
   // The customer was challenged; it failed when they said so (in-page) or the acquirer says so (redirect).
   const failed = 'authenticated' in answer ? !answer.authenticated : result.threeDs === 'failed';
   await finish(deps, caller, payment, result, failed ? 'failed' : 'challenged');
@@ -166,22 +182,22 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, payment: Payme
     await complete(deps, caller, payment, result.reference, threeDsOutcome);
     return;
   }
-  // The move and its `payment.failed` outbox event (sent only to shops that chose it) commit together.
-  const failed = await caller.em.transactional(async (tx) => {
-    const moved = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-      checkoutStage: CheckoutStage.FINISHED,
-      failureCode: result.code,
-      threeDsOutcome,
-    });
-    if (moved) await recordPaymentEvent(tx, await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], refresh: true }), 'payment.failed', deps.baseUrl);
-    return moved;
-  });
+  const failed = await caller.em.transactional((tx) => failPayment(deps, tx, paymentId, { failureCode: result.code, threeDsOutcome }));
   if (failed) {
     deps.logger.info({ requestId: caller.requestId, paymentId, code: result.code }, 'payment failed');
     deps.metrics.paymentOutcomes.inc({ outcome: `failed_${result.code}` });
     const { shop } = await findCheckoutPayment(caller.em, paymentId);
     await deps.guard.recordDecline(caller.clientAddress, shop.id);
   }
+}
+
+/**
+ * pending (stage `processing`) -> failed, and its `payment.failed` outbox event (delivered only to shops that
+ * chose it), in the caller's transaction: every way a payment fails (decline, reconciliation, a shop that
+ * stopped taking payments) sends the event exactly when the move lands.
+ */
+async function failPayment(deps: CheckoutDeps, tx: EntityManager, paymentId: string, changes: Partial<Payment>): Promise<boolean> {
+  return !!(await movePayment(tx, 'fail', { id: paymentId, changes, effects: { event: paymentEvent(deps.baseUrl) } }));
 }
 
 /** The failure code of a payment whose card request the acquirer never received (docs/checkout.md, "Reconciliation"). */
@@ -200,11 +216,7 @@ export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManage
   const caller: CheckoutCaller = { em, clientAddress: '', requestId: `reconcile-${paymentId}` };
   if (found.kind === 'approved') return complete(deps, caller, await findCheckoutPayment(em, paymentId), found.reference, undefined);
   const code = found.kind === 'declined' ? found.code : REQUEST_NEVER_RECEIVED;
-  const failed = await applyTransition(em, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-    checkoutStage: CheckoutStage.FINISHED,
-    failureCode: code,
-    needsAttentionAt: null,
-  });
+  const failed = await em.transactional((tx) => failPayment(deps, tx, paymentId, { failureCode: code, needsAttentionAt: null }));
   if (!failed) return 'lost';
   deps.logger.info({ paymentId, code }, 'payment failed (reconciled with the acquirer)');
   deps.metrics.paymentOutcomes.inc({ outcome: `failed_${code}` });
@@ -240,7 +252,7 @@ async function complete(
     if (done.delivery) deps.wakeDeliveries();
     if (done.completed) outcome = 'completed';
     else if (takesPayments(done.standing)) outcome = 'lost';
-    else outcome = await refuse(caller.em, payment.id, reference, threeDsOutcome);
+    else outcome = await refuse(deps, caller.em, payment.id, reference, threeDsOutcome);
   }
   if (outcome === 'retry') outcome = 'lost';
   if (outcome === 'completed') {
@@ -256,13 +268,12 @@ async function complete(
  * standing read again under the same locks in this transaction. If the shop was restored in between (the
  * standing allows it now), the completion is tried again instead.
  */
-async function refuse(em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome'] | undefined): Promise<Settlement | 'retry'> {
+async function refuse(deps: CheckoutDeps, em: EntityManager, paymentId: string, reference: string, threeDsOutcome: Payment['threeDsOutcome'] | undefined): Promise<Settlement | 'retry'> {
   // Reconciliation does not know how 3-D Secure went: it keeps what is there.
   const threeDs = threeDsOutcome === undefined ? {} : { threeDsOutcome };
   return em.transactional(async (tx) => {
     if (takesPayments(await lockedStandingOfPaymentShop(tx, paymentId))) return 'retry';
-    const failed = await applyTransition(tx, paymentId, 'fail', { checkoutStage: CheckoutStage.PROCESSING }, {
-      checkoutStage: CheckoutStage.FINISHED,
+    const failed = await failPayment(deps, tx, paymentId, {
       failureCode: SHOP_UNAVAILABLE,
       processorReference: reference,
       needsAttentionAt: null,

@@ -1,15 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { completedPaymentPostings, newJournalId } from '../ledger/ledger.service';
 import type { Payment } from '../payments/payment.entity';
-import { transitionFor } from '../payments/payment-lifecycle';
+import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
 import type { PaymentFields } from '../payments/payment-snapshot';
-import { CheckoutStage } from '../payments/payment-status';
 import type { SellerStatus } from '../shops/seller.entity';
 import type { ShopStatus } from '../shops/shop.entity';
 import { TAKES_PAYMENTS_SQL, type ShopStanding } from '../shops/payment-standing';
 import { shopReceives } from '../shops/webhook-event-choice';
 import { newWebhookDeliveryId } from '../webhooks/webhook-delivery.entity';
-import { NEXT_SEQUENCE_SQL, paymentEventDraft } from '../webhooks/outbox';
+import { NEXT_SEQUENCE_SQL, paymentEventDraft, type PaymentEventType } from '../webhooks/outbox';
+
+/** The payment table's `complete` move, which this statement writes (its journal and event are the CTEs below). */
+const COMPLETE = (() => {
+  const move = PAYMENT_LIFECYCLE.moves.complete;
+  if (!move.stage || !move.event) throw new Error('the payment table\'s complete move must declare its stage and event');
+  return { from: move.from[0], to: move.to, stageFrom: move.stage.from[0], stageTo: move.stage.to, event: move.event as PaymentEventType };
+})();
 
 export interface CompletionFacts {
   /** The payment as created (its amount, customer and metadata never change). */
@@ -44,11 +50,11 @@ export interface CompletionResult {
  * Nothing is written unless `moved` returned a row, and all of it commits together or not at all.
  */
 export async function completeInOneStatement(em: EntityManager, facts: CompletionFacts): Promise<CompletionResult> {
-  const { from, to } = transitionFor('complete');
+  const { from, to, stageFrom, stageTo, event: eventType } = COMPLETE;
   const completedAt = new Date();
   const { id, amount, currency, customerEmail, customerName, metadata, createdAt } = facts.payment;
   const after: PaymentFields = { id, amount, currency, status: to, customerEmail, customerName, metadata, createdAt, completedAt };
-  const event = paymentEventDraft(after, facts.shop, 'payment.completed', facts.baseUrl);
+  const event = paymentEventDraft(after, facts.shop, eventType, facts.baseUrl);
   const postings = completedPaymentPostings(amount);
   const keepThreeDs = facts.threeDsOutcome === undefined;
   const receivesAlways = shopReceives([], event.type);
@@ -87,8 +93,8 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
        from standing s`,
     [
       id,
-      to, CheckoutStage.FINISHED, completedAt, facts.processorReference, keepThreeDs, facts.threeDsOutcome ?? null,
-      id, from, CheckoutStage.PROCESSING,
+      to, stageTo, completedAt, facts.processorReference, keepThreeDs, facts.threeDsOutcome ?? null,
+      id, from, stageFrom,
       newJournalId(), event.createdAt, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n]),
       event.id, event.type, event.before, event.after, event.createdAt, id,
       newWebhookDeliveryId(), id, event.createdAt, event.createdAt, receivesAlways, event.type,

@@ -1,3 +1,4 @@
+import { EXPIRED } from '../payments/payment-expiry';
 import type { FailureCode } from '../processor/card-processor';
 
 /** What the customer reads: plain words, and the word "declined" for every decline. */
@@ -18,8 +19,12 @@ export const FAILURE_MESSAGES: Record<FailureCode, string> = {
 export const SHOP_UNAVAILABLE = 'shop_unavailable';
 const SHOP_UNAVAILABLE_MESSAGE = 'This shop cannot take payments right now. The payment was cancelled and your card will not be charged.';
 
+/** Not a decline either: nobody paid before the payment expired (docs/checkout.md, "Expiry"). */
+const EXPIRED_MESSAGE = 'This payment link has expired and can no longer be paid. Your card has not been charged.';
+
 export function failureMessageFor(code: string | null): string | null {
   if (code === null) return null;
+  if (code === EXPIRED) return EXPIRED_MESSAGE;
   if (code === SHOP_UNAVAILABLE) return SHOP_UNAVAILABLE_MESSAGE;
   return FAILURE_MESSAGES[code as FailureCode] ?? 'Your payment was declined.';
 }

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
 import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
+import { EXPIRED, expireDuePayments } from '../payments/payment-expiry';
 import { settleLookedUpRefund } from '../refunds/refund.service';
 import { RefundStatus } from '../refunds/refund.entity';
 import type { ReconciliationConfig } from '../shared/config';
@@ -9,7 +10,7 @@ import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 
 /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
 export interface ReconciliationJobs {
-  /** One pass: asks the acquirer about every due payment and refund this instance could lease. */
+  /** One pass: asks the acquirer about every due payment and refund this instance could lease, and expires unpaid payments. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -48,7 +49,7 @@ export function startReconciliationJobs(options: ReconciliationOptions): Reconci
       let settled = 0;
       for (const payment of await leasePayments(em, settings)) if (await reconcilePayment(options, payment)) settled++;
       for (const refund of await leaseRefunds(em, settings)) if (await reconcileRefund(options, refund)) settled++;
-      return settled;
+      return settled + (await expireUnpaid(options));
     })().finally(() => (sweeping = null));
     return sweeping;
   };
@@ -61,6 +62,16 @@ export function startReconciliationJobs(options: ReconciliationOptions): Reconci
       await sweeping?.catch(() => undefined);
     },
   };
+}
+
+/** Expiry rides on the same sweep (docs/checkout.md, "Expiry"): unpaid payments past PAYMENT_EXPIRES_AFTER_MS fail `expired`. */
+async function expireUnpaid({ orm, checkout, metrics, logger }: ReconciliationOptions): Promise<number> {
+  const expired = await expireDuePayments(orm.em.fork(), checkout);
+  for (const paymentId of expired) {
+    logger.info({ paymentId }, 'payment expired');
+    metrics.paymentOutcomes.inc({ outcome: `failed_${EXPIRED}` });
+  }
+  return expired.length;
 }
 
 async function leasePayments(em: EntityManager, settings: ReconciliationConfig): Promise<Leased[]> {
@@ -108,7 +119,7 @@ async function reconcileRefund(options: ReconciliationOptions, { id, since }: Le
   const { checkout, orm, metrics, logger } = options;
   try {
     const found = await checkout.processor.lookupRefund(id);
-    const outcome = await settleLookedUpRefund(orm.em.fork(), { processor: checkout.processor, logger, processingTimeoutMs: 0 }, id, found);
+    const outcome = await settleLookedUpRefund(orm.em.fork(), { processor: checkout.processor, logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl }, id, found);
     metrics.reconciliations.inc({ kind: 'refund', outcome });
     logger.info({ refundId: id, found: found.kind, outcome }, 'refund reconciled with the acquirer');
     if (outcome === 'requeued') options.enqueueRefund(id);

@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FIGURE_SUMS_SQL } from './balance-checkpoints';
+import { enumOf, sqlList } from '../lifecycles/lifecycle';
+import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
+import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
 import { FEE_PERCENT } from './fee';
 
 /**
@@ -8,6 +11,15 @@ import { FEE_PERCENT } from './fee';
  * The fee expression is fee.ts's rule (FEE_PERCENT, half up) in SQL.
  */
 const FEE = `(p."amount" * ${FEE_PERCENT} + 50) / 100`;
+
+/** The states the invariants name, as SQL literals from the lifecycle tables (src/lifecycles/). */
+const P = enumOf(PAYMENT_LIFECYCLE.states);
+const W = enumOf(WITHDRAWAL_LIFECYCLE.states);
+const BOOKED = sqlList([P.COMPLETED, P.REFUNDED]);
+const UNPAID = sqlList([P.PENDING, P.FAILED]);
+const REFUNDED = sqlList([P.REFUNDED]);
+const REJECTED = sqlList([W.REJECTED]);
+const PAID = sqlList([W.PAID]);
 
 export const LEDGER_INVARIANTS: { name: string; description: string; sql: string }[] = [
   {
@@ -21,10 +33,10 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     sql: `with expected as (
             select s."id" as seller_id,
               coalesce((select sum(p."amount" - ${FEE}) from "payments" p join "shops" sh on sh."id" = p."shop_id"
-                        where sh."seller_id" = s."id" and p."status" in ('completed', 'refunded')), 0)
+                        where sh."seller_id" = s."id" and p."status" in (${BOOKED})), 0)
             - coalesce((select sum(p."amount") from "payments" p join "shops" sh on sh."id" = p."shop_id"
-                        where sh."seller_id" = s."id" and p."status" = 'refunded'), 0)
-            - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" <> 'rejected'), 0)
+                        where sh."seller_id" = s."id" and p."status" in (${REFUNDED})), 0)
+            - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" not in (${REJECTED})), 0)
             - coalesce((select sum(c."amount") from "chargebacks" c join "payments" p on p."id" = c."payment_id" join "shops" sh on sh."id" = p."shop_id"
                         where sh."seller_id" = s."id"), 0) as amount
             from "sellers" s),
@@ -38,7 +50,7 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     name: 'completed_payment_booked_once',
     description: 'each completed or refunded payment has exactly one credit of its amount and one fee entry',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
-          where p."status" in ('completed', 'refunded') and (
+          where p."status" in (${BOOKED}) and (
             (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'payment' and e."amount" = p."amount") <> 1
             or (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'fee' and e."amount" = -(${FEE})) <> 1
             or (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" in ('payment', 'fee')) <> 2)`,
@@ -47,15 +59,15 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     name: 'unpaid_payment_moves_no_money',
     description: 'pending and failed payments have no ledger entries',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
-          where p."status" in ('pending', 'failed') and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id")`,
+          where p."status" in (${UNPAID}) and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id")`,
   },
   {
     name: 'refund_debited_once',
     description: 'each refunded payment has exactly one refund debit of its amount; no other payment has one',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
           where (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'
-                 and e."amount" = -p."amount") <> (case when p."status" = 'refunded' then 1 else 0 end)
-             or (p."status" <> 'refunded' and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'refund'))`,
+                 and e."amount" = -p."amount") <> (case when p."status" in (${REFUNDED}) then 1 else 0 end)
+             or (p."status" not in (${REFUNDED}) and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'refund'))`,
   },
   {
     name: 'chargeback_debited_once',
@@ -78,8 +90,8 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     description: 'each withdrawal has one hold, a release only if rejected, a payout only if paid',
     sql: `select w."id" as subject, w."status" as detail from "withdrawals" w
           where (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_hold' and e."amount" = -w."amount") <> 1
-             or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_release') <> (case when w."status" = 'rejected' then 1 else 0 end)
-             or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."kind" = 'payout' and e."amount" > 0) <> (case when w."status" = 'paid' then 1 else 0 end)`,
+             or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."account" = 'seller_balance' and e."kind" = 'withdrawal_release') <> (case when w."status" in (${REJECTED}) then 1 else 0 end)
+             or (select count(*) from "ledger_entries" e where e."withdrawal_id" = w."id" and e."kind" = 'payout' and e."amount" > 0) <> (case when w."status" in (${PAID}) then 1 else 0 end)`,
   },
   {
     name: 'checkpoint_matches_entries',

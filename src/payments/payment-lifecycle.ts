@@ -1,42 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { applyMove, type MoveRequest } from '../lifecycles/apply-move';
+import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
+import { recordPaymentEvent, type PaymentEventType } from '../webhooks/outbox';
 import { Payment } from './payment.entity';
-import { PaymentStatus } from './payment-status';
 
-/** What can happen to a payment (spec, States and transitions). */
-export type PaymentTrigger = 'complete' | 'fail' | 'refund';
+/** A move of the payment table (src/lifecycles/payment.lifecycle.ts). */
+export type PaymentMove = keyof typeof PAYMENT_LIFECYCLE.moves;
 
 /**
- * The payment state machine as data: from each status, the triggers allowed and where they lead.
- * `failed` and `refunded` are final; nothing leaves them.
+ * Applies a payment move through the one move function: one conditional UPDATE of status and stage (plus the
+ * request's own conditions), and the journal and event the table declares, in one transaction. The moved
+ * payment comes back with its shop and seller, or null when the payment was not in the move's states.
  */
-export const TRANSITIONS: Record<PaymentStatus, Partial<Record<PaymentTrigger, PaymentStatus>>> = {
-  [PaymentStatus.PENDING]: { complete: PaymentStatus.COMPLETED, fail: PaymentStatus.FAILED },
-  [PaymentStatus.COMPLETED]: { refund: PaymentStatus.REFUNDED },
-  [PaymentStatus.FAILED]: {},
-  [PaymentStatus.REFUNDED]: {},
-};
-
-/** The one status from which `trigger` may fire, and its target. */
-export function transitionFor(trigger: PaymentTrigger): { from: PaymentStatus; to: PaymentStatus } {
-  for (const [from, moves] of Object.entries(TRANSITIONS) as [PaymentStatus, Partial<Record<PaymentTrigger, PaymentStatus>>][]) {
-    const to = moves[trigger];
-    if (to) return { from, to };
-  }
-  throw new Error(`no transition for ${trigger}`);
+export function movePayment(em: EntityManager, move: PaymentMove, request: MoveRequest<Payment>): Promise<Payment | null> {
+  // The shop (webhook URL, choice) and seller (ledger) are loaded only for moves that write effects.
+  return applyMove(em, PAYMENT_LIFECYCLE, Payment, move, { populate: request.effects ? ['shop', 'shop.seller'] : [], ...request });
 }
 
-/**
- * Fires `trigger` as one conditional UPDATE (`… WHERE status = <from>` plus `guard`), so concurrent
- * callers cannot both move the payment: exactly one sees `true`. `changes` are written with the move.
- */
-export async function applyTransition(
-  em: EntityManager,
-  paymentId: string,
-  trigger: PaymentTrigger,
-  guard: Partial<Pick<Payment, 'checkoutStage'>>,
-  changes: Partial<Payment>,
-): Promise<boolean> {
-  const { from, to } = transitionFor(trigger);
-  const updated = await em.nativeUpdate(Payment, { id: paymentId, status: from, ...guard }, { ...changes, status: to });
-  return updated === 1;
+/** The outbox effect of payment moves: the event type the table names, the payment payload (plus `extra`). */
+export function paymentEvent(baseUrl: string, extra?: (payment: Payment) => object) {
+  return (tx: EntityManager, payment: Payment, type: string) => recordPaymentEvent(tx, payment, type as PaymentEventType, baseUrl, extra?.(payment));
 }

@@ -34,9 +34,10 @@ export class PaymentResolver {
   payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentFields> {
     // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
     const shopScope = shopScopeFor(context, null);
+    const expiry = context.services.checkout;
     // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, still owner-checked.
-    if (context.actor.kind === 'session') return findPayment(context.em, id, context.em.getReference(Shop, shopScope!));
-    return shopScope ? findShopPayment(context.em, id, shopScope) : findPayment(context.em, id, null);
+    if (context.actor.kind === 'session') return findPayment(context.em, id, context.em.getReference(Shop, shopScope!), expiry);
+    return shopScope ? findShopPayment(context.em, id, shopScope, expiry) : findPayment(context.em, id, null, expiry);
   }
 
   @Authorized('SELLER')

@@ -7,7 +7,8 @@ import { Payment } from './payment.entity';
 import { newPaymentSnapshot, fieldsOfSnapshot, type PaymentFields } from './payment-snapshot';
 import { insertPayment, selectShopPayment } from './payment-store';
 import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
-import type { PaymentStatus } from './payment-status';
+import { PaymentStatus } from './payment-status';
+import { expirePayment, expiryDeadline, isDueToExpire, type ExpiryDeps } from './payment-expiry';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 
 /** Creating and reading payments: the one path shared by GraphQL, the REST facade and the CLI. */
@@ -30,16 +31,26 @@ export async function createPayment(
 }
 
 /** A seller's own payment (the REST retrieve path), as a plain view of the `Payment` fields. */
-export async function findShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentFields> {
+export async function findShopPayment(em: EntityManager, id: string, shopId: string, expiry?: ExpiryDeps): Promise<PaymentFields> {
   const payment = isPaymentId(id) ? await selectShopPayment(em, id, shopId) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
+  // A pending payment past its expiry is expired as it is read (a no-op while its card is at the acquirer).
+  if (expiry && payment.status === PaymentStatus.PENDING && payment.createdAt <= expiryDeadline(expiry.expiresAfterMs)) {
+    // Read again whoever moved it: another instance's sweep may have expired it a moment ago.
+    await expirePayment(em, expiry, id);
+    return (await selectShopPayment(em, id, shopId))!;
+  }
   return payment;
 }
 
-/** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins). */
-export async function findPayment(em: EntityManager, id: string, shop: Shop | null): Promise<Payment> {
+/** The payment with this id, if `shop` owns it (or any payment when `shop` is null: admins); expired first when due. */
+export async function findPayment(em: EntityManager, id: string, shop: Shop | null, expiry?: ExpiryDeps): Promise<Payment> {
   const payment = isPaymentId(id) ? await em.findOne(Payment, shop ? { id, shop } : { id }) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
+  if (expiry && isDueToExpire(payment, expiry.expiresAfterMs)) {
+    await expirePayment(em, expiry, id);
+    return em.findOneOrFail(Payment, { id }, { refresh: true });
+  }
   return payment;
 }
 

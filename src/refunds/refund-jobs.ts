@@ -26,6 +26,8 @@ export interface RefundJobsOptions {
   redisKeyPrefix: string;
   sweepIntervalMs: number;
   processingTimeoutMs: number;
+  /** The public base URL, for the payment payload of refund webhook events. */
+  baseUrl: string;
 }
 
 const QUEUE_NAME = 'refunds';
@@ -40,7 +42,7 @@ const CONCURRENCY = 4;
  */
 export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
   const { orm, logger } = options;
-  const deps: RefundExecutionDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs };
+  const deps: RefundExecutionDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs, baseUrl: options.baseUrl };
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);

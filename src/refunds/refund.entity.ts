@@ -3,29 +3,23 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Admin } from '../admins/admin.entity';
 import type { Payment } from '../payments/payment.entity';
+import { enumOf, openStatesOf } from '../lifecycles/lifecycle';
+import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
+import { ReviewedByAdmins } from '../admins/reviewed-by-admins';
 import { prefixedId } from '../shared/random-id';
 
-/**
- * requested -> approved | rejected; approved -> processing (a job claimed it) -> refunded | failed.
- * `failed` means the acquirer refused the refund; an unknown outcome stays `processing` and is retried.
- */
-export enum RefundStatus {
-  REQUESTED = 'requested',
-  APPROVED = 'approved',
-  REJECTED = 'rejected',
-  PROCESSING = 'processing',
-  REFUNDED = 'refunded',
-  FAILED = 'failed',
-}
+/** The refund lifecycle's states (src/lifecycles/refund.lifecycle.ts: the moves, and what each writes). */
+export const RefundStatus = enumOf(REFUND_LIFECYCLE.states);
+export type RefundStatus = (typeof RefundStatus)[keyof typeof RefundStatus];
 registerEnumType(RefundStatus, { name: 'RefundStatus' });
 
-/** Statuses in which a request is still open: at most one such request per payment (a partial unique index). */
-export const OPEN_REFUND_STATUSES = [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING] as const;
+/** Statuses in which a request is still open (not final): at most one such request per payment (a partial unique index). */
+export const OPEN_REFUND_STATUSES = openStatesOf(REFUND_LIFECYCLE);
 
 /** A refund request recorded by support for a completed payment, and what became of it. Full amount only. */
 @ObjectType({ description: 'A refund request for a completed payment (the full amount), and what became of it.' })
 @Entity({ tableName: 'refunds' })
-export class Refund {
+export class Refund extends ReviewedByAdmins {
   @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('ref', 24);
@@ -49,13 +43,6 @@ export class Refund {
   @ManyToOne('Admin', { nullable: true })
   requestedBy: Admin | null = null;
 
-  @ManyToOne('Admin', { nullable: true })
-  reviewedBy: Admin | null = null;
-
-  @Field(() => String, { nullable: true })
-  @Property({ type: 'text', nullable: true })
-  rejectionReason: string | null = null;
-
   @Field(() => String, { nullable: true, description: 'Why the acquirer refused the refund (status FAILED).' })
   @Property({ type: 'text', nullable: true })
   failureReason: string | null = null;
@@ -67,14 +54,6 @@ export class Refund {
   @Field(() => Int, { description: 'How many times a job has called the acquirer for it.' })
   @Property({ type: 'integer' })
   attempts: Opt<number> = 0;
-
-  @Field(() => DateTimeISOResolver)
-  @Property({ type: 'datetime' })
-  createdAt: Opt<Date> = new Date();
-
-  @Field(() => DateTimeISOResolver, { nullable: true })
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt: Date | null = null;
 
   /** When a job last claimed it; a claim older than REFUND_PROCESSING_TIMEOUT_MS is taken over. */
   @Property({ type: 'datetime', nullable: true })

@@ -1,19 +1,25 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Admin } from '../admins/admin.entity';
-import { optionalReason, selfApprovalRefused, validReason } from '../admins/admin-rules';
+import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookRefund } from '../ledger/ledger.service';
-import { Payment } from '../payments/payment.entity';
-import { applyTransition } from '../payments/payment-lifecycle';
+import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
+import { applyMove } from '../lifecycles/apply-move';
+import { moveOf } from '../lifecycles/lifecycle';
+import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
+import { applyReviewMove } from '../lifecycles/review-move';
 import { PaymentStatus } from '../payments/payment-status';
 import { findPayment } from '../payments/payment.service';
 import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
-import { Refund, RefundStatus } from './refund.entity';
-import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import { OPEN_REFUND_STATUSES, Refund, RefundStatus } from './refund.entity';
+import { refundPayload } from './refund-payload';
+import { recordPaymentEvent } from '../webhooks/outbox';
+import type { Page } from '../shared/pagination';
+import { reviewQueue } from '../admins/reviewed-by-admins';
 
 /** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
 export const REFUND_REVIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -39,7 +45,7 @@ export async function requestRefund(em: EntityManager, admin: Admin | null, paym
   if (!admin && !ownShop) throw domainError('FORBIDDEN');
   const payment = await findPayment(em, paymentId, admin ? null : ownShop);
   if (payment.status !== PaymentStatus.COMPLETED) throw domainError('REFUND_PAYMENT_NOT_COMPLETED', payment.status);
-  if (await em.count(Refund, { payment: payment.id, status: { $in: [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING] } })) {
+  if (await em.count(Refund, { payment: payment.id, status: { $in: [...OPEN_REFUND_STATUSES] } })) {
     throw domainError('REFUND_ALREADY_OPEN');
   }
   try {
@@ -58,47 +64,29 @@ export async function requestRefund(em: EntityManager, admin: Admin | null, paym
 }
 
 /**
- * requested -> approved as one conditional UPDATE, with its audit entry in the same transaction: of two
- * admins approving at once, one wins and the other is told the refund is no longer requested. The
- * condition also holds four eyes (`requested_by <> approver`), so no race lets a requester approve.
- * The caller then hands the refund to the refund jobs.
+ * requested -> approved (the refund table's `approve`: four eyes, audited), through the review move shared
+ * with withdrawals: of two admins approving at once, one wins and the other is told the refund is no longer
+ * requested, and no race lets a requester approve. The caller then hands the refund to the refund jobs.
  */
 export async function approveRefund(em: EntityManager, admin: Admin, refundId: string, note?: string | null): Promise<Refund> {
-  const reason = optionalReason(note);
-  return reviewRefund(em, admin, refundId, 'approved', { status: RefundStatus.APPROVED }, reason);
+  return reviewRefund(em, admin, refundId, 'approve', {}, optionalReason(note));
 }
 
 /** requested -> rejected, with the reason the seller will be told. */
 export async function rejectRefund(em: EntityManager, admin: Admin, refundId: string, reason: string): Promise<Refund> {
   const text = validReason(reason);
-  return reviewRefund(em, admin, refundId, 'rejected', { status: RefundStatus.REJECTED, rejectionReason: text }, text);
+  return reviewRefund(em, admin, refundId, 'reject', { rejectionReason: text }, text);
 }
 
-async function reviewRefund(
-  em: EntityManager,
-  admin: Admin,
-  refundId: string,
-  action: 'approved' | 'rejected',
-  changes: Partial<Refund>,
-  reason: string | null,
-): Promise<Refund> {
-  // SQL's `<>` is not true for a null requester (the seller asked), so that case is named.
-  const fourEyes = action === 'approved' ? { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin.id } }] } : {};
-  const moved = await em.transactional(async (tx) => {
-    const updated = await tx.nativeUpdate(
-      Refund,
-      { id: refundId, status: RefundStatus.REQUESTED, ...fourEyes },
-      { ...changes, reviewedBy: admin.id, reviewedAt: new Date() } as never,
-    );
-    if (updated !== 1) return false;
-    recordAudit(tx, admin, { action: `refund.${action}`, targetType: 'refund', targetId: refundId, reason });
-    return true;
+function reviewRefund(em: EntityManager, admin: Admin, refundId: string, move: 'approve' | 'reject', changes: Partial<Refund>, reason: string | null): Promise<Refund> {
+  return applyReviewMove(em, REFUND_LIFECYCLE, Refund, move, {
+    id: refundId,
+    admin,
+    reason,
+    changes: { ...changes, reviewedBy: admin, reviewedAt: new Date() },
+    notFound: () => domainError('REFUND_NOT_FOUND'),
+    conflict: (spec, status) => domainError('REFUND_STATE_CONFLICT', spec.verb!, status),
   });
-  const refund = await em.findOne(Refund, { id: refundId }, { refresh: true });
-  if (!refund) throw domainError('REFUND_NOT_FOUND');
-  if (!moved && action === 'approved' && refund.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, 'refund', refundId);
-  if (!moved) throw domainError('REFUND_STATE_CONFLICT', action, refund.status);
-  return refund;
 }
 
 export async function findRefund(em: EntityManager, id: string): Promise<Refund> {
@@ -108,18 +96,13 @@ export async function findRefund(em: EntityManager, id: string): Promise<Refund>
 }
 
 /** The refund queue: oldest first, so the ones nearest their 24-hour deadline come first. */
-export async function listRefunds(
+export function listRefunds(
   em: EntityManager,
   filter: { status?: RefundStatus | null; paymentId?: string | null },
   page?: number | null,
   limit?: number | null,
 ): Promise<Page<Refund>> {
-  const request = validPageRequest(page, limit);
-  const where: FilterQuery<Refund> = {};
-  if (filter.status) where.status = filter.status;
-  if (filter.paymentId) where.payment = filter.paymentId;
-  const [items, total] = await em.findAndCount(Refund, where, { orderBy: { createdAt: 'asc', id: 'asc' }, ...windowOf(request) });
-  return pageOf(request, items, total);
+  return reviewQueue(em, Refund, { status: filter.status, payment: filter.paymentId }, page, limit);
 }
 
 export interface RefundExecutionDeps {
@@ -127,6 +110,8 @@ export interface RefundExecutionDeps {
   logger: Logger;
   /** A `processing` claim older than this belongs to a worker that died; it is taken over. */
   processingTimeoutMs: number;
+  /** The public base URL, for the payment payload of refund webhook events. */
+  baseUrl: string;
 }
 
 export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-unknown' | 'awaiting-acquirer';
@@ -141,13 +126,11 @@ export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-
  * A decline marks the refund `failed`; an exception (outcome unknown) leaves it `processing` for a retry.
  */
 export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string): Promise<ExecutionOutcome> {
-  const claimed = await em.execute<{ id: string }[]>(
-    `update "refunds" set "status" = 'processing', "claimed_at" = now(), "attempts" = "attempts" + 1
-      where "id" = ? and ("status" = 'approved' or ("status" = 'processing' and "claimed_at" < now() - make_interval(secs => ?)))
-      returning "id"`,
-    [refundId, deps.processingTimeoutMs / 1000],
-  );
-  if (claimed.length !== 1) return 'not-claimed';
+  const claim = { id: refundId, changes: { claimedAt: new Date(), attempts: raw('"attempts" + 1') } as Partial<Refund> };
+  const claimed =
+    (await applyMove(em, REFUND_LIFECYCLE, Refund, 'claim', claim)) ??
+    (await applyMove(em, REFUND_LIFECYCLE, Refund, 'reclaim', { ...claim, where: { claimedAt: { $lt: staleClaimBefore(deps) } } }));
+  if (!claimed) return 'not-claimed';
 
   const refund = await em.findOneOrFail(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   const payment = refund.payment;
@@ -174,9 +157,9 @@ export async function settleLookedUpRefund(em: EntityManager, deps: RefundExecut
   const refund = await em.findOneOrFail(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   if (found.kind === 'refunded') return bookRefunded(em, deps, refund, found.reference);
   if (found.kind === 'declined') return failRefund(em, deps, refund, found.reason);
-  const requeued = await em.nativeUpdate(Refund, { id: refundId, status: RefundStatus.PROCESSING }, { status: RefundStatus.APPROVED, needsAttentionAt: null });
-  if (requeued === 1) deps.logger.warn({ refundId }, 'the acquirer never received the refund: it will be sent again');
-  return requeued === 1 ? 'requeued' : 'not-claimed';
+  const requeued = await applyMove(em, REFUND_LIFECYCLE, Refund, 'requeue', { id: refundId, changes: { needsAttentionAt: null } });
+  if (requeued) deps.logger.warn({ refundId }, 'the acquirer never received the refund: it will be sent again');
+  return requeued ? 'requeued' : 'not-claimed';
 }
 
 /**
@@ -187,17 +170,16 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
   const refundId = refund.id;
   const payment = refund.payment;
   const booked = await em.transactional(async (tx) => {
-    const finished = await tx.nativeUpdate(
-      Refund,
-      { id: refundId, status: RefundStatus.PROCESSING },
-      { status: RefundStatus.REFUNDED, refundedAt: new Date(), processorReference: reference, needsAttentionAt: null },
-    );
-    if (finished !== 1) return false;
-    if (!(await applyTransition(tx, payment.id, 'refund', {}, {}))) {
-      throw new Error(`payment ${payment.id} is not completed: refund ${refundId} cannot be booked`);
-    }
-    const moved = await tx.findOneOrFail(Payment, { id: payment.id }, { populate: ['shop'], refresh: true });
-    bookRefund(tx, moved, moved.shop.seller);
+    const done = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'succeed', {
+      id: refundId,
+      changes: { refundedAt: new Date(), processorReference: reference, needsAttentionAt: null },
+    });
+    if (!done) return false;
+    const moved = await movePayment(tx, 'refund', {
+      id: payment.id,
+      effects: { journal: (t, p) => bookRefund(t, p, p.shop.seller), event: paymentEvent(deps.baseUrl, () => refundPayload(done)) },
+    });
+    if (!moved) throw new Error(`payment ${payment.id} is not completed: refund ${refundId} cannot be booked`);
     return true;
   });
   if (booked) deps.logger.info({ refundId, paymentId: payment.id, amount: refund.amount }, 'refund carried out');
@@ -224,19 +206,30 @@ export async function settleNotifiedRefund(em: EntityManager, deps: RefundExecut
   return outcome.kind === 'refunded' ? bookRefunded(em, deps, refund, outcome.reference) : failRefund(em, deps, refund, outcome.reason);
 }
 
+/** processing -> failed and its `refund.failed` outbox event (the payment stays completed), in one transaction. */
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
-  await em.nativeUpdate(Refund, { id: refund.id, status: RefundStatus.PROCESSING }, { status: RefundStatus.FAILED, failureReason: reason, needsAttentionAt: null });
+  const failed = await applyMove(em, REFUND_LIFECYCLE, Refund, 'fail', {
+    id: refund.id,
+    changes: { failureReason: reason, needsAttentionAt: null },
+    populate: ['payment', 'payment.shop'],
+    effects: { event: (tx, done, type) => recordPaymentEvent(tx, done.payment, type as 'refund.failed', deps.baseUrl, refundPayload(done)) },
+  });
+  if (!failed) return 'not-claimed';
   deps.logger.warn({ refundId: refund.id, paymentId: refund.payment.id, reason }, 'refund declined by the acquirer');
   return 'failed';
 }
 
 /** Approved refunds no job carried out (lost message, crash, Redis away) and stale claims, oldest first. */
 export async function refundsNeedingExecution(em: EntityManager, processingTimeoutMs: number, limit = 50): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
-    `select "id" from "refunds"
-      where "status" = 'approved' or ("status" = 'processing' and "claimed_at" < now() - make_interval(secs => ?))
-      order by "reviewed_at", "id" limit ?`,
-    [processingTimeoutMs / 1000, limit],
+  const rows = await em.find(
+    Refund,
+    { $or: [{ status: { $in: [...moveOf(REFUND_LIFECYCLE, 'claim').from] } }, { status: { $in: [...moveOf(REFUND_LIFECYCLE, 'reclaim').from] }, claimedAt: { $lt: staleClaimBefore({ processingTimeoutMs }) } }] },
+    { fields: ['id'], orderBy: { reviewedAt: 'asc', id: 'asc' }, limit },
   );
   return rows.map((r) => r.id);
+}
+
+/** A `processing` claim older than this belongs to a worker that died: the `reclaim` move takes it over. */
+function staleClaimBefore(deps: Pick<RefundExecutionDeps, 'processingTimeoutMs'>): Date {
+  return new Date(Date.now() - deps.processingTimeoutMs);
 }

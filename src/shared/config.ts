@@ -65,6 +65,8 @@ export interface Config {
   accountAttemptsPerClient: number;
   /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = TOTP secrets are stored as they are (docs/dashboard.md). */
   accountSecretsKey: string | undefined;
+  /** PAYMENT_EXPIRES_AFTER_MS: a pending payment takes no card (nor 3-D Secure answer) this long after it was created, and reads as failed with the reason `expired` (default 86400000). */
+  paymentExpiresAfterMs: number;
   /** Refund execution (docs/admin.md). */
   refunds: RefundConfig;
   /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
@@ -213,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || `Payments <no-reply@${new URL(base).hostname}>`,
     accountAttemptsPerClient: integer(env, 'ACCOUNT_ATTEMPTS_PER_CLIENT', 30, 1, 1_000_000_000),
     accountSecretsKey: hexKey(env, 'ACCOUNT_SECRETS_KEY'),
+    paymentExpiresAfterMs: integer(env, 'PAYMENT_EXPIRES_AFTER_MS', 86_400_000, 10, 30 * 86_400_000),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
       processingTimeoutMs: integer(env, 'REFUND_PROCESSING_TIMEOUT_MS', 300_000, 10, 86_400_000),

@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
+import { applyMove } from '../lifecycles/apply-move';
+import { WEBHOOK_DELIVERY_LIFECYCLE } from '../lifecycles/webhook-delivery.lifecycle';
 import { outcomeAfterAttempt, type RetryPolicy } from './retry-schedule';
 import { deliveryHeaders } from './signing';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -62,12 +64,15 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
       responseExcerpt: answer.responseExcerpt,
     });
     // Only while the attempt is still the latest: a worker whose lease ran out records its answer, nothing more.
-    await tx.nativeUpdate(WebhookDelivery, { id: deliveryId, attemptCount: claimed.number }, {
-      status: outcome.status as WebhookDeliveryStatus,
-      nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-      deliveredAt: outcome.status === 'delivered' ? outcome.at : null,
-      failedAt: outcome.status === 'failed' ? outcome.at : null,
-      lockedUntil: null,
+    await applyMove(tx, WEBHOOK_DELIVERY_LIFECYCLE, WebhookDelivery, outcome.move, {
+      id: deliveryId,
+      where: { attemptCount: claimed.number },
+      changes: {
+        nextAttemptAt: outcome.move === 'retry' ? outcome.nextAttemptAt : null,
+        deliveredAt: outcome.move === 'deliver' ? outcome.at : null,
+        failedAt: outcome.move === 'giveUp' ? outcome.at : null,
+        lockedUntil: null,
+      },
     });
   });
   deps.logger.info(
@@ -75,15 +80,15 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
     'webhook attempt',
   );
   observe(deps.metrics, outcome.status, claimed);
-  if (outcome.status === 'pending') deps.onRetryScheduled?.(deliveryId, claimed.number, outcome.nextAttemptAt);
+  if (outcome.move === 'retry') deps.onRetryScheduled?.(deliveryId, claimed.number, outcome.nextAttemptAt);
   return outcome.status;
 }
 
 /** `retry_scheduled` rather than `pending`; lag is measured from the event's own timestamp (its commit). */
 function observe(metrics: Metrics | undefined, status: string, claimed: ClaimedAttempt): void {
   if (!metrics) return;
-  metrics.webhookDeliveries.inc({ outcome: status === 'pending' ? 'retry_scheduled' : status });
-  if (status !== 'delivered' || claimed.test) return;
+  metrics.webhookDeliveries.inc({ outcome: status === WebhookDeliveryStatus.PENDING ? 'retry_scheduled' : status });
+  if (status !== WebhookDeliveryStatus.DELIVERED || claimed.test) return;
   const createdAt = Date.parse(JSON.parse(claimed.body).timestamp);
   if (Number.isFinite(createdAt)) metrics.webhookLag.observe((Date.now() - createdAt) / 1000);
 }
@@ -94,10 +99,10 @@ async function claim(deps: DeliveryDeps, deliveryId: string, attemptCount: numbe
       `update "webhook_deliveries"
           set "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(),
               "locked_until" = now() + ? * interval '1 millisecond'
-        where "id" = ? and "status" = 'pending' and "attempt_count" = ? and "next_attempt_at" <= now()
+        where "id" = ? and "status" = ? and "attempt_count" = ? and "next_attempt_at" <= now()
           and ("locked_until" is null or "locked_until" < now())
         returning "attempt_count", "schedule_start"`,
-      [deps.leaseMs, deliveryId, attemptCount],
+      [deps.leaseMs, deliveryId, WebhookDeliveryStatus.PENDING, attemptCount],
     );
     if (taken.length === 0) return null;
     const number = taken[0].attempt_count;

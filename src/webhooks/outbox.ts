@@ -5,24 +5,33 @@ import type { PaymentFields } from '../payments/payment-snapshot';
 import { PaymentStatus } from '../payments/payment-status';
 import { randomBase62 } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
-import { shopReceives } from '../shops/webhook-event-choice';
+import { shopReceives, type WebhookEventType } from '../shops/webhook-event-choice';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { newWebhookEventId, WebhookEvent } from './webhook-event.entity';
 
-export type PaymentEventType = 'payment.completed' | 'payment.failed' | 'payment.refunded';
+export type PaymentEventType = Extract<WebhookEventType, `payment.${string}` | `refund.${string}`>;
+export type WithdrawalEventType = Extract<WebhookEventType, `withdrawal.${string}`>;
+
+/** What an event is about besides the payment: a refund (refund events) or a withdrawal (withdrawal events). */
+export type EventSubjects = { refund?: object; withdrawal?: object };
 
 /**
- * Writes a payment event to the outbox inside the caller's transaction, so the event exists exactly
- * when the state change does. The caller holds the payment's row lock (its conditional UPDATE), so the
- * per-payment sequence cannot be taken twice; the unique (payment, sequence) index is the backstop.
- * When the shop has a webhook URL and receives this type (payment.completed always; others if chosen), its
- * delivery is created in the same transaction (spec: a webhook is sent "if one is configured"), due at once.
+ * Writes a payment event (payment.*, refund.*) to the outbox inside the caller's transaction, so the event
+ * exists exactly when the state change does. The caller holds the payment's row lock (its conditional
+ * UPDATE), so the per-payment sequence cannot be taken twice; the unique (payment, sequence) index is the
+ * backstop. `refund` (refund events) is added to the body next to `payment`.
  */
-export async function recordPaymentEvent(tx: EntityManager, payment: Payment, type: PaymentEventType, baseUrl: string): Promise<WebhookEvent> {
-  const [{ next }] = await tx.execute<{ next: number }[]>(NEXT_SEQUENCE_SQL, [payment.id]);
-  const draft = paymentEventDraft(payment, payment.shop, type, baseUrl);
-  const event = tx.create(WebhookEvent, { id: draft.id, createdAt: draft.createdAt, shop: payment.shop, payment, type, sequence: Number(next), body: draft.bodyAround(Number(next)) });
-  if (payment.shop.webhookUrl && shopReceives(payment.shop.webhookEvents, type)) tx.create(WebhookDelivery, { event, shop: payment.shop, payment, nextAttemptAt: event.createdAt });
+export async function recordPaymentEvent(
+  tx: EntityManager,
+  payment: Payment,
+  type: PaymentEventType,
+  baseUrl: string,
+  refund?: object,
+): Promise<WebhookEvent> {
+  const next = await nextSequence(tx, 'payment_id', payment.id);
+  const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: next, body: '' });
+  event.body = eventBody(event, { payment: paymentPayload(payment, baseUrl), ...(refund ? { refund } : {}) }, payment.shop);
+  deliverIfChosen(tx, event, payment);
   return event;
 }
 
@@ -47,11 +56,48 @@ export function paymentEventDraft(payment: PaymentFields, shop: Pick<Shop, 'id' 
   const id = newWebhookEventId();
   const createdAt = new Date();
   const SENTINEL = '"sequence":0,';
-  const body = eventBody({ id, type, sequence: 0, createdAt }, paymentPayload(payment, baseUrl), shop);
+  const body = eventBody({ id, type, sequence: 0, createdAt }, { payment: paymentPayload(payment, baseUrl) }, shop);
   const at = body.indexOf(SENTINEL) + '"sequence":'.length;
   const before = body.slice(0, at);
   const after = body.slice(at + 1);
   return { id, type, createdAt, before, after, bodyAround: (sequence) => `${before}${sequence}${after}` };
+}
+
+/**
+ * Writes a withdrawal event (withdrawal.paid, withdrawal.rejected) to the outbox in the move's transaction,
+ * for the shop the withdrawal was asked through. Its sequence counts the withdrawal's events (the unique
+ * (withdrawal, sequence) index is the backstop); the body has `withdrawal` where payment events have `payment`.
+ */
+export async function recordWithdrawalEvent(
+  tx: EntityManager,
+  withdrawal: { id: string; shop: Shop },
+  type: WithdrawalEventType,
+  payload: object,
+): Promise<WebhookEvent> {
+  const next = await nextSequence(tx, 'withdrawal_id', withdrawal.id);
+  const event = tx.create(WebhookEvent, { shop: withdrawal.shop, payment: null, withdrawalId: withdrawal.id, type, sequence: next, body: '' });
+  event.body = eventBody(event, { withdrawal: payload }, withdrawal.shop);
+  deliverIfChosen(tx, event, null);
+  return event;
+}
+
+async function nextSequence(tx: EntityManager, column: 'payment_id' | 'withdrawal_id', id: string): Promise<number> {
+  const [{ next }] = await tx.execute<{ next: number }[]>(
+    `select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "${column}" = ?`,
+    [id],
+  );
+  return Number(next);
+}
+
+/**
+ * An event is written whatever the shop chose; its delivery only when the shop has a webhook URL and receives
+ * this type (payment.completed always; others if chosen), in the same transaction, due at once.
+ */
+function deliverIfChosen(tx: EntityManager, event: WebhookEvent, payment: Payment | null): void {
+  const shop = event.shop;
+  if (shop.webhookUrl && shopReceives(shop.webhookEvents, event.type as WebhookEventType)) {
+    tx.create(WebhookDelivery, { event, shop, payment, nextAttemptAt: event.createdAt });
+  }
 }
 
 /**
@@ -71,17 +117,21 @@ export function recordTestEvent(tx: EntityManager, shop: Shop, baseUrl: string):
     createdAt: event.createdAt,
     completedAt: event.createdAt,
   };
-  event.body = eventBody(event, paymentPayload(sample, baseUrl), shop);
+  event.body = eventBody(event, { payment: paymentPayload(sample, baseUrl) }, shop);
   return tx.create(WebhookDelivery, { event, shop, payment: null, nextAttemptAt: event.createdAt });
 }
 
-/** The one serialization of an event; `amount` is integer cents, as everywhere in the API. */
-function eventBody(event: Pick<WebhookEvent, 'id' | 'type' | 'sequence' | 'createdAt'>, payment: object, shop: Pick<Shop, 'id' | 'name'>): string {
+/**
+ * The one serialization of every event: `id`, `event`, `sequence`, then what it is about (`payment`, plus
+ * `refund` for refund events; `withdrawal` for withdrawal events), `shop`, `timestamp`. `amount` is integer
+ * cents, as everywhere in the API.
+ */
+function eventBody(event: Pick<WebhookEvent, 'id' | 'type' | 'sequence' | 'createdAt'>, subjects: { payment?: object } & EventSubjects, shop: Pick<Shop, 'id' | 'name'>): string {
   return JSON.stringify({
     id: event.id,
     event: event.type,
     sequence: event.sequence,
-    payment,
+    ...subjects,
     shop: { id: shop.id, shop_name: shop.name },
     timestamp: event.createdAt.toISOString(),
   });

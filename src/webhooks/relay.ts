@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../shared/logger';
+import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
 /** A delivery whose next attempt is due: attempt number `attemptCount + 1`. */
 export interface DueDelivery {
@@ -85,11 +86,11 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
 async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: number | null, busy: string[]): Promise<DueDelivery[]> {
   const rows = await em.execute<{ id: string; attempt_count: number }[]>(
     `select "id", "attempt_count" from "webhook_deliveries"
-      where "status" = 'pending' and "next_attempt_at" <= now()
+      where "status" = ? and "next_attempt_at" <= now()
         and ("locked_until" is null or "locked_until" < now())
         and (?::int is null or "enqueued_attempt" is distinct from "attempt_count" or "enqueued_at" < now() - ?::int * interval '1 millisecond')
       order by "next_attempt_at" limit ?`,
-    [requeueAfterMs, requeueAfterMs, limit + busy.length],
+    [WebhookDeliveryStatus.PENDING, requeueAfterMs, requeueAfterMs, limit + busy.length],
   );
   const working = new Set(busy);
   return rows.filter((row) => !working.has(row.id)).slice(0, limit).map((row) => ({ id: row.id, attemptCount: row.attempt_count }));

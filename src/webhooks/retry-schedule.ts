@@ -1,3 +1,5 @@
+import { enumOf } from '../lifecycles/lifecycle';
+import { WEBHOOK_DELIVERY_LIFECYCLE } from '../lifecycles/webhook-delivery.lifecycle';
 /**
  * When a failed delivery is tried again: exponential back-off with jitter, persisted as the delivery's
  * `next_attempt_at`. The n-th retry waits base x 2^(n-1), capped at 720 x base, plus up to 20% jitter
@@ -62,11 +64,13 @@ export function isDelivered(status: number | null): boolean {
   return status === 200;
 }
 
-/** Where a delivery stands after an attempt. */
+const DELIVERY = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
+
+/** Where a delivery stands after an attempt, and the delivery table's move that takes it there. */
 export type DeliveryOutcome =
-  | { status: 'delivered'; at: Date }
-  | { status: 'failed'; at: Date }
-  | { status: 'pending'; nextAttemptAt: Date };
+  | { move: 'deliver'; status: typeof DELIVERY.DELIVERED; at: Date }
+  | { move: 'giveUp'; status: typeof DELIVERY.FAILED; at: Date }
+  | { move: 'retry'; status: typeof DELIVERY.PENDING; nextAttemptAt: Date };
 
 /**
  * After attempt number `attemptsInSchedule` of the current schedule: delivered on 200; failed when the
@@ -80,7 +84,7 @@ export function outcomeAfterAttempt(
   now: Date = new Date(),
   random: () => number = Math.random,
 ): DeliveryOutcome {
-  if (isDelivered(answer.status)) return { status: 'delivered', at: now };
-  if (final || attemptsInSchedule >= policy.maxAttempts) return { status: 'failed', at: now };
-  return { status: 'pending', nextAttemptAt: new Date(now.getTime() + retryDelayMs(policy, attemptsInSchedule, answer, now, random)) };
+  if (isDelivered(answer.status)) return { move: 'deliver', status: DELIVERY.DELIVERED, at: now };
+  if (final || attemptsInSchedule >= policy.maxAttempts) return { move: 'giveUp', status: DELIVERY.FAILED, at: now };
+  return { move: 'retry', status: DELIVERY.PENDING, nextAttemptAt: new Date(now.getTime() + retryDelayMs(policy, attemptsInSchedule, answer, now, random)) };
 }

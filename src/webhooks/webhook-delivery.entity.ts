@@ -2,16 +2,16 @@ import { Collection, Entity, Enum, ManyToOne, OneToMany, OneToOne, type Opt, Pri
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { Payment } from '../payments/payment.entity';
+import { enumOf } from '../lifecycles/lifecycle';
+import { WEBHOOK_DELIVERY_LIFECYCLE } from '../lifecycles/webhook-delivery.lifecycle';
 import { prefixedId } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookEvent } from './webhook-event.entity';
 
-export enum WebhookDeliveryStatus {
-  PENDING = 'pending',
-  DELIVERED = 'delivered',
-  FAILED = 'failed',
-}
+/** From the delivery lifecycle (src/lifecycles/webhook-delivery.lifecycle.ts). */
+export const WebhookDeliveryStatus = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
+export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[keyof typeof WebhookDeliveryStatus];
 registerEnumType(WebhookDeliveryStatus, {
   name: 'WebhookDeliveryStatus',
   valuesConfig: {

@@ -12,6 +12,7 @@ export const newWebhookEventId = () => prefixedId('evt', 24);
  */
 @Entity({ tableName: 'webhook_events' })
 @Unique({ name: 'webhook_events_payment_sequence_unique', properties: ['payment', 'sequence'] })
+@Unique({ name: 'webhook_events_withdrawal_sequence_unique', properties: ['withdrawalId', 'sequence'] })
 export class WebhookEvent {
   @PrimaryKey({ type: 'string' })
   id: string = newWebhookEventId();
@@ -19,15 +20,19 @@ export class WebhookEvent {
   @ManyToOne('Shop')
   shop!: Shop;
 
-  /** Null only for test deliveries, whose body describes a sample payment. */
+  /** Null for test deliveries (their body describes a sample payment) and for withdrawal events. */
   @ManyToOne('Payment', { nullable: true })
   payment!: Payment | null;
+
+  /** The withdrawal a withdrawal event is about (plain id: the outbox needs no withdrawal entity). */
+  @Property({ type: 'string', nullable: true })
+  withdrawalId: Opt<string> | null = null;
 
   /** For example `payment.completed`. */
   @Property({ type: 'string' })
   type!: string;
 
-  /** 1, 2, ... per payment, so receivers can drop stale or out-of-order events. */
+  /** 1, 2, ... per payment (or per withdrawal), so receivers can drop stale or out-of-order events. */
   @Property({ type: 'integer' })
   sequence!: number;
 

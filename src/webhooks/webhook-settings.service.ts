@@ -3,6 +3,9 @@ import { recordAudit, type AuditRecord } from '../audit/audit.service';
 import type { Admin } from '../admins/admin.entity';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { domainError } from '../shared/errors';
+import { applyMove } from '../lifecycles/apply-move';
+import { sqlList } from '../lifecycles/lifecycle';
+import { WEBHOOK_DELIVERY_LIFECYCLE } from '../lifecycles/webhook-delivery.lifecycle';
 import { newWebhookSecret } from '../shops/credentials';
 import { validWebhookEvents } from '../shops/webhook-event-choice';
 import { Shop } from '../shops/shop.entity';
@@ -84,15 +87,11 @@ export async function sendTestDelivery(em: EntityManager, admin: Admin | null, s
 export async function resendDelivery(em: EntityManager, admin: Admin | null, delivery: WebhookDelivery, services: WebhookServices): Promise<WebhookDelivery> {
   if (!delivery.shop.webhookUrl) throw domainError('WEBHOOK_URL_NOT_SET');
   await em.transactional(async (tx) => {
-    const restarted = await tx.execute<{ id: string }[]>(
-      `update "webhook_deliveries"
-          set "status" = 'pending', "schedule_start" = "attempt_count", "next_attempt_at" = now(),
-              "delivered_at" = null, "failed_at" = null
-        where "id" = ? and "status" in ('failed', 'delivered')
-        returning "id"`,
-      [delivery.id],
-    );
-    if (restarted.length === 0) throw domainError('WEBHOOK_DELIVERY_PENDING');
+    const restarted = await applyMove(tx, WEBHOOK_DELIVERY_LIFECYCLE, WebhookDelivery, 'resend', {
+      id: delivery.id,
+      changes: { scheduleStart: raw('"attempt_count"'), nextAttemptAt: raw('now()'), deliveredAt: null, failedAt: null } as Partial<WebhookDelivery>,
+    });
+    if (!restarted) throw domainError('WEBHOOK_DELIVERY_PENDING');
     auditIfAdmin(tx, admin, {
       action: 'shop.webhook_delivery_resent',
       targetType: 'shop',
@@ -133,7 +132,7 @@ export async function listDeliveries(
   if (filter.status) where.status = filter.status;
   const [items, total] = await em.findAndCount(WebhookDelivery, where, {
     populate: ['event', 'attempts'],
-    orderBy: { [raw((alias) => `case when ${alias}."status" = 'failed' then 0 else 1 end`)]: 'asc', createdAt: 'desc', id: 'desc' },
+    orderBy: { [raw((alias) => `case when ${alias}."status" in (${sqlList([WebhookDeliveryStatus.FAILED])}) then 0 else 1 end`)]: 'asc', createdAt: 'desc', id: 'desc' },
     ...windowOf(request),
   });
   return pageOf(request, items, total);

@@ -2,26 +2,25 @@ import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } f
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Admin } from '../admins/admin.entity';
+import { enumOf, openStatesOf } from '../lifecycles/lifecycle';
+import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
+import { ReviewedByAdmins } from '../admins/reviewed-by-admins';
 import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
 import type { Shop } from '../shops/shop.entity';
 
-/** requested -> approved -> paid; requested or approved -> rejected (the hold is released). */
-export enum WithdrawalStatus {
-  REQUESTED = 'requested',
-  APPROVED = 'approved',
-  REJECTED = 'rejected',
-  PAID = 'paid',
-}
+/** The withdrawal lifecycle's states (src/lifecycles/withdrawal.lifecycle.ts: the moves, and what each writes). */
+export const WithdrawalStatus = enumOf(WITHDRAWAL_LIFECYCLE.states);
+export type WithdrawalStatus = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus];
 registerEnumType(WithdrawalStatus, { name: 'WithdrawalStatus' });
 
-/** Statuses whose amount is still held in the ledger, waiting to be paid out. */
-export const PENDING_WITHDRAWAL_STATUSES = [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED] as const;
+/** Statuses whose amount is still held in the ledger, waiting to be paid out (not final). */
+export const PENDING_WITHDRAWAL_STATUSES = openStatesOf(WITHDRAWAL_LIFECYCLE);
 
 /** A seller's request to be paid out part of its balance; the amount is held from the moment it is requested. */
 @ObjectType({ description: "A request to pay out part of a seller's balance; the amount is held as soon as it is requested." })
 @Entity({ tableName: 'withdrawals' })
-export class Withdrawal {
+export class Withdrawal extends ReviewedByAdmins {
   @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('wd', 24);
@@ -45,24 +44,9 @@ export class Withdrawal {
   @ManyToOne('Admin', { nullable: true })
   requestedBy: Admin | null = null;
 
-  @ManyToOne('Admin', { nullable: true })
-  reviewedBy: Admin | null = null;
-
-  @Field(() => String, { nullable: true })
-  @Property({ type: 'text', nullable: true })
-  rejectionReason: string | null = null;
-
   @Field(() => String, { nullable: true, description: 'The bank transfer reference given when it was paid.' })
   @Property({ type: 'string', nullable: true })
   payoutReference: string | null = null;
-
-  @Field(() => DateTimeISOResolver)
-  @Property({ type: 'datetime' })
-  createdAt: Opt<Date> = new Date();
-
-  @Field(() => DateTimeISOResolver, { nullable: true })
-  @Property({ type: 'datetime', nullable: true })
-  reviewedAt: Date | null = null;
 
   @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })

@@ -1,14 +1,20 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { selfApprovalRefused, validReason } from '../admins/admin-rules';
+import { validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
 import { domainError } from '../shared/errors';
 import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { exactCents, type Cents } from '../shared/cents';
-import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
-import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
+import { PENDING_WITHDRAWAL_STATUSES, Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { moveOf } from '../lifecycles/lifecycle';
+import { applyReviewMove } from '../lifecycles/review-move';
+import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
+import { withdrawalPayload } from './withdrawal-payload';
+import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
+import type { Page } from '../shared/pagination';
+import { reviewQueue } from '../admins/reviewed-by-admins';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
 
@@ -49,31 +55,14 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
   });
 }
 
-type Move = {
-  action: 'approved' | 'rejected' | 'paid';
-  /** How the error message says it: "can be <verb>". */
-  verb: string;
-  /** The statuses it may leave, as the error message names them. */
-  from: WithdrawalStatus[];
-  to: WithdrawalStatus;
-  /** Four eyes: the admin who requested it may not make this move. */
-  notByRequester?: true;
-};
-
-const MOVES = {
-  approve: { action: 'approved', verb: 'approved', from: [WithdrawalStatus.REQUESTED], to: WithdrawalStatus.APPROVED, notByRequester: true },
-  reject: { action: 'rejected', verb: 'rejected', from: [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED], to: WithdrawalStatus.REJECTED },
-  pay: { action: 'paid', verb: 'marked paid', from: [WithdrawalStatus.APPROVED], to: WithdrawalStatus.PAID },
-} satisfies Record<string, Move>;
-
 export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
-  return moveWithdrawal(em, admin, id, MOVES.approve, { reviewedBy: admin, reviewedAt: new Date() }, null, () => undefined);
+  return moveWithdrawal(em, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
 }
 
 /** The hold is released by a new, opposite journal (the ledger is never edited). */
 export function rejectWithdrawal(em: EntityManager, admin: Admin, id: string, reason: string): Promise<Withdrawal> {
   const text = validReason(reason);
-  return moveWithdrawal(em, admin, id, MOVES.reject, { reviewedBy: admin, reviewedAt: new Date(), rejectionReason: text }, text, (tx, w) =>
+  return moveWithdrawal(em, admin, id, 'reject', { reviewedBy: admin, reviewedAt: new Date(), rejectionReason: text }, text, (tx, w) =>
     bookWithdrawalRelease(tx, w, w.seller),
   );
 }
@@ -82,68 +71,59 @@ export function rejectWithdrawal(em: EntityManager, admin: Admin, id: string, re
 export function markWithdrawalPaid(em: EntityManager, admin: Admin, id: string, reference: string): Promise<Withdrawal> {
   const text = reference?.trim() ?? '';
   if (text === '' || text.length > PAYOUT_REFERENCE_MAX_LENGTH) throw domainError('PAYOUT_REFERENCE_REQUIRED');
-  return moveWithdrawal(em, admin, id, MOVES.pay, { paidAt: new Date(), payoutReference: text }, null, (tx, w) => bookPayout(tx, w));
+  return moveWithdrawal(em, admin, id, 'pay', { paidAt: new Date(), payoutReference: text }, null, (tx, w) => bookPayout(tx, w));
 }
 
 /**
- * One conditional UPDATE (`… WHERE status IN (<from>)`, and for an approval `requested_by` is not the
- * approver), the ledger journal the move needs and the audit entry, in one transaction: two admins acting
- * at once cannot both move it, nor write its journal twice, and no race lets a requester approve.
+ * A move of the withdrawal table (src/lifecycles/withdrawal.lifecycle.ts) through the review move shared with
+ * refunds: one conditional UPDATE (`… WHERE status IN (<from>)`, and for an approval `requested_by` is not the
+ * approver), the ledger journal, the audit entry and the event the table declares, in one transaction. Two
+ * admins acting at once cannot both move it, nor write its journal twice, and no race lets a requester approve.
  */
-async function moveWithdrawal(
+function moveWithdrawal(
   em: EntityManager,
   admin: Admin,
   id: string,
-  move: Move,
+  move: WithdrawalMove,
   changes: Partial<Withdrawal>,
   reason: string | null,
-  book: (tx: EntityManager, withdrawal: Withdrawal) => void,
+  journal?: (tx: EntityManager, withdrawal: Withdrawal) => void,
 ): Promise<Withdrawal> {
-  const moved = await em.transactional(async (tx) => {
-    const fourEyes = move.notByRequester ? { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin.id } }] } : {};
-    const updated = await tx.nativeUpdate(Withdrawal, { id, status: { $in: move.from }, ...fourEyes }, { ...changes, status: move.to } as never);
-    if (updated !== 1) return false;
-    const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { refresh: true });
-    book(tx, withdrawal);
-    recordAudit(tx, admin, {
-      action: `withdrawal.${move.action}`,
-      targetType: 'withdrawal',
-      targetId: id,
-      reason,
-      details: { amount: withdrawal.amount, shopId: withdrawal.shop.id, ...(changes.payoutReference ? { payoutReference: changes.payoutReference } : {}) },
-    });
-    return true;
+  const declared = moveOf(WITHDRAWAL_LIFECYCLE, move);
+  return applyReviewMove(em, WITHDRAWAL_LIFECYCLE, Withdrawal, move, {
+    id,
+    admin,
+    reason,
+    changes,
+    populate: ['shop', 'seller'],
+    details: (w) => ({ amount: w.amount, shopId: w.shop.id, ...(changes.payoutReference ? { payoutReference: changes.payoutReference } : {}) }),
+    ...(journal ? { journal } : {}),
+    ...(declared.event ? { event: (tx: EntityManager, w: Withdrawal, type: string) => recordWithdrawalEvent(tx, w, type as WithdrawalEventType, withdrawalPayload(w)) } : {}),
+    notFound: () => domainError('WITHDRAWAL_NOT_FOUND'),
+    conflict: (spec, status) => domainError('WITHDRAWAL_STATE_CONFLICT', spec.verb!, spec.from.join(' or '), status),
   });
-  const withdrawal = await em.findOne(Withdrawal, { id }, { refresh: true });
-  if (!withdrawal) throw domainError('WITHDRAWAL_NOT_FOUND');
-  if (!moved && move.notByRequester && withdrawal.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, 'withdrawal', id);
-  if (!moved) throw domainError('WITHDRAWAL_STATE_CONFLICT', move.verb, move.from.join(' or '), withdrawal.status);
-  return withdrawal;
 }
 
+type WithdrawalMove = keyof typeof WITHDRAWAL_LIFECYCLE.moves;
+
 /** The withdrawal queue (oldest first) or one seller's withdrawals. */
-export async function listWithdrawals(
+export function listWithdrawals(
   em: EntityManager,
   filter: { status?: WithdrawalStatus | null; sellerId?: string | null },
   page?: number | null,
   limit?: number | null,
 ): Promise<Page<Withdrawal>> {
-  const request = validPageRequest(page, limit);
-  const where: FilterQuery<Withdrawal> = {};
-  if (filter.status) where.status = filter.status;
-  if (filter.sellerId) where.seller = filter.sellerId;
-  const [items, total] = await em.findAndCount(Withdrawal, where, { orderBy: { createdAt: 'asc', id: 'asc' }, ...windowOf(request) });
-  return pageOf(request, items, total);
+  return reviewQueue(em, Withdrawal, { status: filter.status, seller: filter.sellerId }, page, limit);
 }
 
 /** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */
 export async function withdrawalTotals(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, { pending: Cents; paid: Cents }>> {
   const rows = await em.execute<{ seller_id: string; pending: string; paid: string }[]>(
     `select "seller_id",
-            coalesce(sum("amount") filter (where "status" in ('requested', 'approved')), 0) as pending,
-            coalesce(sum("amount") filter (where "status" = 'paid'), 0) as paid
+            coalesce(sum("amount") filter (where "status" in (?)), 0) as pending,
+            coalesce(sum("amount") filter (where "status" = ?), 0) as paid
        from "withdrawals" where "seller_id" in (?) group by "seller_id"`,
-    [sellerIds as string[]],
+    [[...PENDING_WITHDRAWAL_STATUSES], WithdrawalStatus.PAID, sellerIds as string[]],
   );
   const totals = new Map<string, { pending: Cents; paid: Cents }>();
   for (const id of sellerIds) totals.set(id, { pending: 0n, paid: 0n });

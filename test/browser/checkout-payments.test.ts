@@ -193,6 +193,17 @@ describe('a customer pays on the hosted checkout page', () => {
     await expectNoCardForm();
   });
 
+  test('opening a payment past its expiry says the link has expired, offers the way back, and shows no form (docs/checkout.md, "Expiry")', async () => {
+    const id = await createPayment(web.service, apiKey);
+    await web.service.em().getConnection().execute(`update payments set created_at = now() - interval '25 hours' where id = ?`, [id]);
+    await openCheckout(id);
+    await web.page.getByRole('heading', { name: 'This payment link has expired' }).waitFor();
+    expect(await web.page.getByText(/can no longer be paid, and your card has not been charged/).isVisible()).toBe(true);
+    expect(await web.page.getByRole('link', { name: 'Return to Corner Bakery' }).getAttribute('href')).toBe(returnedWith(id, 'failed'));
+    expect(await web.page.getByRole('alert').filter({ hasText: 'declined' }).count()).toBe(0);
+    await expectNoCardForm();
+  });
+
   test('reopening a payment waiting for 3-D Secure shows the challenge again', async () => {
     const id = await createPayment(web.service, apiKey);
     await checkoutClient(web.service.url).pay(id, '4000000000003220');

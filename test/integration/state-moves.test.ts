@@ -8,7 +8,9 @@ import { loadConfig } from '../../src/shared/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { Payment } from '../../src/payments/payment.entity';
-import { applyTransition, type PaymentTrigger } from '../../src/payments/payment-lifecycle';
+import { movePayment, type PaymentMove } from '../../src/payments/payment-lifecycle';
+import { UndeclaredEffectError } from '../../src/lifecycles/apply-move';
+import { UnknownMoveError } from '../../src/lifecycles/lifecycle';
 import { CheckoutStage, PaymentStatus } from '../../src/payments/payment-status';
 import { createPayment } from '../../src/payments/payment.service';
 import { createLogger } from '../../src/shared/logger';
@@ -43,42 +45,94 @@ async function newPayment(): Promise<string> {
 
 const stored = (id: string) => em().findOneOrFail(Payment, { id });
 
+/** Effects that only count: the engine must run exactly the ones the table declares, once, only when the row moved. */
+function counting() {
+  const calls: string[] = [];
+  return {
+    calls,
+    effects: {
+      journal: async () => void calls.push('journal'),
+      event: async (_tx: unknown, _row: unknown, type: string) => void calls.push(type),
+    },
+  };
+}
+
+/** Applies `move` with the effects the table declares for it (none, journal, event, or both). */
+async function apply(id: string, move: PaymentMove, where = {}, changes = {}) {
+  const { calls, effects } = counting();
+  const spec = (await import('../../src/lifecycles/payment.lifecycle')).PAYMENT_LIFECYCLE.moves[move] as { journal?: string; event?: string };
+  const moved = await movePayment(em(), move, {
+    id,
+    where,
+    changes,
+    effects: { ...(spec.journal ? { journal: effects.journal } : {}), ...(spec.event ? { event: effects.event } : {}) },
+  });
+  return { moved: moved !== null, calls };
+}
+
+const toProcessing = (id: string) => em().nativeUpdate(Payment, { id }, { checkoutStage: CheckoutStage.PROCESSING });
+
 describe('applying a payment move', () => {
-  test('complete moves a pending payment once; a second complete or a fail changes no row and answers false', async () => {
+  test('complete moves a processing payment once, with its journal and event; a second complete or a fail changes no row and writes nothing', async () => {
     const id = await newPayment();
     const other = await newPayment();
-    expect(await applyTransition(em(), id, 'complete', {}, {})).toBe(true);
-    expect((await stored(id)).status).toBe(PaymentStatus.COMPLETED);
+    await toProcessing(id);
+    expect(await apply(id, 'complete')).toEqual({ moved: true, calls: ['journal', 'payment.completed'] });
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.COMPLETED, checkoutStage: CheckoutStage.FINISHED });
     expect((await stored(other)).status).toBe(PaymentStatus.PENDING);
-    for (const trigger of ['complete', 'fail'] as PaymentTrigger[]) expect(await applyTransition(em(), id, trigger, {}, {})).toBe(false);
+    for (const move of ['complete', 'fail'] as PaymentMove[]) expect(await apply(id, move)).toEqual({ moved: false, calls: [] });
     expect((await stored(id)).status).toBe(PaymentStatus.COMPLETED);
   });
 
   test('refund leaves completed only, once', async () => {
     const id = await newPayment();
-    expect(await applyTransition(em(), id, 'refund', {}, {})).toBe(false);
-    expect(await applyTransition(em(), id, 'fail', {}, {})).toBe(true);
-    expect(await applyTransition(em(), id, 'refund', {}, {})).toBe(false);
+    await toProcessing(id);
+    expect((await apply(id, 'refund')).moved).toBe(false);
+    expect(await apply(id, 'fail')).toEqual({ moved: true, calls: ['payment.failed'] });
+    expect((await apply(id, 'refund')).moved).toBe(false);
     expect((await stored(id)).status).toBe(PaymentStatus.FAILED);
     const completed = await newPayment();
-    await applyTransition(em(), completed, 'complete', {}, {});
-    expect(await applyTransition(em(), completed, 'refund', {}, {})).toBe(true);
-    expect(await applyTransition(em(), completed, 'refund', {}, {})).toBe(false);
+    await toProcessing(completed);
+    await apply(completed, 'complete');
+    expect(await apply(completed, 'refund')).toEqual({ moved: true, calls: ['journal', 'payment.refunded'] });
+    expect((await apply(completed, 'refund')).moved).toBe(false);
     expect((await stored(completed)).status).toBe(PaymentStatus.REFUNDED);
   });
 
-  test('the guard is part of the condition, and the changes are written only with the move', async () => {
+  test('the stage is part of the condition, the extra conditions too, and the changes are written only with the move', async () => {
     const id = await newPayment();
-    const processing = { checkoutStage: CheckoutStage.PROCESSING };
-    expect(await applyTransition(em(), id, 'complete', processing, { checkoutStage: CheckoutStage.FINISHED })).toBe(false);
-    expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.CARD_REQUIRED });
-    await em().nativeUpdate(Payment, { id }, processing);
-    expect(await applyTransition(em(), id, 'complete', processing, { checkoutStage: CheckoutStage.FINISHED })).toBe(true);
-    expect(await stored(id)).toMatchObject({ status: PaymentStatus.COMPLETED, checkoutStage: CheckoutStage.FINISHED });
+    expect((await apply(id, 'complete', {}, { failureCode: 'never' })).moved).toBe(false);
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.CARD_REQUIRED, failureCode: null });
+    expect((await apply(id, 'submitCard', { createdAt: { $lt: new Date(0) } })).moved).toBe(false);
+    expect((await apply(id, 'submitCard')).moved).toBe(true);
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.PROCESSING });
+    expect((await apply(id, 'expire')).moved).toBe(false);
+    expect((await apply(id, 'complete', {}, { failureCode: 'kept' })).moved).toBe(true);
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.COMPLETED, checkoutStage: CheckoutStage.FINISHED, failureCode: 'kept' });
   });
 
   test('an unknown payment changes no row', async () => {
-    expect(await applyTransition(em(), 'pay_000000000000000000000000', 'complete', {}, {})).toBe(false);
+    expect((await apply('pay_000000000000000000000000', 'fail')).moved).toBe(false);
+  });
+
+  test('a move the table does not hold, or an effect it does not declare (or one it declares left out), writes nothing', async () => {
+    const id = await newPayment();
+    await expect(movePayment(em(), 'capture' as PaymentMove, { id })).rejects.toThrow(UnknownMoveError);
+    await toProcessing(id);
+    await expect(movePayment(em(), 'fail', { id })).rejects.toThrow(UndeclaredEffectError);
+    const { effects } = counting();
+    await expect(movePayment(em(), 'fail', { id, effects: { event: effects.event, journal: effects.journal } })).rejects.toThrow(UndeclaredEffectError);
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.PROCESSING });
+  });
+
+  test('an effect that throws takes the move back with it', async () => {
+    const id = await newPayment();
+    await toProcessing(id);
+    const boom = async () => {
+      throw new Error('outbox down');
+    };
+    await expect(movePayment(em(), 'fail', { id, effects: { event: boom } })).rejects.toThrow('outbox down');
+    expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.PROCESSING });
   });
 });
 

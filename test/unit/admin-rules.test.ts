@@ -36,7 +36,7 @@ describe('reasons', () => {
 });
 
 describe('the 24-hour review window', () => {
-  const refund = (ageMs: number, status = RefundStatus.REQUESTED) => Object.assign(new Refund(), { status, createdAt: new Date(1_000_000_000_000 - ageMs) });
+  const refund = (ageMs: number, status: RefundStatus = RefundStatus.REQUESTED) => Object.assign(new Refund(), { status, createdAt: new Date(1_000_000_000_000 - ageMs) });
   const now = 1_000_000_000_000;
   test('a request still waiting after 24 hours is flagged; one reviewed is not', () => {
     expect(isPastReviewWindow(refund(24 * 3600_000), now)).toBe(false);

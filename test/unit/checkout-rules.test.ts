@@ -2,7 +2,8 @@ import { brandOf, validCard } from '../../src/checkout/card-intake';
 import { isUnexpired, passesLuhn } from '../../src/checkout/card-predicates';
 import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
 import { feeFor, netOf } from '../../src/ledger/fee';
-import { TRANSITIONS, transitionFor } from '../../src/payments/payment-lifecycle';
+import { moveOf, statesOf } from '../../src/lifecycles/lifecycle';
+import { PAYMENT_LIFECYCLE } from '../../src/lifecycles/payment.lifecycle';
 import { PaymentStatus } from '../../src/payments/payment-status';
 import { returnUrlWith } from '../../src/checkout/checkout-view';
 import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
@@ -24,11 +25,14 @@ describe('the fee: 15%, rounded half up to the cent', () => {
 
 describe('the payment state machine', () => {
   test('pending -> completed | failed; completed -> refunded; failed and refunded are final', () => {
-    expect(transitionFor('complete')).toEqual({ from: PaymentStatus.PENDING, to: PaymentStatus.COMPLETED });
-    expect(transitionFor('fail')).toEqual({ from: PaymentStatus.PENDING, to: PaymentStatus.FAILED });
-    expect(transitionFor('refund')).toEqual({ from: PaymentStatus.COMPLETED, to: PaymentStatus.REFUNDED });
-    expect(TRANSITIONS[PaymentStatus.FAILED]).toEqual({});
-    expect(TRANSITIONS[PaymentStatus.REFUNDED]).toEqual({});
+    expect(moveOf(PAYMENT_LIFECYCLE, 'complete')).toMatchObject({ from: [PaymentStatus.PENDING], to: PaymentStatus.COMPLETED });
+    expect(moveOf(PAYMENT_LIFECYCLE, 'fail')).toMatchObject({ from: [PaymentStatus.PENDING], to: PaymentStatus.FAILED });
+    expect(moveOf(PAYMENT_LIFECYCLE, 'expire')).toMatchObject({ from: [PaymentStatus.PENDING], to: PaymentStatus.FAILED });
+    expect(moveOf(PAYMENT_LIFECYCLE, 'refund')).toMatchObject({ from: [PaymentStatus.COMPLETED], to: PaymentStatus.REFUNDED });
+    const leaving = (state: string) => Object.values(PAYMENT_LIFECYCLE.moves).filter((m) => (m.from as readonly string[]).includes(state));
+    expect(leaving(PaymentStatus.FAILED)).toEqual([]);
+    expect(leaving(PaymentStatus.REFUNDED)).toEqual([]);
+    expect(statesOf(PAYMENT_LIFECYCLE)).toEqual(['pending', 'completed', 'failed', 'refunded']);
   });
 });
 

@@ -39,10 +39,10 @@ describe('retry schedule', () => {
   test('only 200 delivers; the last attempt of a schedule fails it; a final attempt fails at once', () => {
     const policy = { baseDelayMs: 1000, maxAttempts: 3 };
     const now = new Date('2026-11-23T10:00:00Z');
-    expect(outcomeAfterAttempt(policy, 1, { status: 200, retryAfter: null }, false, now)).toEqual({ status: 'delivered', at: now });
-    expect(outcomeAfterAttempt(policy, 1, { status: 201, retryAfter: null }, false, now, () => 0)).toEqual({ status: 'pending', nextAttemptAt: new Date(now.getTime() + 1000) });
-    expect(outcomeAfterAttempt(policy, 2, { status: 302, retryAfter: null }, false, now, () => 0)).toEqual({ status: 'pending', nextAttemptAt: new Date(now.getTime() + 2000) });
-    expect(outcomeAfterAttempt(policy, 3, { status: null, retryAfter: null }, false, now)).toEqual({ status: 'failed', at: now });
-    expect(outcomeAfterAttempt(policy, 1, { status: 500, retryAfter: null }, true, now)).toEqual({ status: 'failed', at: now });
+    expect(outcomeAfterAttempt(policy, 1, { status: 200, retryAfter: null }, false, now)).toEqual({ move: 'deliver', status: 'delivered', at: now });
+    expect(outcomeAfterAttempt(policy, 1, { status: 201, retryAfter: null }, false, now, () => 0)).toEqual({ move: 'retry', status: 'pending', nextAttemptAt: new Date(now.getTime() + 1000) });
+    expect(outcomeAfterAttempt(policy, 2, { status: 302, retryAfter: null }, false, now, () => 0)).toEqual({ move: 'retry', status: 'pending', nextAttemptAt: new Date(now.getTime() + 2000) });
+    expect(outcomeAfterAttempt(policy, 3, { status: null, retryAfter: null }, false, now)).toEqual({ move: 'giveUp', status: 'failed', at: now });
+    expect(outcomeAfterAttempt(policy, 1, { status: 500, retryAfter: null }, true, now)).toEqual({ move: 'giveUp', status: 'failed', at: now });
   });
 });

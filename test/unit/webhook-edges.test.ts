@@ -40,7 +40,7 @@ describe('Retry-After', () => {
 
   test('the wait after the last-but-one attempt is still scheduled', () => {
     const policy = { baseDelayMs: 1000, maxAttempts: 3 };
-    expect(outcomeAfterAttempt(policy, 2, { status: 503, retryAfter: '5' }, false, NOW, () => 0)).toEqual({ status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 5000) });
+    expect(outcomeAfterAttempt(policy, 2, { status: 503, retryAfter: '5' }, false, NOW, () => 0)).toEqual({ move: 'retry', status: 'pending', nextAttemptAt: new Date(NOW.getTime() + 5000) });
   });
 });
 

@@ -8,6 +8,9 @@ import { Migration20261126000000_reconciliation } from './Migration2026112600000
 import { Migration20261126000000_seller_account_status } from './Migration20261126000000_seller_account_status';
 import { Migration20261126010000_webhook_event_choice } from './Migration20261126010000_webhook_event_choice';
 import { Migration20261126120000_seller_accounts } from './Migration20261126120000_seller_accounts';
+import { Migration20261127000000_withdrawal_events } from './Migration20261127000000_withdrawal_events';
+import { Migration20261127010000_payment_expiry } from './Migration20261127010000_payment_expiry';
+import { Migration20261127020000_lifecycle_checks } from './Migration20261127020000_lifecycle_checks';
 import { Migration20261127050000_adyen } from './Migration20261127050000_adyen';
 import { Migration20261127090000_seller_refund_requests } from './Migration20261127090000_seller_refund_requests';
 import { Migration20261127090100_payout_accounts } from './Migration20261127090100_payout_accounts';
@@ -25,6 +28,9 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000000_seller_account_status', class: Migration20261126000000_seller_account_status },
   { name: 'Migration20261126010000_webhook_event_choice', class: Migration20261126010000_webhook_event_choice },
   { name: 'Migration20261126120000_seller_accounts', class: Migration20261126120000_seller_accounts },
+  { name: 'Migration20261127000000_withdrawal_events', class: Migration20261127000000_withdrawal_events },
+  { name: 'Migration20261127010000_payment_expiry', class: Migration20261127010000_payment_expiry },
+  { name: 'Migration20261127020000_lifecycle_checks', class: Migration20261127020000_lifecycle_checks },
   { name: 'Migration20261127050000_adyen', class: Migration20261127050000_adyen },
   { name: 'Migration20261127090000_seller_refund_requests', class: Migration20261127090000_seller_refund_requests },
   { name: 'Migration20261127090100_payout_accounts', class: Migration20261127090100_payout_accounts },

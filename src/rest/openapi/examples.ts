@@ -1,10 +1,12 @@
+import { PaymentStatus } from '../../payments/payment-status';
+
 /** Sample answers shown in the document; test/integration/openapi.test.ts checks each against its schema. */
 
 export const EXAMPLE_PAYMENT = {
   id: 'pay_3kTMd2mXq8uV0aRbWc5pLs7e',
   amount: 1234,
   currency: 'usd',
-  status: 'pending',
+  status: PaymentStatus.PENDING,
   checkout_url: 'https://pay.example.com/checkout/pay_3kTMd2mXq8uV0aRbWc5pLs7e',
   customer_email: 'ann@example.com',
   customer_name: null,
@@ -12,7 +14,7 @@ export const EXAMPLE_PAYMENT = {
   created_at: '2026-11-23T10:00:00.000Z',
 };
 
-export const EXAMPLE_COMPLETED = { ...EXAMPLE_PAYMENT, status: 'completed', completed_at: '2026-11-23T10:01:02.345Z' };
+export const EXAMPLE_COMPLETED = { ...EXAMPLE_PAYMENT, status: PaymentStatus.COMPLETED, completed_at: '2026-11-23T10:01:02.345Z' };
 
 export const EXAMPLE_SHOP = { id: 'shop_8aTzQe1LmN0pR5sV', shop_name: 'Corner Bakery' };
 

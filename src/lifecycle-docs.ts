@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LIFECYCLES } from './lifecycles/all';
+import type { Lifecycle, MoveSpec } from './lifecycles/lifecycle';
+import { PROJECT_ROOT } from './shared/project-root';
+
+/**
+ * The state diagrams and move tables of docs/architecture.md ("Lifecycles"), generated from the lifecycle
+ * tables (src/lifecycles/) so they cannot drift: `npm run docs:lifecycles` rewrites them, and
+ * test/unit/lifecycle-docs.test.ts fails when they are stale.
+ */
+export const DOC_FILE = path.join(PROJECT_ROOT, 'docs/architecture.md');
+export const DOC_START = '<!-- lifecycles: generated from src/lifecycles/ by `npm run docs:lifecycles`; edit the tables there -->';
+export const DOC_END = '<!-- /lifecycles -->';
+
+/** A Mermaid state diagram of a column's states and the moves between them. */
+function diagram(states: Record<string, { final?: true }>, initial: string, edges: [string, string, string][]): string {
+  const lines = ['```mermaid', 'stateDiagram-v2', `  [*] --> ${initial}`];
+  for (const [from, to, name] of edges) lines.push(`  ${from} --> ${to}: ${name}`);
+  for (const [state, spec] of Object.entries(states)) if (spec.final) lines.push(`  ${state} --> [*]`);
+  lines.push('```');
+  return lines.join('\n');
+}
+
+const edgesOf = (moves: [string, MoveSpec<string>][], pick: (m: MoveSpec<string>) => { from: readonly string[]; to: string } | undefined) =>
+  moves.flatMap(([name, move]) => {
+    const side = pick(move);
+    return side ? side.from.map((from): [string, string, string] => [from, side.to, name]) : [];
+  });
+
+function writes(move: MoveSpec<string>): string {
+  const parts = [move.journal && `journal: ${move.journal}`, move.audit && `audit: \`${move.audit}\``, move.event && `event: \`${move.event}\``, move.notByRequester && 'four eyes'];
+  return parts.filter(Boolean).join(', ') || '—';
+}
+
+export function lifecycleSection(lifecycle: Lifecycle): string {
+  const moves = Object.entries(lifecycle.moves) as [string, MoveSpec<string>][];
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const out = [`### ${lifecycle.title}`, '', `\`${lifecycle.table}.${lifecycle.column}\`${lifecycle.side ? ` and \`${lifecycle.table}.${lifecycle.side.column}\`` : ''}, from \`src/lifecycles/${lifecycle.name.replace(/_/g, '-')}.lifecycle.ts\`.`, ''];
+  // Moves that change only the side column (the checkout stage) are drawn on the side's own diagram.
+  out.push(diagram(lifecycle.states, lifecycle.initial, edgesOf(moves, (m) => (m.stage && m.from.every((f) => f === m.to) ? undefined : m))));
+  if (lifecycle.side) out.push('', `While \`${lifecycle.initial}\`, its ${lifecycle.side.column.replace(/_/g, ' ')}:`, '', diagram(lifecycle.side.states, lifecycle.side.initial, edgesOf(moves, (m) => m.stage)));
+  out.push('', '| Move | From | To | On | Writes besides the row |', '|---|---|---|---|---|');
+  for (const [name, move] of moves) {
+    const stage = move.stage ? ` (${move.stage.from.join(', ')} → ${move.stage.to})` : '';
+    out.push(`| \`${name}\` | ${move.from.join(', ')} | ${move.to}${stage} | ${cell(move.on)} | ${writes(move)} |`);
+  }
+  for (const [result, stay] of Object.entries(lifecycle.stays ?? {})) out.push(`| — | ${stay.in.join(', ')} | (stays) | ${cell(result)}: ${cell(stay.then)} | — |`);
+  return out.join('\n');
+}
+
+export function lifecyclesDoc(lifecycles: readonly Lifecycle[] = LIFECYCLES): string {
+  return lifecycles.map(lifecycleSection).join('\n\n');
+}
+
+/** The page with its generated section replaced. */
+export function withLifecycles(page: string, section: string): string {
+  const start = page.indexOf(DOC_START);
+  const end = page.indexOf(DOC_END);
+  if (start < 0 || end < start) throw new Error(`docs/architecture.md has no ${DOC_START} … ${DOC_END} section`);
+  return `${page.slice(0, start + DOC_START.length)}\n${section}\n${page.slice(end)}`;
+}
+
+if (require.main === module) {
+  const page = fs.readFileSync(DOC_FILE, 'utf8');
+  if (process.argv.includes('--write')) fs.writeFileSync(DOC_FILE, withLifecycles(page, lifecyclesDoc()));
+  else process.stdout.write(`${lifecyclesDoc()}\n`);
+}

@@ -1,0 +1,47 @@
+import { LIFECYCLES } from '../../src/lifecycles/all';
+import { checkConstraints, statesOf, type Lifecycle } from '../../src/lifecycles/lifecycle';
+import { openDatabase, type Database } from '../../src/db/database';
+import { loadConfig } from '../../src/shared/config';
+import { createLogger } from '../../src/shared/logger';
+import { testRun } from '../support/test-env';
+import { randomBytes } from 'node:crypto';
+import { createPayment } from '../../src/payments/payment.service';
+import { createSellerWithShop } from '../../src/shops/shop-provisioning';
+
+/**
+ * The database holds the lifecycle tables' states and nothing else (src/lifecycles/, migration
+ * Migration20261127020000_lifecycle_checks): each status column's check constraint lists exactly the table's
+ * states, in order, its default is the initial state, and a state the table does not hold is refused.
+ */
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
+});
+afterAll(() => database?.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => database.orm.em.fork().getConnection().execute<T[]>(query, params);
+
+/** Every column with its states: the status, and the payment's checkout stage. */
+const columns = LIFECYCLES.flatMap((l: Lifecycle) => [
+  { table: l.table, column: l.column, states: statesOf(l), initial: l.initial as string, constraint: checkConstraints(l)[0].name },
+  ...(l.side ? [{ table: l.table, column: l.side.column, states: Object.keys(l.side.states), initial: l.side.initial, constraint: checkConstraints(l)[1].name }] : []),
+]);
+
+test.each(columns)('$table $column: the check constraint and default are the table\'s', async ({ table, column, states, initial, constraint }) => {
+  const [check] = await sql<{ def: string }>(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = ? and conrelid = ?::regclass`, [constraint, table]);
+  expect(check).toBeDefined();
+  expect([...check.def.matchAll(/'([^']+)'::text/g)].map((m) => m[1])).toEqual(states);
+  const [{ column_default: fallback }] = await sql<{ column_default: string }>(
+    `select column_default from information_schema.columns where table_name = ? and column_name = ?`,
+    [table, column],
+  );
+  expect(fallback).toBe(`'${initial}'::text`);
+});
+
+test('a state no table holds is refused by the database', async () => {
+  const em = database.orm.em.fork();
+  const shop = await createSellerWithShop(em, { email: `checks-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Checks' });
+  const { payment } = await createPayment(em, shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });
+  await expect(sql(`update "payments" set "status" = 'captured' where "id" = ?`, [payment.id])).rejects.toThrow(/payments_status_check/);
+  await expect(sql(`update "payments" set "checkout_stage" = 'shipped' where "id" = ?`, [payment.id])).rejects.toThrow(/payments_checkout_stage_check/);
+});
