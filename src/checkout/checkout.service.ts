@@ -99,6 +99,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
     // Not past its expiry: this claim and the expiry move are updates of one row, so exactly one lands.
     where: { createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
     changes: { processingSince: new Date(), cardBrand: summary.brand, cardLast4: summary.last4, cardExpMonth: summary.expMonth, cardExpYear: summary.expYear },
+    readBack: false,
   });
   if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
@@ -107,7 +108,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   );
   if (result.kind === 'challenge') {
     deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
-    await movePayment(caller.em, 'challenge', { id: paymentId, changes: { threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null } });
+    await movePayment(caller.em, 'challenge', { id: paymentId, changes: { threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null }, readBack: false });
   } else {
     await finish(deps, caller, payment, result, result.threeDs);
   }
@@ -152,6 +153,7 @@ async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, p
     // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
     where: { threeDsReference: reference, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
     changes: { processingSince: new Date(), threeDsReference: null, threeDsRedirect: null },
+    readBack: false,
   });
   if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 

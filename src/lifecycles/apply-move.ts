@@ -22,6 +22,8 @@ export interface MoveRequest<E> {
   /** Relations to load on the moved row for the effects. */
   populate?: readonly string[];
   effects?: MoveEffects<E>;
+  /** False when the caller only asks whether the row moved (a claim): nothing is read back, a reference comes back. */
+  readBack?: boolean;
 }
 
 export class UndeclaredEffectError extends Error {}
@@ -53,9 +55,10 @@ export async function applyMove<E extends object, S extends string, M extends st
     const admin = effects.audit!.admin.id;
     where.$and = [...((where.$and as unknown[]) ?? []), { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin } }] }];
   }
-  return em.transactional(async (tx) => {
+  const run = async (tx: EntityManager): Promise<E | null> => {
     const updated = await tx.nativeUpdate(entity, where as FilterQuery<E>, changes as never);
     if (updated !== 1) return null;
+    if (request.readBack === false) return tx.getReference(entity, request.id as never) as E;
     const row = await tx.findOneOrFail(entity, { id: request.id } as FilterQuery<E>, { populate: (request.populate ?? []) as never, refresh: true });
     if (move.journal) await effects.journal!(tx, row);
     if (move.audit) {
@@ -64,7 +67,11 @@ export async function applyMove<E extends object, S extends string, M extends st
     }
     if (move.event) await effects.event!(tx, row, move.event);
     return row;
-  });
+  };
+  // A move that writes nothing else is one statement, atomic alone: no BEGIN/COMMIT round trips (a card claim
+  // is on the completion path, docs/performance.md).
+  const writesEffects = !!(move.journal || move.audit || move.event);
+  return writesEffects ? em.transactional(run) : run(em);
 }
 
 const oneOrAny = (states: readonly string[]) => (states.length === 1 ? states[0] : { $in: [...states] });
