@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
 
 /** The benchmarks' child processes: the built service, the CLI and the baseline, each a real process of its own. */
@@ -30,4 +31,15 @@ export function startChild(script: string, args: string[], env: Record<string, s
     child.stdout!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`${script} exited ${code} before it was ready:\n${seen.slice(-2000)}`)));
   });
+}
+
+/** Runs one statement as the administrator (creating and dropping the benchmark's own database). */
+export async function adminSql(postgresUrl: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,9 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { Client } from 'pg';
 import { freePort } from '../support/processes';
-import { runToEnd, startChild } from './children';
+import { adminSql, runToEnd, startChild } from './children';
 
 /**
  * `npm run bench:isolation` (issue 13, point 3): one seller's heaviest documents, sent at once, must not push
@@ -24,7 +23,7 @@ interface Shop { shop_id: string; api_key: string }
 
 async function main() {
   const dbName = `payments_isolation_${randomBytes(4).toString('hex')}`;
-  await admin(`create database "${dbName}"`);
+  await adminSql(POSTGRES, `create database "${dbName}"`);
   const children: ChildProcess[] = [];
   try {
     const base = {
@@ -49,7 +48,7 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-    await admin(`drop database if exists "${dbName}" with (force)`);
+    await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
   }
 }
 
@@ -122,15 +121,6 @@ function report(results: Awaited<ReturnType<typeof attackRound>>[]) {
   process.stdout.write(`worst p99 under attack ${worst} ms: target < ${TARGET_P99_MS} ms ${worst < TARGET_P99_MS ? 'met' : 'MISSED'}\n`);
 }
 
-async function admin(sql: string) {
-  const client = new Client({ connectionString: POSTGRES });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 main().catch((error) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);

@@ -8,7 +8,7 @@ import { measureBalanceAtScale, type BalanceTiming } from './balance';
 import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
 import { freePort } from '../support/processes';
-import { runToEnd, startChild } from './children';
+import { adminSql, runToEnd, startChild } from './children';
 
 /**
  * `npm run bench`: the service (full path) against a plain Express + pg baseline on the same database,
@@ -46,7 +46,7 @@ const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`
 async function main() {
   if (LOAD_CPUS) execFileSync('taskset', ['-pc', LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
   const dbName = `payments_bench_${randomBytes(4).toString('hex')}`;
-  await admin(`create database "${dbName}"`);
+  await adminSql(POSTGRES, `create database "${dbName}"`);
   const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
   const children: ChildProcess[] = [];
   try {
@@ -114,7 +114,7 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin(`drop database if exists "${dbName}" with (force)`);
+    await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
   }
 }
 
@@ -221,15 +221,6 @@ function report(
   log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }
 
-async function admin(sql: string) {
-  const client = new Client({ connectionString: POSTGRES });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 
 main().catch((error) => {
