@@ -25,7 +25,11 @@ export interface ReconciliationOptions {
   enqueueRefund(refundId: string): void;
 }
 
-/** How many rows one instance leases per pass; the rest wait for the next pass or another instance. */
+/**
+ * How many rows one instance leases per pass; the rest wait for the next pass or another instance. Rows never
+ * asked about come first, then the oldest: rows the acquirer keeps answering "unknown" about (an outage) are
+ * asked again every pass, and must not keep a newly stuck payment out of the batch.
+ */
 const BATCH = 50;
 
 interface Leased {
@@ -80,7 +84,7 @@ async function leasePayments(em: EntityManager, settings: ReconciliationConfig):
       where "id" in (select "id" from "payments"
         where "status" = ? and "checkout_stage" = ? and "processing_since" < now() - make_interval(secs => ?)
           and ("reconcile_leased_until" is null or "reconcile_leased_until" <= now())
-        order by "processing_since" limit ? for update skip locked)
+        order by "reconcile_leased_until" nulls first, "processing_since" limit ? for update skip locked)
       returning "id", "processing_since"`,
     [settings.intervalMs / 1000, PaymentStatus.PENDING, CheckoutStage.PROCESSING, settings.afterMs / 1000, BATCH],
   );
@@ -94,7 +98,7 @@ async function leaseRefunds(em: EntityManager, settings: ReconciliationConfig): 
       where "id" in (select "id" from "refunds"
         where "status" = ? and "claimed_at" < now() - make_interval(secs => ?)
           and ("reconcile_leased_until" is null or "reconcile_leased_until" <= now())
-        order by "claimed_at" limit ? for update skip locked)
+        order by "reconcile_leased_until" nulls first, "claimed_at" limit ? for update skip locked)
       returning "id", "reviewed_at"`,
     [settings.intervalMs / 1000, RefundStatus.PROCESSING, settings.afterMs / 1000, BATCH],
   );

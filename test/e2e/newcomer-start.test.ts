@@ -119,6 +119,6 @@ describe('the CLI pipes', () => {
     const parser = `process.stdout.write(JSON.stringify(JSON.parse(require('fs').readFileSync(0, 'utf8'))))`;
     const script = `set -o pipefail; npm run -s cli -- create-shop --email ${email} --name Piped | node -e "${parser}"`;
     const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: PROJECT_ROOT, env: { ...process.env, ...serviceEnv({ LOG_LEVEL: 'info' }) } });
-    expect(JSON.parse(stdout)).toEqual({ seller_id: expect.any(String), shop_id: expect.any(String), api_key: expect.stringMatching(/^svc_live_/), webhook_secret: expect.any(String) });
+    expect(JSON.parse(stdout)).toEqual({ seller_id: expect.any(String), shop_id: expect.any(String), api_key: expect.stringMatching(/^svc_live_/), webhook_secret: expect.any(String), invitation_link: expect.stringContaining('/dashboard/accept-invitation?token=') });
   });
 });
