@@ -69,25 +69,31 @@ function sessionsSection(sessions: AccountData['mySessions'], redraw: () => Prom
     }, 'Sign out everywhere'));
 }
 
+/** The screen's content, drawn again (into the same container) after two-factor or a session changed. */
+async function build(redraw: () => Promise<void>): Promise<Node[]> {
+  const data = await run<AccountData>('Account');
+  const seller = data.currentSeller;
+  const holder = document.createElement('div');
+  heading(holder, 'Account');
+  holder.append(
+    h('dl', { class: 'details' },
+      h('div', {}, h('dt', {}, 'Email'), h('dd', {}, seller.email)),
+      h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : 'Not yet: open the link in the email we sent you'))),
+    passwordSection(),
+    twoFactorSection(seller.twoFactorEnabled, redraw),
+    sessionsSection(data.mySessions, redraw),
+  );
+  return [...holder.childNodes];
+}
+
 export const accountScreen: Screen = {
   title: 'Account',
   signedIn: true,
   async render(main) {
-    const data = await run<AccountData>('Account');
     const redraw = async () => {
-      const fresh = document.createElement('div');
-      await accountScreen.render(fresh, new URLSearchParams(), []);
-      main.replaceChildren(...fresh.childNodes);
+      main.replaceChildren(...(await build(redraw)));
+      main.querySelector<HTMLElement>('h1')?.focus();
     };
-    heading(main, this.title);
-    const seller = data.currentSeller;
-    main.append(
-      h('dl', { class: 'details' },
-        h('div', {}, h('dt', {}, 'Email'), h('dd', {}, seller.email)),
-        h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : 'Not yet: open the link in the email we sent you'))),
-      passwordSection(),
-      twoFactorSection(seller.twoFactorEnabled, redraw),
-      sessionsSection(data.mySessions, redraw),
-    );
+    main.append(...(await build(redraw)));
   },
 };

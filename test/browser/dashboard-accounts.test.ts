@@ -138,9 +138,9 @@ test('two-factor: turned on from Account (password, QR code, first code, 10 reco
   const sessions = page.getByRole('region', { name: 'Active sessions', exact: true }).first();
   await sessions.getByText('This browser').waitFor();
   expect(await sessions.getByRole('row').count()).toBe(3); // the header and two sessions
-  await sessions.getByRole('button', { name: /^Sign out / }).click();
+  await sessions.getByRole('button', { name: /^Sign out Chrome/ }).click();
   await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
-  await sessions.getByRole('button', { name: /^Sign out / }).waitFor({ state: 'detached' });
+  await sessions.getByRole('button', { name: /^Sign out Chrome/ }).waitFor({ state: 'detached' });
   expect(await sessions.getByRole('row').count()).toBe(2);
   await other.page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments', exact: true }).click();
   await other.page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
@@ -150,7 +150,7 @@ test('two-factor: turned on from Account (password, QR code, first code, 10 reco
   await twoFactor.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
   await twoFactor.getByLabel('Authentication code').fill(recovery[1]);
   await twoFactor.getByRole('button', { name: 'Turn off two-factor' }).click();
-  await twoFactor.getByRole('alert').filter({ hasText: /./ }).waitFor(); // a used recovery code is spent
+  await twoFactor.getByRole('alert').getByText(message('AUTHENTICATION_CODE_INVALID')).waitFor(); // a used recovery code is spent
   await twoFactor.getByLabel('Authentication code').fill(recovery[2]);
   await twoFactor.getByRole('button', { name: 'Turn off two-factor' }).click();
   await twoFactor.getByRole('button', { name: 'Turn on two-factor' }).waitFor();
