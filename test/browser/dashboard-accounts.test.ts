@@ -257,3 +257,52 @@ test('an invited seller (created by an owner admin) sets the password from the m
   expect(problems).toEqual([]);
   await context.close();
 }, 60_000);
+
+test('the keyboard alone: "Forgot password?" from the sign-in page, and turning two-factor on from the Account screen', async () => {
+  const { context, page, problems } = await newPage();
+  const email = await signUp(page, 'Keyboard Factor Shop');
+  const focusedName = () => page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return (el?.id && document.querySelector(`label[for="${el.id}"]`)?.textContent) || el?.textContent || '';
+  });
+  const tabTo = async (name: string) => {
+    for (let i = 0; i < 60; i += 1) {
+      await page.keyboard.press('Tab');
+      if ((await focusedName()) === name) return;
+    }
+    throw new Error(`Tab never reached ${name}`);
+  };
+
+  // Two-factor on: Tab to the section's password, Enter; the QR step's heading takes the focus; Tab to the code.
+  await page.goto(`${service.url}/dashboard/account`);
+  await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+  await tabTo('Turn on two-factor');
+  await page.keyboard.press('Shift+Tab');
+  expect(await focusedName()).toBe('Password');
+  await page.keyboard.type(STRONG_PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Scan the QR code' }).waitFor();
+  expect(await focusedName()).toBe('Scan the QR code');
+  const secret = (await page.getByRole('region', { name: 'Two-factor', exact: true }).locator('code').textContent())!.trim();
+  await tabTo('Authentication code');
+  await page.keyboard.type(totpCode(secret));
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Recovery codes' }).waitFor();
+  await tabTo('I have stored them');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Turn off two-factor' }).waitFor();
+
+  // Signed out: "Forgot password?" is reached with Tab and followed with Enter; the request is sent with Enter.
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+  await tabTo('Forgot password?');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Reset your password', level: 1 }).waitFor();
+  await tabTo('Email');
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').filter({ hasText: 'If this address has an account' }).waitFor();
+  await mail.mailTo(email, /Reset your password/);
+  expect(problems).toEqual([]);
+  await context.close();
+}, 60_000);
