@@ -1,46 +1,99 @@
 import { run } from './api';
-import { h, messageArea, table } from './dom';
+import { field, h, messageArea, table } from './dom';
 import { when } from './format';
 import { go, heading, type Screen } from './shell';
+import { twoFactorSection } from './two-factor';
 
 interface AccountData {
-  currentSeller: { email: string; emailVerifiedAt: string | null; createdAt: string };
-  activeSessions: { id: string; createdAt: string; lastSeenAt: string; current: boolean }[];
+  currentSeller: { email: string; emailVerifiedAt: string | null; createdAt: string; twoFactorEnabled: boolean };
+  mySessions: { id: string; createdAt: string; lastSeenAt: string; userAgent: string; current: boolean }[];
+}
+
+/** "Change password": the current one is asked (a stolen session cannot change it); other sessions end. */
+function passwordSection(): HTMLElement {
+  const current = field('Current password', { type: 'password', autocomplete: 'current-password', required: true });
+  const next = field('New password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 }, 'At least 12 characters; not a common password. Your other sessions will be signed out.');
+  const message = messageArea();
+  const form = h('form', { class: 'panel narrow', novalidate: true }, current.wrap, next.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Change password'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    try {
+      await run('ChangePassword', { currentPassword: current.control.value, newPassword: next.control.value });
+      current.control.value = '';
+      next.control.value = '';
+      message.success('Your password is changed. Your other sessions were signed out.');
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return h('section', { id: 'password-section', 'aria-labelledby': 'password-title' }, h('h2', { id: 'password-title' }, 'Password'), form);
+}
+
+function sessionsSection(sessions: AccountData['mySessions'], redraw: () => Promise<void>): HTMLElement {
+  const message = messageArea();
+  const rows = sessions.map((s) => [
+    s.userAgent,
+    when(s.createdAt),
+    when(s.lastSeenAt),
+    s.current
+      ? 'This browser'
+      : h('button', {
+        type: 'button',
+        class: 'secondary small',
+        'aria-label': `Sign out ${s.userAgent}, signed in ${when(s.createdAt)}`,
+        onclick: async () => {
+          try {
+            await run('RevokeSession', { id: s.id });
+            await redraw();
+          } catch (error) {
+            message.error((error as Error).message);
+          }
+        },
+      }, 'Sign out'),
+  ]);
+  return h('section', { 'aria-labelledby': 'sessions-title' }, h('h2', { id: 'sessions-title' }, 'Active sessions'),
+    table('Active sessions', ['Browser', 'Signed in', 'Last active', 'Session'], rows),
+    message.element,
+    h('button', {
+      type: 'button',
+      class: 'secondary',
+      onclick: async () => {
+        try {
+          await run('SignOutEverywhere');
+          go('/dashboard/login');
+        } catch (error) {
+          message.error((error as Error).message);
+        }
+      },
+    }, 'Sign out everywhere'));
+}
+
+/** The screen's content, drawn again (into the same container) after two-factor or a session changed. */
+async function build(redraw: () => Promise<void>): Promise<Node[]> {
+  const data = await run<AccountData>('Account');
+  const seller = data.currentSeller;
+  const holder = document.createElement('div');
+  heading(holder, 'Account');
+  holder.append(
+    h('dl', { class: 'details' },
+      h('div', {}, h('dt', {}, 'Email'), h('dd', {}, seller.email)),
+      h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : 'Not yet: open the link in the email we sent you'))),
+    passwordSection(),
+    twoFactorSection(seller.twoFactorEnabled, redraw),
+    sessionsSection(data.mySessions, redraw),
+  );
+  return [...holder.childNodes];
 }
 
 export const accountScreen: Screen = {
   title: 'Account',
   signedIn: true,
   async render(main) {
-    const data = await run<AccountData>('Account');
-    heading(main, this.title);
-    const seller = data.currentSeller;
-    const message = messageArea();
-    main.append(
-      h('dl', { class: 'details' },
-        h('div', {}, h('dt', {}, 'Email'), h('dd', {}, seller.email)),
-        h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : 'Not yet: open the link in the email we sent you'))),
-      // PASSWORD (accounts helper): "Change password" goes in this section.
-      h('section', { id: 'password-section', 'aria-labelledby': 'password-title' }, h('h2', { id: 'password-title' }, 'Password'),
-        h('p', {}, 'Changing your password from here is coming soon.')),
-      // TWO-FACTOR (accounts helper): turning two-factor on (QR code, "Authentication code", recovery codes) goes in this section.
-      h('section', { id: 'two-factor-section', 'aria-labelledby': 'two-factor-title' }, h('h2', { id: 'two-factor-title' }, 'Two-factor'),
-        h('p', {}, 'Two-factor authentication with an authenticator app is coming soon.')),
-      h('section', { 'aria-labelledby': 'sessions-title' }, h('h2', { id: 'sessions-title' }, 'Active sessions'),
-        table('Active sessions', ['Signed in', 'Last active', 'Note'], data.activeSessions.map((s) => [when(s.createdAt), when(s.lastSeenAt), s.current ? 'This browser' : ''])),
-        message.element,
-        h('button', {
-          type: 'button',
-          class: 'secondary',
-          onclick: async () => {
-            try {
-              await run('SignOutEverywhere');
-              go('/dashboard/login');
-            } catch (error) {
-              message.error((error as Error).message);
-            }
-          },
-        }, 'Sign out everywhere')),
-    );
+    const redraw = async () => {
+      main.replaceChildren(...(await build(redraw)));
+      main.querySelector<HTMLElement>('h1')?.focus();
+    };
+    main.append(...(await build(redraw)));
   },
 };

@@ -52,24 +52,95 @@ export const signInScreen: Screen = {
     heading(main, this.title);
     const email = field('Email', { type: 'email', autocomplete: 'username', required: true });
     const password = field('Password', { type: 'password', autocomplete: 'current-password', required: true });
-    // TWO-FACTOR (accounts helper): when the seller has two-factor on, SignIn asks for a second step; the
-    // field labelled "Authentication code" (autocomplete one-time-code) goes in this slot.
-    const secondStep = h('div', { id: 'two-factor-step', hidden: true });
+    // The second step: shown when SignIn answers AUTHENTICATION_CODE_REQUIRED (two-factor is on).
+    const code = field('Authentication code', { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', spellcheck: 'false', maxlength: 11 }, 'The 6-digit code of your authenticator app, or one of your recovery codes.');
+    const secondStep = h('div', { id: 'two-factor-step', hidden: true }, code.wrap);
     const message = messageArea();
     const form = h('form', { class: 'panel narrow', novalidate: true }, email.wrap, password.wrap, secondStep, message.element, h('button', { type: 'submit', class: 'primary' }, 'Sign in'));
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       message.clear();
       try {
-        await run('SignIn', { email: email.control.value, password: password.control.value });
+        const askCode = !secondStep.hidden;
+        await run('SignIn', { email: email.control.value, password: password.control.value, code: askCode ? code.control.value.trim() || null : null });
         const next = params.get('next');
         go(next && next.startsWith('/dashboard') && !next.startsWith('//') ? next : '/dashboard');
       } catch (error) {
+        if (error instanceof DashboardError && error.code === 'AUTHENTICATION_CODE_REQUIRED') {
+          secondStep.hidden = false;
+          message.error('Two-factor authentication is on: enter the code of your authenticator app.');
+          code.control.focus();
+          return;
+        }
         message.error((error as Error).message);
       }
     });
     if (params.get('ended')) message.error('Your session has ended. Please sign in again.');
-    main.append(form, h('p', {}, 'New here? ', link('Create an account', '/dashboard/signup')));
+    if (params.get('done')) message.success(params.get('done') === 'reset' ? 'Your password is changed. Sign in with the new one.' : 'Your password is set. Sign in to continue.');
+    main.append(form, h('p', {}, link('Forgot password?', '/dashboard/reset-password')), h('p', {}, 'New here? ', link('Create an account', '/dashboard/signup')));
+  },
+};
+
+/** A new password from a mailed link (reset or invitation): the link's token and one field. */
+function newPasswordForm(main: HTMLElement, token: string, label: string, button: string, operation: 'ResetPassword' | 'AcceptInvitation', done: string): void {
+  const password = field(label, { type: 'password', autocomplete: 'new-password', required: true, minlength: 12 }, 'At least 12 characters; not a common password.');
+  const message = messageArea();
+  const form = h('form', { class: 'panel narrow', novalidate: true }, password.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, button));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    try {
+      await run(operation, { token, password: password.control.value });
+      go(`/dashboard/login?done=${done}`);
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  main.append(form);
+}
+
+export const resetPasswordScreen: Screen = {
+  title: 'Reset your password',
+  signedIn: false,
+  async render(main, params) {
+    heading(main, this.title);
+    const token = params.get('token');
+    if (token) {
+      main.append(h('p', {}, 'Choose a new password. Every place you are signed in will be signed out.'));
+      newPasswordForm(main, token, 'New password', 'Set new password', 'ResetPassword', 'reset');
+      return;
+    }
+    // The same answer whether or not the address has an account (no enumeration).
+    const email = field('Email', { type: 'email', autocomplete: 'email', required: true });
+    const message = messageArea();
+    const form = h('form', { class: 'panel narrow', novalidate: true }, email.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Send reset link'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      message.clear();
+      try {
+        await run('RequestPasswordReset', { email: email.control.value });
+        message.success('If this address has an account, a link to reset the password is on its way. It works once, for 30 minutes.');
+      } catch (error) {
+        message.error((error as Error).message);
+      }
+    });
+    main.append(h('p', {}, 'Enter the email address of your account: we mail you a link to choose a new password.'), form, h('p', {}, link('Back to sign in', '/dashboard/login')));
+  },
+};
+
+export const acceptInvitationScreen: Screen = {
+  title: 'Set your password',
+  signedIn: false,
+  async render(main, params) {
+    heading(main, this.title);
+    const token = params.get('token');
+    const message = messageArea();
+    if (!token) {
+      main.append(message.element);
+      return message.error('This invitation link is incomplete. Open the link from the email again.');
+    }
+    main.append(h('p', {}, 'You were invited to the payments dashboard. Choose the password of your account.'));
+    newPasswordForm(main, token, 'Password', 'Set password', 'AcceptInvitation', 'invited');
   },
 };
 

@@ -1,6 +1,6 @@
 import { DashboardError } from './api';
 import { accountScreen } from './account-screen';
-import { signInScreen, signUpScreen, verifyEmailScreen } from './auth-screens';
+import { acceptInvitationScreen, resetPasswordScreen, signInScreen, signUpScreen, verifyEmailScreen } from './auth-screens';
 import { developersScreen } from './developer-screen';
 import { h } from './dom';
 import { withdrawalsScreen } from './money-screens';
@@ -14,6 +14,7 @@ function route(pathname: string): [Screen, string[]] | null {
   const screens: Record<string, Screen> = {
     '': overviewScreen, signup: signUpScreen, login: signInScreen, payments: rest.length ? paymentScreen : paymentsScreen,
     withdrawals: withdrawalsScreen, developers: developersScreen, account: accountScreen, 'verify-email': verifyEmailScreen,
+    'reset-password': resetPasswordScreen, 'accept-invitation': acceptInvitationScreen,
   };
   const screen = screens[first];
   return screen && (rest.length === 0 || screen === paymentScreen) ? [screen, rest] : null;

@@ -157,17 +157,3 @@ export function userAgentSummary(userAgent: string | null): string {
     ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1];
   return system ? `${browser} on ${system}` : (browser as string);
 }
-
-/** The seller's sessions that have not ended nor timed out, newest first (the Account screen). */
-export async function liveSessionsOf(em: EntityManager, sellerId: string, settings: SessionSettings, now = new Date()): Promise<SellerSession[]> {
-  return em.find(
-    SellerSession,
-    {
-      seller: sellerId,
-      revokedAt: null,
-      lastSeenAt: { $gt: new Date(now.getTime() - settings.idleTimeoutMs) },
-      createdAt: { $gt: new Date(now.getTime() - settings.absoluteTimeoutMs) },
-    },
-    { orderBy: { createdAt: 'desc' }, limit: 50 },
-  );
-}

@@ -1,7 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from '../accounts/account.resolver';
-import { SessionListResolver } from '../accounts/session-list.resolver';
 import { AdminAccountResolver } from '../accounts/admin-account.resolver';
 import { AdminResolver } from '../admins/admin.resolver';
 import { AuditResolver } from '../audit/audit.resolver';
@@ -36,7 +35,6 @@ export const RESOLVERS = [
   AdminResolver,
   // the seller dashboard (docs/dashboard.md)
   AccountResolver,
-  SessionListResolver,
   SellerShopResolver,
   PayoutAccountResolver,
   AdminAccountResolver,

@@ -125,7 +125,7 @@ const NOT_FOR_ADMINS = new Set([
   'createPayment', 'submitCard', 'answerThreeDSecure', 'cancelCheckout', 'currentShop', 'payments', 'checkoutPayment',
   'signUp', 'signIn', 'signOut', 'signOutEverywhere', 'verifyEmail', 'currentSeller',
   // the dashboard session's own (authorization-matrix.test.ts): an admin token gets FORBIDDEN
-  'activeSessions', 'deleteMyShop', 'createMyShop', 'setPayoutAccount',
+  'deleteMyShop', 'createMyShop', 'setPayoutAccount',
   'acceptInvitation', 'requestPasswordReset', 'resetPassword', 'changePassword', 'mySessions', 'revokeSession',
   'beginTwoFactor', 'confirmTwoFactor', 'disableTwoFactor', 'resendVerificationEmail',
   // the admin console's sign-in and set-up link: public, before any admin credential (admin-sign-in.test.ts)

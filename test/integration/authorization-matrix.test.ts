@@ -133,7 +133,7 @@ const DASHBOARD_OPERATIONS: [string, string, () => object, Record<Caller, string
   ["requestRefund for the owner's (pending) payment", 'mutation($id: ID!) { requestRefund(paymentId: $id, reason: "matrix") { id } }', () => ({ id: paymentId }), { ...KEY_REFUSED, 'support admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'finance admin': 'REFUND_PAYMENT_NOT_COMPLETED', 'owner admin': 'FORBIDDEN_ROLE', 'admin session': 'FORBIDDEN_ROLE', 'owner session': 'REFUND_PAYMENT_NOT_COMPLETED', 'other session': 'PAYMENT_NOT_FOUND' }],
   ['deleteMyShop with a wrong name', 'mutation { deleteMyShop(shopName: "not the name") { id } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SHOP_NAME_MISMATCH', 'other session': 'SHOP_NAME_MISMATCH' }],
   ['createMyShop while the shop lives', 'mutation { createMyShop(shopName: "Second") { apiKey } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'SELLER_ALREADY_HAS_SHOP', 'other session': 'SELLER_ALREADY_HAS_SHOP' }],
-  ['activeSessions', '{ activeSessions { id current } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
+  ['mySessions', '{ mySessions { id current } }', () => ({}), { ...KEY_REFUSED, 'other shop': 'SESSION_REQUIRED', owner: 'SESSION_REQUIRED', ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
   ['setPayoutAccount with an invalid number', 'mutation { setPayoutAccount(holder: "A", accountNumber: "12") { holder } }', () => ({}), { ...KEY_REFUSED, ...asEveryAdmin('FORBIDDEN'), 'owner session': 'PAYOUT_ACCOUNT_NUMBER_INVALID', 'other session': 'PAYOUT_ACCOUNT_NUMBER_INVALID' }],
   ['currentSeller with its payout account', '{ currentSeller { id payoutAccount { accountNumberMasked } } }', () => ({}), { ...KEY_REFUSED, 'other shop': 'SESSION_REQUIRED', owner: 'SESSION_REQUIRED', ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
   ['currentSeller with its shop', '{ currentSeller { id shop { id webhookUrl } } }', () => ({}), { ...KEY_REFUSED, 'other shop': 'SESSION_REQUIRED', owner: 'SESSION_REQUIRED', ...asEveryAdmin('FORBIDDEN'), 'owner session': null, 'other session': null }],
@@ -165,8 +165,8 @@ test("another seller's session finds none of the owner's payments, by id, e-mail
   }
   const own = await graphql('owner session', 'query($id: ID!) { searchPayments(filter: { id: $id }) { items { id } } }', { id: paymentId });
   expect(own.body.data.searchPayments.items).toEqual([{ id: paymentId }]);
-  const mine = (await graphql('owner session', '{ activeSessions { id } }')).body.data.activeSessions.map((s: { id: string }) => s.id);
-  const theirs = (await graphql('other session', '{ activeSessions { id } }')).body.data.activeSessions.map((s: { id: string }) => s.id);
+  const mine = (await graphql('owner session', '{ mySessions { id } }')).body.data.mySessions.map((s: { id: string }) => s.id);
+  const theirs = (await graphql('other session', '{ mySessions { id } }')).body.data.mySessions.map((s: { id: string }) => s.id);
   expect(mine.length).toBeGreaterThan(0);
   expect(theirs.filter((id: string) => mine.includes(id))).toEqual([]);
 });
