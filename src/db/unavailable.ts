@@ -18,7 +18,10 @@ export function unavailableError(error: unknown): DomainError | null {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
     const { code, message } = cause as { code?: unknown; message?: unknown };
     if (UNAVAILABLE_CODES.has(String(code)) || UNAVAILABLE_MESSAGES.test(String(message))) return domainError('UNAVAILABLE');
-    cause = (cause as { cause?: unknown; originalError?: unknown }).cause ?? (cause as { originalError?: unknown }).originalError;
+    // graphql-js wraps what a resolver threw (`originalError`), or a thrown value it does not take for an Error
+    // (one made in another realm, as under jest) as `thrownValue`.
+    const wrapper = cause as { cause?: unknown; originalError?: unknown; thrownValue?: unknown };
+    cause = wrapper.cause ?? wrapper.originalError ?? wrapper.thrownValue;
   }
   return null;
 }

@@ -7,8 +7,19 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { hmacValidator } from '@adyen/api-library';
 
-/** Adyen's own published definitions (../shared/acquirers/adyen/SOURCE.md, beside the repository): read, never copied. */
-const ADYEN_DIR = process.env.ADYEN_SPEC_DIR ?? path.join(__dirname, '../../../shared/acquirers/adyen');
+/**
+ * Adyen's own published definitions (shared/acquirers/adyen/SOURCE.md, beside the repository): read, never
+ * copied. A clone elsewhere (a CI checkout in a temporary folder) finds them through ADYEN_SPEC_DIR or in the
+ * workplace's shared folder.
+ */
+const ADYEN_DIR = adyenSpecDir();
+
+function adyenSpecDir(): string {
+  const candidates = [process.env.ADYEN_SPEC_DIR, path.join(__dirname, '../../../shared/acquirers/adyen'), '/work/shared/acquirers/adyen'];
+  const found = candidates.find((dir) => dir && fs.existsSync(path.join(dir, 'CheckoutService-v71.json')));
+  if (!found) throw new Error(`Adyen's API definitions were not found (tried ${candidates.filter(Boolean).join(', ')}); set ADYEN_SPEC_DIR`);
+  return found;
+}
 const CHECKOUT = JSON.parse(fs.readFileSync(`${ADYEN_DIR}/CheckoutService-v71.json`, 'utf8'));
 const WEBHOOKS = JSON.parse(fs.readFileSync(`${ADYEN_DIR}/Webhooks-v1.json`, 'utf8'));
 
