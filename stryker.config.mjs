@@ -63,7 +63,7 @@ export default {
     // validPageRequest, pageOf and windowOf, not the GraphQL types below them.
     'src/shared/pagination.ts:17-34',
     // validWithdrawalAmount and checkAgainstBalance; the withdrawal moves (src/lifecycles/) are in the state run.
-    'src/withdrawals/withdrawal.service.ts:21-32',
+    'src/withdrawals/withdrawal.service.ts:20-31',
     'src/webhooks/webhook-url.ts',
     'src/webhooks/signing.ts',
     'src/webhooks/retry-schedule.ts',

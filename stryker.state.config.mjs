@@ -18,7 +18,7 @@ export default {
     'src/lifecycles/withdrawal.lifecycle.ts',
     'src/payments/payment-lifecycle.ts',
     // The three actions and moveWithdrawal (the amount rules are in the rules run; the moves are in the table).
-    'src/withdrawals/withdrawal.service.ts:57-105',
+    'src/withdrawals/withdrawal.service.ts:57-104',
   ],
   jest: {
     ...common.jest,

@@ -17,7 +17,6 @@ import type { Page } from '../shared/pagination';
 import { reviewQueue } from '../admins/reviewed-by-admins';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
-
 /** An amount a withdrawal may ask for, before the balance is looked at. */
 export function validWithdrawalAmount(amount: number): number {
   if (!Number.isSafeInteger(amount)) throw domainError('AMOUNT_INVALID');
