@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/shared/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { Payment } from '../../src/payments/payment.entity';
-import { movePayment, type PaymentMove } from '../../src/payments/payment-lifecycle';
+import { movePayment, paymentEvent, type PaymentMove } from '../../src/payments/payment-lifecycle';
+import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { UndeclaredEffectError } from '../../src/lifecycles/apply-move';
 import { UnknownMoveError } from '../../src/lifecycles/lifecycle';
 import { CheckoutStage, PaymentStatus } from '../../src/payments/payment-status';
@@ -123,6 +124,15 @@ describe('applying a payment move', () => {
     const { effects } = counting();
     await expect(movePayment(em(), 'fail', { id, effects: { event: effects.event, journal: effects.journal } })).rejects.toThrow(UndeclaredEffectError);
     expect(await stored(id)).toMatchObject({ status: PaymentStatus.PENDING, checkoutStage: CheckoutStage.PROCESSING });
+  });
+
+  test('the outbox effect of payment moves writes the event the table names, with the payment in its body', async () => {
+    const id = await newPayment();
+    await toProcessing(id);
+    expect(await movePayment(em(), 'fail', { id, changes: { failureCode: 'card_declined' }, effects: { event: paymentEvent('https://pay.example.test') } })).not.toBeNull();
+    const event = await em().findOneOrFail(WebhookEvent, { payment: id });
+    expect(event.type).toBe('payment.failed');
+    expect(JSON.parse(event.body)).toMatchObject({ event: 'payment.failed', payment: { id, status: 'failed', checkout_url: `https://pay.example.test/checkout/${id}` } });
   });
 
   test('an effect that throws takes the move back with it', async () => {

@@ -23,6 +23,8 @@ describe('the lifecycle tables', () => {
     const base = { name: 't', title: 'T', table: 't', column: 'status', initial: 'a', states: { a: { meaning: '' }, b: { meaning: '', final: true as const } } };
     expect(() => defineLifecycle({ ...base, moves: { go: { from: ['a'], to: 'c' as 'a', on: '' } } })).toThrow('unknown state "c"');
     expect(() => defineLifecycle({ ...base, moves: { back: { from: ['b'], to: 'a', on: '' } } })).toThrow('leaves final state "b"');
+    // A stage move needs the side column that holds the stage: a table without one knows no stage at all.
+    expect(() => defineLifecycle({ ...base, moves: { go: { from: ['a'], to: 'a', stage: { from: ['x'], to: 'y' }, on: '' } } })).toThrow('unknown state "x"');
   });
 
   test('the enums are the tables\' states, in order', () => {
