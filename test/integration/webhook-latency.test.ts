@@ -3,9 +3,10 @@ import { shopActor } from '../support/webhook-support';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
- * Time from completion to delivery on this machine, with the default settings (only loopback http
- * allowed): the event's `timestamp` (taken in the completion transaction) to its arrival at a loopback
- * receiver, over EVENTS completions made AT_ONCE at a time. The numbers are printed for the README.
+ * Completion to delivery with the default settings (only loopback http allowed): a completion wakes the relay
+ * itself instead of waiting for its next poll, and a burst of EVENTS completions made AT_ONCE at a time is
+ * delivered whole, each event once. How fast is `npm run bench`'s question ("completion -> webhook delivery",
+ * docs/performance.md), not this suite's: the lag is printed here, never asserted.
  */
 const EVENTS = Number(process.env.LAT_EVENTS ?? 200);
 const AT_ONCE = Number(process.env.LAT_AT_ONCE ?? 10);
@@ -35,13 +36,13 @@ test('a completion wakes the relay at once: delivered well before the next poll 
   }
 });
 
-test(`completion to delivery over ${EVENTS} events: median and p99`, async () => {
+test(`a burst of ${EVENTS} completions: every event is delivered, each once`, async () => {
   const actor = shopActor(service, (await service.createShop({ webhookUrl: receiver.url })).apiKey);
   for (let sent = 0; sent < EVENTS; sent += AT_ONCE) await Promise.all(Array.from({ length: AT_ONCE }, () => actor.completePayment()));
   const hooks = await receiver.waitFor(EVENTS, 60_000);
   const lags = hooks.map((hook) => hook.receivedAt - Date.parse(hook.body.timestamp)).sort((a, b) => a - b);
   const at = (q: number) => lags[Math.min(lags.length - 1, Math.ceil(q * lags.length) - 1)];
   process.stdout.write(`webhook latency over ${EVENTS} events (${AT_ONCE} completions at a time): median ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${lags.at(-1)} ms\n`);
-  expect(at(0.5)).toBeLessThan(1000);
-  expect(at(0.99)).toBeLessThan(5000);
+  expect(new Set(hooks.map((hook) => hook.body.id)).size).toBe(EVENTS);
+  expect(hooks.every((hook) => hook.body.event === 'payment.completed')).toBe(true);
 }, 120_000);
