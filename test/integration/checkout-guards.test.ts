@@ -100,8 +100,9 @@ describe('card numbers and security codes never reach the database or the logs',
       expect(logs).not.toContain(card);
       expect(logs).not.toContain(card.slice(0, 12));
     }
-    // As a standalone token: the digits may occur by chance inside a random hash.
-    const securityCode = /(^|[^0-9A-Za-z])9731([^0-9A-Za-z]|$)/;
+    // As a standalone token: the digits may occur by chance inside a random hash, or as the fraction of a
+    // timestamp (`07:52:45.9731+00`, seen in a full run), so a token right after a dot does not count.
+    const securityCode = /(^|[^0-9A-Za-z.])9731([^0-9A-Za-z]|$)/;
     expect(dump).not.toMatch(securityCode);
     expect(logs).not.toMatch(securityCode);
   });
