@@ -9,7 +9,7 @@ export interface MaskedPayoutAccount {
   accountNumberMasked: string;
 }
 
-/** "DE89 3704 0044 0532 0130 00" -> "DE89370400440532013000": letters and digits, upper case, 6 to 34 (an IBAN's length at most). */
+/** Spaces and dashes dropped, upper case (an IBAN as printed becomes its compact form): letters and digits, 6 to 34 (an IBAN's length at most). */
 export function validAccountNumber(text: string): string {
   const compact = (text ?? '').replace(/[\s-]/g, '').toUpperCase();
   if (!/^[A-Z0-9]{6,34}$/.test(compact)) throw domainError('PAYOUT_ACCOUNT_NUMBER_INVALID');
