@@ -6,6 +6,7 @@ import type { Config } from '../shared/config';
 import { StartupError } from '../shared/startup-error';
 import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { enableAsyncContextOnlyWhileRunning } from '../shared/async-context';
 
 export interface Database {
   orm: MikroORM;
@@ -20,6 +21,8 @@ export interface Database {
  * running, it opens the files itself, holding the same lock.
  */
 export async function openDatabase(config: Config, logger: Logger, role: DataDirOwner['role'] = 'service'): Promise<Database> {
+  // MikroORM's flushes and transactions would otherwise leave Node's promise hook on for every request.
+  enableAsyncContextOnlyWhileRunning();
   if (config.databaseUrl) return connect(config.databaseUrl, config, logger, { embedded: false });
   const owner = role === 'cli' ? liveOwner(config.dataDir) : undefined;
   if (owner?.role === 'service' && owner.url) {

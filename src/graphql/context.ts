@@ -71,11 +71,23 @@ export interface GraphQLContext {
   userAgent: string | null;
 }
 
-/** The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation. */
+/**
+ * The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation.
+ * What most operations never read (the client address, browser headers, cookie setters) is worked out on
+ * first read: a seller's retrieve is the hot path (docs/performance.md).
+ */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
   const context = locals(res);
   const { actor, requestId } = context;
-  let loaders: Loaders | undefined;
+  const once = <T>(make: () => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const address = once(() => clientAddress(req));
+  const browserHeaders = once(() => ({ userAgent: req.get('user-agent') ?? '', accept: req.get('accept') ?? '' }));
+  const cookies = once(() => sessionCookies(res, services.baseUrl));
+  const adminCookies = once(() => sessionCookies(res, services.baseUrl, 'admin'));
+  const loaders = once(() => createLoaders(context.em));
   return {
     get em() {
       return context.em;
@@ -83,15 +95,25 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     actor,
     rateLimitKey: context.rateLimitKey ?? null,
     requestId,
-    clientAddress: clientAddress(req),
-    browserHeaders: { userAgent: req.get('user-agent') ?? '', accept: req.get('accept') ?? '' },
+    get clientAddress() {
+      return address();
+    },
+    get browserHeaders() {
+      return browserHeaders();
+    },
     baseUrl: services.baseUrl,
     services,
-    sessionCookies: sessionCookies(res, services.baseUrl),
-    adminSessionCookies: sessionCookies(res, services.baseUrl, 'admin'),
-    userAgent: req.get('user-agent') ?? null,
+    get sessionCookies() {
+      return cookies();
+    },
+    get adminSessionCookies() {
+      return adminCookies();
+    },
+    get userAgent() {
+      return req.get('user-agent') ?? null;
+    },
     get loaders() {
-      return (loaders ??= createLoaders(context.em));
+      return loaders();
     },
   };
 }

@@ -13,10 +13,13 @@ export function runToEnd(script: string, args: string[], env: Record<string, str
   });
 }
 
-/** `cpus` (a taskset list such as "1" or "1-3"): the process and its children run only on those cores. */
-export function startChild(script: string, args: string[], env: Record<string, string>, ready: RegExp, cpus?: string): Promise<ChildProcess> {
+/**
+ * `cpus` (a taskset list such as "1" or "1-3"): the process and its children run only on those cores.
+ * `nodeArgs`: flags for node itself (`--cpu-prof` is refused in NODE_OPTIONS).
+ */
+export function startChild(script: string, args: string[], env: Record<string, string>, ready: RegExp, cpus?: string, nodeArgs: string[] = []): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, path.join(ROOT, script), ...args];
+    const command = [process.execPath, ...nodeArgs, path.join(ROOT, script), ...args];
     const pinned = cpus ? ['taskset', '-c', cpus, ...command] : command;
     const child = spawn(pinned[0], pinned.slice(1), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let seen = '';

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from '../support/processes';
+import { adminSql, runToEnd, startChild } from './children';
+
+/**
+ * `npm run bench:profile -- retrieve|create [seconds] [baseline]`: the built service (or, with `baseline`, the
+ * plain Express + pg baseline of `npm run bench`) under 50 connections of one REST scenario with `--cpu-prof`, then its self time summed by package and by function. The profile file is
+ * kept (its path is printed) for Chrome's DevTools. This is how docs/performance.md's tables were read.
+ */
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+async function main() {
+  const [scenario = 'retrieve', seconds = '10', subject = 'service'] = process.argv.slice(2);
+  const dbName = `payments_profile_${randomBytes(4).toString('hex')}`;
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-profile-'));
+  await adminSql(POSTGRES, `create database "${dbName}"`);
+  const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
+  const port = await freePort();
+  const env = {
+    DATABASE_URL: databaseUrl, REDIS_URL: REDIS, REDIS_KEY_PREFIX: `profile:${randomBytes(4).toString('hex')}:`,
+    PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000000',
+  };
+  try {
+    const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
+    const profiled = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+    const baseline = subject === 'baseline';
+    const service = baseline
+      ? await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(port), '10'], env, /baseline listening/, undefined, profiled)
+      : await startChild('dist/src/main.js', [], env, /payment service listening/, undefined, profiled);
+    const origin = `http://127.0.0.1:${port}${baseline ? '' : '/api/v1'}`;
+    const headers = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
+    const created = await fetch(`${origin}/payments`, { method: 'POST', headers, body }).then((r) => r.json());
+    const options = scenario === 'create'
+      ? { url: `${origin}/payments`, method: 'POST', headers, body }
+      : { url: `${origin}/payments/${created.data.id}`, headers };
+    await autocannon({ ...options, connections: 50, duration: 3 } as autocannon.Options);
+    const cpuBefore = cpuMicros(service.pid!);
+    const result = await autocannon({ ...options, connections: 50, duration: Number(seconds) } as autocannon.Options);
+    const perRequest = (cpuMicros(service.pid!) - cpuBefore) / result.requests.total;
+    process.stdout.write(`${subject} ${scenario}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, service CPU ${Math.round(perRequest)} µs per request (profiler on)\n`);
+    await new Promise((resolve) => { service.once('exit', resolve); service.kill('SIGTERM'); });
+    const file = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!;
+    summarise(JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')), Number(seconds));
+    process.stdout.write(`profile: ${path.join(profileDir, file)}\n`);
+  } finally {
+    await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
+  }
+}
+
+/** User + system CPU of a process so far, from /proc (clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * Self time of the measured window (the last `seconds`: start-up and warm-up left out), by package (node's
+ * own frames are charged to the package that called them, so a socket write counts for whoever wrote) and
+ * the 40 costliest functions.
+ */
+function summarise(profile: CpuProfile, seconds: number) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const elapsed = profile.timeDeltas.reduce((a, b) => a + b, 0);
+  const self = new Map<number, number>();
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i];
+    if (at >= elapsed - seconds * 1e6) self.set(id, (self.get(id) ?? 0) + profile.timeDeltas[i]);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const byPackage = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  for (const [id, micros] of self) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + micros);
+    add(byPackage, chargedPackage(id, byId, parent));
+    add(byFunction, `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, '')}:${lineNumber + 1}`);
+  }
+  const print = (title: string, map: Map<string, number>, count: number) => {
+    process.stdout.write(`\n${title}\n`);
+    for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+      process.stdout.write(`${((micros / total) * 100).toFixed(1).padStart(6)}%  ${key}\n`);
+    }
+  };
+  print('self time by package (node internals charged to their caller)', byPackage, 30);
+  print('self time by function', byFunction, 40);
+}
+
+/** The package of the nearest frame that is not node's own, or node's own when nothing else is on the stack. */
+function chargedPackage(id: number, byId: Map<number, ProfileNode>, parent: Map<number, number>): string {
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const { url } = byId.get(at)!.callFrame;
+    if (url.includes('node_modules/') || url.includes('/dist/')) return packageOf(url, '');
+  }
+  const { url, functionName } = byId.get(id)!.callFrame;
+  return packageOf(url, functionName);
+}
+
+function packageOf(url: string, functionName: string): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
+  if (pkg) return pkg;
+  if (url.includes('/dist/')) return `ours: ${url.replace(/^.*\/dist\/(src\/)?/, '').split('/')[0]}`;
+  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/')[0]}`;
+  return url ? url : functionName; // (idle), (garbage collector), (program)
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});
