@@ -53,11 +53,6 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use(securityHeaders(deps.baseUrl));
   app.use(requestContext(orm, logger));
   app.use(requestMetrics(deps.services.metrics));
-  app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
-  const probes = health(orm, deps.redis);
-  app.get('/livez', probes.live);
-  app.get(['/readyz', '/healthz'], probes.ready);
-
   const restOperations = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
     logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
   );
@@ -67,6 +62,11 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
   app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
   app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));
+  // After the facade: its calls are most of the traffic and need not be matched against these first.
+  app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
+  const probes = health(orm, deps.redis);
+  app.get('/livez', probes.live);
+  app.get(['/readyz', '/healthz'], probes.ready);
 
   const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, {
     queryLimits: deps.config.graphqlLimits,

@@ -27,8 +27,15 @@ function paymentValues(shopId: string, snapshot: PaymentSnapshot, command: Creat
 /** `$first, $first+1, …` for the nine payment values. */
 const placeholders = (first: number) => Array.from({ length: 9 }, (_, i) => `$${first + i}`).join(', ').replace(`$${first + 7}`, `$${first + 7}::json`);
 
+// Built once: these run on every create.
+const INSERT_PAYMENT = `insert into "payments" (${PAYMENT_COLUMNS}) values (${placeholders(1)})`;
+const INSERT_PAYMENT_FOR_NEW_KEY = `with "record" as (
+       insert into "idempotency_records" ("shop_id", "key", "request", "response", "payment_id", "created_at")
+       values ($1, $2, $3::json, $4::json, $5, $6) on conflict ("shop_id", "key") do nothing returning "payment_id")
+     insert into "payments" (${PAYMENT_COLUMNS}) select ${placeholders(7)} from "record" returning "id"`;
+
 export async function insertPayment(em: EntityManager, shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<void> {
-  await query(em, `insert into "payments" (${PAYMENT_COLUMNS}) values (${placeholders(1)})`, paymentValues(shopId, snapshot, command));
+  await query(em, INSERT_PAYMENT, paymentValues(shopId, snapshot, command));
 }
 
 /**
@@ -39,10 +46,7 @@ export async function insertPayment(em: EntityManager, shopId: string, snapshot:
 export async function insertPaymentForNewKey(em: EntityManager, shopId: string, key: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<boolean> {
   const rows = await query(
     em,
-    `with "record" as (
-       insert into "idempotency_records" ("shop_id", "key", "request", "response", "payment_id", "created_at")
-       values ($1, $2, $3::json, $4::json, $5, $6) on conflict ("shop_id", "key") do nothing returning "payment_id")
-     insert into "payments" (${PAYMENT_COLUMNS}) select ${placeholders(7)} from "record" returning "id"`,
+    INSERT_PAYMENT_FOR_NEW_KEY,
     [shopId, key, JSON.stringify(command), JSON.stringify(snapshot), snapshot.id, snapshot.createdAt, ...paymentValues(shopId, snapshot, command)],
   );
   return rows.length === 1;
