@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Client } from 'pg';
 import path from 'node:path';
 import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
@@ -16,4 +17,21 @@ const CARD = { number: APPROVED_NUMBER, expMonth: 12, expYear: new Date().getFul
 /** The body of the checkout page's SubmitCard call for this payment, with a card that completes it. */
 export function approvedSubmission(paymentId: string): string {
   return JSON.stringify({ query: CHECKOUT_DOCUMENT, operationName: 'SubmitCard', variables: { id: paymentId, card: CARD } });
+}
+
+/** `count` payable payments of one shop, inserted in bulk (creating them is not what a completion bench measures). */
+export async function payablePayments(databaseUrl: string, shopId: string, count: number): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `insert into payments (id, shop_id, amount, currency, return_url, metadata)
+       select 'pay_' || substr(md5(random()::text || g::text), 1, 24), $1, 1234, 'usd', 'https://shop.example.com/thanks', '{}'
+         from generate_series(1, $2) g returning id`,
+      [shopId, count],
+    );
+    return rows.map((r) => r.id as string);
+  } finally {
+    await client.end();
+  }
 }

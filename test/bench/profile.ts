@@ -4,10 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../support/processes';
+import { approvedSubmission, payablePayments } from './card-submission';
 import { adminSql, runToEnd, startChild } from './children';
 
 /**
- * `npm run bench:profile -- retrieve|create [seconds] [baseline]`: the built service (or, with `baseline`, the
+ * `npm run bench:profile -- retrieve|create|complete [seconds] [baseline]`: the built service (or, with `baseline`, the
  * plain Express + pg baseline of `npm run bench`) under 50 connections of one REST scenario with `--cpu-prof`, then its self time summed by package and by function. The profile file is
  * kept (its path is printed) for Chrome's DevTools. This is how docs/performance.md's tables were read.
  */
@@ -35,6 +36,9 @@ async function main() {
   const env = {
     DATABASE_URL: databaseUrl, REDIS_URL: REDIS, REDIS_KEY_PREFIX: `profile:${randomBytes(4).toString('hex')}:`,
     PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000000',
+    // As in npm run bench: the card-testing guard's limits would otherwise refuse most completions.
+    CHECKOUT_SUBMISSIONS_PER_CLIENT: '1000000000', CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000',
+    CHECKOUT_DECLINES_PER_CLIENT: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000',
   };
   try {
     const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
@@ -47,9 +51,11 @@ async function main() {
     const headers = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
     const created = await fetch(`${origin}/payments`, { method: 'POST', headers, body }).then((r) => r.json());
-    const options = scenario === 'create'
-      ? { url: `${origin}/payments`, method: 'POST', headers, body }
-      : { url: `${origin}/payments/${created.data.id}`, headers };
+    const options = scenario === 'complete'
+      ? await completions(port, baseline, databaseUrl, shop.shop_id, Number(seconds))
+      : scenario === 'create'
+        ? { url: `${origin}/payments`, method: 'POST', headers, body }
+        : { url: `${origin}/payments/${created.data.id}`, headers };
     await autocannon({ ...options, connections: 50, duration: 3 } as autocannon.Options);
     const cpuBefore = cpuMicros(service.pid!);
     const result = await autocannon({ ...options, connections: 50, duration: Number(seconds) } as autocannon.Options);
@@ -62,6 +68,19 @@ async function main() {
   } finally {
     await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
   }
+}
+
+/** A card completion of a fresh payment per request: the checkout's SubmitCard, or the baseline's transaction. */
+async function completions(port: number, baseline: boolean, databaseUrl: string, shopId: string, seconds: number) {
+  const ids = await payablePayments(databaseUrl, shopId, (seconds + 3) * 1500);
+  let next = 0;
+  const origin = `http://127.0.0.1:${port}`;
+  return baseline
+    ? { url: origin, method: 'POST', requests: [{ setupRequest: (req: object) => ({ ...req, path: `/payments/${ids[next++]}/complete` }) }] }
+    : {
+        url: `${origin}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
+        requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(ids[next++]) }) }],
+      };
 }
 
 /** User + system CPU of a process so far, from /proc (clock ticks of 10 ms). */

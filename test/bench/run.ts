@@ -1,8 +1,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
-import { approvedSubmission } from './card-submission';
+import { approvedSubmission, payablePayments } from './card-submission';
 import { fixedRate } from './fixed-rate';
 import { measureBalanceAtScale, type BalanceTiming } from './balance';
 import { completionRoundTrips } from './round-trips';
@@ -147,26 +146,9 @@ async function load(name: string, options: Record<string, unknown>, seconds = SE
   return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors };
 }
 
-/** Enough payable payments for every completion round (inserted in bulk: creating them is not what is measured). */
-async function payablePayments(databaseUrl: string, shopId: string): Promise<string[]> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `insert into payments (id, shop_id, amount, currency, return_url, metadata)
-       select 'pay_' || substr(md5(random()::text || g::text), 1, 24), $1, 1234, 'usd', 'https://shop.example.com/thanks', '{}'
-         from generate_series(1, $2) g returning id`,
-      [shopId, ROUNDS * ROUND_SECONDS * 3000],
-    );
-    return rows.map((r) => r.id as string);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Card submissions through the public checkout GraphQL operation, each on a fresh payment. */
 async function checkoutCompletions(service: string, databaseUrl: string, shopId: string): Promise<Record<string, unknown>> {
-  const ids = await payablePayments(databaseUrl, shopId);
+  const ids = await payablePayments(databaseUrl, shopId, ROUNDS * ROUND_SECONDS * 3000);
   let next = 0;
   return {
     url: `${service}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
@@ -176,7 +158,7 @@ async function checkoutCompletions(service: string, databaseUrl: string, shopId:
 
 /** The baseline's completion of a fresh payment per request. */
 async function baselineCompletions(baseline: string, databaseUrl: string, shopId: string): Promise<Record<string, unknown>> {
-  const ids = await payablePayments(databaseUrl, shopId);
+  const ids = await payablePayments(databaseUrl, shopId, ROUNDS * ROUND_SECONDS * 3000);
   let next = 0;
   return {
     url: baseline, method: 'POST',
