@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bookChargeback } from '../ledger/ledger.service';
+import { recordChargeback } from './chargebacks';
 import { Payment } from '../payments/payment.entity';
 import { isPaymentId } from '../payments/payment-rules';
 import { PaymentStatus } from '../payments/payment-status';
 import type { AcquirerEvent } from '../processor/card-processor';
 import { settleNotifiedRefund, type RefundExecutionDeps } from '../refunds/refund.service';
-import { prefixedId } from '../shared/random-id';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 
 /** What applying an event did, for the log and the tests. */
@@ -55,25 +55,22 @@ async function settleAuthorization(checkout: CheckoutDeps, em: EntityManager, pa
   }
 }
 
+/** The payments a chargeback can be booked against: the card was charged. */
+const CHARGEABLE_BACK: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];
+
 /**
  * One chargeback per payment (the `chargebacks` unique index and the ledger's (payment, kind, account) index):
  * a second CHARGEBACK for the same payment (a second dispute cycle) is kept by the transport, not booked.
  */
-/** The payments a chargeback can be booked against: the card was charged. */
-const CHARGEABLE_BACK: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];
-
 async function bookChargebackOnce(checkout: CheckoutDeps, em: EntityManager, event: Extract<AcquirerEvent, { kind: 'chargeback' }>): Promise<EventEffect> {
   if (!isPaymentId(event.paymentId) || event.amount <= 0) return 'nothing-to-do';
   const booked = await em.transactional(async (tx) => {
     const payment = await tx.findOne(Payment, { id: event.paymentId }, { populate: ['shop', 'shop.seller'], refresh: true });
     if (!payment || !CHARGEABLE_BACK.includes(payment.status)) return false;
-    const inserted = await tx.execute<{ id: string }[]>(
-      `insert into "chargebacks" ("id", "payment_id", "psp_reference", "amount", "currency", "reason") values (?, ?, ?, ?, ?, ?)
-        on conflict ("payment_id") do nothing returning "id"`,
-      [prefixedId('cb', 20), payment.id, event.reference, Math.min(event.amount, payment.amount), payment.currency, event.reason],
-    );
-    if (inserted.length !== 1) return false;
-    bookChargeback(tx, payment, payment.shop.seller, Math.min(event.amount, payment.amount));
+    const amount = Math.min(event.amount, payment.amount);
+    const recorded = await recordChargeback(tx, { paymentId: payment.id, acquirerReference: event.reference, amount, currency: payment.currency, reason: event.reason });
+    if (!recorded) return false;
+    bookChargeback(tx, payment, payment.shop.seller, amount);
     return true;
   });
   if (booked) checkout.logger.warn({ paymentId: event.paymentId, amount: event.amount, reason: event.reason }, 'chargeback: taken from the seller balance');

@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit/audit-entry.entity';
+import { chargebackOf } from '../checkout/chargebacks';
 import { shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { feeFor, netOf } from '../ledger/fee';
@@ -79,11 +80,7 @@ export class PaymentAdminResolver {
   @Authorized('ADMIN')
   @FieldResolver(() => ChargebackView, { nullable: true, description: 'The chargeback booked against this payment, if the acquirer notified one.' })
   async chargeback(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<ChargebackView | null> {
-    const [row] = await context.em.execute<{ amount: string; currency: string; reason: string | null; psp_reference: string; created_at: Date }[]>(
-      `select "amount", "currency", "reason", "psp_reference", "created_at" from "chargebacks" where "payment_id" = ?`,
-      [payment.id],
-    );
-    return row ? { amount: Number(row.amount), currency: row.currency, reason: row.reason, acquirerReference: row.psp_reference, createdAt: new Date(row.created_at) } : null;
+    return chargebackOf(context.em, payment.id);
   }
 
   @Authorized('SESSION', 'ADMIN')
