@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { withGeneratedSection, writeOrPrint, type GeneratedSection } from './shared/generated-section';
 import { ConfigError, loadConfig } from './shared/config';
 import { PROJECT_ROOT } from './shared/project-root';
 
@@ -67,16 +68,11 @@ export function configTable(docs = settingDocs()): string {
   ].join('\n');
 }
 
+const TABLE_SECTION: GeneratedSection = { file: TABLE_FILE, start: TABLE_START, end: TABLE_END };
+
 /** The page (docs/operations.md) with its table section replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`docs/operations.md has no ${TABLE_START} … ${TABLE_END} section`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
+export function withTable(page: string, table: string): string {
+  return withGeneratedSection(page, TABLE_SECTION, table);
 }
 
-if (require.main === module) {
-  const readme = fs.readFileSync(TABLE_FILE, 'utf8');
-  if (process.argv.includes('--write')) fs.writeFileSync(TABLE_FILE, withTable(readme, configTable()));
-  else process.stdout.write(`${configTable()}\n`);
-}
+if (require.main === module) writeOrPrint(TABLE_SECTION, configTable(), process.argv);

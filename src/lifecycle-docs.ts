@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { withGeneratedSection, writeOrPrint, type GeneratedSection } from './shared/generated-section';
 import { LIFECYCLES } from './lifecycles/all';
 import type { Lifecycle, MoveSpec } from './lifecycles/lifecycle';
 import { PROJECT_ROOT } from './shared/project-root';
@@ -53,16 +53,11 @@ export function lifecyclesDoc(lifecycles: readonly Lifecycle[] = LIFECYCLES): st
   return lifecycles.map(lifecycleSection).join('\n\n');
 }
 
+const DOC_SECTION: GeneratedSection = { file: DOC_FILE, start: DOC_START, end: DOC_END };
+
 /** The page with its generated section replaced. */
 export function withLifecycles(page: string, section: string): string {
-  const start = page.indexOf(DOC_START);
-  const end = page.indexOf(DOC_END);
-  if (start < 0 || end < start) throw new Error(`docs/architecture.md has no ${DOC_START} … ${DOC_END} section`);
-  return `${page.slice(0, start + DOC_START.length)}\n${section}\n${page.slice(end)}`;
+  return withGeneratedSection(page, DOC_SECTION, section);
 }
 
-if (require.main === module) {
-  const page = fs.readFileSync(DOC_FILE, 'utf8');
-  if (process.argv.includes('--write')) fs.writeFileSync(DOC_FILE, withLifecycles(page, lifecyclesDoc()));
-  else process.stdout.write(`${lifecyclesDoc()}\n`);
-}
+if (require.main === module) writeOrPrint(DOC_SECTION, lifecyclesDoc(), process.argv);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
@@ -37,7 +38,7 @@ export function startChild(script: string, args: string[], env: Record<string, s
 }
 
 /** Runs one statement as the administrator (creating and dropping the benchmark's own database). */
-export async function adminSql(postgresUrl: string, sql: string): Promise<void> {
+async function adminSql(postgresUrl: string, sql: string): Promise<void> {
   const client = new Client({ connectionString: postgresUrl });
   await client.connect();
   try {
@@ -46,3 +47,24 @@ export async function adminSql(postgresUrl: string, sql: string): Promise<void> 
     await client.end();
   }
 }
+
+export const BENCH_POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const BENCH_REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A database of the benchmark's own (`<prefix>_<random>`) for the length of `run`, dropped afterwards whatever happens. */
+export async function withBenchDatabase<T>(prefix: string, run: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await adminSql(BENCH_POSTGRES, `create database "${name}"`);
+  try {
+    return await run(Object.assign(new URL(BENCH_POSTGRES), { pathname: `/${name}` }).toString());
+  } finally {
+    await adminSql(BENCH_POSTGRES, `drop database if exists "${name}" with (force)`);
+  }
+}
+
+/** Every per-key and card-testing budget raised, so that no limit caps the load a benchmark measures. */
+export const UNCAPPED_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: '1000000000',
+  CHECKOUT_SUBMISSIONS_PER_CLIENT: '1000000000', CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000',
+  CHECKOUT_DECLINES_PER_CLIENT: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000',
+};

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { freePort } from '../support/processes';
-import { adminSql, runToEnd, startChild } from './children';
+import { BENCH_REDIS, runToEnd, startChild, withBenchDatabase } from './children';
 
 /**
  * `npm run bench:isolation` (issue 13, point 3): one seller's heaviest documents, sent at once, must not push
@@ -11,8 +11,6 @@ import { adminSql, runToEnd, startChild } from './children';
  * The attack is the issue's: six aliased `currentShop` floods and six of the heaviest list documents the caps
  * let through, while the other shop keeps reading its payment (inside its own 100-a-minute budget).
  */
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET_P99_MS = 100;
 
@@ -22,13 +20,15 @@ const MANY_ROOTS = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: currentShop
 interface Shop { shop_id: string; api_key: string }
 
 async function main() {
-  const dbName = `payments_isolation_${randomBytes(4).toString('hex')}`;
-  await adminSql(POSTGRES, `create database "${dbName}"`);
+  await withBenchDatabase('payments_isolation', run);
+}
+
+async function run(databaseUrl: string) {
   const children: ChildProcess[] = [];
   try {
     const base = {
-      DATABASE_URL: Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString(),
-      REDIS_URL: REDIS, REDIS_KEY_PREFIX: `isolation:${randomBytes(4).toString('hex')}:`, BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: BENCH_REDIS, REDIS_KEY_PREFIX: `isolation:${randomBytes(4).toString('hex')}:`, BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info',
     };
     const [servicePort, fixturesPort] = [await freePort(), await freePort()];
     const heavy: Shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'heavy@example.com', '--name', 'Heavy'], base));
@@ -48,7 +48,6 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-    await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
   }
 }
 

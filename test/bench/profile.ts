@@ -5,15 +5,13 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../support/processes';
 import { approvedSubmission, payablePayments } from './card-submission';
-import { adminSql, runToEnd, startChild } from './children';
+import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
 
 /**
  * `npm run bench:profile -- retrieve|create|complete [seconds] [baseline]`: the built service (or, with `baseline`, the
  * plain Express + pg baseline of `npm run bench`) under 50 connections of one REST scenario with `--cpu-prof`, then its self time summed by package and by function. The profile file is
  * kept (its path is printed) for Chrome's DevTools. This is how docs/performance.md's tables were read.
  */
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 interface ProfileNode {
   id: number;
@@ -28,46 +26,45 @@ interface CpuProfile {
 
 async function main() {
   const [scenario = 'retrieve', seconds = '10', subject = 'service'] = process.argv.slice(2);
-  const dbName = `payments_profile_${randomBytes(4).toString('hex')}`;
+  const file = await withBenchDatabase('payments_profile', (databaseUrl) => profileUnderLoad(databaseUrl, scenario, Number(seconds), subject === 'baseline'));
+  summarise(JSON.parse(fs.readFileSync(file, 'utf8')), Number(seconds));
+  process.stdout.write(`profile: ${file}\n`);
+}
+
+/** Runs the service (or the baseline) with --cpu-prof under the scenario's load; returns the profile's path. */
+async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: number, baseline: boolean): Promise<string> {
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-profile-'));
-  await adminSql(POSTGRES, `create database "${dbName}"`);
-  const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
   const port = await freePort();
   const env = {
-    DATABASE_URL: databaseUrl, REDIS_URL: REDIS, REDIS_KEY_PREFIX: `profile:${randomBytes(4).toString('hex')}:`,
-    PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000000',
-    // As in npm run bench: the card-testing guard's limits would otherwise refuse most completions.
-    CHECKOUT_SUBMISSIONS_PER_CLIENT: '1000000000', CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000',
-    CHECKOUT_DECLINES_PER_CLIENT: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000',
+    DATABASE_URL: databaseUrl, REDIS_URL: BENCH_REDIS, REDIS_KEY_PREFIX: `profile:${randomBytes(4).toString('hex')}:`,
+    PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', ...UNCAPPED_LIMITS,
   };
+  const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
+  const profiled = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const service = baseline
+    ? await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(port), '10'], env, /baseline listening/, undefined, profiled)
+    : await startChild('dist/src/main.js', [], env, /payment service listening/, undefined, profiled);
+  const exited = new Promise((resolve) => service.once('exit', resolve));
   try {
-    const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
-    const profiled = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-    const baseline = subject === 'baseline';
-    const service = baseline
-      ? await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(port), '10'], env, /baseline listening/, undefined, profiled)
-      : await startChild('dist/src/main.js', [], env, /payment service listening/, undefined, profiled);
     const origin = `http://127.0.0.1:${port}${baseline ? '' : '/api/v1'}`;
     const headers = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
     const created = await fetch(`${origin}/payments`, { method: 'POST', headers, body }).then((r) => r.json());
     const options = scenario === 'complete'
-      ? await completions(port, baseline, databaseUrl, shop.shop_id, Number(seconds))
+      ? await completions(port, baseline, databaseUrl, shop.shop_id, seconds)
       : scenario === 'create'
         ? { url: `${origin}/payments`, method: 'POST', headers, body }
         : { url: `${origin}/payments/${created.data.id}`, headers };
     await autocannon({ ...options, connections: 50, duration: 3 } as autocannon.Options);
     const cpuBefore = cpuMicros(service.pid!);
-    const result = await autocannon({ ...options, connections: 50, duration: Number(seconds) } as autocannon.Options);
+    const result = await autocannon({ ...options, connections: 50, duration: seconds } as autocannon.Options);
     const perRequest = (cpuMicros(service.pid!) - cpuBefore) / result.requests.total;
-    process.stdout.write(`${subject} ${scenario}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, service CPU ${Math.round(perRequest)} µs per request (profiler on)\n`);
-    await new Promise((resolve) => { service.once('exit', resolve); service.kill('SIGTERM'); });
-    const file = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!;
-    summarise(JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')), Number(seconds));
-    process.stdout.write(`profile: ${path.join(profileDir, file)}\n`);
+    process.stdout.write(`${baseline ? 'baseline' : 'service'} ${scenario}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, service CPU ${Math.round(perRequest)} µs per request (profiler on)\n`);
   } finally {
-    await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
+    service.kill('SIGTERM'); // the profile is written as it exits
+    await exited;
   }
+  return path.join(profileDir, fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!);
 }
 
 /** A card completion of a fresh payment per request: the checkout's SubmitCard, or the baseline's transaction. */

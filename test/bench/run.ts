@@ -7,15 +7,13 @@ import { measureBalanceAtScale, type BalanceTiming } from './balance';
 import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
 import { freePort } from '../support/processes';
-import { adminSql, runToEnd, startChild } from './children';
+import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
 
 /**
  * `npm run bench`: the service (full path) against a plain Express + pg baseline on the same database,
  * in the same run. Starts everything it needs on real PostgreSQL and Redis (its own database and key
  * prefix), warms up, prints a table; `--json` prints the same numbers as JSON.
  */
-const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -44,18 +42,17 @@ const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`
 
 async function main() {
   if (LOAD_CPUS) execFileSync('taskset', ['-pc', LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
-  const dbName = `payments_bench_${randomBytes(4).toString('hex')}`;
-  await adminSql(POSTGRES, `create database "${dbName}"`);
-  const databaseUrl = Object.assign(new URL(POSTGRES), { pathname: `/${dbName}` }).toString();
+  await withBenchDatabase('payments_bench', run);
+}
+
+async function run(databaseUrl: string) {
   const children: ChildProcess[] = [];
   try {
     const servicePort = await freePort();
     const env = {
-      DATABASE_URL: databaseUrl, REDIS_URL: REDIS, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+      DATABASE_URL: databaseUrl, REDIS_URL: BENCH_REDIS, REDIS_KEY_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
       PORT: String(servicePort), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', DATABASE_POOL_SIZE: String(POOL_SIZE),
-      RATE_LIMIT_PER_MINUTE: '1000000000', CHECKOUT_SUBMISSIONS_PER_CLIENT: '1000000000', CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000',
-      CHECKOUT_DECLINES_PER_CLIENT: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEB_CONCURRENCY: String(PROCESSES),
+      ...UNCAPPED_LIMITS, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEB_CONCURRENCY: String(PROCESSES),
     };
     const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'bench@example.com', '--name', 'Bench'], env));
     children.push(await startChild('dist/src/main.js', [], env, /payment service listening/, SERVICE_CPUS));
@@ -113,7 +110,6 @@ async function main() {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await adminSql(POSTGRES, `drop database if exists "${dbName}" with (force)`);
   }
 }
 
