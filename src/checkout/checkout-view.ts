@@ -1,11 +1,11 @@
-import type { Payment } from '../payments/payment.entity';
+import type { CheckoutPayment } from '../payments/payment-store';
 import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
 import type { CheckoutView } from './checkout.types';
 import { shopTakesPayments } from './checkout.service';
 import { failureMessageFor } from './failure-messages';
 
 /** The public view of a payment: what its checkout page needs and nothing about the customer. */
-export function checkoutViewOf(payment: Payment): CheckoutView {
+export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
   return {
     id: payment.id,
     amount: payment.amount,
@@ -22,12 +22,12 @@ export function checkoutViewOf(payment: Payment): CheckoutView {
 }
 
 /** Cancel leaves a pending payment pending (spec); a finished one sends the customer back with its outcome. */
-export function cancelRedirectOf(payment: Payment): string {
+export function cancelRedirectOf(payment: CheckoutPayment): string {
   if (payment.status === PaymentStatus.PENDING) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
   return redirectFor(payment) ?? payment.returnUrl;
 }
 
-function redirectFor(payment: Payment): string | null {
+function redirectFor(payment: CheckoutPayment): string | null {
   if (payment.status === PaymentStatus.PENDING && !shopTakesPayments(payment)) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
   if (payment.status === PaymentStatus.COMPLETED) return returnUrlWith(payment.returnUrl, payment.id, PaymentStatus.COMPLETED);
   if (payment.status === PaymentStatus.FAILED) return returnUrlWith(payment.returnUrl, payment.id, PaymentStatus.FAILED);

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
-import { Payment } from '../payments/payment.entity';
+import type { Payment } from '../payments/payment.entity';
+import { selectCheckoutPayment, type CheckoutPayment } from '../payments/payment-store';
 import { isPaymentId } from '../payments/payment-rules';
 import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
 import { EXPIRED, expirePayment, expiryDeadline, isDueToExpire } from '../payments/payment-expiry';
@@ -39,10 +40,9 @@ type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
  * A deleted shop's payment is still found: its page says the shop cannot take payments and leads back
  * to the shop (deleting a shop is how a seller replaces a lost key, so the customer may pay anew there).
  */
-export async function findCheckoutPayment(em: EntityManager, id: string): Promise<Payment> {
-  // Read through an empty identity map: the row as it is now, in one joined query (`refresh: true` on a
-  // populated find would load the shop and the seller again, one query each).
-  const payment = isPaymentId(id) ? await em.fork().findOne(Payment, { id }, { populate: ['shop', 'shop.seller'] }) : null;
+export async function findCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment> {
+  // The row as it is now, with its shop and seller, in one plain statement: no entities (docs/performance.md).
+  const payment = isPaymentId(id) ? await selectCheckoutPayment(em, id) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
 }
@@ -51,7 +51,7 @@ export async function findCheckoutPayment(em: EntityManager, id: string): Promis
  * The payment as its checkout sees it: one past its expiry is expired first (lazily; the sweep does the
  * same for payments nobody opens), so the page, a card and a 3-D Secure answer all meet the final state.
  */
-export async function openCheckoutPayment(deps: CheckoutDeps, em: EntityManager, id: string): Promise<Payment> {
+export async function openCheckoutPayment(deps: CheckoutDeps, em: EntityManager, id: string): Promise<CheckoutPayment> {
   const payment = await findCheckoutPayment(em, id);
   if (!isDueToExpire(payment, deps.expiresAfterMs)) return payment;
   if (await expirePayment(em, deps, id)) {
@@ -62,11 +62,11 @@ export async function openCheckoutPayment(deps: CheckoutDeps, em: EntityManager,
 }
 
 /** Card submissions and 3-D Secure answers are refused, before the acquirer is called, while this is false. */
-export function shopTakesPayments(payment: Payment): boolean {
+export function shopTakesPayments(payment: CheckoutPayment): boolean {
   return takesPayments(standingOf(payment.shop));
 }
 
-function assertShopTakesPayments(payment: Payment): void {
+function assertShopTakesPayments(payment: CheckoutPayment): void {
   if (!shopTakesPayments(payment)) throw domainError('SHOP_CANNOT_TAKE_PAYMENTS');
 }
 
@@ -86,7 +86,7 @@ export async function paymentExists(em: EntityManager, id: string): Promise<bool
  * conditional UPDATE taken before the acquirer is called, so only one submission per payment ever
  * reaches it; every other one (double click, second tab, replay) is answered with the current state.
  */
-export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails, browser?: ShopperBrowser): Promise<Payment> {
+export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, card: CardDetails, browser?: ShopperBrowser): Promise<CheckoutPayment> {
   const checked = validCard(card);
   const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.checkoutStage !== CheckoutStage.CARD_REQUIRED) return payment;
@@ -124,7 +124,7 @@ export function issuerReturnUrl(deps: Pick<CheckoutDeps, 'baseUrl'>, paymentId: 
  * The customer answered the 3-D Secure challenge on our page (the simulator's in-page challenge). A
  * challenge answered at the issuer's page (redirect flow) comes back through returnFromIssuer instead.
  */
-export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<Payment> {
+export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, authenticated: boolean): Promise<CheckoutPayment> {
   const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (payment.threeDsRedirect) return payment;
   return takeChallengeAnswer(deps, caller, payment, { authenticated });
@@ -135,14 +135,14 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
  * the payment. Exactly once however often the return page loads: the answer is claimed like a card
  * submission, and every later load finds the payment past the challenge and changes nothing.
  */
-export async function returnFromIssuer(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, redirectResult: string): Promise<Payment> {
+export async function returnFromIssuer(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, redirectResult: string): Promise<CheckoutPayment> {
   const payment = await openCheckoutPayment(deps, caller.em, paymentId);
   if (!payment.threeDsRedirect) return payment;
   return takeChallengeAnswer(deps, caller, payment, { redirectResult });
 }
 
 /** Claimed like a card submission (a conditional UPDATE on the open challenge), so it runs once. */
-async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, payment: Payment, answer: ChallengeAnswer): Promise<Payment> {
+async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, payment: CheckoutPayment, answer: ChallengeAnswer): Promise<CheckoutPayment> {
   const paymentId = payment.id;
   if (payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
   assertShopTakesPayments(payment);
@@ -178,7 +178,7 @@ async function callAcquirer<T>(deps: CheckoutDeps, caller: CheckoutCaller, call:
   }
 }
 
-async function finish(deps: CheckoutDeps, caller: CheckoutCaller, payment: Payment, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
+async function finish(deps: CheckoutDeps, caller: CheckoutCaller, payment: CheckoutPayment, result: FinalResult, threeDsOutcome: Payment['threeDsOutcome']) {
   const paymentId = payment.id;
   if (result.kind === 'approved') {
     await complete(deps, caller, payment, result.reference, threeDsOutcome);
@@ -236,7 +236,7 @@ export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManage
 async function complete(
   deps: CheckoutDeps,
   caller: CheckoutCaller,
-  payment: Payment,
+  payment: CheckoutPayment,
   reference: string,
   threeDsOutcome: Payment['threeDsOutcome'] | undefined,
 ): Promise<Settlement> {

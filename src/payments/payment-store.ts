@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Seller } from '../shops/seller.entity';
+import type { Shop } from '../shops/shop.entity';
+import type { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentSnapshot, PaymentFields } from './payment-snapshot';
-import type { PaymentStatus } from './payment-status';
+import type { CheckoutStage, PaymentStatus } from './payment-status';
 
 /**
  * The hot path's SQL: one statement per request, run on a pooled connection of the ORM's own pool
@@ -17,6 +20,10 @@ async function query(em: EntityManager, sql: string, values: unknown[]): Promise
     client.releaseConnection(connection);
   }
 }
+
+/** A json column comes back as text on this pool (the ORM's type parsers), a jsonb column parsed. */
+const parsedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+const dateOf = (epochMs: unknown): Date | null => (epochMs === null ? null : new Date(Number(epochMs)));
 
 const PAYMENT_COLUMNS = `"id", "shop_id", "amount", "currency", "return_url", "customer_email", "customer_name", "metadata", "created_at"`;
 
@@ -70,8 +77,54 @@ export async function selectShopPayment(em: EntityManager, id: string, shopId: s
     status: row.status as PaymentStatus,
     customerEmail: row.customer_email as string | null,
     customerName: row.customer_name as string | null,
-    metadata: (typeof row.metadata === 'string' ? JSON.parse(row.metadata) : row.metadata) as PaymentFields['metadata'],
-    createdAt: new Date(Number(row.created_ms)),
-    completedAt: row.completed_ms === null ? null : new Date(Number(row.completed_ms)),
+    metadata: parsedJson(row.metadata) as PaymentFields['metadata'],
+    createdAt: dateOf(row.created_ms)!,
+    completedAt: dateOf(row.completed_ms),
+  };
+}
+
+/** A payment as its checkout reads it: what the page, a card submission and a completion use, with its shop's standing. */
+export type CheckoutPayment = PaymentFields &
+  Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference'> & {
+    shop: Pick<Shop, 'id' | 'name' | 'status' | 'deletedAt'> & { seller: Pick<Seller, 'status'> };
+  };
+
+const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."status", p."checkout_stage", p."failure_code", p."return_url",
+       p."three_ds_redirect", p."three_ds_reference", p."customer_email", p."customer_name", p."metadata",
+       floor(extract(epoch from p."created_at") * 1000) as "created_ms", floor(extract(epoch from p."completed_at") * 1000) as "completed_ms",
+       sh."id" as "shop_id", sh."name" as "shop_name", sh."status" as "shop_status",
+       floor(extract(epoch from sh."deleted_at") * 1000) as "shop_deleted_ms", se."status" as "seller_status"
+     from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
+    where p."id" = $1`;
+
+/**
+ * Any payment with its shop and seller, by id alone (the id is the checkout's capability): one joined statement,
+ * the row as it is now. The card path reads it twice per completion, so no entities are built (docs/performance.md).
+ */
+export async function selectCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment | null> {
+  const [row] = await query(em, SELECT_CHECKOUT_PAYMENT, [id]);
+  if (!row) return null;
+  return {
+    id: row.id as string,
+    amount: Number(row.amount),
+    currency: row.currency as string,
+    status: row.status as PaymentStatus,
+    checkoutStage: row.checkout_stage as CheckoutStage,
+    failureCode: row.failure_code as string | null,
+    returnUrl: row.return_url as string,
+    threeDsRedirect: parsedJson(row.three_ds_redirect) as CheckoutPayment['threeDsRedirect'],
+    threeDsReference: row.three_ds_reference as string | null,
+    customerEmail: row.customer_email as string | null,
+    customerName: row.customer_name as string | null,
+    metadata: parsedJson(row.metadata) as PaymentFields['metadata'],
+    createdAt: dateOf(row.created_ms)!,
+    completedAt: dateOf(row.completed_ms),
+    shop: {
+      id: row.shop_id as string,
+      name: row.shop_name as string,
+      status: row.shop_status as Shop['status'],
+      deletedAt: dateOf(row.shop_deleted_ms),
+      seller: { status: row.seller_status as Seller['status'] },
+    },
   };
 }
