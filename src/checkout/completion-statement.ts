@@ -34,6 +34,8 @@ export interface CompletionResult {
   standing: ShopStanding;
   /** Whether a webhook delivery was written (the relay is woken for it). */
   delivery: boolean;
+  /** When `completed`: the columns a checkout view shows, as this statement wrote them. */
+  written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
 }
 
 /**
@@ -104,5 +106,6 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
     completed: row.moved === 1,
     standing: { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status },
     delivery: row.deliveries > 0,
+    written: row.moved === 1 ? { status: to as Payment['status'], checkoutStage: stageTo as Payment['checkoutStage'], completedAt } : null,
   };
 }

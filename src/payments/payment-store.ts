@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pooledQuery } from '../db/pooled-query';
 import type { Seller } from '../shops/seller.entity';
 import type { Shop } from '../shops/shop.entity';
 import type { Payment } from './payment.entity';
@@ -6,20 +7,7 @@ import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentSnapshot, PaymentFields } from './payment-snapshot';
 import type { CheckoutStage, PaymentStatus } from './payment-status';
 
-/**
- * The hot path's SQL: one statement per request, run on a pooled connection of the ORM's own pool
- * without the unit of work or the query builder (docs/performance.md has the measurements). Never call these inside
- * a transaction: they take their own connection.
- */
-async function query(em: EntityManager, sql: string, values: unknown[]): Promise<Record<string, unknown>[]> {
-  const client = em.getConnection().getKnex().client;
-  const connection = await client.acquireConnection();
-  try {
-    return (await connection.query(sql, values)).rows;
-  } finally {
-    client.releaseConnection(connection);
-  }
-}
+// The hot paths' SQL: one statement per request on a pooled connection (src/db/pooled-query.ts).
 
 /** A json column comes back as text on this pool (the ORM's type parsers), a jsonb column parsed. */
 const parsedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
@@ -42,7 +30,7 @@ const INSERT_PAYMENT_FOR_NEW_KEY = `with "record" as (
      insert into "payments" (${PAYMENT_COLUMNS}) select ${placeholders(7)} from "record" returning "id"`;
 
 export async function insertPayment(em: EntityManager, shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<void> {
-  await query(em, INSERT_PAYMENT, paymentValues(shopId, snapshot, command));
+  await pooledQuery(em, INSERT_PAYMENT, paymentValues(shopId, snapshot, command));
 }
 
 /**
@@ -51,7 +39,7 @@ export async function insertPayment(em: EntityManager, shopId: string, snapshot:
  * to commit, then inserts nothing. Returns false when the key was already taken.
  */
 export async function insertPaymentForNewKey(em: EntityManager, shopId: string, key: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<boolean> {
-  const rows = await query(
+  const rows = await pooledQuery(
     em,
     INSERT_PAYMENT_FOR_NEW_KEY,
     [shopId, key, JSON.stringify(command), JSON.stringify(snapshot), snapshot.id, snapshot.createdAt, ...paymentValues(shopId, snapshot, command)],
@@ -61,7 +49,7 @@ export async function insertPaymentForNewKey(em: EntityManager, shopId: string, 
 
 /** A shop's payment as the seller reads it: the scalar fields of the GraphQL `Payment` type. */
 export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentFields | null> {
-  const [row] = await query(
+  const [row] = await pooledQuery(
     em,
     // Epoch milliseconds: the ORM's type parsers leave timestamps as driver strings on this pool.
     `select "id", "amount", "currency", "status", "customer_email", "customer_name", "metadata",
@@ -102,7 +90,7 @@ const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."sta
  * the row as it is now. The card path reads it twice per completion, so no entities are built (docs/performance.md).
  */
 export async function selectCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment | null> {
-  const [row] = await query(em, SELECT_CHECKOUT_PAYMENT, [id]);
+  const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);
   if (!row) return null;
   return {
     id: row.id as string,
