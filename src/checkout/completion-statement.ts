@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pooledQuery } from '../db/pooled-query';
 import { completedPaymentPostings, newJournalId } from '../ledger/ledger.service';
 import type { Payment } from '../payments/payment.entity';
 import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
@@ -38,8 +39,53 @@ export interface CompletionResult {
   written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
 }
 
+/** The statement with `$1 … $n` in place of its `?`s, built once per journal size (a completion's is always four). */
+const completionStatements = new Map<number, string>();
+function completionSql(postingCount: number): string {
+  let sql = completionStatements.get(postingCount);
+  if (!sql) {
+    let n = 0;
+    sql = templateSql(postingCount).replace(/\?/g, () => `$${++n}`);
+    completionStatements.set(postingCount, sql);
+  }
+  return sql;
+}
+
+const templateSql = (postingCount: number) => `with standing as (
+       select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,
+              sh."webhook_url", sh."webhook_events", (${TAKES_PAYMENTS_SQL}) as takes_payments
+         from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
+        where p."id" = ? for share of sh, se
+     ), moved as (
+       update "payments" set "status" = ?, "checkout_stage" = ?, "completed_at" = ?, "processor_reference" = ?,
+              "needs_attention_at" = null, "three_ds_outcome" = case when ?::boolean then "three_ds_outcome" else ?::text end
+        where "id" = ? and "status" = ? and "checkout_stage" = ? and (select takes_payments from standing)
+       returning "id"
+     ), ledger as (
+       insert into "ledger_entries" ("journal_id", "account", "seller_id", "payment_id", "kind", "amount", "created_at")
+       select ?::text, v.account, case when v.to_seller then s.seller_id end, m."id", v.kind, v.amount, ?::timestamptz
+         from moved m cross join standing s
+        cross join (values ${Array.from({ length: postingCount }, () => '(?::text, ?::text, ?::bigint, ?::boolean, ?::int)').join(', ')}) as v(account, kind, amount, to_seller, n)
+        order by v.n
+     ), event as (
+       insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at")
+       select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz
+         from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
+       returning "id"
+     ), delivery as (
+       insert into "webhook_deliveries" ("id", "event_id", "shop_id", "payment_id", "next_attempt_at", "created_at")
+       select ?::text, e."id", s.shop_id, ?::text, ?::timestamptz, ?::timestamptz
+         from event e cross join standing s
+        where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
+       returning "id"
+     )
+     select (select count(*) from moved)::int as moved, (select count(*) from delivery)::int as deliveries,
+            s.shop_status, s.deleted_at, s.seller_status
+       from standing s`;
+
 /**
- * The whole completion as ONE statement, so it is atomic without BEGIN/COMMIT and costs one round trip
+ * The whole completion as ONE statement, so it is atomic without BEGIN/COMMIT and costs one round trip (sent on
+ * a pooled connection, never inside a transaction)
  * (docs/performance.md, "The completion path"):
  * 1. `standing`: the shop and seller rows under FOR SHARE, so a suspension, deactivation or deletion waits for
  *    this statement, and one committed before it is seen (READ COMMITTED re-reads a locked row's newest version);
@@ -61,47 +107,14 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
   const keepThreeDs = facts.threeDsOutcome === undefined;
   const receivesAlways = shopReceives([], event.type);
 
-  const [row] = await em.execute<{ moved: number; deliveries: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[]>(
-    `with standing as (
-       select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,
-              sh."webhook_url", sh."webhook_events", (${TAKES_PAYMENTS_SQL}) as takes_payments
-         from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
-        where p."id" = ? for share of sh, se
-     ), moved as (
-       update "payments" set "status" = ?, "checkout_stage" = ?, "completed_at" = ?, "processor_reference" = ?,
-              "needs_attention_at" = null, "three_ds_outcome" = case when ?::boolean then "three_ds_outcome" else ?::text end
-        where "id" = ? and "status" = ? and "checkout_stage" = ? and (select takes_payments from standing)
-       returning "id"
-     ), ledger as (
-       insert into "ledger_entries" ("journal_id", "account", "seller_id", "payment_id", "kind", "amount", "created_at")
-       select ?::text, v.account, case when v.to_seller then s.seller_id end, m."id", v.kind, v.amount, ?::timestamptz
-         from moved m cross join standing s
-        cross join (values ${postings.map(() => '(?::text, ?::text, ?::bigint, ?::boolean, ?::int)').join(', ')}) as v(account, kind, amount, to_seller, n)
-        order by v.n
-     ), event as (
-       insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at")
-       select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz
-         from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
-       returning "id"
-     ), delivery as (
-       insert into "webhook_deliveries" ("id", "event_id", "shop_id", "payment_id", "next_attempt_at", "created_at")
-       select ?::text, e."id", s.shop_id, ?::text, ?::timestamptz, ?::timestamptz
-         from event e cross join standing s
-        where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
-       returning "id"
-     )
-     select (select count(*) from moved)::int as moved, (select count(*) from delivery)::int as deliveries,
-            s.shop_status, s.deleted_at, s.seller_status
-       from standing s`,
-    [
-      id,
-      to, stageTo, completedAt, facts.processorReference, keepThreeDs, facts.threeDsOutcome ?? null,
-      id, from, stageFrom,
-      newJournalId(), event.createdAt, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n]),
-      event.id, event.type, event.before, event.after, event.createdAt, id,
-      newWebhookDeliveryId(), id, event.createdAt, event.createdAt, receivesAlways, event.type,
-    ],
-  );
+  const [row] = (await pooledQuery(em, completionSql(postings.length), [
+    id,
+    to, stageTo, completedAt, facts.processorReference, keepThreeDs, facts.threeDsOutcome ?? null,
+    id, from, stageFrom,
+    newJournalId(), event.createdAt, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n]),
+    event.id, event.type, event.before, event.after, event.createdAt, id,
+    newWebhookDeliveryId(), id, event.createdAt, event.createdAt, receivesAlways, event.type,
+  ])) as { moved: number; deliveries: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];
   return {
     completed: row.moved === 1,
     standing: { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status },
