@@ -184,8 +184,7 @@ async function finish(deps: CheckoutDeps, caller: CheckoutCaller, payment: Check
   if (failed) {
     deps.logger.info({ requestId: caller.requestId, paymentId, code: result.code }, 'payment failed');
     deps.metrics.paymentOutcomes.inc({ outcome: `failed_${result.code}` });
-    const { shop } = await findCheckoutPayment(caller.em, paymentId);
-    await deps.guard.recordDecline(caller.clientAddress, shop.id);
+    await deps.guard.recordDecline(caller.clientAddress, payment.shop.id);
   }
   return null;
 }
