@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pooledQuery } from '../db/pooled-query';
+import { numberedPlaceholders, pooledQuery } from '../db/pooled-query';
 import { completedPaymentPostings, newJournalId } from '../ledger/ledger.service';
 import type { Payment } from '../payments/payment.entity';
 import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
@@ -39,17 +39,8 @@ export interface CompletionResult {
   written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
 }
 
-/** The statement with `$1 … $n` in place of its `?`s, built once per journal size (a completion's is always four). */
-const completionStatements = new Map<number, string>();
-function completionSql(postingCount: number): string {
-  let sql = completionStatements.get(postingCount);
-  if (!sql) {
-    let n = 0;
-    sql = templateSql(postingCount).replace(/\?/g, () => `$${++n}`);
-    completionStatements.set(postingCount, sql);
-  }
-  return sql;
-}
+/** The statement for a journal of `postingCount` entries (a completion's is always four), in pg's `$n` form. */
+const completionSql = (postingCount: number) => numberedPlaceholders(templateSql(postingCount));
 
 const templateSql = (postingCount: number) => `with standing as (
        select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,

@@ -14,3 +14,19 @@ export async function pooledQuery(em: EntityManager, sql: string, values: unknow
     client.releaseConnection(connection);
   }
 }
+
+const numbered = new Map<string, string>();
+
+/**
+ * `sql` with pg's `$1, $2, …` in place of its positional `?`s, converted once per statement text. For constant
+ * statements only (every text is kept); a `?` inside a string literal or a jsonb operator would be replaced too.
+ */
+export function numberedPlaceholders(sql: string): string {
+  let converted = numbered.get(sql);
+  if (converted === undefined) {
+    let n = 0;
+    converted = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, converted);
+  }
+  return converted;
+}
