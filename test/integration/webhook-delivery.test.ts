@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { Shop } from '../../src/shops/shop.entity';
 import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep, useWebhookService } from '../support/webhook-support';
 import type { TestService } from '../support/test-service';
 
@@ -47,6 +48,24 @@ describe('a completed payment is delivered to the webhook URL', () => {
     expect(delivery.status).toBe('delivered');
     await sleep(300);
     expect(attemptsOf(id)).toHaveLength(1);
+  });
+
+  test('a shop deleted between two attempts gets no further request: the attempt records that it has no URL, and the delivery ends', async () => {
+    const doomed = await suite.service.createShop({ shopName: 'Closing Down', webhookUrl: suite.receiver.url });
+    const doomedActor = shopActor(suite.service, doomed.apiKey);
+    suite.receiver.reply = async (_req, n) => {
+      if (n === 1) await suite.service.em().nativeUpdate(Shop, { id: doomed.shop.id }, { deletedAt: new Date() });
+      return { status: 500, body: 'boom' };
+    };
+    const id = await doomedActor.completePayment();
+    const delivery = await settledDelivery(suite.service, id);
+    await sleep(300);
+    expect(attemptsOf(id)).toHaveLength(1);
+    expect(delivery.status).toBe('failed');
+    expect(delivery.attempts.getItems().map((a) => [a.number, a.url, a.httpStatus, a.error])).toEqual([
+      [1, suite.receiver.url, 500, null],
+      [2, null, null, 'the shop has no webhook URL'],
+    ]);
   });
 
   test('a receiver answering 500 twice, then 200, sees exactly three attempts with the same bytes and signature', async () => {
