@@ -57,7 +57,11 @@ export async function selectShopPayment(em: EntityManager, id: string, shopId: s
      from "payments" where "id" = $1 and "shop_id" = $2`,
     [id, shopId],
   );
-  if (!row) return null;
+  return row ? paymentFieldsOf(row) : null;
+}
+
+/** The scalar fields of a row that selected them with `created_ms` and `completed_ms` (epoch milliseconds). */
+function paymentFieldsOf(row: Record<string, unknown>): PaymentFields {
   return {
     id: row.id as string,
     amount: Number(row.amount),
@@ -87,26 +91,18 @@ const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."sta
 
 /**
  * Any payment with its shop and seller, by id alone (the id is the checkout's capability): one joined statement,
- * the row as it is now. The card path reads it twice per completion, so no entities are built (docs/performance.md).
+ * the row as it is now. Every checkout call reads it, so no entities are built (docs/performance.md, round 3).
  */
 export async function selectCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment | null> {
   const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);
   if (!row) return null;
   return {
-    id: row.id as string,
-    amount: Number(row.amount),
-    currency: row.currency as string,
-    status: row.status as PaymentStatus,
+    ...paymentFieldsOf(row),
     checkoutStage: row.checkout_stage as CheckoutStage,
     failureCode: row.failure_code as string | null,
     returnUrl: row.return_url as string,
     threeDsRedirect: parsedJson(row.three_ds_redirect) as CheckoutPayment['threeDsRedirect'],
     threeDsReference: row.three_ds_reference as string | null,
-    customerEmail: row.customer_email as string | null,
-    customerName: row.customer_name as string | null,
-    metadata: parsedJson(row.metadata) as PaymentFields['metadata'],
-    createdAt: dateOf(row.created_ms)!,
-    completedAt: dateOf(row.completed_ms),
     shop: {
       id: row.shop_id as string,
       name: row.shop_name as string,
