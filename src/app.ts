@@ -27,6 +27,7 @@ import { metricsEndpoint, requestMetrics } from './observability/metrics';
 import { sampleQueueDepth } from './observability/queue-depth';
 import { locals, requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
+import { pooledRunner } from './db/pooled-query';
 
 export interface AppDeps {
   config: Config;
@@ -79,7 +80,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
       adyenNotificationsRouter({
         credentials: { username: adyen.notificationUsername, password: adyen.notificationPassword, hmacKey: adyen.hmacKey },
         merchantAccount: adyen.merchantAccount,
-        store: sqlNotificationStore((sql, params) => orm.em.getConnection().execute(sql, params)),
+        store: sqlNotificationStore(pooledRunner(orm.em)),
         checkout: deps.services.checkout,
         orm,
         authFailures: deps.limits.authFailuresPerClient,

@@ -19,7 +19,7 @@ import { startReconciliationJobs } from './checkout/reconciliation-jobs';
 import type { Logger } from './shared/logger';
 import { StartupError } from './shared/startup-error';
 import { connectRedis, redisReady, type Redis } from './shared/redis';
-import { numberedPlaceholders, pooledQuery } from './db/pooled-query';
+import { pooledRunner } from './db/pooled-query';
 import { createCredentialCache } from './shops/credential-cache';
 import { startWebhookRuntime, type WebhookRuntime } from './webhooks/webhook-runtime';
 
@@ -111,7 +111,7 @@ const portTaken = (port: number) =>
 function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics): AppServices {
   // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
   // statements run on a pooled connection, like the card path around them (docs/performance.md).
-  const processor = createCardProcessor(config, (sql, params) => pooledQuery(orm.em, numberedPlaceholders(sql), params));
+  const processor = createCardProcessor(config, pooledRunner(orm.em));
   const checkout = {
     processor,
     metrics,

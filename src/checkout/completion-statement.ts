@@ -39,8 +39,17 @@ export interface CompletionResult {
   written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
 }
 
-/** The statement for a journal of `postingCount` entries (a completion's is always four), in pg's `$n` form. */
-const completionSql = (postingCount: number) => numberedPlaceholders(templateSql(postingCount));
+const builtStatements = new Map<number, string>();
+
+/** The statement for a journal of `postingCount` entries (a completion's is always four), in pg's `$n` form, built once. */
+function completionSql(postingCount: number): string {
+  let sql = builtStatements.get(postingCount);
+  if (sql === undefined) {
+    sql = numberedPlaceholders(templateSql(postingCount));
+    builtStatements.set(postingCount, sql);
+  }
+  return sql;
+}
 
 const templateSql = (postingCount: number) => `with standing as (
        select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,

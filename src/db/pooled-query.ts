@@ -15,18 +15,14 @@ export async function pooledQuery(em: EntityManager, sql: string, values: unknow
   }
 }
 
-const numbered = new Map<string, string>();
+/** pooledQuery bound to one ORM: for adapters that take a statement runner (the simulator's and Adyen's records). */
+export const pooledRunner = (em: EntityManager) => (sql: string, values: unknown[]) => pooledQuery(em, sql, values);
 
 /**
- * `sql` with pg's `$1, $2, …` in place of its positional `?`s, converted once per statement text. For constant
- * statements only (every text is kept); a `?` inside a string literal or a jsonb operator would be replaced too.
+ * `sql` with pg's `$1, $2, …` in place of its positional `?`s, for a statement whose values are laid out in a
+ * generated list. A `?` inside a string literal or a jsonb operator would be replaced too.
  */
 export function numberedPlaceholders(sql: string): string {
-  let converted = numbered.get(sql);
-  if (converted === undefined) {
-    let n = 0;
-    converted = sql.replace(/\?/g, () => `$${++n}`);
-    numbered.set(sql, converted);
-  }
-  return converted;
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }

@@ -29,7 +29,7 @@ export function memoryRecords(): SimulatorRecords {
   };
 }
 
-/** Runs one SQL statement with positional `?` parameters and returns its rows. */
+/** Runs one SQL statement with pg's `$1, $2, …` parameters, outside any transaction, and returns its rows. */
 export type RunSql = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
@@ -41,13 +41,13 @@ export function sqlRecords(run: RunSql): SimulatorRecords {
     async keep(o) {
       await run(
         `insert into "simulated_acquirer_operations" ("kind", "our_reference", "outcome", "acquirer_reference", "loses_answers")
-          values (?, ?, ?, ?, ?) on conflict do nothing`,
+          values ($1, $2, $3, $4, $5) on conflict do nothing`,
         [o.kind, o.ourReference, o.outcome, o.acquirerReference, o.losesAnswers],
       );
     },
     async find(kind, ourReference) {
       const [row] = await run(
-        `select "outcome", "acquirer_reference", "loses_answers" from "simulated_acquirer_operations" where "kind" = ? and "our_reference" = ?`,
+        `select "outcome", "acquirer_reference", "loses_answers" from "simulated_acquirer_operations" where "kind" = $1 and "our_reference" = $2`,
         [kind, ourReference],
       );
       if (!row) return null;

@@ -28,17 +28,17 @@ export function sqlNotificationStore(run: RunSql): NotificationStore {
     async keep(n) {
       const rows = await run(
         `insert into "adyen_notifications" ("psp_reference", "event_code", "success", "merchant_reference", "original_reference", "amount_value", "currency", "reason")
-          values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("psp_reference", "event_code") do nothing returning "id"`,
+          values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict ("psp_reference", "event_code") do nothing returning "id"`,
         [n.pspReference, n.eventCode, n.success, n.merchantReference, n.originalReference, n.amountValue, n.currency, n.reason],
       );
       return rows.length === 1;
     },
     async seen(pspReference, eventCode) {
-      return (await run(`select 1 from "adyen_notifications" where "psp_reference" = ? and "event_code" = ?`, [pspReference, eventCode])).length > 0;
+      return (await run(`select 1 from "adyen_notifications" where "psp_reference" = $1 and "event_code" = $2`, [pspReference, eventCode])).length > 0;
     },
     async latest(eventCode, merchantReference) {
       const [row] = await run(
-        `select * from "adyen_notifications" where "event_code" = ? and "merchant_reference" = ? order by "id" desc limit 1`,
+        `select * from "adyen_notifications" where "event_code" = $1 and "merchant_reference" = $2 order by "id" desc limit 1`,
         [eventCode, merchantReference],
       );
       if (!row) return null;
