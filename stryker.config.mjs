@@ -39,6 +39,9 @@ export const common = {
  * out: they would cost seconds per mutant and test none of these rules that the files below do not.
  */
 const RULE_TESTS = [
+  'adyen-notifications',
+  'adyen-refusals',
+  'adyen-hmac-vectors',
   'card-boundaries',
   'checkout-rules',
   'checkout-ui-card-checks',
@@ -68,6 +71,9 @@ export default {
     'src/webhooks/signing.ts',
     'src/webhooks/retry-schedule.ts',
     'src/admins/admin-rules.ts',
+    // Reading Adyen's notification items (fields, HMAC, event codes) and telling a refusal from an unknown outcome.
+    'src/processor/adyen/notifications.ts',
+    'src/processor/adyen/refusal-reasons.ts',
   ],
   jest: {
     ...common.jest,

@@ -10,7 +10,6 @@ import { checkoutPageRouter } from './checkout/checkout-page';
 import { findCheckoutPayment, paymentExists, returnFromIssuer } from './checkout/checkout.service';
 import { adyenNotificationsRouter } from './http/adyen-notifications';
 import { clientAddress } from './http/request-context';
-import { sqlNotificationStore } from './processor/adyen/notification-store';
 import type { Config } from './shared/config';
 import type { AppServices } from './graphql/context';
 import { graphqlRouter } from './graphql/graphql-server';
@@ -27,7 +26,6 @@ import { metricsEndpoint, requestMetrics } from './observability/metrics';
 import { sampleQueueDepth } from './observability/queue-depth';
 import { locals, requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
-import { pooledRunner } from './db/pooled-query';
 
 export interface AppDeps {
   config: Config;
@@ -74,15 +72,16 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     stackTraces: deps.config.graphqlStackTraces,
   });
   app.use('/graphql', graphql.router);
-  if (deps.config.adyen) {
+  const notifications = deps.services.acquirerNotifications;
+  if (deps.config.adyen && notifications) {
     const adyen = deps.config.adyen;
     app.use(
       adyenNotificationsRouter({
         credentials: { username: adyen.notificationUsername, password: adyen.notificationPassword, hmacKey: adyen.hmacKey },
         merchantAccount: adyen.merchantAccount,
-        store: sqlNotificationStore(pooledRunner(orm.em)),
-        checkout: deps.services.checkout,
-        orm,
+        store: notifications.store,
+        wakeInbox: notifications.inbox.wake,
+        metrics: deps.services.metrics,
         authFailures: deps.limits.authFailuresPerClient,
         logger,
       }),
@@ -96,9 +95,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
       paymentExists: (id) => paymentExists(orm.em.fork(), id),
       issuer: {
         redirectOf: async (id) => (await findCheckoutPayment(orm.em.fork(), id).catch(() => null))?.threeDsRedirect ?? null,
-        returnFromIssuer: async (id, redirectResult, req) => {
+        returnFromIssuer: async (id, redirectResult, returnToken, req) => {
           const caller = { em: orm.em.fork(), clientAddress: clientAddress(req), requestId: locals(req.res!).requestId };
-          await returnFromIssuer(deps.services.checkout, caller, id, redirectResult);
+          await returnFromIssuer(deps.services.checkout, caller, id, redirectResult, returnToken);
         },
       },
       onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'checkout page failed'),

@@ -16,6 +16,9 @@ import { createMailer } from './mail/mailer';
 import { createSecretBox } from './accounts/secret-box';
 import { startRefundJobs } from './refunds/refund-jobs';
 import { startReconciliationJobs } from './checkout/reconciliation-jobs';
+import { startAcquirerInbox } from './checkout/acquirer-inbox';
+import type { CheckoutDeps } from './checkout/checkout.service';
+import { sqlNotificationStore } from './processor/adyen/notification-store';
 import type { Logger } from './shared/logger';
 import { StartupError } from './shared/startup-error';
 import { connectRedis, redisReady, type Redis } from './shared/redis';
@@ -76,6 +79,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopGraphQL();
       await services.reconciliation.stop();
+      await services.acquirerNotifications?.inbox.stop();
       await services.refunds.stop();
       await services.accounts.mailer.stop();
       await webhooks.stop();
@@ -111,7 +115,7 @@ const portTaken = (port: number) =>
 function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics): AppServices {
   // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
   // statements run on a pooled connection, like the card path around them (docs/performance.md).
-  const processor = createCardProcessor(config, pooledRunner(orm.em));
+  const processor = createCardProcessor(config, pooledRunner(orm.em), baseUrl);
   const checkout = {
     processor,
     metrics,
@@ -167,7 +171,16 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     },
     refunds,
     reconciliation: startReconciliationJobs({ orm, checkout, metrics, logger, settings: config.reconciliation, enqueueRefund: (id) => refunds.enqueue(id) }),
+    acquirerNotifications: config.adyen ? startAdyenInbox(orm, checkout, metrics, logger, config.reconciliation.intervalMs) : null,
   };
+}
+
+/** Adyen's notifications are accepted into their inbox, then applied by this job (docs/acquirers.md, "Notifications"). */
+function startAdyenInbox(orm: MikroORM, checkout: CheckoutDeps, metrics: Metrics, logger: Logger, reconcileIntervalMs: number): AppServices['acquirerNotifications'] {
+  const store = sqlNotificationStore(pooledRunner(orm.em));
+  // Due retries and items another instance accepted are picked up within this; a fresh item is applied at once (wake).
+  const inbox = startAcquirerInbox({ orm, store, checkout, metrics, logger, intervalMs: Math.min(reconcileIntervalMs, 5000) });
+  return { store, inbox };
 }
 
 function rateLimits(config: Config, redis: Redis | undefined): RateLimits {

@@ -17,6 +17,16 @@ const WORDS: Record<string, string> = {
 export const statusWord = (status: string) => WORDS[status] ?? status.charAt(0) + status.slice(1).toLowerCase().replace(/_/g, ' ');
 
 /**
+ * Why a refund request ended as it did, for the seller, after its status: the reason finance gave for a
+ * rejection, or the acquirer's for a refund it refused (status FAILED); empty otherwise.
+ */
+export function refundReasonNote(refund: { status: string; rejectionReason: string | null; failureReason: string | null }): string {
+  if (refund.rejectionReason) return ` Reason given: ${refund.rejectionReason}`;
+  if (refund.status === 'FAILED' && refund.failureReason) return ` The card acquirer refused it: ${refund.failureReason}`;
+  return '';
+}
+
+/**
  * "12.50" -> 1250 cents, done on the digits (no floating point); null when it is not an amount in dollars
  * with at most two decimals. The minimum and balance rules are the server's, in the API's words.
  */

@@ -1,6 +1,6 @@
 import { run } from './api';
 import { copyField, field, h, messageArea, table } from './dom';
-import { money, statusWord, when } from './format';
+import { money, refundReasonNote, statusWord, when } from './format';
 import { go, heading, link, type Screen } from './shell';
 
 interface PaymentRow {
@@ -142,7 +142,7 @@ function story(p: PaymentDetail): [string, string][] {
   if (p.status === 'PENDING') steps.push(['', p.checkoutStage === 'PROCESSING' ? 'Card submitted, waiting for the bank' : 'Waiting for the customer to pay']);
   for (const r of p.refunds) {
     steps.push([when(r.createdAt), `Refund requested: “${r.reason}”`]);
-    if (r.reviewedAt) steps.push([when(r.reviewedAt), `Refund ${statusWord(r.status).toLowerCase()}${r.rejectionReason ? `: ${r.rejectionReason}` : ''}`]);
+    if (r.reviewedAt) steps.push([when(r.reviewedAt), `Refund ${statusWord(r.status).toLowerCase()}.${refundReasonNote(r)}`]);
     if (r.refundedAt) steps.push([when(r.refundedAt), 'Refunded to the card']);
   }
   return steps;
@@ -183,7 +183,7 @@ export const paymentScreen: Screen = {
 function refundSection(p: PaymentDetail): HTMLElement {
   const section = h('section', { 'aria-labelledby': 'refund-title' }, h('h2', { id: 'refund-title' }, 'Refund'));
   for (const r of p.refunds) {
-    section.append(h('p', {}, 'Refund request: ', badge(r.status), ` — “${r.reason}”`, r.rejectionReason ? ` Reason given: ${r.rejectionReason}` : ''));
+    section.append(h('p', {}, 'Refund request: ', badge(r.status), ` — “${r.reason}”`, refundReasonNote(r)));
   }
   const open = p.refunds.some((r) => ['REQUESTED', 'APPROVED', 'PROCESSING'].includes(r.status));
   if (p.status !== 'COMPLETED' || open) {

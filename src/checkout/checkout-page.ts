@@ -3,6 +3,7 @@ import express, { type Request } from 'express';
 import { IMMUTABLE, NO_STORE, pageSecurityHeaders, readAssets, readStaticFile, sendStatic, type StaticFile } from '../http/static-page';
 import { isPaymentId } from '../payments/payment-rules';
 import { PROJECT_ROOT } from '../shared/project-root';
+import { RETURN_TOKEN_MAX_LENGTH, RETURN_TOKEN_PARAM } from './issuer-return-token';
 
 export interface CheckoutPageDeps {
   /** Whether the payment exists (in any status) and its checkout page may be shown. */
@@ -18,8 +19,11 @@ export interface CheckoutPageDeps {
 export interface IssuerRedirects {
   /** The open challenge's issuer page, or null when the payment has none (any more). */
   redirectOf(paymentId: string): Promise<{ url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | null>;
-  /** The customer is back with the issuer's result; safe to call any number of times (it runs once). */
-  returnFromIssuer(paymentId: string, redirectResult: string, req: Request): Promise<void>;
+  /**
+   * The customer is back with the issuer's result and the return address's token (null when it carries none);
+   * safe to call any number of times (it runs once, and only with the right token).
+   */
+  returnFromIssuer(paymentId: string, redirectResult: string, returnToken: string | null, req: Request): Promise<void>;
 }
 
 /** Strict enough that the page can run only its own script and style sheet and talk only to us. */
@@ -94,8 +98,9 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
  * `GET /checkout/:id/3ds` sends the customer to the issuer's 3-D Secure page (a 303 for a GET redirect; for a
  * POST, a plain form whose only script-free way out is the button, under a CSP that allows posting to that
  * issuer alone). `GET|POST /checkout/:id/3ds-return` is where the issuer sends the customer back: the result
- * is handed on (it runs once however often this loads) and the customer lands on the checkout page, which
- * shows the outcome. Nothing but our own script ever runs on our pages.
+ * is handed on with the return address's token (it runs once however often this loads, and only with that
+ * token) and the customer lands on the checkout page, which shows the outcome. Nothing but our own script
+ * ever runs on our pages.
  */
 function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: CheckoutPageDeps['onError']): void {
   const toPage = (res: express.Response, path: string) => res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', path).end();
@@ -121,9 +126,12 @@ function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: 
     if (!isPaymentId(id)) return backToPage(res, '');
     const source = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
     const redirectResult = source?.redirectResult;
+    // The token is in the return address we gave the acquirer, so in the query string whatever the method.
+    const token = req.query[RETURN_TOKEN_PARAM];
+    const returnToken = typeof token === 'string' && token.length <= RETURN_TOKEN_MAX_LENGTH ? token : null;
     if (typeof redirectResult === 'string' && redirectResult.length > 0 && redirectResult.length <= 10_000) {
       try {
-        await issuer.returnFromIssuer(id, redirectResult, req);
+        await issuer.returnFromIssuer(id, redirectResult, returnToken, req);
       } catch (error) {
         // The page shows what became of the payment (failed, or still processing while reconciliation asks).
         onError?.(error, req);

@@ -2,7 +2,7 @@ import type { CheckoutPayment } from '../payments/payment-store';
 import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
 import type { CheckoutView } from './checkout.types';
 import { shopTakesPayments } from './checkout.service';
-import { failureMessageFor } from './failure-messages';
+import { failureMessageFor, shopperFailureCodeOf } from './failure-messages';
 
 /** The public view of a payment: what its checkout page needs and nothing about the customer. */
 export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
@@ -13,7 +13,8 @@ export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
     shopName: payment.shop.name,
     status: payment.status,
     stage: payment.checkoutStage,
-    failureCode: payment.status === PaymentStatus.FAILED ? payment.failureCode : null,
+    // The shopper's category, never the precise reason (failure-messages.ts): that is for the seller and admins.
+    failureCode: payment.status === PaymentStatus.FAILED ? shopperFailureCodeOf(payment.failureCode) : null,
     failureMessage: payment.status === PaymentStatus.FAILED ? failureMessageFor(payment.failureCode) : null,
     redirectUrl: redirectFor(payment),
     acceptingPayments: shopTakesPayments(payment),

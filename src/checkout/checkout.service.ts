@@ -14,6 +14,7 @@ import { summarizeCard, validCard } from './card-intake';
 import { SHOP_UNAVAILABLE } from './failure-messages';
 import { completeInOneStatement, type CompletionResult } from './completion-statement';
 import { claimForCard } from './card-claim';
+import { newReturnToken, returnTokenMatches, RETURN_TOKEN_PARAM } from './issuer-return-token';
 import type { CardTestingGuard } from './card-testing-guard';
 
 /** What checkout needs besides the unit of work: built once at start, shared by every request. */
@@ -98,12 +99,18 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   const claimed = await claimForCard(caller.em, paymentId, expiryDeadline(deps.expiresAfterMs), summarizeCard(checked));
   if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);
 
+  // The return address goes with the authorization; only its hash is kept, and only if a challenge opens.
+  const returnToken = newReturnToken();
   const result = await callAcquirer(deps, caller, () =>
-    deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked, returnUrl: issuerReturnUrl(deps, paymentId), browser }),
+    deps.processor.authorize({ paymentId, amount: payment.amount, currency: payment.currency, card: checked, returnUrl: issuerReturnUrl(deps, paymentId, returnToken.token), browser }),
   );
   if (result.kind === 'challenge') {
     deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
-    await movePayment(caller.em, 'challenge', { id: paymentId, changes: { threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null }, readBack: false });
+    await movePayment(caller.em, 'challenge', {
+      id: paymentId,
+      changes: { threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null, threeDsReturnHash: returnToken.hash },
+      readBack: false,
+    });
   } else {
     const written = await finish(deps, caller, payment, result, result.threeDs);
     // Completed by this request's own statement: the answer is the payment as that statement left it (nothing
@@ -113,9 +120,12 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   return findCheckoutPayment(caller.em, paymentId);
 }
 
-/** Where the issuer's 3-D Secure page sends the customer back (the checkout page's return route). */
-export function issuerReturnUrl(deps: Pick<CheckoutDeps, 'baseUrl'>, paymentId: string): string {
-  return `${deps.baseUrl}/checkout/${paymentId}/3ds-return`;
+/**
+ * Where the issuer's 3-D Secure page sends the customer back (the checkout page's return route), with the
+ * challenge's single-use token: the acquirer keeps our query parameters and adds its `redirectResult`.
+ */
+export function issuerReturnUrl(deps: Pick<CheckoutDeps, 'baseUrl'>, paymentId: string, token: string): string {
+  return `${deps.baseUrl}/checkout/${paymentId}/3ds-return?${RETURN_TOKEN_PARAM}=${encodeURIComponent(token)}`;
 }
 
 /**
@@ -131,11 +141,23 @@ export async function answerThreeDSecure(deps: CheckoutDeps, caller: CheckoutCal
 /**
  * The customer is back from the issuer's 3-D Secure page with its `redirectResult`: the acquirer finishes
  * the payment. Exactly once however often the return page loads: the answer is claimed like a card
- * submission, and every later load finds the payment past the challenge and changes nothing.
+ * submission, and every later load finds the payment past the challenge and changes nothing. Only a return
+ * carrying the challenge's token (`returnToken`, from the address we gave the acquirer) is taken: one without
+ * it, from anyone who merely knows the payment id, claims nothing, calls nobody and leaves the challenge open.
  */
-export async function returnFromIssuer(deps: CheckoutDeps, caller: CheckoutCaller, paymentId: string, redirectResult: string): Promise<CheckoutPayment> {
+export async function returnFromIssuer(
+  deps: CheckoutDeps,
+  caller: CheckoutCaller,
+  paymentId: string,
+  redirectResult: string,
+  returnToken: string | null,
+): Promise<CheckoutPayment> {
   const payment = await openCheckoutPayment(deps, caller.em, paymentId);
-  if (!payment.threeDsRedirect) return payment;
+  if (!payment.threeDsRedirect || payment.checkoutStage !== CheckoutStage.AUTHENTICATION_REQUIRED) return payment;
+  if (!returnTokenMatches(payment.threeDsReturnHash, returnToken)) {
+    deps.logger.warn({ requestId: caller.requestId, paymentId, token: returnToken ? 'wrong' : 'missing' }, '3-D Secure return refused: it does not carry the token of the return address');
+    return payment;
+  }
   return takeChallengeAnswer(deps, caller, payment, { redirectResult });
 }
 
@@ -150,7 +172,8 @@ async function takeChallengeAnswer(deps: CheckoutDeps, caller: CheckoutCaller, p
     id: paymentId,
     // An answer after the expiry is not taken (docs/checkout.md, "Expiry"): the challenge never completes.
     where: { threeDsReference: reference, createdAt: { $gt: expiryDeadline(deps.expiresAfterMs) } },
-    changes: { processingSince: new Date(), threeDsReference: null, threeDsRedirect: null },
+    // The return token is single-use: its hash goes with the challenge.
+    changes: { processingSince: new Date(), threeDsReference: null, threeDsRedirect: null, threeDsReturnHash: null },
     readBack: false,
   });
   if (!claimed) return openCheckoutPayment(deps, caller.em, paymentId);

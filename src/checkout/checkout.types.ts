@@ -13,7 +13,11 @@ export class CheckoutView {
   @Field(() => String) shopName!: string;
   @Field(() => PaymentStatus) status!: PaymentStatus;
   @Field(() => CheckoutStage) stage!: CheckoutStage;
-  @Field(() => String, { nullable: true, description: 'Why the payment failed, e.g. card_declined.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why the payment failed, as the customer may know it: declined, authentication_failed or processing_error for a card, shop_unavailable or expired otherwise. Never the precise reason (that is on Payment.failureCode, for the seller and admins).',
+  })
   failureCode!: string | null;
   @Field(() => String, { nullable: true, description: 'The failure in plain words for the customer.' })
   failureMessage!: string | null;

@@ -17,6 +17,8 @@ import type { WebhookServices } from '../webhooks/webhook-settings.service';
 import type { Mailer } from '../mail/mailer';
 import type { SecretBox } from '../accounts/secret-box';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
+import type { AcquirerInbox } from '../checkout/acquirer-inbox';
+import type { NotificationStore } from '../processor/adyen/notification-store';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
 export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
@@ -38,6 +40,8 @@ export interface AppServices {
   refunds: RefundJobs;
   /** Settles payments and refunds whose acquirer answer was lost, by asking the acquirer (a leased sweep). */
   reconciliation: ReconciliationJobs;
+  /** Adyen's notifications: the inbox they are accepted into, and the job that applies them (null without Adyen). */
+  acquirerNotifications: { store: NotificationStore; inbox: AcquirerInbox } | null;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
   adminTokenTtlDays: number;
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */

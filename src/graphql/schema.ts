@@ -17,6 +17,7 @@ import { PayoutAccountResolver } from '../withdrawals/payout-account.resolver';
 import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
 import { authChecker } from './auth-checker';
 import { rootQueryFieldsInTurn } from './concurrency-guards';
+import { AcquirerNotificationResolver } from '../checkout/acquirer-notification.resolver';
 
 export const RESOLVERS = [
   PaymentResolver,
@@ -33,6 +34,7 @@ export const RESOLVERS = [
   SellerAdminResolver,
   AuditResolver,
   AdminResolver,
+  AcquirerNotificationResolver,
   // the seller dashboard (docs/dashboard.md)
   AccountResolver,
   SellerShopResolver,

@@ -1,9 +1,8 @@
 import express, { type Request, type Response } from 'express';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { applyAcquirerEvent } from '../checkout/acquirer-events';
-import type { CheckoutDeps } from '../checkout/checkout.service';
-import { basicAuthMatches, eventOf, keptOf, notificationItems, signatureValid, type NotificationCredentials } from '../processor/adyen/notifications';
+import { metricEvent } from '../checkout/acquirer-inbox';
+import type { Metrics } from '../observability/metrics';
+import { basicAuthMatches, notificationItems, readItem, signatureValid, type NotificationCredentials } from '../processor/adyen/notifications';
 import type { NotificationStore } from '../processor/adyen/notification-store';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { clientAddress, locals } from './request-context';
@@ -12,8 +11,9 @@ export interface AdyenNotificationDeps {
   credentials: NotificationCredentials;
   merchantAccount: string;
   store: NotificationStore;
-  checkout: CheckoutDeps;
-  orm: MikroORM;
+  /** Wakes the inbox that applies what was accepted (src/checkout/acquirer-inbox.ts). */
+  wakeInbox(): void;
+  metrics: Metrics;
   /** Failed authentications per client address (the same budget as wrong API keys). */
   authFailures: RateLimiter;
   logger: Logger;
@@ -25,9 +25,10 @@ export const ADYEN_NOTIFICATIONS_PATH = '/acquirer/adyen/notifications';
  * `POST /acquirer/adyen/notifications`: Adyen's standard notifications (docs/acquirers.md). Trusted only
  * with the right basic-auth credentials AND a valid HMAC on every item; otherwise refused whole (401),
  * changing nothing, and counted against the caller's address like a wrong API key (429 past the limit).
- * Each item is applied, then kept once per (pspReference, eventCode): a replay is acknowledged and changes
- * nothing, and an item whose application failed is not kept, so Adyen's retry applies it. Answers
- * `[accepted]`, as Adyen requires.
+ * Then every item is stored durably, once per (pspReference, eventCode, success), and the batch answered
+ * `[accepted]`, as Adyen requires; the inbox applies the items afterwards, with retries. Nothing that goes
+ * wrong while applying makes Adyen resend the batch. A malformed item is stored as rejected (flagged for
+ * admins); it does not refuse the others.
  */
 export function adyenNotificationsRouter(deps: AdyenNotificationDeps): express.Router {
   const router = express.Router();
@@ -41,23 +42,32 @@ export function adyenNotificationsRouter(deps: AdyenNotificationDeps): express.R
       const items = notificationItems(req.body);
       if (!items) return res.status(400).type('text/plain').send('not a standard notification');
       if (!items.every((item) => signatureValid(item, deps.credentials.hmacKey))) return await refuse(deps, req, res, 'wrong HMAC signature');
-      for (const item of items) {
-        if (item.merchantAccountCode !== deps.merchantAccount) {
-          deps.logger.warn({ merchantAccount: item.merchantAccountCode, eventCode: item.eventCode }, 'adyen notification for another merchant account: ignored');
-          continue;
-        }
-        const kept = keptOf(item);
-        if (await deps.store.seen(kept.pspReference, kept.eventCode)) continue;
-        const effect = await applyAcquirerEvent(deps.checkout, deps.orm.em.fork(), eventOf(item));
-        await deps.store.keep(kept);
-        deps.logger.info({ requestId: locals(res).requestId, eventCode: kept.eventCode, merchantReference: kept.merchantReference, success: kept.success, effect }, 'adyen notification');
-      }
+      for (const item of items) await store(deps, res, item);
       res.status(200).type('text/plain').send('[accepted]');
+      deps.wakeInbox();
     } catch (error) {
       next(error);
     }
   });
   return router;
+}
+
+async function store(deps: AdyenNotificationDeps, res: Response, item: Record<string, unknown>): Promise<void> {
+  const requestId = locals(res).requestId;
+  if (item.merchantAccountCode !== deps.merchantAccount) {
+    deps.logger.warn({ requestId, merchantAccount: item.merchantAccountCode, eventCode: item.eventCode }, 'adyen notification for another merchant account: ignored');
+    return;
+  }
+  const read = readItem(item);
+  if ('rejected' in read) {
+    const fresh = await deps.store.reject(read.rejected);
+    deps.metrics.acquirerNotifications.inc({ event: metricEvent(read.rejected.eventCode), outcome: fresh ? 'rejected' : 'duplicate' });
+    if (fresh) deps.logger.error({ requestId, pspReference: read.rejected.pspReference, problem: read.rejected.problem }, 'adyen notification item rejected: kept and flagged for admins');
+    return;
+  }
+  const fresh = await deps.store.accept(read.kept);
+  deps.metrics.acquirerNotifications.inc({ event: metricEvent(read.kept.eventCode), outcome: fresh ? 'accepted' : 'duplicate' });
+  deps.logger.info({ requestId, eventCode: read.kept.eventCode, merchantReference: read.kept.merchantReference, success: read.kept.success, fresh }, 'adyen notification accepted');
 }
 
 async function refuse(deps: AdyenNotificationDeps, req: Request, res: Response, why: string): Promise<void> {

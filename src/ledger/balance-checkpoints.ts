@@ -9,7 +9,7 @@ export interface BalanceFigures {
   gross: Cents;
   /** Lifetime fees (15% of each completed payment). */
   fees: Cents;
-  /** Lifetime refunds taken back from the balance. */
+  /** Lifetime refunds taken back from the balance (less refunds the acquirer reversed). */
   refunds: Cents;
 }
 
@@ -28,7 +28,7 @@ export const CHECKPOINT_SETTLE_SECONDS = 60;
 export const FIGURE_SUMS_SQL = `coalesce(sum(e."amount"), 0) as available,
   coalesce(sum(e."amount") filter (where e."kind" = 'payment'), 0) as gross,
   coalesce(-sum(e."amount") filter (where e."kind" = 'fee'), 0) as fees,
-  coalesce(-sum(e."amount") filter (where e."kind" = 'refund'), 0) as refunds`;
+  coalesce(-sum(e."amount") filter (where e."kind" in ('refund', 'refund_reversed')), 0) as refunds`;
 
 type FigureRow = { seller_id: string; available: string; gross: string; fees: string; refunds: string; tail_entries: string };
 

@@ -2,6 +2,7 @@ import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } f
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Payment } from '../payments/payment.entity';
+import type { Refund } from '../refunds/refund.entity';
 import type { Seller } from '../shops/seller.entity';
 import type { Withdrawal } from '../withdrawals/withdrawal.entity';
 
@@ -13,6 +14,8 @@ export enum LedgerAccount {
   WITHDRAWALS_PAYABLE = 'withdrawals_payable',
   /** Money paid out to sellers' bank accounts (withdrawals marked paid). */
   PAYOUTS = 'payouts',
+  /** Disputes the platform bears: a chargeback on a payment already refunded, which finance contests. */
+  PLATFORM_DISPUTES = 'platform_disputes',
 }
 registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
 
@@ -45,7 +48,14 @@ export class LedgerEntry {
   @ManyToOne('Withdrawal', { nullable: true })
   withdrawal: Withdrawal | null = null;
 
-  /** What the movement was: `payment`, `fee`, `refund`, `withdrawal_hold`, `withdrawal_release`, `payout`. */
+  /** The refund a `refund` or `refund_reversed` journal belongs to (one per refund and kind). */
+  @ManyToOne('Refund', { nullable: true })
+  refund: Refund | null = null;
+
+  /**
+   * What the movement was: `payment`, `fee`, `refund`, `refund_reversed`, `withdrawal_hold`, `withdrawal_release`,
+   * `payout`, and the dispute journals (`chargeback`, `chargeback_reversed`, `second_chargeback`, `dispute_won`).
+   */
   @Field(() => String)
   @Property({ type: 'string' })
   kind!: string;

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FIGURE_SUMS_SQL } from './balance-checkpoints';
 import { enumOf, sqlList } from '../lifecycles/lifecycle';
+import { DISPUTE_LIFECYCLE } from '../lifecycles/dispute.lifecycle';
 import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
+import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
 import { FEE_PERCENT } from './fee';
 
@@ -15,9 +17,20 @@ const FEE = `(p."amount" * ${FEE_PERCENT} + 50) / 100`;
 /** The states the invariants name, as SQL literals from the lifecycle tables (src/lifecycles/). */
 const P = enumOf(PAYMENT_LIFECYCLE.states);
 const W = enumOf(WITHDRAWAL_LIFECYCLE.states);
+const R = enumOf(REFUND_LIFECYCLE.states);
+const D = enumOf(DISPUTE_LIFECYCLE.states);
 const BOOKED = sqlList([P.COMPLETED, P.REFUNDED]);
 const UNPAID = sqlList([P.PENDING, P.FAILED]);
 const REFUNDED = sqlList([P.REFUNDED]);
+const REFUND_BOOKED = sqlList([R.REFUNDED, R.REVERSED]);
+const REFUND_REFUNDED = sqlList([R.REFUNDED]);
+const REFUND_REVERSED = sqlList([R.REVERSED]);
+/** The dispute states in which the disputed amount is debited from the liable account (dispute.entity.ts CHARGEBACK_STANDS). */
+const DISPUTE_DEBITED = sqlList([D.CHARGED_BACK, D.SECOND_CHARGEBACK, D.LOST]);
+/** The journals the dispute moves book (src/lifecycles/dispute.lifecycle.ts). */
+const DISPUTE_KINDS = sqlList(Object.values(DISPUTE_LIFECYCLE.moves).flatMap((move) => ('journal' in move && move.journal ? [move.journal] : [])));
+/** What a seller gives back of a payment: its refunds and the dispute debits it bears, less what came back. */
+const GIVE_BACK_KINDS = `'refund', 'refund_reversed', ${DISPUTE_KINDS}`;
 const REJECTED = sqlList([W.REJECTED]);
 const PAID = sqlList([W.PAID]);
 
@@ -29,16 +42,16 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
   },
   {
     name: 'balance_matches_records',
-    description: 'each seller balance (sum of entries) equals what its payments, refunds and withdrawals imply',
+    description: 'each seller balance (sum of entries) equals what its payments, refunds, disputes and withdrawals imply',
     sql: `with expected as (
             select s."id" as seller_id,
               coalesce((select sum(p."amount" - ${FEE}) from "payments" p join "shops" sh on sh."id" = p."shop_id"
                         where sh."seller_id" = s."id" and p."status" in (${BOOKED})), 0)
-            - coalesce((select sum(p."amount") from "payments" p join "shops" sh on sh."id" = p."shop_id"
-                        where sh."seller_id" = s."id" and p."status" in (${REFUNDED})), 0)
+            - coalesce((select sum(r."amount") from "refunds" r join "payments" p on p."id" = r."payment_id" join "shops" sh on sh."id" = p."shop_id"
+                        where sh."seller_id" = s."id" and r."status" in (${REFUND_REFUNDED})), 0)
             - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" not in (${REJECTED})), 0)
-            - coalesce((select sum(c."amount") from "chargebacks" c join "payments" p on p."id" = c."payment_id" join "shops" sh on sh."id" = p."shop_id"
-                        where sh."seller_id" = s."id"), 0) as amount
+            - coalesce((select sum(d."amount") from "disputes" d join "payments" p on p."id" = d."payment_id" join "shops" sh on sh."id" = p."shop_id"
+                        where sh."seller_id" = s."id" and d."liability" = 'seller' and d."status" in (${DISPUTE_DEBITED})), 0) as amount
             from "sellers" s),
           actual as (
             select s."id" as seller_id, coalesce(sum(e."amount"), 0) as amount
@@ -62,20 +75,36 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
           where p."status" in (${UNPAID}) and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id")`,
   },
   {
-    name: 'refund_debited_once',
-    description: 'each refunded payment has exactly one refund debit of its amount; no other payment has one',
+    name: 'refund_entries_match_refunds',
+    description: 'each payment has a refund debit per refund carried out, a credit back per refund reversed, and is refunded exactly while one refund stands',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
-          where (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'
-                 and e."amount" = -p."amount") <> (case when p."status" in (${REFUNDED}) then 1 else 0 end)
-             or (p."status" not in (${REFUNDED}) and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'refund'))`,
+          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'), 0)
+                <> -coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_BOOKED})), 0)
+             or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund_reversed'), 0)
+                <> coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REVERSED})), 0)
+             or (p."status" in (${REFUNDED})) <> exists (select 1 from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REFUNDED}))`,
   },
   {
-    name: 'chargeback_debited_once',
-    description: 'each chargeback has exactly one debit of its amount from the seller; no payment without one has any',
-    sql: `select p."id" as subject, coalesce(c."amount"::text, 'none') as detail from "payments" p left join "chargebacks" c on c."payment_id" = p."id"
-          where (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'chargeback'
-                 and e."amount" = -c."amount") <> (case when c."id" is null then 0 else 1 end)
-             or (c."id" is null and exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" = 'chargeback'))`,
+    name: 'dispute_entries_match_state',
+    description: "each dispute's journals leave its liable account debited exactly while the chargeback stands; no dispute journal without a dispute",
+    sql: `select d."id" as subject, d."status" || ' ' || d."liability" as detail from "disputes" d
+          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS})
+                            and e."account" = case d."liability" when 'seller' then 'seller_balance' else 'platform_disputes' end), 0)
+                <> (case when d."status" in (${DISPUTE_DEBITED}) then -d."amount" else 0 end)
+             or exists (select 1 from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS})
+                          and e."account" = case d."liability" when 'seller' then 'platform_disputes' else 'seller_balance' end)
+          union all
+          select e."payment_id", 'dispute journal without a dispute' from "ledger_entries" e
+          where e."kind" in (${DISPUTE_KINDS}) and not exists (select 1 from "disputes" d where d."payment_id" = e."payment_id")
+          group by e."payment_id"`,
+  },
+  {
+    name: 'given_back_within_amount',
+    description: 'what a seller gave back of a payment (refunds plus chargebacks, less reversals) never exceeds its amount',
+    sql: `select p."id" as subject, 'given back ' || -sum(e."amount") || ' of ' || p."amount" as detail
+          from "payments" p join "ledger_entries" e on e."payment_id" = p."id"
+          where e."account" = 'seller_balance' and e."kind" in (${GIVE_BACK_KINDS})
+          group by p."id", p."amount" having -sum(e."amount") > p."amount"`,
   },
   {
     name: 'withdrawal_hold_covered',

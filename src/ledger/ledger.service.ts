@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Dispute } from '../disputes/dispute.entity';
 import type { Payment } from '../payments/payment.entity';
+import type { Refund } from '../refunds/refund.entity';
 import { prefixedId } from '../shared/random-id';
 import type { Seller } from '../shops/seller.entity';
 import type { Withdrawal } from '../withdrawals/withdrawal.entity';
@@ -15,15 +17,23 @@ interface Posting {
   seller?: Seller;
 }
 
+/** What a journal belongs to: its payment, withdrawal or refund (each journal kind is written once per owner). */
+interface JournalOwner {
+  payment?: Payment;
+  withdrawal?: Withdrawal;
+  refund?: Refund;
+}
+
 /**
  * Writes one journal: postings that must sum to zero (the database checks it again at commit).
  * Zero postings are skipped: the ledger holds movements only.
  */
-export function postJournal(tx: EntityManager, payment: Payment | null, postings: Posting[], withdrawal: Withdrawal | null = null): string {
+export function postJournal(tx: EntityManager, owner: JournalOwner, postings: Posting[]): string {
   if (postings.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error('journal does not balance');
   const journalId = newJournalId();
+  const links = { payment: owner.payment ?? null, withdrawal: owner.withdrawal ?? null, refund: owner.refund ?? null };
   for (const p of postings.filter((posting) => posting.amount !== 0)) {
-    tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, payment, withdrawal });
+    tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, ...links });
   }
   return journalId;
 }
@@ -60,51 +70,63 @@ export async function sellerBalance(em: EntityManager, sellerId: string): Promis
 }
 
 /**
- * A refunded payment: the full amount goes back from the seller's balance to the customer. The fee
+ * A refunded payment: the refund's amount goes back from the seller's balance to the customer. The fee
  * stays with us (fee_revenue is not touched): the acquirer's costs of the charge are not returned either.
- * The (payment, kind, account) unique index makes a second refund debit for one payment impossible.
+ * The (refund, kind, account) unique index makes a second debit for one refund impossible.
  */
-export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller): void {
-  postJournal(tx, payment, [
-    { account: LedgerAccount.SELLER_BALANCE, kind: 'refund', amount: -payment.amount, seller },
-    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund', amount: payment.amount },
+export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+  postJournal(tx, { payment, refund }, [
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'refund', amount: -refund.amount, seller },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund', amount: refund.amount },
+  ]);
+}
+
+/** A refund the acquirer reversed (REFUNDED_REVERSED): the money is back, and so is the seller's balance. */
+export function bookRefundReversal(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+  postJournal(tx, { payment, refund }, [
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund_reversed', amount: -refund.amount },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'refund_reversed', amount: refund.amount, seller },
+  ]);
+}
+
+/**
+ * A dispute move's journal, named by the move (`chargeback`, `chargeback_reversed`, `second_chargeback`,
+ * `dispute_won`): a debit moves the disputed amount from the liable account to the customer, a credit moves
+ * it back. The liable account is the seller's balance (which may go negative; docs/acquirers.md), or the
+ * platform's dispute account when the payment had already been refunded. The fee is kept either way, as
+ * acquirers keep theirs. The (payment, kind, account) unique index books each journal once per dispute.
+ */
+export function bookDisputeJournal(tx: EntityManager, dispute: Dispute, seller: Seller, kind: string, direction: 'debit' | 'credit'): void {
+  const liable = dispute.liability === 'platform' ? { account: LedgerAccount.PLATFORM_DISPUTES } : { account: LedgerAccount.SELLER_BALANCE, seller };
+  const amount = direction === 'debit' ? -dispute.amount : dispute.amount;
+  postJournal(tx, { payment: dispute.payment }, [
+    { ...liable, kind, amount },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind, amount: -amount },
   ]);
 }
 
 /** A requested withdrawal: the amount leaves the available balance at once, held until paid or rejected. */
-/**
- * A chargeback (Adyen's CHARGEBACK notification): the disputed amount goes back to the customer and is taken
- * from the seller's balance, which may go negative (docs/acquirers.md). The fee is kept, as acquirers keep
- * theirs. One per payment: the (payment, kind, account) unique index refuses a second.
- */
-export function bookChargeback(tx: EntityManager, payment: Payment, seller: Seller, amount: number): void {
-  postJournal(tx, payment, [
-    { account: LedgerAccount.SELLER_BALANCE, kind: 'chargeback', amount: -amount, seller },
-    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'chargeback', amount },
-  ]);
-}
-
 export function bookWithdrawalHold(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
-  postJournal(tx, null, [
+  postJournal(tx, { withdrawal }, [
     { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_hold', amount: -withdrawal.amount, seller },
     { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'withdrawal_hold', amount: withdrawal.amount },
-  ], withdrawal);
+  ]);
 }
 
 /** A rejected withdrawal: the hold is released by a new, opposite entry (nothing is ever edited). */
 export function bookWithdrawalRelease(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
-  postJournal(tx, null, [
+  postJournal(tx, { withdrawal }, [
     { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'withdrawal_release', amount: -withdrawal.amount },
     { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_release', amount: withdrawal.amount, seller },
-  ], withdrawal);
+  ]);
 }
 
 /** A paid withdrawal: the held money leaves us for the seller's bank account. */
 export function bookPayout(tx: EntityManager, withdrawal: Withdrawal): void {
-  postJournal(tx, null, [
+  postJournal(tx, { withdrawal }, [
     { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'payout', amount: -withdrawal.amount },
     { account: LedgerAccount.PAYOUTS, kind: 'payout', amount: withdrawal.amount },
-  ], withdrawal);
+  ]);
 }
 
 export { balanceFigures, type BalanceFigures } from './balance-checkpoints';

@@ -12,6 +12,8 @@ export interface StateSpec {
   meaning: string;
   /** Nothing leaves a final state. */
   final?: true;
+  /** Decided, not final: nobody of ours moves it again, but the acquirer still may (a reversal). Not open. */
+  decided?: true;
 }
 
 /** A second column some moves also guard and set (the payment's checkout stage). */
@@ -102,9 +104,9 @@ export function statesOf<S extends string>(lifecycle: Lifecycle<S>): S[] {
   return Object.keys(lifecycle.states) as S[];
 }
 
-/** The states something can still leave: an open refund request, a withdrawal still held, a pending delivery. */
+/** The states still waiting for a decision: an open refund request, a withdrawal still held, a pending delivery. */
 export function openStatesOf<S extends string>(lifecycle: Lifecycle<S>): S[] {
-  return statesOf(lifecycle).filter((s) => !lifecycle.states[s].final);
+  return statesOf(lifecycle).filter((s) => !lifecycle.states[s].final && !lifecycle.states[s].decided);
 }
 
 /** `'a', 'b'`: a SQL list of states, for migrations' check constraints (never for values a query binds). */

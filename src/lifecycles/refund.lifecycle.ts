@@ -12,7 +12,8 @@ export const REFUND_LIFECYCLE = defineLifecycle({
     approved: { meaning: 'approved; waiting for a refund job' },
     rejected: { meaning: 'an admin said no, with a reason', final: true },
     processing: { meaning: 'a job claimed it and calls the acquirer' },
-    refunded: { meaning: 'the acquirer refunded it; the payment is refunded', final: true },
+    refunded: { meaning: 'the acquirer refunded it; the payment is refunded', decided: true },
+    reversed: { meaning: 'the acquirer reversed the refund (REFUNDED_REVERSED): the money came back to the seller', final: true },
     failed: { meaning: 'the acquirer refused it; the payment stays completed', final: true },
   },
   moves: {
@@ -23,6 +24,7 @@ export const REFUND_LIFECYCLE = defineLifecycle({
     succeed: { from: ['processing'], to: 'refunded', on: 'the acquirer refunded it (live answer or look-up); the payment moves with it (payment: refund)' },
     fail: { from: ['processing'], to: 'failed', on: 'the acquirer refused it (live answer or look-up)', event: 'refund.failed' },
     requeue: { from: ['processing'], to: 'approved', on: 'a look-up found the acquirer never received it (sent again under the same key)' },
+    reverse: { from: ['refunded'], to: 'reversed', on: 'the acquirer reversed it (REFUNDED_REVERSED); the payment moves with it (payment: reverseRefund)' },
   },
   stays: {
     'outcome unknown': { in: ['processing'], then: 'stays processing; retried by the jobs, looked up by reconciliation, flagged after RECONCILE_GIVE_UP_MS' },

@@ -15,6 +15,7 @@ export interface Metrics {
   queueDepth: Gauge<'queue'>;
   reconciliations: Counter<'kind' | 'outcome'>;
   needsAttention: Gauge<'kind'>;
+  acquirerNotifications: Counter<'event' | 'outcome'>;
 }
 
 export function createMetrics(): Metrics {
@@ -40,6 +41,11 @@ export function createMetrics(): Metrics {
     needsAttention: new Gauge({
       name: 'reconciliation_needs_attention', help: 'Payments and refunds whose acquirer outcome stayed unknown past RECONCILE_GIVE_UP_MS: an admin must settle them',
       labelNames: ['kind'], registers: [registry],
+    }),
+    acquirerNotifications: new Counter({
+      name: 'acquirer_notifications_total',
+      help: "The acquirer's notification items by event code and outcome: accepted, duplicate, rejected (malformed), applied, flagged (did not match what it names; nothing booked), retry",
+      labelNames: ['event', 'outcome'], registers: [registry],
     }),
   };
 }

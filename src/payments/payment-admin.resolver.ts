@@ -1,7 +1,8 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit/audit-entry.entity';
-import { chargebackOf } from '../checkout/chargebacks';
+import { Dispute } from '../disputes/dispute.entity';
+import { disputeOf } from '../disputes/dispute.service';
 import { shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { feeFor, netOf } from '../ledger/fee';
@@ -24,16 +25,6 @@ export class PaymentSearchInput {
   @Field(() => String, { nullable: true, description: 'The exact address, any case.' }) customerEmail?: string | null;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created at or after.' }) createdFrom?: Date | null;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created before.' }) createdTo?: Date | null;
-}
-
-/** A chargeback the acquirer notified (docs/acquirers.md): taken from the seller's balance by its own journal. */
-@ObjectType({ description: "A chargeback the acquirer notified: the disputed amount, taken from the seller's balance." })
-export class ChargebackView {
-  @Field(() => SafeIntResolver, { description: 'Integer cents.' }) amount!: number;
-  @Field(() => String) currency!: string;
-  @Field(() => String, { nullable: true, description: "The acquirer's reason (e.g. the scheme's dispute text)." }) reason!: string | null;
-  @Field(() => String, { description: "The acquirer's reference of the chargeback." }) acquirerReference!: string;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
 }
 
 /** What may be kept of the card: never its number or security code. */
@@ -77,10 +68,10 @@ export class PaymentAdminResolver {
     return { brand: payment.cardBrand, last4: payment.cardLast4, expMonth: payment.cardExpMonth, expYear: payment.cardExpYear };
   }
 
-  @Authorized('ADMIN')
-  @FieldResolver(() => ChargebackView, { nullable: true, description: 'The chargeback booked against this payment, if the acquirer notified one.' })
-  async chargeback(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<ChargebackView | null> {
-    return chargebackOf(context.em, payment.id);
+  @Authorized('SESSION', 'ADMIN')
+  @FieldResolver(() => Dispute, { nullable: true, description: 'The dispute (chargeback) the acquirer notified against this payment, if any: its state and what it did to the balance.' })
+  dispute(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Dispute | null> {
+    return disputeOf(context.em, payment.id);
   }
 
   @Authorized('SESSION', 'ADMIN')

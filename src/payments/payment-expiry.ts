@@ -46,7 +46,7 @@ export async function expirePayment(em: EntityManager, deps: ExpiryDeps, payment
   const moved = await movePayment(em, 'expire', {
     id: paymentId,
     where: { createdAt: { $lte: expiryDeadline(deps.expiresAfterMs) } },
-    changes: { failureCode: EXPIRED, threeDsReference: null },
+    changes: { failureCode: EXPIRED, threeDsReference: null, threeDsReturnHash: null },
     effects: { event: paymentEvent(deps.baseUrl) },
   });
   return !!moved;

@@ -77,12 +77,12 @@ function paymentFieldsOf(row: Record<string, unknown>): PaymentFields {
 
 /** A payment as its checkout reads it: what the page, a card submission and a completion use, with its shop's standing. */
 export type CheckoutPayment = PaymentFields &
-  Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference'> & {
+  Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference' | 'threeDsReturnHash'> & {
     shop: Pick<Shop, 'id' | 'name' | 'status' | 'deletedAt'> & { seller: Pick<Seller, 'status'> };
   };
 
 const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."status", p."checkout_stage", p."failure_code", p."return_url",
-       p."three_ds_redirect", p."three_ds_reference", p."customer_email", p."customer_name", p."metadata",
+       p."three_ds_redirect", p."three_ds_reference", p."three_ds_return_hash", p."customer_email", p."customer_name", p."metadata",
        floor(extract(epoch from p."created_at") * 1000) as "created_ms", floor(extract(epoch from p."completed_at") * 1000) as "completed_ms",
        sh."id" as "shop_id", sh."name" as "shop_name", sh."status" as "shop_status",
        floor(extract(epoch from sh."deleted_at") * 1000) as "shop_deleted_ms", se."status" as "seller_status"
@@ -103,6 +103,7 @@ export async function selectCheckoutPayment(em: EntityManager, id: string): Prom
     returnUrl: row.return_url as string,
     threeDsRedirect: parsedJson(row.three_ds_redirect) as CheckoutPayment['threeDsRedirect'],
     threeDsReference: row.three_ds_reference as string | null,
+    threeDsReturnHash: row.three_ds_return_hash as string | null,
     shop: {
       id: row.shop_id as string,
       name: row.shop_name as string,

@@ -75,6 +75,13 @@ export class Payment {
   @Property({ type: 'json', nullable: true, hidden: true })
   threeDsRedirect: { url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | null = null;
 
+  /**
+   * SHA-256 (hex) of the single-use token in the 3-D Secure return address, while the challenge is open: only
+   * a return carrying that token (the browser the issuer sends back) may answer it. The token is never kept.
+   */
+  @Property({ type: 'string', nullable: true, hidden: true })
+  threeDsReturnHash: string | null = null;
+
   /** What may be kept of a card: brand, last four digits, expiry. Never the number or security code. */
   @Property({ type: 'string', nullable: true })
   cardBrand: string | null = null;

@@ -1,3 +1,5 @@
+import type { DisputeStep } from '../lifecycles/dispute.lifecycle';
+
 /** A card as the customer entered it, after the checkout's own checks. Never stored, never logged. */
 export interface CardDetails {
   number: string;
@@ -120,13 +122,21 @@ export interface CardProcessor {
   lookupRefund(refundId: string): Promise<RefundLookup>;
 }
 
+/** The amount and currency a notification names (minor units; the acquirer's currency code as sent). */
+export interface NotifiedMoney {
+  amount: number;
+  currency: string;
+}
+
 /**
  * What an acquirer told us on its own (a notification), in the port's terms: an authorization's or a
- * refund's final outcome, a cancellation, a chargeback, or something we only acknowledge.
+ * refund's final outcome, a refund reversed, a cancellation, a step of a dispute, or something we only
+ * acknowledge. Every event that names money carries it, so it can be checked against what it refers to.
  */
 export type AcquirerEvent =
-  | { kind: 'authorization'; paymentId: string; outcome: AuthorizationLookup }
-  | { kind: 'refund'; refundId: string; outcome: Exclude<RefundLookup, { kind: 'not_found' }> }
+  | { kind: 'authorization'; paymentId: string; outcome: AuthorizationLookup; money: NotifiedMoney }
+  | { kind: 'refund'; refundId: string; outcome: Exclude<RefundLookup, { kind: 'not_found' }>; money: NotifiedMoney }
+  | { kind: 'refund_reversed'; refundId: string; money: NotifiedMoney }
   | { kind: 'cancellation'; paymentId: string; cancelled: boolean }
-  | { kind: 'chargeback'; paymentId: string; reference: string; amount: number; currency: string; reason: string | null }
+  | { kind: 'dispute'; step: DisputeStep; paymentId: string; reference: string; money: NotifiedMoney; reason: string | null }
   | { kind: 'other'; name: string };

@@ -1,10 +1,12 @@
-import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
-import { bookRefund } from '../ledger/ledger.service';
+import { chargebackStands } from '../disputes/dispute.service';
+import { bookRefund, bookRefundReversal } from '../ledger/ledger.service';
+import { Payment } from '../payments/payment.entity';
 import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
 import { applyMove } from '../lifecycles/apply-move';
 import { moveOf } from '../lifecycles/lifecycle';
@@ -45,6 +47,7 @@ export async function requestRefund(em: EntityManager, admin: Admin | null, paym
   if (!admin && !ownShop) throw domainError('FORBIDDEN');
   const payment = await findPayment(em, paymentId, admin ? null : ownShop);
   if (payment.status !== PaymentStatus.COMPLETED) throw domainError('REFUND_PAYMENT_NOT_COMPLETED', payment.status);
+  if (await chargebackStands(em, payment.id)) throw domainError('REFUND_CHARGEBACK_STANDS');
   if (await em.count(Refund, { payment: payment.id, status: { $in: [...OPEN_REFUND_STATUSES] } })) {
     throw domainError('REFUND_ALREADY_OPEN');
   }
@@ -69,6 +72,9 @@ export async function requestRefund(em: EntityManager, admin: Admin | null, paym
  * requested, and no race lets a requester approve. The caller then hands the refund to the refund jobs.
  */
 export async function approveRefund(em: EntityManager, admin: Admin, refundId: string, note?: string | null): Promise<Refund> {
+  const refund = await findRefund(em, refundId);
+  // Checked again when the refund is sent (executeRefund), under the payment's lock: a chargeback may land in between.
+  if (await chargebackStands(em, refund.payment.id)) throw domainError('REFUND_CHARGEBACK_STANDS');
   return reviewRefund(em, admin, refundId, 'approve', {}, optionalReason(note));
 }
 
@@ -119,10 +125,11 @@ export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-
 /**
  * Carries out one approved refund; safe to call any number of times, from any instance, at once:
  *  1. claim it (approved -> processing, or a stale `processing`) with a conditional UPDATE; the loser stops;
- *  2. call the acquirer with the refund id as idempotency key (intent is persisted before the call);
+ *  2. unless a chargeback stands (then it fails, `chargeback_stands`: the money went back already), call the
+ *     acquirer with the refund id as idempotency key (intent is persisted before the call);
  *  3. in ONE transaction: refund -> refunded (conditional), payment completed -> refunded (the state
  *     machine's conditional UPDATE, `completed_at` kept), and the ledger journal (seller debited the full
- *     amount, customer credited). The ledger's (payment, kind, account) unique index is the last guard.
+ *     amount, customer credited). The ledger's (refund, kind, account) unique index is the last guard.
  * A decline marks the refund `failed`; an exception (outcome unknown) leaves it `processing` for a retry.
  */
 export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string): Promise<ExecutionOutcome> {
@@ -135,6 +142,7 @@ export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps
   const refund = await em.findOneOrFail(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   const payment = refund.payment;
   if (!payment.processorReference) return failRefund(em, deps, refund, 'no_authorization_reference');
+  if (await chargebackStandsLocked(em, payment.id)) return failRefund(em, deps, refund, CHARGEBACK_STANDS_REASON);
 
   let result;
   try {
@@ -146,6 +154,21 @@ export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps
   if (result.kind === 'declined') return failRefund(em, deps, refund, result.reason);
   if (result.kind === 'pending') return awaitAcquirer(em, deps, refund, result.reference);
   return bookRefunded(em, deps, refund, result.reference);
+}
+
+/** Why a refund approved before a chargeback landed is not sent: the issuer has taken the money back already. */
+export const CHARGEBACK_STANDS_REASON = 'chargeback_stands';
+
+/**
+ * Whether a chargeback stands, read under a share lock on the payment row, which a dispute notice holds
+ * exclusively while it books (dispute.service.ts): either the chargeback landed first and the refund is not
+ * sent, or this refund is already `processing` when the chargeback is booked, which then goes to the platform.
+ */
+function chargebackStandsLocked(em: EntityManager, paymentId: string): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    await tx.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] });
+    return chargebackStands(tx, paymentId);
+  });
 }
 
 /**
@@ -177,7 +200,7 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
     if (!done) return false;
     const moved = await movePayment(tx, 'refund', {
       id: payment.id,
-      effects: { journal: (t, p) => bookRefund(t, p, p.shop.seller), event: paymentEvent(deps.baseUrl, () => refundPayload(done)) },
+      effects: { journal: (t, p) => bookRefund(t, p, p.shop.seller, done), event: paymentEvent(deps.baseUrl, () => refundPayload(done)) },
     });
     if (!moved) throw new Error(`payment ${payment.id} is not completed: refund ${refundId} cannot be booked`);
     return true;
@@ -204,6 +227,32 @@ export async function settleNotifiedRefund(em: EntityManager, deps: RefundExecut
   const refund = await em.findOne(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   if (!refund) return 'not-claimed';
   return outcome.kind === 'refunded' ? bookRefunded(em, deps, refund, outcome.reference) : failRefund(em, deps, refund, outcome.reason);
+}
+
+export type ReversalOutcome = { effect: 'moved' | 'nothing-to-do' } | { effect: 'flagged'; problem: string };
+
+/**
+ * The acquirer reversed a refund it had carried out (Adyen's REFUNDED_REVERSED: the card's bank sent it
+ * back): in ONE transaction the refund goes `refunded -> reversed` and the payment `refunded -> completed`
+ * with the journal crediting the seller back. The payment may then be refunded again. A reversal whose
+ * amount or currency does not fit the refund moves nothing and is flagged.
+ */
+export async function reverseRefund(em: EntityManager, refundId: string, money: { amount: number; currency: string }): Promise<ReversalOutcome> {
+  const refund = await em.findOne(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
+  if (!refund) return { effect: 'flagged', problem: `no refund ${refundId}` };
+  if (money.amount !== refund.amount || money.currency.toLowerCase() !== refund.payment.currency) {
+    return { effect: 'flagged', problem: `reversal of ${money.amount} ${money.currency} for a refund of ${refund.amount} ${refund.payment.currency}` };
+  }
+  return em.transactional(async (tx) => {
+    const reversed = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'reverse', { id: refundId, readBack: false });
+    if (!reversed) {
+      const status = (await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true })).status;
+      return status === RefundStatus.REVERSED ? { effect: 'nothing-to-do' } : { effect: 'flagged', problem: `a reversal of a refund that is ${status}` };
+    }
+    const moved = await movePayment(tx, 'reverseRefund', { id: refund.payment.id, effects: { journal: (t, p) => bookRefundReversal(t, p, p.shop.seller, refund) } });
+    if (!moved) throw new Error(`payment ${refund.payment.id} is not refunded: the reversal of refund ${refundId} cannot be booked`);
+    return { effect: 'moved' };
+  });
 }
 
 /** processing -> failed and its `refund.failed` outbox event (the payment stays completed), in one transaction. */

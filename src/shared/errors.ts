@@ -162,6 +162,10 @@ const catalogue = {
     message: (status: string) => `Only a completed payment can be refunded (this one is ${status})`,
   },
   REFUND_ALREADY_OPEN: { status: 409, message: 'This payment already has an open refund request' },
+  REFUND_CHARGEBACK_STANDS: {
+    status: 409,
+    message: 'A chargeback stands against this payment: the cardholder has the money back already, so it cannot be refunded while the dispute is open',
+  },
   REFUND_STATE_CONFLICT: {
     status: 409,
     message: (action: string, status: string) => `Only requested refunds can be ${action} (this one is ${status})`,

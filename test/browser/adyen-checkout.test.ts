@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
 import { Payment } from '../../src/payments/payment.entity';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
+import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { createPayment, customerPage, fillCard, launchBrowser, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
 import { startTestService, type TestService } from '../support/test-service';
@@ -65,10 +65,10 @@ test('an approved card completes through the page with its journal and webhook e
   expect(customer.problems).toEqual([]);
 });
 
-test('a refusal reaches the customer as its message', async () => {
+test('a refusal reaches the customer as its category only (a CVC refusal reads as a plain decline)', async () => {
   const id = await createPayment(service, apiKey);
   await openAndPay(id, { number: '4111111111111111', name: HOLDER.refuse('24') });
-  await page.getByRole('alert').filter({ hasText: FAILURE_MESSAGES.incorrect_cvc }).waitFor();
+  await page.getByRole('alert').filter({ hasText: SHOPPER_MESSAGES.declined }).waitFor();
   expect((await reload(id)).status).toBe('failed');
 });
 
@@ -80,7 +80,7 @@ test("3-D Secure: the page sends the customer to the issuer's page and back; it 
   await page.getByRole('link', { name: 'Authenticate', exact: true }).click();
   await page.waitForURL(`${SHOP_ORIGIN}/**`);
   expect(page.url()).toContain('status=completed');
-  const returnRequest = customer.requests.find((r) => r.url().includes('/3ds-return?redirectResult='))!.url();
+  const returnRequest = customer.requests.find((r) => r.url().includes('/3ds-return?') && r.url().includes('redirectResult='))!.url();
 
   // The customer loads the return address again (back button, reload): nothing more happens.
   await page.goto(returnRequest);

@@ -5,7 +5,7 @@ import { Payment } from '../../src/payments/payment.entity';
 import { Refund } from '../../src/refunds/refund.entity';
 import { AdminRole } from '../../src/admins/admin-role';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
+import { SHOPPER_FAILURE_OF, SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
 import { REFUSAL_REASONS } from '../../src/processor/adyen/refusal-reasons';
 import { adminClient, eventually } from '../support/admin-client';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER, LOSE_REFUND_ANSWER_CENTS } from '../support/adyen-stand-in';
@@ -53,6 +53,9 @@ async function journalOf(id: string): Promise<string[]> {
   return (await service.em().find(LedgerEntry, { payment: id })).map((e) => `${e.account} ${e.kind} ${e.amount}`).sort();
 }
 
+/** Applies every notification accepted so far (the inbox also does it on its own, a moment later). */
+const applyNotifications = () => service.services.acquirerNotifications!.inbox.drain();
+
 async function ourViolations() {
   return (await checkLedger(service.em())).violations.filter((v) => ours.has(v.subject));
 }
@@ -85,7 +88,8 @@ test('an approved card completes with its ledger journal and webhook event; the 
     paymentMethod: { type: 'scheme', number: VISA, expiryMonth: String(CARD.expMonth).padStart(2, '0'), expiryYear: String(CARD.expYear), cvc: CARD.securityCode, holderName: 'Ann Example' },
     shopperInteraction: 'Ecommerce',
     channel: 'Web',
-    returnUrl: `https://pay.example.test/checkout/${id}/3ds-return`,
+    // The return address carries the single-use token of a 3-D Secure challenge (docs/acquirers.md).
+    returnUrl: expect.stringMatching(new RegExp(`^https://pay\\.example\\.test/checkout/${id}/3ds-return\\?t=[A-Za-z0-9_-]{43}$`)),
     browserInfo: { userAgent: 'Mozilla/5.0 test', acceptHeader: 'application/json, */*', language: 'en-GB', colorDepth: 24, screenHeight: 900, screenWidth: 1440, timeZoneOffset: -60, javaEnabled: false },
   });
   // The card number and code went to Adyen, never to our database or logs.
@@ -93,13 +97,14 @@ test('an approved card completes with its ledger journal and webhook event; the 
   expect(logged).not.toContain(VISA);
 });
 
-test.each(Object.entries(REFUSAL_REASONS))('refusal reason %s reaches the customer as its message and the payment as failed', async (code, { code: failure }) => {
+test.each(Object.entries(REFUSAL_REASONS))('refusal reason %s reaches the customer as its category and the payment as failed', async (code, { code: failure }) => {
   const { id } = await newPayment();
   const answer = await checkoutClient(service.url).run('SubmitCard', { id, card: { number: VISA, ...CARD, nameOnCard: HOLDER.refuse(code) } });
   const view = answer.body.data.submitCard;
   expect(view.status).toBe('FAILED');
-  expect(view.failureCode).toBe(failure);
-  expect(view.failureMessage).toBe(FAILURE_MESSAGES[failure]);
+  expect(view.failureCode).toBe(SHOPPER_FAILURE_OF[failure]);
+  expect(view.failureMessage).toBe(SHOPPER_MESSAGES[SHOPPER_FAILURE_OF[failure]]);
+  expect((await reload(id)).failureCode).toBe(failure);
   expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
 });
 
@@ -166,7 +171,9 @@ test('3-D Secure failed at the issuer: the payment fails with authentication_fai
   expect(inPage.body.data.answerThreeDSecure.stage).toBe('AUTHENTICATION_REQUIRED');
   // This issuer comes back by form POST.
   const back = new URL((await throughIssuer(id, 'fail')).returnPath, 'http://x');
-  const posted = await request(service.url).post(back.pathname).type('form').send({ redirectResult: back.searchParams.get('redirectResult') });
+  const redirectResult = back.searchParams.get('redirectResult');
+  back.searchParams.delete('redirectResult');
+  const posted = await request(service.url).post(back.pathname + back.search).type('form').send({ redirectResult });
   expect(posted.status).toBe(303);
   const payment = await reload(id);
   expect(payment.status).toBe('failed');
@@ -187,6 +194,7 @@ test('a time-out after Adyen charged the card ends completed exactly once, by th
   expect(delivered).toMatchObject({ status: 200, text: '[accepted]' });
   const again = await adyen.notifyAuthorisation(id);
   expect(again).toMatchObject({ status: 200, text: '[accepted]' });
+  await applyNotifications();
   const payment = await reload(id);
   expect(payment.status).toBe('completed');
   expect(payment.processorReference).toBe(adyen.authorisations.get(id)!.pspReference);
@@ -196,13 +204,16 @@ test('a time-out after Adyen charged the card ends completed exactly once, by th
   expect(adyen.requestsTo('/payments').filter((r) => r.body.reference === id).map((r) => r.idempotencyKey)).toEqual([id]);
 });
 
-test('resultCode Error is an unknown outcome, never a decline', async () => {
+test('resultCode Error is final, as Adyen defines it: the payment fails with processing_error and nothing is booked', async () => {
   const { id } = await newPayment();
   const answer = await checkoutClient(service.url).run('SubmitCard', { id, card: { number: VISA, ...CARD, nameOnCard: HOLDER.error } });
-  expect(answer.body.errors?.[0]?.extensions?.code).toBe('PROCESSOR_UNAVAILABLE');
+  expect(answer.body.errors).toBeUndefined();
+  expect(answer.body.data.submitCard).toMatchObject({ status: 'FAILED', failureCode: 'processing_error' });
   const payment = await reload(id);
-  expect(payment.status).toBe('pending');
-  expect(payment.checkoutStage).toBe('processing');
+  expect(payment.status).toBe('failed');
+  expect(payment.failureCode).toBe('processing_error');
+  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(0);
 });
 
 test('a refund goes processing -> refunded on the REFUND notification and is debited once', async () => {
@@ -237,6 +248,7 @@ test('a refund goes processing -> refunded on the REFUND notification and is deb
 
   expect((await adyen.notify(notification)).text).toBe('[accepted]');
   expect((await adyen.notify(notification)).text).toBe('[accepted]');
+  await applyNotifications();
   expect((await refundOf()).status).toBe('refunded');
   expect((await reload(id)).status).toBe('refunded');
   expect((await journalOf(id)).filter((line) => line.includes(' refund '))).toEqual([`customer_funds refund ${VALID_PAYMENT.amount}`, `seller_balance refund -${VALID_PAYMENT.amount}`]);
@@ -259,6 +271,7 @@ test('a refund whose answer is lost is sent again under the same Idempotency-Key
   expect((await refundOf()).status).toBe('processing');
   const pspReference = (await refundOf()).processorReference!;
   await adyen.notify({ eventCode: 'REFUND', pspReference, originalReference: (await reload(id)).processorReference!, merchantReference: requestRefund.id, amount: { currency: 'USD', value: LOSE_REFUND_ANSWER_CENTS }, success: true });
+  await applyNotifications();
   expect((await refundOf()).status).toBe('refunded');
   expect((await journalOf(id)).filter((line) => line.includes(' refund '))).toHaveLength(2);
   expect(await ourViolations()).toEqual([]);
@@ -277,6 +290,7 @@ test('a REFUND notification with success=false fails the refund; the payment sta
     eventCode: 'REFUND', pspReference: (await refundOf()).processorReference!, originalReference: (await reload(id)).processorReference!,
     merchantReference: requestRefund.id, amount: { currency: 'USD', value: VALID_PAYMENT.amount }, success: false, reason: 'Insufficient balance on payment',
   });
+  await applyNotifications();
   expect((await refundOf()).status).toBe('failed');
   expect((await reload(id)).status).toBe('completed');
   expect(await ourViolations()).toEqual([]);
@@ -309,13 +323,14 @@ test('a CHARGEBACK takes the disputed amount from the seller by its own journal,
   };
   expect((await adyen.notify(chargeback)).text).toBe('[accepted]');
   expect((await adyen.notify(chargeback)).text).toBe('[accepted]');
+  await applyNotifications();
   expect((await journalOf(id)).filter((line) => line.includes('chargeback'))).toEqual(['customer_funds chargeback 5000', 'seller_balance chargeback -5000']);
   const balance = await service.em().getConnection().execute(`select coalesce(sum("amount"), 0)::int as sum from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`, [shop.seller.id]);
   expect(balance[0].sum).toBe(5000 - 750 - 5000);
   // Admins see it on the payment.
   const support = await adminClient(service, AdminRole.SUPPORT);
-  const found = await support.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { chargeback { amount currency reason acquirerReference } } } }`, { id });
-  expect(found.searchPayments.items[0].chargeback).toEqual({ amount: 5000, currency: 'usd', reason: 'Fraudulent transaction', acquirerReference: chargeback.pspReference });
+  const found = await support.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { dispute { status amount currency reason acquirerReference liability } } } }`, { id });
+  expect(found.searchPayments.items[0].dispute).toEqual({ status: 'CHARGED_BACK', amount: 5000, currency: 'usd', reason: 'Fraudulent transaction', acquirerReference: chargeback.pspReference, liability: 'SELLER' });
   expect(await ourViolations()).toEqual([]);
 });
 
@@ -325,6 +340,7 @@ test('Adyen authorised a payment that failed here: the authorization is reversed
   expect((await reload(id)).status).toBe('failed');
   const late = { eventCode: 'AUTHORISATION', pspReference: 'LATEAUTH00000001', merchantReference: id, amount: { currency: 'USD', value: VALID_PAYMENT.amount }, success: true };
   expect((await adyen.notify(late)).text).toBe('[accepted]');
+  await applyNotifications();
   const reversal = adyen.requestsTo('/payments/{paymentPspReference}/reversals').find((r) => r.body.reference === `${id}-void`)!;
   expect(reversal).toMatchObject({ idempotencyKey: `${id}-void`, body: { merchantAccount: adyen.credentials.merchantAccount, reference: `${id}-void` } });
   expect((await reload(id)).status).toBe('failed');

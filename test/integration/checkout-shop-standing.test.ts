@@ -115,7 +115,7 @@ describe('a suspension racing a payment', () => {
 
   test('a decline during a suspension is still a decline (nothing to void)', async () => {
     const { paymentId, res } = await raceWith(STOPS[2][1], '4000 0000 0000 0002');
-    expect(res.body.data.submitCard).toMatchObject({ status: 'FAILED', failureCode: 'card_declined' });
+    expect(res.body.data.submitCard).toMatchObject({ status: 'FAILED', failureCode: 'declined' });
     expect(callsAbout(paymentId)).toEqual(['authorize']);
   });
 });

@@ -8,20 +8,12 @@ import addFormats from 'ajv-formats';
 import { hmacValidator } from '@adyen/api-library';
 
 /**
- * Adyen's own published definitions (shared/acquirers/adyen/SOURCE.md, beside the repository): read, never
- * copied. A clone elsewhere (a CI checkout in a temporary folder) finds them through ADYEN_SPEC_DIR or in the
- * workplace's shared folder.
+ * Adyen's own published definitions, copied unchanged with their MIT licence into the repository
+ * (test/fixtures/adyen/README.md says where from): read from there and nowhere else.
  */
-const ADYEN_DIR = adyenSpecDir();
-
-function adyenSpecDir(): string {
-  const candidates = [process.env.ADYEN_SPEC_DIR, path.join(__dirname, '../../../shared/acquirers/adyen'), '/work/shared/acquirers/adyen'];
-  const found = candidates.find((dir) => dir && fs.existsSync(path.join(dir, 'CheckoutService-v71.json')));
-  if (!found) throw new Error(`Adyen's API definitions were not found (tried ${candidates.filter(Boolean).join(', ')}); set ADYEN_SPEC_DIR`);
-  return found;
-}
-const CHECKOUT = JSON.parse(fs.readFileSync(`${ADYEN_DIR}/CheckoutService-v71.json`, 'utf8'));
-const WEBHOOKS = JSON.parse(fs.readFileSync(`${ADYEN_DIR}/Webhooks-v1.json`, 'utf8'));
+const ADYEN_DIR = path.join(__dirname, '../fixtures/adyen');
+const CHECKOUT = JSON.parse(fs.readFileSync(path.join(ADYEN_DIR, 'CheckoutService-v71.json'), 'utf8'));
+const WEBHOOKS = JSON.parse(fs.readFileSync(path.join(ADYEN_DIR, 'Webhooks-v1.json'), 'utf8'));
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -59,14 +51,26 @@ export const HOLDER = {
   refuse: (code: string) => `REFUSE ${code}`,
   /** Charged, then the connection drops before the answer: to us, a time-out. */
   loseAnswer: 'LOSE ANSWER',
-  /** Adyen answers resultCode Error: outcome unknown. */
+  /** Adyen answers resultCode Error: a final failure, which Adyen defines as not processed. */
   error: 'RESULT ERROR',
+  /** Adyen refuses the request without processing it: HTTP 422 with its error body (errorCode 101, Invalid card number). */
+  unprocessable: 'UNPROCESSABLE',
+  /** HTTP 422 with errorCode 704 (the same request is already processed or in progress): not a refusal. */
+  inProgress: 'IN PROGRESS',
   /** With the 3-D Secure card: the issuer's page is reached by a form POST (as 3-D Secure 1 issuers did). */
   postRedirect: 'POST REDIRECT',
+  /** Refused with Adyen's reason text (e.g. "CVC Declined") and no refusalReasonCode. */
+  refuseByReasonOnly: (reason: string) => `REASON ONLY ${reason}`,
 };
 
 /** A refund of this many cents is carried out and its answer lost (the connection drops). */
 export const LOSE_REFUND_ANSWER_CENTS = 4040;
+/** A refund of this many cents is refused without being processed: HTTP 422, errorCode 167, Adyen's error body. */
+export const REFUSE_REFUND_CENTS = 4220;
+/** A refund of this many cents meets Adyen's HTTP 500 (the document's generic-500): outcome unknown. */
+export const REFUND_SERVER_ERROR_CENTS = 4500;
+/** A refund of this many cents is answered HTTP 422 errorCode 704 (already processed or in progress): outcome unknown. */
+export const REFUND_IN_PROGRESS_CENTS = 4704;
 
 export interface Recorded {
   path: string;
@@ -79,6 +83,25 @@ interface Authorisation {
   reference: string;
   amount: { currency: string; value: number };
   resultCode: string;
+}
+
+export interface NotificationFields {
+  eventCode: string;
+  pspReference: string;
+  merchantReference: string;
+  amount: { currency: string; value: number };
+  success: boolean;
+  originalReference?: string;
+  reason?: string;
+}
+
+/** How a test spoils a notification: another HMAC key or password, a change after signing, or a malformed item signed as Adyen would. */
+export interface NotificationTamper {
+  hmacKey?: string;
+  password?: string;
+  mutate?: (item: Record<string, any>) => void;
+  /** Changes the item before it is signed (Adyen sent it malformed): not checked against the schema. */
+  malformed?: (item: Record<string, any>) => void;
 }
 
 export interface StandInCredentials {
@@ -209,7 +232,13 @@ export class AdyenStandIn {
         this.authorisations.set(body.reference, { pspReference, reference: body.reference, amount, resultCode: 'Refused' });
         return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: `Refusal ${code}`, refusalReasonCode: code, merchantReference: body.reference } };
       }
+      if (holder.startsWith('REASON ONLY ')) {
+        this.authorisations.set(body.reference, { pspReference, reference: body.reference, amount, resultCode: 'Refused' });
+        return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: holder.slice('REASON ONLY '.length), merchantReference: body.reference } };
+      }
       if (holder === HOLDER.error) return { status: 200, body: { pspReference, resultCode: 'Error', refusalReason: 'Internal error', merchantReference: body.reference } };
+      if (holder === HOLDER.unprocessable) return refusal(422, '101', 'Invalid card number', pspReference);
+      if (holder === HOLDER.inProgress) return refusal(422, '704', 'request already processed or in progress', pspReference);
       this.authorisations.set(body.reference, { pspReference, reference: body.reference, amount, resultCode: 'Authorised' });
       const answer = example('post-payments-card-direct-200');
       return { status: 200, body: { ...answer, pspReference, merchantReference: body.reference }, lose: holder === HOLDER.loseAnswer };
@@ -217,7 +246,8 @@ export class AdyenStandIn {
     if (path === '/payments/details') {
       const [session, outcome] = String(body.details?.redirectResult ?? '').split('.');
       const challenge = this.challenges.get(session);
-      if (!challenge) return { status: 422, body: { ...example('generic-422'), message: 'Invalid redirectResult' } };
+      // An unknown session, or an issuer that sends back a result Adyen will not take: 422, not processed.
+      if (!challenge || outcome === 'reject') return { status: 422, body: { ...example('generic-422'), message: 'Invalid redirectResult' } };
       if (outcome === 'pass') {
         this.authorisations.set(challenge.reference, { pspReference, reference: challenge.reference, amount: challenge.amount, resultCode: 'Authorised' });
         return { status: 200, body: { ...example('post-payments-details-00.redirect-200'), pspReference, merchantReference: challenge.reference } };
@@ -225,6 +255,9 @@ export class AdyenStandIn {
       return { status: 200, body: { resultCode: 'Refused', pspReference, refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference: challenge.reference } };
     }
     if (path === '/payments/{paymentPspReference}/refunds') {
+      if (body.amount?.value === REFUSE_REFUND_CENTS) return refusal(422, '167', 'Original pspReference required for this operation', pspReference);
+      if (body.amount?.value === REFUND_IN_PROGRESS_CENTS) return refusal(422, '704', 'request already processed or in progress', pspReference);
+      if (body.amount?.value === REFUND_SERVER_ERROR_CENTS) return { status: 500, body: { ...example('generic-500'), pspReference } };
       const answer = example('post-payments-paymentPspReference-refunds-refund-201');
       const lose = body.amount?.value === LOSE_REFUND_ANSWER_CENTS;
       return { status: 201, body: { ...answer, merchantAccount: body.merchantAccount, paymentPspReference: psp, reference: body.reference, pspReference, amount: body.amount }, lose };
@@ -248,7 +281,7 @@ export class AdyenStandIn {
   }
 
   /** Where the issuer's page sends the customer back: the shop's return URL with Adyen's `redirectResult`. */
-  returnAddress(session: string, outcome: 'pass' | 'fail'): string {
+  returnAddress(session: string, outcome: 'pass' | 'fail' | 'reject'): string {
     const challenge = this.challenges.get(session)!;
     const back = new URL(challenge.returnUrl);
     back.searchParams.set('redirectResult', `${session}.${outcome}`);
@@ -265,10 +298,30 @@ export class AdyenStandIn {
    * signed with the HMAC key, validated against the event's schema, POSTed to the service with basic auth.
    * `tamper` lets a test send a wrong signature or wrong credentials.
    */
-  async notify(
-    fields: { eventCode: string; pspReference: string; merchantReference: string; amount: { currency: string; value: number }; success: boolean; originalReference?: string; reason?: string },
-    tamper: { hmacKey?: string; password?: string; mutate?: (item: Record<string, any>) => void } = {},
+  async notify(fields: NotificationFields, tamper: NotificationTamper = {}): Promise<{ status: number; text: string; body: unknown }> {
+    return this.notifyBatch([{ fields, tamper }], tamper);
+  }
+
+  /**
+   * Several items in one request, as Adyen batches them; each is signed, checked against its event's schema
+   * (unless the test sends it malformed on purpose: `tamper.malformed`) and sent under one basic auth.
+   */
+  async notifyBatch(
+    entries: { fields: NotificationFields; tamper?: NotificationTamper }[],
+    transport: { password?: string } = {},
   ): Promise<{ status: number; text: string; body: unknown }> {
+    const items = entries.map(({ fields, tamper = {} }) => this.signedItem(fields, tamper));
+    const body = { live: 'false', notificationItems: items.map((item) => ({ NotificationRequestItem: item })) };
+    const auth = Buffer.from(`${this.credentials.username}:${transport.password ?? this.credentials.password}`).toString('base64');
+    const response = await fetch(`${this.serviceUrl}/acquirer/adyen/notifications`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Basic ${auth}` },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, text: await response.text(), body };
+  }
+
+  private signedItem(fields: NotificationFields, tamper: NotificationTamper): Record<string, any> {
     const base = structuredClone(WEBHOOKS.components.examples[`post-${fields.eventCode}-${fields.eventCode.toLowerCase()}`].value);
     const item: Record<string, any> = {
       ...base.notificationItems[0].NotificationRequestItem,
@@ -285,18 +338,24 @@ export class AdyenStandIn {
     else delete item.originalReference;
     if (fields.reason) item.reason = fields.reason;
     else delete item.reason;
-    item.additionalData.hmacSignature = new hmacValidator().calculateHmac(item as never, tamper.hmacKey ?? this.credentials.hmacKey);
+    if (tamper.malformed) tamper.malformed(item);
+    item.additionalData.hmacSignature = new hmacValidator().calculateHmac({ ...item, amount: item.amount ?? {} } as never, tamper.hmacKey ?? this.credentials.hmacKey);
     tamper.mutate?.(item);
-    const body = { live: 'false', notificationItems: [{ NotificationRequestItem: item }] };
     const validate = notificationSchema(fields.eventCode);
-    if (!validate(body)) this.violations.push(`notification ${fields.eventCode}: ${JSON.stringify(validate.errors)}`);
-    const auth = Buffer.from(`${this.credentials.username}:${tamper.password ?? this.credentials.password}`).toString('base64');
-    const response = await fetch(`${this.serviceUrl}/acquirer/adyen/notifications`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Basic ${auth}` },
-      body: JSON.stringify(body),
+    const wrapped = { live: 'false', notificationItems: [{ NotificationRequestItem: item }] };
+    if (!tamper.malformed && !validate(wrapped)) this.violations.push(`notification ${fields.eventCode}: ${JSON.stringify(validate.errors)}`);
+    return item;
+  }
+
+  /**
+   * A dispute event as Adyen sends it: every event of one dispute carries the dispute's own PSP reference,
+   * the disputed payment's as `originalReference`, and the payment's merchant reference (our payment id).
+   */
+  notifyDispute(eventCode: string, dispute: { reference: string; paymentId: string; paymentPspReference: string; amount: { currency: string; value: number }; reason?: string }) {
+    return this.notify({
+      eventCode, pspReference: dispute.reference, originalReference: dispute.paymentPspReference, merchantReference: dispute.paymentId,
+      amount: dispute.amount, success: true, reason: dispute.reason ?? 'Fraudulent Processing of Transactions',
     });
-    return { status: response.status, text: await response.text(), body };
   }
 
   /** Adyen's AUTHORISATION notification for a payment it decided (what settles a lost answer). */
@@ -305,6 +364,14 @@ export class AdyenStandIn {
     if (!done) throw new Error(`the stand-in never authorised ${reference}`);
     return this.notify({ eventCode: 'AUTHORISATION', pspReference: done.pspReference, merchantReference: reference, amount: done.amount, success: done.resultCode === 'Authorised' });
   }
+}
+
+/**
+ * Adyen refusing a request it did not process: its error body (ServiceError), shaped like the document's
+ * `generic-422` example, with the error code and message Adyen gives for that case.
+ */
+function refusal(status: number, errorCode: string, message: string, pspReference: string): { status: number; body: unknown } {
+  return { status, body: { ...example('generic-422'), status, errorCode, message, errorType: 'validation', pspReference } };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -1,6 +1,6 @@
 import { brandOf, validCard } from '../../src/checkout/card-intake';
 import { isUnexpired, passesLuhn } from '../../src/checkout/card-predicates';
-import { FAILURE_MESSAGES } from '../../src/checkout/failure-messages';
+import { failureMessageFor, SHOPPER_FAILURE_OF, SHOPPER_MESSAGES, shopperFailureCodeOf } from '../../src/checkout/failure-messages';
 import { feeFor, netOf } from '../../src/ledger/fee';
 import { moveOf, statesOf } from '../../src/lifecycles/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../../src/lifecycles/payment.lifecycle';
@@ -24,14 +24,15 @@ describe('the fee: 15%, rounded half up to the cent', () => {
 });
 
 describe('the payment state machine', () => {
-  test('pending -> completed | failed; completed -> refunded; failed and refunded are final', () => {
+  test('pending -> completed | failed; completed -> refunded; failed is final; refunded leaves only when the acquirer reverses the refund', () => {
     expect(moveOf(PAYMENT_LIFECYCLE, 'complete')).toMatchObject({ from: [PaymentStatus.PENDING], to: PaymentStatus.COMPLETED });
     expect(moveOf(PAYMENT_LIFECYCLE, 'fail')).toMatchObject({ from: [PaymentStatus.PENDING], to: PaymentStatus.FAILED });
     expect(moveOf(PAYMENT_LIFECYCLE, 'expire')).toMatchObject({ from: [PaymentStatus.PENDING], to: PaymentStatus.FAILED });
     expect(moveOf(PAYMENT_LIFECYCLE, 'refund')).toMatchObject({ from: [PaymentStatus.COMPLETED], to: PaymentStatus.REFUNDED });
     const leaving = (state: string) => Object.values(PAYMENT_LIFECYCLE.moves).filter((m) => (m.from as readonly string[]).includes(state));
     expect(leaving(PaymentStatus.FAILED)).toEqual([]);
-    expect(leaving(PaymentStatus.REFUNDED)).toEqual([]);
+    expect(leaving(PaymentStatus.REFUNDED)).toEqual([moveOf(PAYMENT_LIFECYCLE, 'reverseRefund')]);
+    expect(moveOf(PAYMENT_LIFECYCLE, 'reverseRefund')).toMatchObject({ to: PaymentStatus.COMPLETED, journal: 'refund_reversed' });
     expect(statesOf(PAYMENT_LIFECYCLE)).toEqual(['pending', 'completed', 'failed', 'refunded']);
   });
 });
@@ -55,8 +56,16 @@ describe('card checks', () => {
   });
 });
 
-test('every decline message says "declined" in plain words', () => {
-  for (const message of Object.values(FAILURE_MESSAGES)) expect(message).toMatch(/declined/);
+test('a shopper reads one of three messages, never the precise reason of a card failure', () => {
+  expect(new Set(Object.values(SHOPPER_FAILURE_OF))).toEqual(new Set(['declined', 'authentication_failed', 'processing_error']));
+  for (const [code, category] of Object.entries(SHOPPER_FAILURE_OF)) {
+    expect(shopperFailureCodeOf(code)).toBe(category);
+    expect(failureMessageFor(code)).toBe(SHOPPER_MESSAGES[category]);
+  }
+  for (const message of Object.values(SHOPPER_MESSAGES)) expect(message).not.toMatch(/security code|cvc|fraud|funds|expired|balance/i);
+  // A code we do not know reads as a decline; not-a-card outcomes keep their own words.
+  expect([shopperFailureCodeOf('something_new'), failureMessageFor('something_new')]).toEqual(['declined', SHOPPER_MESSAGES.declined]);
+  expect([shopperFailureCodeOf('expired'), shopperFailureCodeOf('shop_unavailable'), shopperFailureCodeOf(null)]).toEqual(['expired', 'shop_unavailable', null]);
 });
 
 test('the return URL keeps its own query and gains payment_id and status', () => {

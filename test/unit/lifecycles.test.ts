@@ -9,6 +9,8 @@ import { RefundStatus } from '../../src/refunds/refund.entity';
 import { WebhookDeliveryStatus } from '../../src/webhooks/webhook-delivery.entity';
 import { PENDING_WITHDRAWAL_STATUSES, WithdrawalStatus } from '../../src/withdrawals/withdrawal.entity';
 import { OPTIONAL_WEBHOOK_EVENTS } from '../../src/shops/webhook-event-choice';
+import { DisputeStatus } from '../../src/disputes/dispute.entity';
+import { DISPUTE_LIFECYCLE } from '../../src/lifecycles/dispute.lifecycle';
 
 /** The lifecycle tables (src/lifecycles/) and what is derived from them (docs/architecture.md, "Lifecycles"). */
 describe('the lifecycle tables', () => {
@@ -30,12 +32,15 @@ describe('the lifecycle tables', () => {
   test('the enums are the tables\' states, in order', () => {
     expect(Object.values(PaymentStatus)).toEqual(['pending', 'completed', 'failed', 'refunded']);
     expect(Object.values(CheckoutStage)).toEqual(['card_required', 'processing', 'authentication_required', 'finished']);
-    expect(Object.values(RefundStatus)).toEqual(['requested', 'approved', 'rejected', 'processing', 'refunded', 'failed']);
+    expect(Object.values(RefundStatus)).toEqual(['requested', 'approved', 'rejected', 'processing', 'refunded', 'reversed', 'failed']);
+    expect(Object.values(DisputeStatus)).toEqual(['notified', 'charged_back', 'reversed', 'second_chargeback', 'won', 'lost', 'closed']);
     expect(Object.values(WithdrawalStatus)).toEqual(['requested', 'approved', 'rejected', 'paid']);
     expect(Object.values(WebhookDeliveryStatus)).toEqual(['pending', 'delivered', 'failed']);
     expect(enumOf({ some_state: { meaning: '' } })).toEqual({ SOME_STATE: 'some_state' });
     expect(PENDING_WITHDRAWAL_STATUSES).toEqual(['requested', 'approved']);
+    // Decided states (a refund carried out, a dispute lost) are not open, though the acquirer may still move them.
     expect(openStatesOf(REFUND_LIFECYCLE)).toEqual(['requested', 'approved', 'processing']);
+    expect(openStatesOf(DISPUTE_LIFECYCLE)).toEqual(['notified', 'charged_back', 'reversed', 'second_chargeback']);
   });
 
   test('every event a move declares is a webhook event shops can receive', () => {

@@ -36,6 +36,7 @@ export const PRESETS: Preset[] = [
     variables: { filter: { id: null, shopId: null, status: null, customerEmail: null, createdFrom: null, createdTo: null }, page: 1, limit: 20 },
   },
   { group: 'Payments', operationName: 'PaymentStory', title: "A payment's story", variables: { id: 'pay_…' } },
+  { group: 'Payments', operationName: 'FlaggedAcquirerNotifications', title: 'Acquirer notifications that booked nothing', variables: { limit: 50 } },
   { group: 'Shops', operationName: 'Shops', title: 'Find a shop', variables: { search: '', page: 1, limit: 20 } },
   { group: 'Shops', operationName: 'ShopDetails', title: 'Shop, balance and ledger', variables: { id: 'shop_…', entries: 20 } },
   { group: 'Shops', operationName: 'CreateSellerWithShop', title: 'New seller and shop', variables: { email: '', shop: { shopName: '', webhookUrl: null } }, roles: OWNER },

@@ -16,6 +16,8 @@ import { Migration20261127090000_seller_refund_requests } from './Migration20261
 import { Migration20261127090100_payout_accounts } from './Migration20261127090100_payout_accounts';
 import { Migration20261127120000_account_security } from './Migration20261127120000_account_security';
 import { Migration20261127160000_ledger_checkpoints } from './Migration20261127160000_ledger_checkpoints';
+import { Migration20261128000000_disputes_and_notification_inbox } from './Migration20261128000000_disputes_and_notification_inbox';
+import { Migration20261128003000_three_ds_return_token } from './Migration20261128003000_three_ds_return_token';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +38,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127090100_payout_accounts', class: Migration20261127090100_payout_accounts },
   { name: 'Migration20261127120000_account_security', class: Migration20261127120000_account_security },
   { name: 'Migration20261127160000_ledger_checkpoints', class: Migration20261127160000_ledger_checkpoints },
+  { name: 'Migration20261128000000_disputes_and_notification_inbox', class: Migration20261128000000_disputes_and_notification_inbox },
+  { name: 'Migration20261128003000_three_ds_return_token', class: Migration20261128003000_three_ds_return_token },
 ];

@@ -30,19 +30,46 @@ export class AdyenOutcomeUnknown extends Error {
   }
 }
 
+/** Adyen refused a request without processing it: its HTTP status and its error body's code and message. */
+export interface AdyenRefusal {
+  status: number;
+  errorCode: string;
+  message: string;
+}
+
+/** The HTTP statuses with which Adyen refuses a request it did not process (a 5xx or 429 says nothing of the kind). */
+const REFUSED_STATUSES: readonly number[] = [400, 401, 403, 404, 422];
+/** Adyen's "request already processed or in progress" (the same Idempotency-Key is being worked on): not a refusal. */
+const ALREADY_IN_PROGRESS = '704';
+
 /**
- * A /payments request Adyen refused without processing it (400, 401, 403, 422 other than 704 "request
- * already processed or in progress"): no card was charged, so it is a definite failure, `processing_error`.
- * A 5xx, 429 or 704 stays unknown.
+ * The one classification of a failed call (docs/acquirers.md): a 400, 401, 403, 404 or 422 answer carrying
+ * Adyen's error body with an `errorCode` other than 704 is a request Adyen refused without processing it,
+ * which is final: nothing was charged (payments, details) or refunded (refunds). Anything else (network
+ * error, time-out, 5xx, 429, 704, a 4xx without Adyen's error body, e.g. from a proxy) is null: unknown.
  */
-function refusedUnprocessed(error: unknown): boolean {
+export function refusalOf(error: unknown): AdyenRefusal | null {
   const cause = error instanceof AdyenOutcomeUnknown ? error.cause : error;
-  if (!(cause instanceof HttpClientException) || ![400, 401, 403, 422].includes(cause.statusCode)) return false;
+  if (!(cause instanceof HttpClientException) || !REFUSED_STATUSES.includes(cause.statusCode)) return null;
+  let body: { errorCode?: unknown; message?: unknown } | null;
   try {
-    return (JSON.parse(cause.responseBody ?? '{}') as { errorCode?: string }).errorCode !== '704';
+    body = JSON.parse(cause.responseBody ?? '');
   } catch {
-    return true;
+    return null;
   }
+  const errorCode = body && typeof body === 'object' ? body.errorCode : undefined;
+  if (typeof errorCode !== 'string' || errorCode === '' || errorCode === ALREADY_IN_PROGRESS) return null;
+  return { status: cause.statusCode, errorCode, message: typeof body!.message === 'string' ? body!.message : '' };
+}
+
+/** Whether Adyen refused the request without processing it (refusalOf). */
+function refusedUnprocessed(error: unknown): boolean {
+  return refusalOf(error) !== null;
+}
+
+/** A refusal as the refund's failure reason: "422 167: Original pspReference required for this operation". */
+export function refusalReason(refusal: AdyenRefusal): string {
+  return `${refusal.status} ${refusal.errorCode}${refusal.message ? `: ${refusal.message}` : ''}`;
 }
 
 /**
@@ -55,10 +82,17 @@ function refusedUnprocessed(error: unknown): boolean {
 export class AdyenProcessor implements CardProcessor {
   private readonly checkout: CheckoutAPI;
 
+  /**
+   * `origin`: where the checkout page is served (BASE_URL's scheme, host and port), sent as `origin` with every
+   * payment, as Adyen requires for browser-based 3-D Secure 2.
+   */
   constructor(
     private readonly config: AdyenConfig,
     private readonly notifications: NotificationStore,
+    private readonly origin: string,
   ) {
+    if (!/^https?:\/\/[^/]+$/.test(origin)) throw new Error(`the checkout page's origin must be scheme://host[:port], without a path (got ${origin})`);
+    if (origin.length > ORIGIN_MAX_LENGTH) throw new Error(`BASE_URL's origin is longer than the ${ORIGIN_MAX_LENGTH} characters Adyen takes as \`origin\` (${origin})`);
     const client = new Client({
       apiKey: config.apiKey,
       environment: config.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST,
@@ -88,14 +122,16 @@ export class AdyenProcessor implements CardProcessor {
       channel: Types.checkout.PaymentRequest.ChannelEnum.Web,
       // The redirect flow only: no third-party 3-D Secure script ever runs on our page.
       authenticationData: { threeDSRequestData: { nativeThreeDS: Types.checkout.ThreeDSRequestData.NativeThreeDSEnum.Disabled } },
+      // The checkout page's origin: Adyen requires it for browser-based (channel Web) 3-D Secure 2.
+      origin: this.origin,
       ...(browser ? { shopperIP: browser.ip } : {}),
-      ...(browser ? browserInfoOf(browser) : {}),
+      ...(browser ? { browserInfo: browserInfoOf(browser) } : {}),
     };
     let answer: Types.checkout.PaymentResponse;
     try {
       answer = await this.call('payments', () => this.checkout.PaymentsApi.payments(payment, { idempotencyKey: request.paymentId }));
     } catch (error) {
-      if (refusedUnprocessed(error)) return { kind: 'declined', code: 'processing_error', threeDs: null };
+      if (refusalOf(error)) return { kind: 'declined', code: 'processing_error', threeDs: null };
       throw error;
     }
     return this.resultOf(answer, request.paymentId);
@@ -107,24 +143,42 @@ export class AdyenProcessor implements CardProcessor {
    */
   async completeChallenge(reference: string, answer: ChallengeAnswer): Promise<FinalResult> {
     if (!('redirectResult' in answer)) return { kind: 'declined', code: 'authentication_failed', threeDs: 'failed' };
-    const details = await this.call('payments/details', () =>
-      this.checkout.PaymentsApi.paymentsDetails({ details: { redirectResult: answer.redirectResult } }, { idempotencyKey: `${reference}-details` }),
-    );
+    let details: Types.checkout.PaymentDetailsResponse;
+    try {
+      details = await this.call('payments/details', () =>
+        this.checkout.PaymentsApi.paymentsDetails({ details: { redirectResult: answer.redirectResult } }, { idempotencyKey: `${reference}-details` }),
+      );
+    } catch (error) {
+      // Adyen refused the details (a redirectResult it will not take): final, never "unknown" (docs/acquirers.md).
+      if (refusedUnprocessed(error)) return { kind: 'declined', code: 'processing_error', threeDs: 'challenged' };
+      throw error;
+    }
     const result = this.resultOf(details, reference);
     if (result.kind === 'challenge') throw new AdyenOutcomeUnknown(`a second challenge after 3-D Secure (${details.resultCode})`);
     if (result.kind === 'approved') return { ...result, threeDs: null };
     return { ...result, threeDs: result.code === 'authentication_failed' ? 'failed' : 'challenged' };
   }
 
-  /** Adyen takes the refund and answers `received`; its REFUND or REFUND_FAILED notification settles it. */
+  /**
+   * Adyen takes the refund and answers `received`; its REFUND or REFUND_FAILED notification settles it. A
+   * refund Adyen refuses without processing it (refusalOf) is declined with Adyen's code and message: final,
+   * never sent again.
+   */
   async refund(request: RefundRequest): Promise<RefundResult> {
-    const answer = await this.call('refunds', () =>
-      this.checkout.ModificationsApi.refundCapturedPayment(
-        request.reference,
-        { merchantAccount: this.config.merchantAccount, reference: request.refundId, amount: { currency: request.currency.toUpperCase(), value: request.amount } },
-        { idempotencyKey: request.refundId },
-      ),
-    );
+    let answer: Types.checkout.PaymentRefundResponse;
+    try {
+      answer = await this.call('refunds', () =>
+        this.checkout.ModificationsApi.refundCapturedPayment(
+          request.reference,
+          { merchantAccount: this.config.merchantAccount, reference: request.refundId, amount: { currency: request.currency.toUpperCase(), value: request.amount } },
+          { idempotencyKey: request.refundId },
+        ),
+      );
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) return { kind: 'declined', reason: refusalReason(refusal) };
+      throw error;
+    }
     return { kind: 'pending', reference: answer.pspReference };
   }
 
@@ -161,7 +215,8 @@ export class AdyenProcessor implements CardProcessor {
       case ResultCode.Authorised:
         return { kind: 'approved', reference: answer.pspReference!, threeDs: null };
       case ResultCode.Refused:
-        return { kind: 'declined', code: failureCodeOfRefusal(answer.refusalReasonCode), threeDs: null };
+        // Without a refusalReasonCode, Adyen's reason text is mapped by the same table.
+        return { kind: 'declined', code: failureCodeOfRefusal(answer.refusalReasonCode, answer.refusalReason), threeDs: null };
       case ResultCode.Cancelled:
         return { kind: 'declined', code: 'card_declined', threeDs: null };
       case ResultCode.RedirectShopper:
@@ -172,13 +227,19 @@ export class AdyenProcessor implements CardProcessor {
         if (!redirect) return { kind: 'declined', code: 'authentication_failed', threeDs: 'failed' };
         return { kind: 'challenge', reference: subject, redirect };
       }
+      case ResultCode.Error:
+        // Adyen defines Error as final: the payment was not processed, and no notification will change that.
+        return { kind: 'declined', code: 'processing_error', threeDs: null };
       default:
-        // Pending, Received, Error and anything new: Adyen has not said yes or no. Its notification will.
+        // Pending, Received and anything new: Adyen has not said yes or no. Its notification will.
         throw new AdyenOutcomeUnknown(`resultCode ${answer.resultCode}`);
     }
   }
 
-  /** Any failure (5xx, time-out, network, a refused request) is an unknown outcome to the port; the cause is kept. */
+  /**
+   * Any failure (5xx, time-out, network, a refused request) leaves here as an unknown outcome, with its cause
+   * kept; authorize, completeChallenge and refund then take Adyen's refusals out of it (refusalOf).
+   */
   private async call<T>(operation: string, send: () => Promise<T>): Promise<T> {
     try {
       return await send();
@@ -190,25 +251,32 @@ export class AdyenProcessor implements CardProcessor {
   }
 }
 
+/** The longest `origin` Checkout v71 takes. */
+const ORIGIN_MAX_LENGTH = 80;
+
 /**
- * Adyen's `browserInfo` needs all eight fields; the page sends the screen's, the request gives the headers.
- * Without the page's part (an API caller) none is sent rather than made up: Adyen then decides without it.
+ * What `browserInfo` says for a field the page did not send (a caller other than our checkout page, or a
+ * page that could not read the screen): docs/acquirers.md, "What the adapter sends". `language` is the
+ * fallback of Adyen's own web library; 24 bits is the colour depth every current browser reports; a 0 x 0
+ * screen and offset 0 (UTC) say "not known" rather than invent a device; Java is gone from every browser.
  */
-function browserInfoOf(browser: ShopperBrowser): Pick<PaymentRequest, 'browserInfo'> {
-  const { language, colorDepth, screenHeight, screenWidth, timeZoneOffset } = browser;
-  if (language === undefined || colorDepth === undefined || screenHeight === undefined || screenWidth === undefined || timeZoneOffset === undefined) return {};
+export const BROWSER_DEFAULTS = Object.freeze({ language: 'en', colorDepth: 24, screenHeight: 0, screenWidth: 0, timeZoneOffset: 0, javaEnabled: false });
+
+/**
+ * Adyen's `browserInfo`, always complete (its definition requires all eight fields for browser-based 3-D
+ * Secure 2): the headers come from the request, the screen, language and time zone from the page, and
+ * BROWSER_DEFAULTS stand in for whatever the page did not send.
+ */
+export function browserInfoOf(browser: ShopperBrowser): Types.checkout.BrowserInfo {
   return {
-    browserInfo: {
-      userAgent: browser.userAgent,
-      acceptHeader: browser.acceptHeader,
-      language,
-      colorDepth,
-      screenHeight,
-      screenWidth,
-      timeZoneOffset,
-      // Java applets are gone from every browser: navigator.javaEnabled() is false everywhere.
-      javaEnabled: browser.javaEnabled ?? false,
-    },
+    userAgent: browser.userAgent,
+    acceptHeader: browser.acceptHeader,
+    language: browser.language || BROWSER_DEFAULTS.language,
+    colorDepth: browser.colorDepth ?? BROWSER_DEFAULTS.colorDepth,
+    screenHeight: browser.screenHeight ?? BROWSER_DEFAULTS.screenHeight,
+    screenWidth: browser.screenWidth ?? BROWSER_DEFAULTS.screenWidth,
+    timeZoneOffset: browser.timeZoneOffset ?? BROWSER_DEFAULTS.timeZoneOffset,
+    javaEnabled: browser.javaEnabled ?? BROWSER_DEFAULTS.javaEnabled,
   };
 }
 

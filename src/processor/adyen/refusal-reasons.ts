@@ -51,8 +51,12 @@ export const REFUSAL_REASONS: Record<string, { adyen: string; code: FailureCode 
   '46': { adyen: 'Transaction blocked by Adyen to prevent excessive retry fees', code: 'card_declined' },
 };
 
-export function failureCodeOfRefusal(refusalReasonCode: string | undefined): FailureCode {
-  return (refusalReasonCode && REFUSAL_REASONS[refusalReasonCode]?.code) || 'card_declined';
+/**
+ * A Refused payment's failure code: by its `refusalReasonCode`; when that is missing (or not in the table), by
+ * its `refusalReason` text, as for notifications; `card_declined` when neither is known.
+ */
+export function failureCodeOfRefusal(refusalReasonCode: string | undefined, refusalReason?: string): FailureCode {
+  return (refusalReasonCode && REFUSAL_REASONS[refusalReasonCode]?.code) || failureCodeOfReasonText(refusalReason);
 }
 
 /**
