@@ -4,7 +4,7 @@ import { CHECKOUT_CSP } from '../checkout/checkout-page';
 import { IMMUTABLE, NO_STORE, pageSecurityHeaders, readAssets, readStaticFile, sendStatic, type StaticFile } from '../http/static-page';
 import { PROJECT_ROOT } from '../shared/project-root';
 
-/** The checkout page's policy, as issue 12 asks: our own script and style sheet, and /graphql; nothing else. */
+/** The checkout page's policy: our own script and style sheet, and /graphql; nothing else (docs/dashboard.md, "CSP"). */
 export const DASHBOARD_CSP = CHECKOUT_CSP;
 
 interface BuiltDashboard {

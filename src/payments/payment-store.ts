@@ -91,7 +91,7 @@ const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."sta
 
 /**
  * Any payment with its shop and seller, by id alone (the id is the checkout's capability): one joined statement,
- * the row as it is now. Every checkout call reads it, so no entities are built (docs/performance.md, round 3).
+ * the row as it is now. Every checkout call reads it, so no entities are built (docs/performance.md, "The completion path").
  */
 export async function selectCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment | null> {
   const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);

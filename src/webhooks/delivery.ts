@@ -114,7 +114,7 @@ async function claim(deps: DeliveryDeps, deliveryId: string, attemptCount: numbe
       { error: 'worker lost: no outcome was recorded' },
     );
     // What the request needs, in one plain read: a populated find of the delivery, its event and its shop cost
-    // about 3 ms of CPU, and a burst of completions is a burst of deliveries (docs/performance.md, round 3).
+    // about 3 ms of CPU, and a burst of completions is a burst of deliveries (docs/performance.md, "Webhook deliveries").
     const [target] = await tx.execute<{ url: string | null; secret: string; event_id: string; body: string; test: boolean }[]>(
       `select case when s."deleted_at" is null then s."webhook_url" end as url, s."webhook_secret" as secret,
               e."id" as event_id, e."body", e."test"

@@ -115,6 +115,7 @@ const OPERATIONS: Record<string, Operation> = {
   webhookDeliveries: { roles: ALL, seller: true, call: () => ['{ webhookDeliveries { pagination { total } } }', {}] },
   webhookDelivery: { roles: ALL, seller: true, gateOnly: true, call: () => ['{ webhookDelivery(id: "whd_missing") { id } }', {}] },
   auditLog: { roles: ALL, call: () => ['{ auditLog { pagination { total } } }', {}] },
+  flaggedAcquirerNotifications: { roles: ALL, call: () => ['{ flaggedAcquirerNotifications { id } }', {}] },
 };
 
 /**

@@ -30,9 +30,8 @@ describe('the docs', () => {
     for (const link of relativeLinks(read(file))) {
       const [target, anchor] = link.split('#');
       const resolved = target === '' ? path.join(ROOT, file) : path.resolve(path.dirname(path.join(ROOT, file)), target);
-      // The contract lives beside the repository (../shared/spec), not in it: not ours to check on a fresh clone.
-      if (!resolved.startsWith(ROOT + path.sep)) continue;
-      if (!fs.existsSync(resolved)) broken.push(link);
+      // The repository stands on its own: a link that leaves it is broken on a fresh clone.
+      if (!resolved.startsWith(ROOT + path.sep) || !fs.existsSync(resolved)) broken.push(link);
       else if (anchor && resolved.endsWith('.md') && !anchors(fs.readFileSync(resolved, 'utf8')).has(anchor)) broken.push(link);
     }
     expect(broken).toEqual([]);

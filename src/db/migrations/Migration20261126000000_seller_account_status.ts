@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * A seller's account status (issue 14, point 4), which caps the amount of each payment; apart from
+ * A seller's account status (docs/admin.md, "Sellers and shops"), which caps the amount of each payment; apart from
  * `status` (access). Sellers that already exist become `verified`: they took payments of any amount
  * until now, and capping them silently would break their integrations. New sellers start `new`.
  */

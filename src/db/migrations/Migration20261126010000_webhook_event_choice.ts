@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The events each shop receives by webhook (issue 14, point 3). `payment.completed` is always sent (the
+ * The events each shop receives by webhook (docs/reference.md, "Choosing events"). `payment.completed` is always sent (the
  * spec documents it); this column lists the others the shop asked for, none by default.
  */
 export class Migration20261126010000_webhook_event_choice extends Migration {

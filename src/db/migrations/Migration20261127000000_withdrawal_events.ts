@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Withdrawal events (withdrawal.paid, withdrawal.rejected; issue 14, point 3) are about a withdrawal, not a
+ * Withdrawal events (withdrawal.paid, withdrawal.rejected; docs/reference.md, "Webhooks") are about a withdrawal, not a
  * payment: the outbox row names it, and its sequence counts per withdrawal.
  */
 export class Migration20261127000000_withdrawal_events extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Per-seller checkpoints of the balance sums (issue 16, point 3): a seller's figures are the last checkpoint
+ * Per-seller checkpoints of the balance sums (docs/checkout.md, "Balances in constant time"): a seller's figures are the last checkpoint
  * plus the entries after it, so reading them costs the same at a million entries as at ten. Append-only, like
  * the ledger: a new checkpoint is a new row, nothing is ever edited, and no completion ever waits on one.
  * Each row sums the seller's `seller_balance` entries with id <= `through_entry_id`; check-ledger verifies them.

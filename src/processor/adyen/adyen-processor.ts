@@ -62,11 +62,6 @@ export function refusalOf(error: unknown): AdyenRefusal | null {
   return { status: cause.statusCode, errorCode, message: typeof body!.message === 'string' ? body!.message : '' };
 }
 
-/** Whether Adyen refused the request without processing it (refusalOf). */
-function refusedUnprocessed(error: unknown): boolean {
-  return refusalOf(error) !== null;
-}
-
 /** A refusal as the refund's failure reason: "422 167: Original pspReference required for this operation". */
 export function refusalReason(refusal: AdyenRefusal): string {
   return `${refusal.status} ${refusal.errorCode}${refusal.message ? `: ${refusal.message}` : ''}`;
@@ -150,7 +145,7 @@ export class AdyenProcessor implements CardProcessor {
       );
     } catch (error) {
       // Adyen refused the details (a redirectResult it will not take): final, never "unknown" (docs/acquirers.md).
-      if (refusedUnprocessed(error)) return { kind: 'declined', code: 'processing_error', threeDs: 'challenged' };
+      if (refusalOf(error)) return { kind: 'declined', code: 'processing_error', threeDs: 'challenged' };
       throw error;
     }
     const result = this.resultOf(details, reference);
