@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
 import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { CARD, checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { adyenSuite } from '../support/adyen-suite';
+import type { TestService } from '../support/test-service';
 
 /*
  * The 3-D Secure return (docs/acquirers.md, "3-D Secure without third-party scripts"): only the browser the issuer
@@ -18,23 +18,11 @@ import { startTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
+const suite = adyenSuite('adyen-3ds-return', { RATE_LIMIT_PER_MINUTE: '1000' });
 let adyen: AdyenStandIn;
 let service: TestService;
-
-beforeAll(async () => {
-  adyen = await new AdyenStandIn().start();
-  service = await startTestService({ ...adyen.env(), RATE_LIMIT_PER_MINUTE: '1000' }, 'adyen-3ds-return');
-  adyen.serviceUrl = service.url;
-});
-afterAll(async () => {
-  await service?.stop();
-  await adyen?.close();
-});
-afterEach(() => {
-  expect(adyen.violations).toEqual([]);
-});
-
-const reload = (id: string) => service.em().findOneOrFail(Payment, { id }, { refresh: true });
+beforeAll(() => ({ adyen, service } = suite));
+const { reload } = suite;
 
 /** A payment of a new shop, waiting for its customer to come back from the issuer. */
 async function challenged(holder?: string): Promise<{ id: string; session: string; token: string }> {

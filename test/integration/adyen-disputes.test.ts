@@ -1,41 +1,30 @@
 import { Client } from 'pg';
 import { LEDGER_INVARIANTS, checkLedger } from '../../src/ledger/ledger-invariants';
 import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
 import { Refund } from '../../src/refunds/refund.entity';
 import { AdminRole } from '../../src/admins/admin-role';
 import { adminClient, eventually } from '../support/admin-client';
-import { AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
+import { type AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { checkoutClient, CARD } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { adyenSuite } from '../support/adyen-suite';
+import type { TestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
 const VISA = '4111111111111111';
 const AMOUNT = 5000;
 const FEE = 750;
+const ours = new Set<string>();
+// A short statement timeout lets a test make applying a notification fail (a row held locked) and see it retried.
+const suite = adyenSuite('adyen-disputes', {
+  RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_PROCESSING_TIMEOUT_MS: '300', REFUND_SWEEP_INTERVAL_MS: '100',
+  RATE_LIMIT_PER_MINUTE: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1000',
+});
 let adyen: AdyenStandIn;
 let service: TestService;
-const ours = new Set<string>();
-
-beforeAll(async () => {
-  adyen = await new AdyenStandIn().start();
-  service = await startTestService(
-    // A short statement timeout lets a test make applying a notification fail (a row held locked) and see it retried.
-    { ...adyen.env(), RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_PROCESSING_TIMEOUT_MS: '300', REFUND_SWEEP_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1000' },
-    'adyen-disputes',
-  );
-  adyen.serviceUrl = service.url;
-});
-afterAll(async () => {
-  await service?.stop();
-  await adyen?.close();
-});
-afterEach(() => expect(adyen.violations).toEqual([]));
-
-const applyNotifications = () => service.services.acquirerNotifications!.inbox.drain();
-const reload = (id: string) => service.em().findOneOrFail(Payment, { id }, { refresh: true });
+beforeAll(() => ({ adyen, service } = suite));
+const { applyNotifications, reload } = suite;
 
 async function paidPayment(amount = AMOUNT) {
   const shop = await service.createShop();

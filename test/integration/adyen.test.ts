@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { checkLedger } from '../../src/ledger/ledger-invariants';
 import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
 import { Refund } from '../../src/refunds/refund.entity';
 import { AdminRole } from '../../src/admins/admin-role';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
@@ -11,34 +10,20 @@ import { adminClient, eventually } from '../support/admin-client';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER, LOSE_REFUND_ANSWER_CENTS } from '../support/adyen-stand-in';
 import { checkoutClient, CARD } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { adyenSuite } from '../support/adyen-suite';
+import type { TestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
 const VISA = '4111111111111111';
-let adyen: AdyenStandIn;
-let service: TestService;
 /** The payments and sellers this file made (the run's database is shared with other files). */
 const ours = new Set<string>();
-
-beforeAll(async () => {
-  adyen = await new AdyenStandIn().start();
-  // Reconciliation sweeps often here, so a test would see it settle something it must not.
-  service = await startTestService(
-    { ...adyen.env(), RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_PROCESSING_TIMEOUT_MS: '300', REFUND_SWEEP_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' },
-    'adyen',
-  );
-  adyen.serviceUrl = service.url;
-});
-afterAll(async () => {
-  await service?.stop();
-  await adyen?.close();
-});
-
-afterEach(() => {
-  // Every request the adapter sent, and every notification we built, met Adyen's published schema: a violation fails the test that sent it.
-  expect(adyen.violations).toEqual([]);
-});
+// Reconciliation sweeps often here, so a test would see it settle something it must not.
+const suite = adyenSuite('adyen', { RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_PROCESSING_TIMEOUT_MS: '300', REFUND_SWEEP_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' });
+let adyen: AdyenStandIn;
+let service: TestService;
+beforeAll(() => ({ adyen, service } = suite));
+const { applyNotifications, reload } = suite;
 
 async function newPayment(amount: number = VALID_PAYMENT.amount) {
   const shop = await service.createShop();
@@ -47,14 +32,10 @@ async function newPayment(amount: number = VALID_PAYMENT.amount) {
   return { shop, id };
 }
 
-const reload = (id: string) => service.em().findOneOrFail(Payment, { id }, { refresh: true });
 
 async function journalOf(id: string): Promise<string[]> {
   return (await service.em().find(LedgerEntry, { payment: id })).map((e) => `${e.account} ${e.kind} ${e.amount}`).sort();
 }
-
-/** Applies every notification accepted so far (the inbox also does it on its own, a moment later). */
-const applyNotifications = () => service.services.acquirerNotifications!.inbox.drain();
 
 async function ourViolations() {
   return (await checkLedger(service.em())).violations.filter((v) => ours.has(v.subject));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { hmacValidator } from '@adyen/api-library';
 import { basicAuthMatches, EVENT_READINGS, eventOf, notificationItems, readItem, signatureValid } from '../../src/processor/adyen/notifications';
-import { failureCodeOfReasonText, failureCodeOfRefusal } from '../../src/processor/adyen/refusal-reasons';
+import { failureCodeOfReasonText, failureCodeOfRefusal, REFUSAL_REASONS } from '../../src/processor/adyen/refusal-reasons';
 
 const KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const credentials = { username: 'adyen', password: 's3cret', hmacKey: KEY };
@@ -143,5 +143,37 @@ describe('Adyen notifications', () => {
     expect(failureCodeOfReasonText('Expired Card')).toBe('expired_card');
     expect(failureCodeOfReasonText('FRAUD-CANCELLED')).toBe('fraudulent');
     expect(failureCodeOfReasonText('something new')).toBe('card_declined');
+  });
+});
+
+describe('the refusal table, as docs/acquirers.md publishes it', () => {
+  const docs = fs.readFileSync(path.join(__dirname, '../../docs/acquirers.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('### Refusal reasons'), docs.indexOf('## 3-D Secure'));
+  /** `| 2, 3, 5, 32-37 | names | \`card_declined\` |` -> each code with its failure code. */
+  const documented = new Map<string, string>();
+  for (const line of section.split('\n').filter((l) => /^\| \d/.test(l))) {
+    const [codes, , failure] = line.split('|').slice(1).map((cell) => cell.trim());
+    for (const part of codes.split(',').map((p) => p.trim())) {
+      const [from, to = from] = part.split('-').map(Number);
+      for (let code = from; code <= to; code++) documented.set(String(code), failure.replace(/`/g, ''));
+    }
+  }
+
+  test('every code Adyen lists maps onto the documented failure code, by code and by its text', () => {
+    expect([...documented.keys()].sort()).toEqual(Object.keys(REFUSAL_REASONS).sort());
+    for (const [code, failure] of documented) {
+      expect([code, failureCodeOfRefusal(code)]).toEqual([code, failure]);
+      // The text Adyen sends in notifications (and in `refusalReason`) finds the same code, in any case, with a suffix.
+      const name = REFUSAL_REASONS[code].adyen;
+      expect(name.length).toBeGreaterThan(2);
+      expect([name, failureCodeOfReasonText(` ${name.toUpperCase()}: detail `)]).toEqual([name, failure]);
+      expect([name, failureCodeOfRefusal(undefined, name)]).toEqual([name, failure]);
+    }
+    // The names are Adyen's own: a few as its refusal-reasons page spells them.
+    expect(['Refused', 'Referral', 'Blocked Card', 'Not enough balance', 'CVC Declined', 'FRAUD-CANCELLED'].map((n) => failureCodeOfReasonText(n))).toEqual(
+      ['card_declined', 'card_declined', 'card_declined', 'insufficient_funds', 'incorrect_cvc', 'fraudulent'],
+    );
+    expect(failureCodeOfReasonText(undefined)).toBe('card_declined');
+    expect(failureCodeOfRefusal('999', 'Expired Card')).toBe('expired_card');
   });
 });
