@@ -6,6 +6,7 @@
  *   GraphQL    src/graphql/ and every *.resolver.ts (a feature's thin GraphQL face lives in its folder)
  *   HTTP       src/http/: request context, the caller (actor), authentication, body errors, probes
  *   features   payments, checkout, refunds, disputes, withdrawals, webhooks, shops, ledger, admins, audit, accounts,
+ *              notifications,
  *              lifecycles (the move functions, apply-move.ts and review-move.ts)
  *   adapters   db, processor, rate-limit, observability, mail (outside systems behind our own interfaces)
  *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours), and the
@@ -17,7 +18,7 @@ const ENTRY = '^src/[^/]+\\.ts$';
 const PAGES = '^src/(rest|admin-console)/|^src/.+-page\\.ts$';
 const GRAPHQL = '^src/graphql/|^src/.+\\.resolver\\.ts$';
 const HTTP = '^src/http/';
-const FEATURES = '^src/(payments|checkout|refunds|disputes|withdrawals|webhooks|shops|ledger|admins|audit|accounts)/|^src/lifecycles/(apply|review)-move\\.ts$';
+const FEATURES = '^src/(payments|checkout|refunds|disputes|withdrawals|webhooks|shops|ledger|admins|audit|accounts|notifications)/|^src/lifecycles/(apply|review)-move\\.ts$';
 const ADAPTERS = '^src/(db|processor|rate-limit|observability|mail)/';
 const LIFECYCLE_TABLES = 'lifecycles/(lifecycle|all|[a-z-]+\\.lifecycle)\\.ts$';
 const KERNEL = `^src/shared/|^src/${LIFECYCLE_TABLES}`;

@@ -17,8 +17,9 @@ import { WebhookDelivery } from './src/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from './src/webhooks/webhook-event.entity';
 import { Withdrawal } from './src/withdrawals/withdrawal.entity';
 import { Dispute } from './src/disputes/dispute.entity';
+import { MailOutboxEntry } from './src/notifications/mail-outbox.entity';
 
-export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry, SellerSession, EmailVerification, Dispute];
+export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry, SellerSession, EmailVerification, Dispute, MailOutboxEntry];
 
 /**
  * The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk.

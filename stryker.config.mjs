@@ -47,6 +47,8 @@ const RULE_TESTS = [
   'checkout-ui-card-checks',
   'payment-limits',
   'payment-rules',
+  'refund-rules',
+  'dispute-rules',
   'retry-schedule',
   'rule-boundaries',
   'webhook-edges',
@@ -74,6 +76,10 @@ export default {
     // Reading Adyen's notification items (fields, HMAC, event codes) and telling a refusal from an unknown outcome.
     'src/processor/adyen/notifications.ts',
     'src/processor/adyen/refusal-reasons.ts',
+    // What remains refundable of a payment, and the amount a refund request may take.
+    'src/refunds/refund-rules.ts',
+    // Whether a dispute notice fits its payment, and the seller's share of a chargeback.
+    'src/disputes/dispute-rules.ts',
   ],
   jest: {
     ...common.jest,

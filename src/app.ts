@@ -24,6 +24,7 @@ import type { RateLimits } from './http/authenticate';
 import { health } from './http/health';
 import { metricsEndpoint, requestMetrics } from './observability/metrics';
 import { sampleQueueDepth } from './observability/queue-depth';
+import { watchLedger } from './ledger/ledger-watch';
 import { locals, requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
 
@@ -38,6 +39,8 @@ export interface AppDeps {
   services: AppServices;
   /** The bull queues of this process, shown to admins at /admin/queues. */
   queues: Queue[];
+  /** Heartbeats of this process's workers (webhooks, mail), which /readyz reports. */
+  workers?: Record<string, () => boolean | null>;
   logger: Logger;
 }
 
@@ -62,8 +65,15 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
   app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));
   // After the facade: its calls are most of the traffic and need not be matched against these first.
-  app.get('/metrics', metricsEndpoint(deps.services.metrics, deps.config.metricsToken, () => sampleQueueDepth(orm, deps.services.metrics)));
-  const probes = health(orm, deps.redis);
+  const metrics = deps.services.metrics;
+  const probes = health(orm, deps.redis, { metrics, workers: deps.workers });
+  const ledger = watchLedger(orm, metrics, deps.config.ledgerCheckIntervalMs, logger);
+  app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken, async () => {
+    // The readiness checks first: with PostgreSQL away the scrape still answers, and says so (readiness_check_up).
+    const readiness = await probes.check();
+    ledger.onScrape();
+    if (readiness.database === 'up') await sampleQueueDepth(orm, metrics).catch((error: Error) => logger.warn({ err: error.message }, 'queue depths not sampled for /metrics'));
+  }));
   app.get('/livez', probes.live);
   app.get(['/readyz', '/healthz'], probes.ready);
 
@@ -87,7 +97,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
       }),
     );
   }
-  app.use(queueDashboardRouter(deps.queues));
+  app.use(queueDashboardRouter(deps.queues, { sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, baseUrl: deps.baseUrl }));
   app.use(adminConsoleRouter());
   app.use(dashboardRouter());
   app.use(
@@ -106,7 +116,11 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
 
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
   app.use(lastErrors(logger));
-  return { app, drain: probes.drain, stop: graphql.stop };
+  const stop = async () => {
+    await graphql.stop();
+    await ledger.stop();
+  };
+  return { app, drain: probes.drain, stop };
 }
 
 /**

@@ -7,6 +7,8 @@ import { createAdmin, revokeAdmin } from './admins/admin.service';
 import { loadConfig, publicBaseUrl, type Config } from './shared/config';
 import { adminSetupLink } from './accounts/admin-accounts';
 import { inviteSeller } from './accounts/accounts.service';
+import { reencryptSecrets } from './accounts/reencrypt-secrets';
+import { createSecretBox } from './accounts/secret-box';
 import { Admin } from './admins/admin.entity';
 import { openDatabase } from './db/database';
 import { checkLedger } from './ledger/ledger-invariants';
@@ -16,9 +18,14 @@ import { DomainError } from './shared/errors';
 import { createSellerWithShop } from './shops/shop-provisioning';
 import { checkWebhookUrl } from './webhooks/webhook-url';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { MAIL_CLI_USAGE, MailCliUsage, mailCli } from './notifications/mail-cli';
 
 /** Operations commands: `npm run cli -- <command> [options]`. Results are one JSON line on stdout. */
-const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 'string' }>; run(em: EntityManager, o: Record<string, string | undefined>, config: Config): Promise<unknown> }> = {
+const COMMANDS: Record<
+  string,
+  // `positionals`: the command takes words after its name (`mail show <id>`), handed to `run` as `args`.
+  { usage: string; options: Record<string, { type: 'string' }>; positionals?: true; run(em: EntityManager, o: Record<string, string | undefined>, config: Config, args: string[]): Promise<unknown> }
+> = {
   'create-shop': {
     usage: 'create-shop --email <email> --name <shop name> [--webhook-url <https url>]',
     options: { email: { type: 'string' }, name: { type: 'string' }, 'webhook-url': { type: 'string' } },
@@ -64,6 +71,16 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       return { admin_id: admin.id, revoked: true };
     },
   },
+  'reencrypt-secrets': {
+    usage: 'reencrypt-secrets   (seals every stored secret again with ACCOUNT_SECRETS_KEY; after a rotation, once every instance has the new key)',
+    options: {},
+    async run(em, _o, config) {
+      if (!config.accountSecretsKey) throw new UsageError('ACCOUNT_SECRETS_KEY is not set: there is no key to seal the secrets with');
+      const report = await reencryptSecrets(em, createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys), config.accountSecretsKey);
+      if (report.failed.length > 0) process.exitCode = 1;
+      return report;
+    },
+  },
   'check-ledger': {
     usage: 'check-ledger   (exit status 1 when any money invariant is broken)',
     options: {},
@@ -73,7 +90,25 @@ const COMMANDS: Record<string, { usage: string; options: Record<string, { type: 
       return check;
     },
   },
+  mail: {
+    usage: MAIL_CLI_USAGE,
+    options: {},
+    positionals: true,
+    async run(em, _o, _config, args) {
+      try {
+        return new Printed(await mailCli(em, args));
+      } catch (error) {
+        if (error instanceof MailCliUsage) throw new UsageError(error.message);
+        throw error;
+      }
+    },
+  },
 };
+
+/** An answer for people (the mail commands): printed as it is, not as a JSON line. */
+class Printed {
+  constructor(readonly text: string) {}
+}
 
 class UsageError extends Error {}
 
@@ -105,8 +140,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let options: Record<string, string | undefined>;
+  let args: string[];
   try {
-    options = parseArgs({ args: rest, options: command.options, strict: true }).values as Record<string, string | undefined>;
+    const parsed = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: command.positionals ?? false });
+    options = parsed.values as Record<string, string | undefined>;
+    args = parsed.positionals;
     for (const key of Object.keys(command.options)) if (key !== 'webhook-url') required(options, key);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nUsage: npm run cli -- ${command.usage}\n`);
@@ -116,8 +154,8 @@ async function main(argv: string[]): Promise<number> {
   // Standard output carries only the answer; logs go to standard error.
   const database = await openDatabase(config, processLogger(config, 2), 'cli');
   try {
-    const result = await command.run(database.orm.em.fork(), options, config);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    const result = await command.run(database.orm.em.fork(), options, config, args);
+    process.stdout.write(result instanceof Printed ? result.text : `${JSON.stringify(result)}\n`);
     return Number(process.exitCode ?? 0);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,4 +1,6 @@
 import './production-mode';
+// First after NODE_ENV: with tracing on, the instrumentations must be in place before http, express, pg … load.
+import './observability/tracing-bootstrap';
 import 'reflect-metadata';
 import { isClusterPrimary, runClusterPrimary } from './cluster';
 import { loadConfig } from './shared/config';
@@ -7,10 +9,11 @@ import { processLogger } from './shared/logger';
 import { stopOnSignals } from './shared/shutdown';
 import { exitOnStartupFailure } from './shared/startup-error';
 import { createDemoShopIfEmpty } from './shops/demo-shop';
+import { shutdownTracing, traceLogMixin } from './observability/tracing';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = processLogger(config);
+  const logger = processLogger(config, 1, traceLogMixin());
   if (isClusterPrimary(config)) return runClusterPrimary(config, logger);
   const service = await startService(config, logger);
   if (service.database.embedded) {
@@ -19,6 +22,7 @@ async function main(): Promise<void> {
   }
   stopOnSignals(logger, 'shutting down: draining requests', async () => {
     await service.stop();
+    await shutdownTracing();
     await new Promise<void>((resolve) => logger.flush(() => resolve()));
   });
 }

@@ -25,6 +25,7 @@ import { connectRedis, redisReady, type Redis } from './shared/redis';
 import { pooledRunner } from './db/pooled-query';
 import { createCredentialCache } from './shops/credential-cache';
 import { startWebhookRuntime, type WebhookRuntime } from './webhooks/webhook-runtime';
+import { startMailRuntime, type MailRuntime } from './notifications/mail-runtime';
 
 export interface RunningService {
   url: string;
@@ -58,16 +59,22 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const baseUrl = publicBaseUrl(config, port);
   const metrics = createMetrics();
   const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
+  const mail = startMailRuntime(config, database.orm, logger, baseUrl, config.mail.workersInService, metrics);
   const schema = await buildAppSchema();
-  const services = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics);
+  const services = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
   const { app, drain, stop: stopGraphQL } = await createApp({
     config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
-    queues: [...webhooks.queues, ...services.refunds.queues],
+    queues: [...webhooks.queues, ...services.refunds.queues, ...mail.queues],
+    workers: { webhook: webhooks.alive, mail: mail.alive },
   });
   server.on('clientError', answerClientError(logger));
   serve(app);
   logger.info({ port, baseUrl }, 'payment service listening');
   logger.info({ cardProcessor: config.cardProcessor }, processorDescription(config));
+  if (!config.accountSecretsKey) {
+    logger.warn('ACCOUNT_SECRETS_KEY is not set: TOTP secrets and payout account numbers are stored unencrypted. Set it outside local use (docs/operations.md, "Security settings").');
+  }
+  if (config.sessionCookiesInsecure) logger.warn('SESSION_COOKIES_INSECURE=1: session cookies go without Secure and the __Host- prefix. For plain-http local development only.');
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -83,6 +90,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await services.refunds.stop();
       await services.accounts.mailer.stop();
       await webhooks.stop();
+      await mail.stop();
       services.credentials.close();
       redis?.disconnect();
       await database.close();
@@ -112,7 +120,7 @@ async function listen(port: number): Promise<{ server: http.Server; port: number
 const portTaken = (port: number) =>
   new StartupError(`Port ${port} is already in use (is the service already running?). Stop the other process, or set PORT to a free port (0 picks one).`);
 
-function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics): AppServices {
+function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics, mail: MailRuntime): AppServices {
   // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
   // statements run on a pooled connection, like the card path around them (docs/performance.md).
   const processor = createCardProcessor(config, pooledRunner(orm.em), baseUrl);
@@ -123,6 +131,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     baseUrl,
     logger,
     wakeDeliveries: webhooks.wake,
+    wakeMail: mail.wake,
     expiresAfterMs: config.paymentExpiresAfterMs,
   };
   const refunds = startRefundJobs({
@@ -145,7 +154,14 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
       sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
       mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }, logger),
       attemptsPerClient: createRateLimiter({ points: config.accountAttemptsPerClient, windowSeconds: 900, keyPrefix: `${config.redisKeyPrefix}rl:account-attempts`, redis }),
-      secrets: createSecretBox(config.accountSecretsKey),
+      secrets: createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys),
+      cookies: config.sessionCookiesInsecure ? 'insecure-http' : 'secure',
+      resetMailsPerAddress: createRateLimiter({
+        points: config.passwordResetMailsPerHour,
+        windowSeconds: 3600,
+        keyPrefix: `${config.redisKeyPrefix}rl:reset-mails`,
+        redis,
+      }),
     },
     metrics,
     checkout,
@@ -172,6 +188,7 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     refunds,
     reconciliation: startReconciliationJobs({ orm, checkout, metrics, logger, settings: config.reconciliation, enqueueRefund: (id) => refunds.enqueue(id) }),
     acquirerNotifications: config.adyen ? startAdyenInbox(orm, checkout, metrics, logger, config.reconciliation.intervalMs) : null,
+    mail,
   };
 }
 

@@ -1,11 +1,17 @@
 import { run } from './api';
-import { field, h, messageArea, table } from './dom';
+import { field, h, messageArea, table, uid } from './dom';
 import { when } from './format';
 import { go, heading, type Screen } from './shell';
 import { twoFactorSection } from './two-factor';
 
+interface MailSettings {
+  supportEmail: string;
+  supportEmailSet: boolean;
+  notifications: { topic: string; label: string; enabled: boolean }[];
+}
+
 interface AccountData {
-  currentSeller: { email: string; emailVerifiedAt: string | null; createdAt: string; twoFactorEnabled: boolean };
+  currentSeller: { email: string; emailVerifiedAt: string | null; createdAt: string; twoFactorEnabled: boolean; mailSettings: MailSettings };
   mySessions: { id: string; createdAt: string; lastSeenAt: string; userAgent: string; current: boolean }[];
 }
 
@@ -28,6 +34,37 @@ function passwordSection(): HTMLElement {
     }
   });
   return h('section', { id: 'password-section', 'aria-labelledby': 'password-title' }, h('h2', { id: 'password-title' }, 'Password'), form);
+}
+
+/**
+ * "Mail": the support address receipts and refund notices give customers (empty: the account's address), and one
+ * checkbox per notification topic, all on until switched off (docs/dashboard.md, "Mail: receipts and notifications").
+ */
+function mailSection(settings: MailSettings, accountEmail: string): HTMLElement {
+  const support = field('Support email for your customers', { type: 'email', autocomplete: 'email', value: settings.supportEmailSet ? settings.supportEmail : '', placeholder: accountEmail },
+    `Receipts and refund notices tell customers to write here, and replies to them come here. Leave it empty to use ${accountEmail}.`);
+  const boxes = settings.notifications.map((n) => {
+    const id = uid('topic');
+    const box = h('input', { type: 'checkbox', id, value: n.topic, checked: n.enabled }) as HTMLInputElement;
+    return { box, row: h('div', { class: 'check' }, box, h('label', { for: id }, n.label)) };
+  });
+  const message = messageArea();
+  const form = h('form', { class: 'panel narrow', novalidate: true }, support.wrap,
+    h('fieldset', {}, h('legend', {}, 'Email me when'), ...boxes.map((b) => b.row)),
+    message.element, h('button', { type: 'submit', class: 'primary' }, 'Save mail settings'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    try {
+      const enabledTopics = boxes.filter((b) => b.box.checked).map((b) => b.box.value);
+      const saved = await run<{ setMailSettings: MailSettings }>('SetMailSettings', { supportEmail: support.control.value.trim() || null, enabledTopics });
+      support.control.value = saved.setMailSettings.supportEmailSet ? saved.setMailSettings.supportEmail : '';
+      message.success(`Saved. Customers are told to write to ${saved.setMailSettings.supportEmail}.`);
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return h('section', { id: 'mail-section', 'aria-labelledby': 'mail-title' }, h('h2', { id: 'mail-title' }, 'Mail'), form);
 }
 
 function sessionsSection(sessions: AccountData['mySessions'], redraw: () => Promise<void>): HTMLElement {
@@ -81,6 +118,7 @@ async function build(redraw: () => Promise<void>): Promise<Node[]> {
       h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : 'Not yet: open the link in the email we sent you'))),
     passwordSection(),
     twoFactorSection(seller.twoFactorEnabled, redraw),
+    mailSection(seller.mailSettings, seller.email),
     sessionsSection(data.mySessions, redraw),
   );
   return [...holder.childNodes];

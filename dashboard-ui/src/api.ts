@@ -3,7 +3,8 @@ import DOCUMENT from '../../schema/operations/seller-dashboard.graphql';
 /**
  * Runs an operation of schema/operations/seller-dashboard.graphql. The whole document is sent byte for byte
  * (the server allow-lists SignUp and SignIn without a session by that exact text), with the session's CSRF
- * token from the readable hcp_csrf cookie (the httpOnly hcp_session cookie goes along by itself).
+ * token from the readable __Host-hcp_csrf cookie (hcp_csrf under SESSION_COOKIES_INSECURE=1; the httpOnly session
+ * cookie goes along by itself).
  */
 export class DashboardError extends Error {
   constructor(readonly code: string, message: string) {
@@ -17,8 +18,8 @@ const GENERIC = 'Something went wrong on our side. Please try again in a moment.
 const NOT_FOR_PEOPLE = new Set(['GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'BAD_USER_INPUT', 'INTERNAL_SERVER_ERROR', 'INTERNAL_ERROR', 'OPERATION_NOT_ALLOWED']);
 
 export function csrfToken(): string {
-  const match = document.cookie.split('; ').find((c) => c.startsWith('hcp_csrf='));
-  return match ? decodeURIComponent(match.slice('hcp_csrf='.length)) : '';
+  const match = /(?:^|;\s*)(?:__Host-)?hcp_csrf=([^;]*)/.exec(document.cookie);
+  return match ? decodeURIComponent(match[1]) : '';
 }
 
 export async function run<T>(operationName: string, variables: Record<string, unknown> = {}): Promise<T> {

@@ -2,6 +2,7 @@ import { run } from './api';
 import { copyField, field, h, messageArea, table } from './dom';
 import { statusWord, when } from './format';
 import { showCredentials } from './auth-screens';
+import { withReauthentication } from './reauth';
 import { heading, type Screen } from './shell';
 
 interface Attempt { number: number; httpStatus: number | null; error: string | null; responseExcerpt: string | null; durationMs: number | null; startedAt?: string }
@@ -20,7 +21,7 @@ export const developersScreen: Screen = {
   title: 'Developers',
   signedIn: true,
   async render(main) {
-    const me = await run<{ currentSeller: { shop: { id: string; name: string; webhookUrl: string | null } | null } }>('Me');
+    const me = await run<{ currentSeller: { twoFactorEnabled: boolean; shop: { id: string; name: string; webhookUrl: string | null } | null } }>('Me');
     heading(main, this.title);
     const shop = me.currentSeller.shop;
     if (!shop) return main.append(newShopSection(main));
@@ -29,14 +30,15 @@ export const developersScreen: Screen = {
     main.append(
       h('section', { 'aria-labelledby': 'key-title' }, h('h2', { id: 'key-title' }, 'API key'),
         h('p', {}, `Your shop “${shop.name}” has one live API key. It was shown once, when the shop was created; we keep only its hash. If it is lost or may have leaked, delete the shop below and create a new one: the old key stops at once.`)),
-      webhookSection(shop.webhookUrl),
+      webhookSection(shop.webhookUrl, me.currentSeller.twoFactorEnabled),
       deliveryLog(webhookDeliveries.items),
       deleteSection(main, shop.name),
     );
   },
 };
 
-function webhookSection(current: string | null): HTMLElement {
+/** Saving the URL and rotating the secret ask for the password (or a code) first: they change where events go and who can sign them. */
+function webhookSection(current: string | null, twoFactor: boolean): HTMLElement {
   const url = field('Webhook URL', { type: 'url', value: current ?? '', spellcheck: 'false', inputmode: 'url', placeholder: 'https://example.com/webhooks' }, 'HTTPS on a public address. Payment events are sent here, signed with your webhook secret.');
   const saveMessage = messageArea();
   const save = h('form', { class: 'panel', novalidate: true }, url.wrap, saveMessage.element, h('button', { type: 'submit', class: 'primary' }, 'Save webhook URL'));
@@ -45,7 +47,8 @@ function webhookSection(current: string | null): HTMLElement {
     saveMessage.clear();
     try {
       const value = url.control.value.trim();
-      await run('SetWebhookUrl', { url: value || null });
+      const saved = await withReauthentication(value ? 'Save the webhook URL' : 'Remove the webhook URL', twoFactor, (proof) => run('SetWebhookUrl', { url: value || null, ...proof }));
+      if (saved === null) return saveMessage.success('Not saved: the webhook URL is unchanged.');
       saveMessage.success(value ? 'Webhook URL saved.' : 'Webhook URL removed.');
     } catch (error) {
       saveMessage.error((error as Error).message);
@@ -85,7 +88,9 @@ function webhookSection(current: string | null): HTMLElement {
     onclick: async () => {
       secretMessage.clear();
       try {
-        const { rotateWebhookSecret } = await run<{ rotateWebhookSecret: { webhookSecret: string } }>('RotateWebhookSecret');
+        const rotated = await withReauthentication('Rotate the webhook secret', twoFactor, (proof) => run<{ rotateWebhookSecret: { webhookSecret: string } }>('RotateWebhookSecret', { ...proof }));
+        if (rotated === null) return secretMessage.success('Not rotated: the webhook secret is unchanged.');
+        const { rotateWebhookSecret } = rotated;
         secretArea.replaceChildren(h('p', { class: 'warning' }, 'New secret: shown this once. Deliveries are signed with it from now on.'), copyField('Webhook secret', rotateWebhookSecret.webhookSecret, 'Copy webhook secret'));
         secretMessage.success('Webhook secret rotated.');
       } catch (error) {

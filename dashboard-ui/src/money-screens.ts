@@ -1,6 +1,7 @@
 import { run } from './api';
 import { field, h, messageArea, table } from './dom';
 import { dollarsToCents, money, statusWord, when } from './format';
+import { withReauthentication } from './reauth';
 import { heading, link, type Screen } from './shell';
 
 interface Withdrawal { id: string; amount: number; status: string; createdAt: string; reviewedAt: string | null; paidAt: string | null; rejectionReason: string | null; payoutReference: string | null }
@@ -10,7 +11,7 @@ export const withdrawalsScreen: Screen = {
   signedIn: true,
   async render(main) {
     const data = await run<{
-      currentSeller: { payoutAccount: PayoutAccount | null };
+      currentSeller: { twoFactorEnabled: boolean; payoutAccount: PayoutAccount | null };
       balance: { available: number | string; pendingWithdrawals: number | string; paidOut: number | string };
       withdrawals: { items: Withdrawal[] };
     }>('Withdrawals');
@@ -40,7 +41,7 @@ export const withdrawalsScreen: Screen = {
     main.append(
       h('section', { 'aria-labelledby': 'request-title' }, h('h2', { id: 'request-title' }, 'Request a withdrawal'), form,
         h('p', { class: 'muted' }, 'Your email address must be verified before the first withdrawal. ', link('Account', '/dashboard/account'), ' shows whether it is.')),
-      payoutSection(data.currentSeller.payoutAccount),
+      payoutSection(data.currentSeller.payoutAccount, data.currentSeller.twoFactorEnabled),
       h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Your withdrawals'), list),
     );
   },
@@ -48,8 +49,11 @@ export const withdrawalsScreen: Screen = {
 
 interface PayoutAccount { holder: string; accountNumberMasked: string }
 
-/** Where payouts go: after entry the number is only ever shown masked (the server never answers it whole). */
-function payoutSection(account: PayoutAccount | null): HTMLElement {
+/**
+ * Where payouts go: after entry the number is only ever shown masked (the server never answers it whole to the
+ * seller). Saving asks for the password (or a code) first: a stolen session alone cannot redirect payouts.
+ */
+function payoutSection(account: PayoutAccount | null, twoFactor: boolean): HTMLElement {
   const current = h('p', { class: 'payout-current' });
   const show = (a: PayoutAccount | null) => {
     current.replaceChildren(...(a ? ['Payouts go to ', h('strong', {}, a.holder), ', bank account ', h('span', { class: 'mono' }, a.accountNumberMasked), '.'] : ['No payout account yet: add one so our finance team can pay your withdrawals.']));
@@ -63,7 +67,10 @@ function payoutSection(account: PayoutAccount | null): HTMLElement {
     event.preventDefault();
     message.clear();
     try {
-      const { setPayoutAccount } = await run<{ setPayoutAccount: PayoutAccount }>('SetPayoutAccount', { holder: holder.control.value, accountNumber: number.control.value });
+      const variables = { holder: holder.control.value, accountNumber: number.control.value };
+      const saved = await withReauthentication('Save the payout account', twoFactor, (proof) => run<{ setPayoutAccount: PayoutAccount }>('SetPayoutAccount', { ...variables, ...proof }));
+      if (saved === null) return message.success('Not saved: the payout account is unchanged.');
+      const { setPayoutAccount } = saved;
       number.control.value = '';
       show(setPayoutAccount);
       message.success(`Payout account saved: ${setPayoutAccount.accountNumberMasked}.`);

@@ -1,4 +1,4 @@
-import { run } from './api';
+import { DashboardError, run } from './api';
 import { copyField, field, h, messageArea, table } from './dom';
 import { money, refundReasonNote, statusWord, when } from './format';
 import { go, heading, link, type Screen } from './shell';
@@ -30,8 +30,16 @@ export const overviewScreen: Screen = {
   title: 'Overview',
   signedIn: true,
   async render(main) {
-    const data = await run<{ balance: Balance; searchPayments: { items: PaymentRow[] } }>('Overview');
+    const data = await run<{ balance: Balance; searchPayments: { items: PaymentRow[] } }>('Overview').catch((error: unknown) => {
+      // No live shop (deleted by the seller, or the account taken back from a squatter): say where to make one.
+      if (error instanceof DashboardError && error.code === 'SHOP_NOT_FOUND') return null;
+      throw error;
+    });
     heading(main, this.title);
+    if (!data) {
+      main.append(h('p', {}, 'You have no shop. ', link('Create a new shop', '/dashboard/developers'), ' to get an API key (shown once) and take payments again.'));
+      return;
+    }
     const b = data.balance;
     const figures: [string, number | string][] = [
       ['Available balance', b.available], ['Pending withdrawals', b.pendingWithdrawals], ['Paid out', b.paidOut],

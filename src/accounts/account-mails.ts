@@ -42,6 +42,16 @@ export const accountMails = {
       url: `${baseUrl}/dashboard/login`,
       label: 'Sign in',
     }),
+  accountReclaimed: (baseUrl: string, to: string) =>
+    mail('account-reclaimed', to, 'Your account is yours again', [
+      'You chose a new password from the link we mailed. This address had not been verified yet, so anyone could have signed up with it: to be safe, every session was signed out, two-factor authentication was turned off, the shop and its API key were deleted, and the webhook URL and payout account were cleared. Your address is now verified.',
+      'Sign in, create a new shop to get a new API key (shown once), and set your webhook URL and payout account again.',
+    ], { url: `${baseUrl}/dashboard/login`, label: 'Sign in' }),
+  twoFactorResetByAdmin: (baseUrl: string, to: string) =>
+    mail('two-factor-reset', to, 'Two-factor authentication was turned off by our team', [
+      'Our team turned two-factor authentication off for your account, as asked, and signed out every session. Sign in with your password, then turn two-factor on again from your account page.',
+      'If you did not ask for this, reset your password now and tell us.',
+    ], { url: `${baseUrl}/dashboard/account`, label: 'Your account' }),
   twoFactorChanged: (baseUrl: string, to: string, enabled: boolean) =>
     mail('two-factor-changed', to, enabled ? 'Two-factor authentication is on' : 'Two-factor authentication was turned off', [
       enabled ? 'Two-factor authentication was turned on for your account.' : 'Two-factor authentication was turned off for your account.',

@@ -7,8 +7,10 @@ import { Seller } from '../shops/seller.entity';
 import { Shop } from '../shops/shop.entity';
 import { accountMails } from './account-mails';
 import { acceptInvitation, changePassword, issueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
-import { beginTwoFactor, confirmPassword, confirmTwoFactor, disableTwoFactor, twoFactorEnabled } from './credentials';
+import { beginTwoFactor, confirmIdentity, confirmPassword, confirmTwoFactor, disableTwoFactor, twoFactorEnabled, type IdentityProof } from './credentials';
 import { activeSessions, csrfTokenFor, endAllSessions, endSession, revokeOwnSession, userAgentSummary } from './sessions';
+import { normalEmail } from '../shared/email';
+import { sha256Hex } from '../shared/secrets';
 
 @InputType()
 export class SignUpInput {
@@ -58,14 +60,15 @@ export class AccountResolver {
   @Mutation(() => SignedUp, { description: 'Creates a seller, its shop and API key, and signs in. SELLER_SIGNUP=invite refuses it.' })
   async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() context: GraphQLContext): Promise<SignedUp> {
     await countAttempt(context);
-    const created = await signUp(context.em, context.services.accounts.signup, input, context.userAgent);
+    const created = await signUp(context.em, context.services.accounts.signup, input, context.userAgent, context.knownDevice.token);
+    context.knownDevice.remember(created.deviceToken);
     mail(context, accountMails.verification(context.baseUrl, created.seller.email, created.verificationToken));
     return { ...created, csrfToken: started(context, created.sessionToken) };
   }
 
   @Mutation(() => SignedIn, {
     description:
-      'A new session (a new id every time: no session fixation). With two-factor on, `code` is needed (AUTHENTICATION_CODE_REQUIRED without it). 10 failures lock the account for 30 minutes.',
+      'A new session (a new id every time: no session fixation). With two-factor on, `code` is needed (AUTHENTICATION_CODE_REQUIRED without it). 10 failures lock the account for 30 minutes; a browser that signed in before (its known-device cookie) has its own count, so strangers cannot lock it out.',
   })
   async signIn(
     @Arg('email', () => String) email: string,
@@ -74,7 +77,9 @@ export class AccountResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<SignedIn> {
     await countAttempt(context);
-    const { seller, sessionToken } = await signIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent);
+    const device = context.knownDevice;
+    const { seller, sessionToken, deviceToken } = await signIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent, device.token);
+    device.remember(deviceToken);
     return { seller, csrfToken: started(context, sessionToken) };
   }
 
@@ -88,16 +93,29 @@ export class AccountResolver {
   @Mutation(() => Boolean, { description: 'Mails a password reset link (single use, 30 minutes) if the address has an account; the answer is the same either way.' })
   async requestPasswordReset(@Arg('email', () => String) email: string, @Ctx() context: GraphQLContext): Promise<boolean> {
     await countAttempt(context);
+    // Per address, whoever asks (PASSWORD_RESET_MAILS_PER_HOUR): nobody can flood a mailbox with reset mails. Over it,
+    // no new link is made (the last one mailed keeps working) and the answer is the same as ever.
+    const addressHash = sha256Hex(`reset:${normalEmail(email)}`);
+    if (!(await context.services.accounts.resetMailsPerAddress.consume(addressHash)).allowed) {
+      context.services.logger.warn({ addressHash: addressHash.slice(0, 12) }, 'password reset mail not sent: too many for this address this hour');
+      return true;
+    }
     const reset = await requestPasswordReset(context.em, email);
     if (reset) mail(context, accountMails.passwordReset(context.baseUrl, reset.seller.email, reset.token));
     return true;
   }
 
-  @Mutation(() => Boolean, { description: 'A new password from the reset link: every session ends and the lockout is cleared; then sign in.' })
+  @Mutation(() => Boolean, {
+    description:
+      'A new password from the reset link: every session ends and the lockout is cleared; then sign in. On an address never verified, the account is taken over clean (two-factor off, shop and API key deleted, webhook URL and payout account cleared).',
+  })
   async resetPassword(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<boolean> {
     await countAttempt(context);
-    const seller = await resetPassword(context.em, token, password);
-    mail(context, accountMails.passwordChanged(context.baseUrl, seller.email));
+    const { seller, reclaimedShops } = await resetPassword(context.em, token, password);
+    // The deleted shop's key stops on every instance from the next request (as after any shop deletion).
+    for (const shopId of reclaimedShops ?? []) await context.services.credentials.invalidateShop(shopId);
+    if (reclaimedShops) context.services.logger.info({ requestId: context.requestId, sellerId: seller.id, shopIds: reclaimedShops }, 'unverified account taken over from its reset link');
+    mail(context, reclaimedShops ? accountMails.accountReclaimed(context.baseUrl, seller.email) : accountMails.passwordChanged(context.baseUrl, seller.email));
     return true;
   }
 
@@ -109,7 +127,7 @@ export class AccountResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<boolean> {
     const session = currentSession(context);
-    const seller = await changePassword(context.em, session.sellerId, session.sessionId, currentPassword, newPassword);
+    const seller = await changePassword(context.em, session.sellerId, session.sessionId, currentPassword, newPassword, context.knownDevice.token);
     mail(context, accountMails.passwordChanged(context.baseUrl, seller.email));
     return true;
   }
@@ -171,7 +189,7 @@ export class AccountResolver {
   async beginTwoFactor(@Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<TwoFactorEnrolment> {
     const sellerId = currentSession(context).sellerId;
     // A stolen session alone cannot put the account behind an authenticator the owner does not have.
-    await confirmPassword(context.em, 'seller', sellerId, password);
+    await confirmPassword(context.em, 'seller', sellerId, password, context.knownDevice.token);
     return beginTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId);
   }
 
@@ -188,7 +206,7 @@ export class AccountResolver {
   @Mutation(() => Boolean, { description: 'Turns two-factor off: needs the password and a current code (or a recovery code).' })
   async disableTwoFactor(@Arg('password', () => String) password: string, @Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<boolean> {
     const sellerId = currentSession(context).sellerId;
-    await disableTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, password, code);
+    await disableTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, password, code, context.knownDevice.token);
     mail(context, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, false));
     return true;
   }
@@ -216,6 +234,20 @@ export async function countAttempt(context: GraphQLContext): Promise<void> {
   const decision = await context.services.accounts.attemptsPerClient.consume(context.clientAddress);
   if (!decision.allowed) throw domainError('RATE_LIMITED', decision.retryAfterSeconds);
 }
+
+/**
+ * Re-authentication before a sensitive change (docs/dashboard.md, "Re-authentication"): a dashboard session
+ * proves it is still its person (the current password, or a current code with two-factor on). An API key is
+ * itself the credential, and an owner admin signed in with two factors or holds a token: neither is asked.
+ */
+export async function reauthenticated(context: GraphQLContext, proof: IdentityProof): Promise<void> {
+  if (context.actor.kind !== 'session') return;
+  await confirmIdentity(context.em, context.services.accounts.secrets, 'seller', context.actor.sellerId, proof, context.knownDevice.token);
+}
+
+/** The arguments re-authentication adds to a sensitive mutation (dashboard sessions must send one of them). */
+export const CURRENT_PASSWORD_ARG = { nullable: true, description: 'Dashboard sessions with two-factor off: the current password (REAUTHENTICATION_REQUIRED without it). API keys and admins omit it.' } as const;
+export const CURRENT_CODE_ARG = { nullable: true, description: 'Dashboard sessions with two-factor on: a current authentication code (or a recovery code). API keys and admins omit it.' } as const;
 
 /** After the work is done: the mail port sends in the background and never fails the request. */
 export function mail(context: GraphQLContext, message: Parameters<GraphQLContext['services']['accounts']['mailer']['send']>[0]): void {

@@ -4,15 +4,21 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { domainError } from '../shared/errors';
 import { EMAIL_VERIFICATION_TTL_HOURS } from '../shared/limits';
 import { sha256Hex } from '../shared/secrets';
-import { validSellerEmail, validShopName } from '../shops/shop-admin.service';
+import { softDeleteShop, validSellerEmail, validShopName } from '../shops/shop-admin.service';
 import { createSellerWithShop, type NewShop } from '../shops/shop-provisioning';
 import { Seller } from '../shops/seller.entity';
 import { consumeAccountToken, issueAccountToken } from './account-tokens';
-import { authenticate, confirmPassword, replacePassword, setPasswordHash } from './credentials';
+import { authenticate, confirmPassword, removeTwoFactor, replacePassword, setPasswordHash } from './credentials';
 import { checkPasswordPolicy, hashPassword } from './password';
 import type { SecretBox } from './secret-box';
 import { EmailVerification } from './seller-session.entity';
-import { endAllSessions, startSession } from './sessions';
+import { endAllSessions, startSession, userAgentSummary } from './sessions';
+import { forgetDevices, knownDevice, rememberDevice } from './known-devices';
+import { noticeNewSignIn } from '../notifications/notices';
+import type { Admin } from '../admins/admin.entity';
+import { validReason } from '../admins/admin-rules';
+import { recordAudit } from '../audit/audit.service';
+import { Shop } from '../shops/shop.entity';
 
 export type SignUpMode = 'open' | 'invite';
 
@@ -22,8 +28,17 @@ export interface SignUpRequest {
   shopName: string;
 }
 
-/** Self sign-up: the seller, its shop and API key (shown once), a session, and an e-mail verification token. */
-export async function signUp(em: EntityManager, mode: SignUpMode, request: SignUpRequest, userAgent: string | null = null): Promise<NewShop & { sessionToken: string; verificationToken: string }> {
+/**
+ * Self sign-up: the seller, its shop and API key (shown once), a session, an e-mail verification token, and
+ * the browser as a known device of the account (`device`: the token it sent; src/accounts/known-devices.ts).
+ */
+export async function signUp(
+  em: EntityManager,
+  mode: SignUpMode,
+  request: SignUpRequest,
+  userAgent: string | null = null,
+  device: string | null = null,
+): Promise<NewShop & { sessionToken: string; verificationToken: string; deviceToken: string }> {
   if (mode !== 'open') throw domainError('SIGN_UP_CLOSED');
   const email = validSellerEmail(request.email).toLowerCase();
   const shopName = validShopName(request.shopName);
@@ -36,7 +51,7 @@ export async function signUp(em: EntityManager, mode: SignUpMode, request: SignU
     const sessionToken = startSession(em, created.seller, userAgent);
     const verificationToken = issueVerification(em, created.seller);
     await em.flush();
-    return { ...created, sessionToken, verificationToken };
+    return { ...created, sessionToken, verificationToken, deviceToken: await rememberDevice(em, created.seller.id, device) };
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw domainError('EMAIL_TAKEN');
     throw error;
@@ -45,15 +60,35 @@ export async function signUp(em: EntityManager, mode: SignUpMode, request: SignU
 
 /**
  * Sign-in (src/accounts/credentials.ts has the rules: no enumeration, lockout after 10 failures, the
- * second factor when it is on). Every sign-in is a new session (no fixation).
+ * second factor when it is on). Every sign-in is a new session (no fixation). `device`: the token of the
+ * browser's known-device cookie, if any; the answer's `deviceToken` replaces it (src/accounts/known-devices.ts).
  */
-export async function signIn(em: EntityManager, box: SecretBox, email: string, password: string, code: string | null = null, userAgent: string | null = null): Promise<{ seller: Seller; sessionToken: string }> {
-  const sellerId = await authenticate(em, box, 'seller', email, password, code);
+export async function signIn(
+  em: EntityManager,
+  box: SecretBox,
+  email: string,
+  password: string,
+  code: string | null = null,
+  userAgent: string | null = null,
+  device: string | null = null,
+): Promise<{ seller: Seller; sessionToken: string; deviceToken: string }> {
+  const sellerId = await authenticate(em, box, 'seller', email, password, code, device);
   const seller = await em.findOneOrFail(Seller, sellerId);
   await em.refresh(seller);
-  const sessionToken = startSession(em, seller, userAgent);
-  await em.flush();
-  return { seller, sessionToken };
+  // A browser that is not a known device of the account: the seller is told, in the sign-in's transaction.
+  const newBrowser = !(await knownDevice(em, device, sellerId));
+  await em.begin();
+  try {
+    const sessionToken = startSession(em, seller, userAgent);
+    await em.flush();
+    const deviceToken = await rememberDevice(em, sellerId, device);
+    if (newBrowser) await noticeNewSignIn(em, sellerId, userAgentSummary(userAgent));
+    await em.commit();
+    return { seller, sessionToken, deviceToken };
+  } catch (error) {
+    await em.rollback();
+    throw error;
+  }
 }
 
 /** A new single-use verification token (the plaintext goes into the mailed link; its hash is stored). */
@@ -114,24 +149,72 @@ export async function requestPasswordReset(em: EntityManager, email: string): Pr
 }
 
 /**
- * A new password from a reset link: the rule applies, the link works once, the lockout is cleared and
- * every session ends (whoever knew the old password is out). Answers the seller, for the "changed" mail.
+ * A new password from a reset link: the rule applies, the link works once, the lockout is cleared, every
+ * session ends and every known device is forgotten (whoever knew the old password is out). On an address
+ * never verified, the person who just proved the mailbox takes the account over clean (`reclaimAccount`).
+ * Answers the seller, for the mail, and the shops whose keys stopped when it was taken over (for the caches).
  */
-export async function resetPassword(em: EntityManager, token: string, password: string, now = new Date()): Promise<Seller> {
+export async function resetPassword(em: EntityManager, token: string, password: string, now = new Date()): Promise<{ seller: Seller; reclaimedShops: string[] | null }> {
   checkPasswordPolicy(String(password ?? ''));
   const passwordHash = await hashPassword(password);
-  const sellerId = await consumeAccountToken(em, 'password_reset', token, now);
-  if (!sellerId) throw domainError('LINK_INVALID');
-  await replacePassword(em, 'seller', sellerId, passwordHash);
-  await endAllSessions(em, sellerId);
-  return em.findOneOrFail(Seller, sellerId, { refresh: true });
+  const { sellerId, reclaimedShops } = await em.transactional(async (tx) => {
+    const sellerId = await consumeAccountToken(tx, 'password_reset', token, now);
+    if (!sellerId) throw domainError('LINK_INVALID');
+    await replacePassword(tx, 'seller', sellerId, passwordHash);
+    const reclaimedShops = await reclaimAccount(tx, sellerId, now);
+    await endAllSessions(tx, sellerId);
+    await forgetDevices(tx, sellerId);
+    return { sellerId, reclaimedShops };
+  });
+  return { seller: await em.findOneOrFail(Seller, sellerId, { refresh: true }), reclaimedShops };
 }
 
-/** Change password: the current one is needed (a failure counts towards the lockout); every other session ends. */
-export async function changePassword(em: EntityManager, sellerId: string, sessionId: string, currentPassword: string, newPassword: string): Promise<Seller> {
-  await confirmPassword(em, 'seller', sellerId, currentPassword);
+/**
+ * An address can be squatted: anyone may sign up with someone else's, set a webhook URL and turn two-factor
+ * on, without ever reading its mail. So the first person to prove the mailbox through a mailed link while the
+ * address is unverified takes the account over clean, in the caller's transaction: two-factor removed (the
+ * squatter's authenticator), the live shop deleted (its API key revoked: the seller creates a new shop, whose
+ * key is shown once), every shop's webhook URL and the payout account cleared, the address verified. The
+ * caller ends the sessions. Answers the shops deleted (their keys' cache entries must go), or null when the
+ * address was verified already (nothing to clean: whoever signed in proved the mailbox before).
+ */
+export async function reclaimAccount(tx: EntityManager, sellerId: string, now = new Date()): Promise<string[] | null> {
+  const [row]: { email_verified_at: Date | null }[] = await tx.execute(`select "email_verified_at" from "sellers" where "id" = ? for update`, [sellerId]);
+  if (!row || row.email_verified_at) return null;
+  await removeTwoFactor(tx, sellerId);
+  await tx.nativeUpdate(Seller, { id: sellerId }, { payoutAccountHolder: null, payoutAccountNumber: null, payoutAccountLast4: null, emailVerifiedAt: now });
+  await tx.nativeUpdate(EmailVerification, { seller: sellerId, usedAt: null }, { usedAt: now });
+  await tx.nativeUpdate(Shop, { seller: sellerId }, { webhookUrl: null });
+  const live = await tx.find(Shop, { seller: sellerId, deletedAt: null }, { fields: ['id'] });
+  for (const shop of live) await softDeleteShop(tx, shop.id, false);
+  return live.map((shop) => shop.id);
+}
+
+/** Change password: the current one is needed (a failure counts towards the lockout); every other session ends, and every other known device is forgotten. */
+export async function changePassword(em: EntityManager, sellerId: string, sessionId: string, currentPassword: string, newPassword: string, device: string | null = null): Promise<Seller> {
+  await confirmPassword(em, 'seller', sellerId, currentPassword, device);
   checkPasswordPolicy(String(newPassword ?? ''));
   await setPasswordHash(em, 'seller', sellerId, await hashPassword(newPassword));
   await endAllSessions(em, sellerId, 'seller', sessionId);
+  await forgetDevices(em, sellerId, device);
   return em.findOneOrFail(Seller, sellerId, { refresh: true });
+}
+
+/**
+ * An owner admin turns a seller's two-factor off (a lost phone; an authenticator that is not the seller's),
+ * always with a reason, in the audit log in the same transaction. The seller's sessions end; the resolver
+ * mails the seller. Refused when two-factor is not on.
+ */
+export async function resetSellerTwoFactor(em: EntityManager, admin: Admin, sellerId: string, reason: string): Promise<Seller> {
+  const text = validReason(reason);
+  const seller = await em.findOne(Seller, { id: sellerId });
+  if (!seller) throw domainError('SELLER_NOT_FOUND');
+  await em.transactional(async (tx) => {
+    const [row]: { totp_enabled_at: Date | null }[] = await tx.execute(`select "totp_enabled_at" from "sellers" where "id" = ? for update`, [sellerId]);
+    if (!row?.totp_enabled_at) throw domainError('TWO_FACTOR_NOT_STARTED');
+    await removeTwoFactor(tx, sellerId);
+    await endAllSessions(tx, sellerId);
+    recordAudit(tx, admin, { action: 'seller.two_factor_reset', targetType: 'seller', targetId: sellerId, reason: text, details: {} });
+  });
+  return em.refreshOrFail(seller);
 }

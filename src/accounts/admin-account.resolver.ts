@@ -7,7 +7,8 @@ import { domainError } from '../shared/errors';
 import { AccountSession, countAttempt, TwoFactorEnrolment } from './account.resolver';
 import { adminSignIn, beginAdminSetup, confirmAdminSetup } from './admin-accounts';
 import { accountMails } from './account-mails';
-import { inviteSeller } from './accounts.service';
+import { inviteSeller, resetSellerTwoFactor } from './accounts.service';
+import { Seller } from '../shops/seller.entity';
 import { activeSessions, csrfTokenFor, endSession, revokeOwnSession, userAgentSummary } from './sessions';
 
 @ObjectType()
@@ -28,7 +29,9 @@ export class AdminAccountResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<AdminSignedIn> {
     await countAttempt(context);
-    const { admin, sessionToken } = await adminSignIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent);
+    const device = context.knownDevice;
+    const { admin, sessionToken, deviceToken } = await adminSignIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent, device.token);
+    device.remember(deviceToken);
     const csrfToken = csrfTokenFor(sessionToken);
     context.adminSessionCookies.start(sessionToken, csrfToken);
     return { admin, csrfToken };
@@ -53,6 +56,17 @@ export class AdminAccountResolver {
     recordAudit(context.em, currentAdmin(context), { action: 'seller.invited', targetType: 'seller', targetId: sellerId, details: {} });
     await context.em.flush();
     return true;
+  }
+
+  @Authorized('OWNER')
+  @Mutation(() => Seller, {
+    description:
+      "Turns a seller's two-factor off (a lost phone, an authenticator that is not theirs): the reason is kept in the audit log, every session of the seller ends, and the seller is mailed.",
+  })
+  async resetSellerTwoFactor(@Arg('sellerId', () => ID) sellerId: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+    const seller = await resetSellerTwoFactor(context.em, currentAdmin(context), sellerId, reason);
+    context.services.accounts.mailer.send(accountMails.twoFactorResetByAdmin(context.baseUrl, seller.email));
+    return seller;
   }
 
   @Authorized('ADMIN')

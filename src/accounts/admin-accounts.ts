@@ -6,6 +6,7 @@ import { authenticate, beginTwoFactor, confirmTwoFactor, replacePassword } from 
 import { checkPasswordPolicy, hashPassword } from './password';
 import type { SecretBox } from './secret-box';
 import { endAllSessions, startAdminSession } from './sessions';
+import { forgetDevices, rememberDevice } from './known-devices';
 
 /**
  * Admin sign-in at /admin (docs/admin.md): e-mail, password and a TOTP code, always (PCI DSS v4 8.4.2).
@@ -30,6 +31,7 @@ export async function beginAdminSetup(em: EntityManager, box: SecretBox, token: 
   await em.execute(`update "admins" set "totp_enabled_at" = null, "totp_secret" = null where "id" = ?`, [adminId]);
   await em.execute(`delete from "recovery_codes" where "account_id" = ?`, [adminId]);
   await endAllSessions(em, adminId, 'admin');
+  await forgetDevices(em, adminId);
   return beginTwoFactor(em, box, 'admin', adminId);
 }
 
@@ -42,9 +44,20 @@ export async function confirmAdminSetup(em: EntityManager, box: SecretBox, token
   return codes;
 }
 
-/** Password and code: the admin and a new admin session's token. */
-export async function adminSignIn(em: EntityManager, box: SecretBox, email: string, password: string, code: string | null, userAgent: string | null): Promise<{ admin: Admin; sessionToken: string }> {
-  const adminId = await authenticate(em, box, 'admin', email, password, code);
+/**
+ * Password and code: the admin, a new admin session's token, and the browser's new known-device token (`device`:
+ * the one it sent; strangers' failures do not lock a known device out: src/accounts/known-devices.ts).
+ */
+export async function adminSignIn(
+  em: EntityManager,
+  box: SecretBox,
+  email: string,
+  password: string,
+  code: string | null,
+  userAgent: string | null,
+  device: string | null = null,
+): Promise<{ admin: Admin; sessionToken: string; deviceToken: string }> {
+  const adminId = await authenticate(em, box, 'admin', email, password, code, device);
   const admin = await em.findOneOrFail(Admin, adminId);
-  return { admin, sessionToken: await startAdminSession(em, adminId, userAgent) };
+  return { admin, sessionToken: await startAdminSession(em, adminId, userAgent), deviceToken: await rememberDevice(em, adminId, device) };
 }

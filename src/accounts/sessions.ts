@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../shared/secrets';
 import { prefixedId } from '../shared/random-id';
-import { Seller } from '../shops/seller.entity';
-import { Shop } from '../shops/shop.entity';
+import type { Seller, SellerStatus } from '../shops/seller.entity';
+import type { ShopStatus } from '../shops/shop.entity';
 import type { AccountKind } from './credentials';
+import { changeRefusalOf, sellerMaySignIn, type SessionChangeRefusal } from './session-standing';
 import { SellerSession } from './seller-session.entity';
 
 export interface SessionSettings {
@@ -19,6 +20,10 @@ export interface LiveSession {
   sellerId: string;
   /** The seller's live shop, or null after it was deleted. */
   shopId: string | null;
+  /** False once the seller is suspended or inactive: the session must be ended and refused. */
+  sellerActive: boolean;
+  /** Null, or why every change of this session is refused (src/accounts/session-standing.ts). */
+  changesRefused: SessionChangeRefusal | null;
 }
 
 /** Seller sessions (dashboard) and admin sessions (/admin) follow the same rules in two tables. */
@@ -74,12 +79,20 @@ async function touchSession(em: EntityManager, kind: AccountKind, token: string,
   return rows[0] ?? null;
 }
 
-/** A live seller session and the seller's live shop. */
+/** A live seller session, the seller's live shop, and the standing of both (read on every request, as an API key's). */
 export async function liveSession(em: EntityManager, token: string, settings: SessionSettings, now = new Date()): Promise<LiveSession | null> {
   const session = await touchSession(em, 'seller', token, settings, now);
   if (!session) return null;
-  const shop = await em.findOne(Shop, { seller: session.owner, deletedAt: null }, { fields: ['id'] });
-  return { sessionId: session.id, sellerId: session.owner, shopId: shop?.id ?? null };
+  const [row]: { seller_status: SellerStatus; shop_id: string | null; shop_status: ShopStatus | null; last_deleted_by_admin: boolean | null }[] = await em.execute(
+    `select se."status" as "seller_status", sh."id" as "shop_id", sh."status" as "shop_status",
+        (select d."deleted_by_admin" from "shops" d where d."seller_id" = se."id" and d."deleted_at" is not null
+          order by d."deleted_at" desc, d."id" desc limit 1) as "last_deleted_by_admin"
+       from "sellers" se left join "shops" sh on sh."seller_id" = se."id" and sh."deleted_at" is null
+      where se."id" = ?`,
+    [session.owner],
+  );
+  const standing = { sellerStatus: row.seller_status, liveShopStatus: row.shop_status ?? null, lastDeletedByAdmin: row.last_deleted_by_admin };
+  return { sessionId: session.id, sellerId: session.owner, shopId: row.shop_id ?? null, sellerActive: sellerMaySignIn(standing), changesRefused: changeRefusalOf(standing) };
 }
 
 /** A live admin session: its id and the admin's. */

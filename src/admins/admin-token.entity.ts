@@ -33,6 +33,13 @@ export class AdminToken {
   @Property({ type: 'datetime', nullable: true })
   revokedAt: Date | null = null;
 
+  /**
+   * Who issued it: the admin themselves (issueAdminToken), or null for the operations CLI (create-admin). No
+   * admin issues a token for another; a token whose issuer is not its admin is refused (adminForToken).
+   */
+  @ManyToOne('Admin', { nullable: true })
+  issuedBy: Admin | null = null;
+
   /** Null when revoked from the operations CLI (revoke-admin). */
   @ManyToOne('Admin', { nullable: true })
   revokedBy: Admin | null = null;

@@ -1,9 +1,11 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { recordRefusal } from '../audit/audit.service';
 import { adminIdFor, currentAdmin } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
+import { domainError } from '../shared/errors';
 import { Admin } from './admin.entity';
 import { AdminToken } from './admin-token.entity';
-import { findAdmin, findAdminToken, issueAdminToken, listAdminTokens, listAdmins, revokeAdminToken } from './admin.service';
+import { findAdminToken, issueAdminToken, listAdminTokens, listAdmins, revokeAdminToken, tokenIssuer } from './admin.service';
 
 @ObjectType({ description: 'A newly issued admin token: `token` is shown here only, never again.' })
 export class IssuedAdminToken {
@@ -14,8 +16,9 @@ export class IssuedAdminToken {
 const ADMIN_ID = { nullable: true, description: 'Another admin (owners only); omit it for your own.' } as const;
 
 /**
- * Admins and their tokens. Owners manage everyone's; every admin may see, issue and revoke their own
- * tokens (docs/admin.md). The role check that depends on `adminId` is `adminIdFor`.
+ * Admins and their tokens. Every admin may see, issue and revoke their own tokens; owners may also list and
+ * revoke anyone's, but nobody issues a token for another admin (docs/admin.md): each admin's credentials are
+ * their own. The role check that depends on `adminId` is `adminIdFor`.
  */
 @Resolver(() => AdminToken)
 export class AdminResolver {
@@ -38,10 +41,23 @@ export class AdminResolver {
   }
 
   @Authorized('ADMIN')
-  @Mutation(() => IssuedAdminToken, { description: 'A new token (rotation), accepted for ADMIN_TOKEN_TTL_DAYS; revoke the old one once it is in use.' })
-  async issueAdminToken(@Arg('adminId', () => ID, ADMIN_ID) adminId: string | null, @Ctx() context: GraphQLContext): Promise<IssuedAdminToken> {
-    const admin = await findAdmin(context.em, await adminIdFor(context, adminId, 'issueAdminToken'));
-    const issued = await issueAdminToken(context.em, currentAdmin(context), admin, context.services.adminTokenTtlDays);
+  @Mutation(() => IssuedAdminToken, { description: 'A new token of your own (rotation), accepted for ADMIN_TOKEN_TTL_DAYS; revoke the old one once it is in use.' })
+  async issueAdminToken(
+    @Arg('adminId', () => ID, {
+      nullable: true,
+      description: 'Your own id, or omit it: a token is never issued for another admin (ADMIN_TOKEN_NOT_YOURS).',
+      deprecationReason: 'A token is issued to the calling admin only: omit it.',
+    })
+    adminId: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<IssuedAdminToken> {
+    const admin = currentAdmin(context);
+    if (adminId && adminId !== admin.id) {
+      const error = domainError('ADMIN_TOKEN_NOT_YOURS');
+      await recordRefusal(context.em, admin, { action: 'access.refused', targetType: 'operation', targetId: 'issueAdminToken', details: { code: error.code, adminId } });
+      throw error;
+    }
+    const issued = await issueAdminToken(context.em, admin, context.services.adminTokenTtlDays);
     return { adminToken: issued.record, token: issued.token };
   }
 
@@ -56,6 +72,11 @@ export class AdminResolver {
   @FieldResolver(() => ID)
   adminId(@Root() token: AdminToken): string {
     return token.admin.id;
+  }
+
+  @FieldResolver(() => String, { description: 'Who issued it: the admin it belongs to (their id), or `cli` (create-admin).' })
+  issuedBy(@Root() token: AdminToken): string {
+    return tokenIssuer(token);
   }
 
   @FieldResolver(() => Boolean, { description: 'The token this request came with.' })

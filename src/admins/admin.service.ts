@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../shared/errors';
 import { digestsEqual, randomHex, sha256Hex } from '../shared/secrets';
 import { recordAudit } from '../audit/audit.service';
-import { Admin } from './admin.entity';
+import { Admin, CLI_ISSUER } from './admin.entity';
 import type { AdminRole } from './admin-role';
 import { AdminToken, tokenIsLive } from './admin-token.entity';
 
@@ -19,19 +19,19 @@ export interface NewAdmin {
 /** A new admin and their first bearer token, shown once; only the token's hash is stored. */
 export async function createAdmin(em: EntityManager, input: NewAdmin): Promise<{ admin: Admin; token: string }> {
   const admin = em.create(Admin, { email: input.email, role: input.role });
-  const { token } = newToken(em, admin, input.tokenTtlDays);
+  const { token } = newToken(em, admin, null, input.tokenTtlDays);
   recordAudit(em, null, { action: 'admin.created', targetType: 'admin', targetId: admin.id, details: { email: input.email, role: input.role } });
   await em.flush();
   return { admin, token };
 }
 
 /**
- * Another token for `admin` (rotation before the current one expires), issued by `issuer`: the admin
- * themselves, or an owner (docs/admin.md). The token is answered once.
+ * Another token for `admin` (rotation before the current one expires), issued by that admin themselves: no
+ * admin issues a token for another (docs/admin.md, "Admin tokens"). The token is answered once.
  */
-export async function issueAdminToken(em: EntityManager, issuer: Admin, admin: Admin, ttlDays: number): Promise<{ record: AdminToken; token: string }> {
-  const issued = newToken(em, admin, ttlDays);
-  recordAudit(em, issuer, {
+export async function issueAdminToken(em: EntityManager, admin: Admin, ttlDays: number): Promise<{ record: AdminToken; token: string }> {
+  const issued = newToken(em, admin, admin, ttlDays);
+  recordAudit(em, admin, {
     action: 'admin_token.issued',
     targetType: 'admin',
     targetId: admin.id,
@@ -41,10 +41,11 @@ export async function issueAdminToken(em: EntityManager, issuer: Admin, admin: A
   return issued;
 }
 
-function newToken(em: EntityManager, admin: Admin, ttlDays: number): { record: AdminToken; token: string } {
+/** `issuedBy` null: the operations CLI. */
+function newToken(em: EntityManager, admin: Admin, issuedBy: Admin | null, ttlDays: number): { record: AdminToken; token: string } {
   const token = `adm_${randomHex(32)}`;
   const now = new Date();
-  const record = em.create(AdminToken, { admin, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + ttlDays * DAY_MS) });
+  const record = em.create(AdminToken, { admin, issuedBy, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + ttlDays * DAY_MS) });
   return { record, token };
 }
 
@@ -95,12 +96,21 @@ export async function revokeAdmin(em: EntityManager, email: string): Promise<Adm
 }
 
 /**
- * The admin a bearer token belongs to, and the token's id. Unknown, malformed, expired and revoked
- * tokens, and tokens of a revoked admin, are all the same 401: a caller learns nothing from the answer.
+ * The admin a bearer token belongs to, and the token's id; the admin acts with that token (`actingWith`, for
+ * the audit log). Unknown, malformed, expired and revoked tokens, tokens of a revoked admin, and a token
+ * issued by anyone but its own admin or the CLI, are all the same 401: a caller learns nothing from the answer.
  */
 export async function adminForToken(em: EntityManager, token: string, now = new Date()): Promise<{ admin: Admin; tokenId: string }> {
   const hash = sha256Hex(token);
   const record = ADMIN_TOKEN_PATTERN.test(token) ? await em.findOne(AdminToken, { tokenHash: hash }, { populate: ['admin'] }) : null;
   if (!record || !digestsEqual(record.tokenHash, hash) || !tokenIsLive(record, now) || record.admin.revokedAt) throw domainError('UNAUTHENTICATED');
+  const issuedBy = tokenIssuer(record);
+  if (issuedBy !== CLI_ISSUER && issuedBy !== record.admin.id) throw domainError('UNAUTHENTICATED');
+  record.admin.actingWith = { kind: 'token', id: record.id, issuedBy };
   return { admin: record.admin, tokenId: record.id };
+}
+
+/** Who issued a token: the admin's id, or `cli`. */
+export function tokenIssuer(token: AdminToken): string {
+  return token.issuedBy?.id ?? CLI_ISSUER;
 }

@@ -41,6 +41,21 @@ export class AuditEntry {
   @Property({ type: 'text', nullable: true })
   reason: string | null = null;
 
+  /** `token` or `session`: what the admin acted with. Null for the CLI and for entries written before it was kept. */
+  @Field(() => String, { nullable: true, description: 'What the admin acted with: `token` or `session`; null for the operations CLI.' })
+  @Property({ type: 'text', nullable: true })
+  credentialKind: string | null = null;
+
+  /** The admin token's id (atk_…) or the console session's id. */
+  @Field(() => String, { nullable: true, description: "The credential's id: the admin token's (atk_…) or the console session's." })
+  @Property({ type: 'text', nullable: true })
+  credentialId: string | null = null;
+
+  /** Who issued that credential: an admin id (the acting admin's own, since nobody issues one for another), or `cli`. */
+  @Field(() => String, { nullable: true, description: 'Who issued that credential: an admin id, or `cli` (create-admin).' })
+  @Property({ type: 'text', nullable: true })
+  credentialIssuedBy: string | null = null;
+
   /** Facts that make the entry readable on its own (amounts, related ids, the status before). */
   @Field(() => JSONObjectResolver)
   @Property({ type: 'json', columnType: 'jsonb' })

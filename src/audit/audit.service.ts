@@ -4,7 +4,7 @@ import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 
 /** `operation`: a refused GraphQL field (its name is the target id). */
-export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation';
+export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail';
 
 export interface AuditRecord {
   action: string;
@@ -17,9 +17,11 @@ export interface AuditRecord {
 /**
  * Adds an entry to the caller's unit of work, so it is written in the same transaction as the action
  * it describes: no action without its entry, no entry for an action that did not happen.
- * `admin` null means the operations CLI.
+ * `admin` null means the operations CLI. The entry names the credential the admin acts with in this
+ * request (`admin.actingWith`: the token or console session, and who issued it).
  */
 export function recordAudit(tx: EntityManager, admin: Admin | null, record: AuditRecord): AuditEntry {
+  const credential = admin?.actingWith ?? null;
   return tx.create(AuditEntry, {
     admin: admin ? tx.getReference(Admin, admin.id) : null,
     actor: admin ? admin.email : 'cli',
@@ -28,6 +30,9 @@ export function recordAudit(tx: EntityManager, admin: Admin | null, record: Audi
     targetId: record.targetId,
     reason: record.reason ?? null,
     details: record.details ?? {},
+    credentialKind: credential?.kind ?? null,
+    credentialId: credential?.id ?? null,
+    credentialIssuedBy: credential?.issuedBy ?? null,
   });
 }
 

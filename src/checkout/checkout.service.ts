@@ -26,6 +26,8 @@ export interface CheckoutDeps {
   logger: Logger;
   /** Wakes this process's webhook relay: a completion just wrote a delivery that is due now. */
   wakeDeliveries(): void;
+  /** Wakes this process's mail relay: a completion just wrote the customer's receipt. */
+  wakeMail?(): void;
   /** PAYMENT_EXPIRES_AFTER_MS (docs/checkout.md, "Expiry"). */
   expiresAfterMs: number;
 }
@@ -278,6 +280,7 @@ async function complete(
       baseUrl: deps.baseUrl,
     });
     if (done.delivery) deps.wakeDeliveries();
+    if (done.receipt) deps.wakeMail?.();
     if (done.completed) {
       outcome = 'completed';
       written = done.written;

@@ -10,6 +10,9 @@ import { TAKES_PAYMENTS_SQL, type ShopStanding } from '../shops/payment-standing
 import { shopReceives } from '../shops/webhook-event-choice';
 import { newWebhookDeliveryId } from '../webhooks/webhook-delivery.entity';
 import { NEXT_SEQUENCE_SQL, paymentEventDraft, type PaymentEventType } from '../webhooks/outbox';
+import { newMailId } from '../notifications/mail-outbox';
+import type { CustomerMailKind } from '../notifications/mail-kinds';
+import { currentTraceparent } from '../observability/tracing';
 
 /** The payment table's `complete` move, which this statement writes (its journal and event are the CTEs below). */
 const COMPLETE = (() => {
@@ -35,9 +38,14 @@ export interface CompletionResult {
   standing: ShopStanding;
   /** Whether a webhook delivery was written (the relay is woken for it). */
   delivery: boolean;
+  /** Whether the customer's receipt was written to the mail outbox (the mail relay is woken for it). */
+  receipt: boolean;
   /** When `completed`: the columns a checkout view shows, as this statement wrote them. */
   written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
 }
+
+/** The mail kind of the customer's receipt (src/notifications/mail-kinds.ts). */
+const RECEIPT = 'receipt' satisfies CustomerMailKind;
 
 const builtStatements = new Map<number, string>();
 
@@ -68,8 +76,8 @@ const templateSql = (postingCount: number) => `with standing as (
         cross join (values ${Array.from({ length: postingCount }, () => '(?::text, ?::text, ?::bigint, ?::boolean, ?::int)').join(', ')}) as v(account, kind, amount, to_seller, n)
         order by v.n
      ), event as (
-       insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at")
-       select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz
+       insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at", "traceparent")
+       select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz, ?::text
          from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
        returning "id"
      ), delivery as (
@@ -78,8 +86,16 @@ const templateSql = (postingCount: number) => `with standing as (
          from event e cross join standing s
         where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
        returning "id"
+     ), receipt as (
+       insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "traceparent")
+       select ?::text, ?::text, m."id", ?::text, s.seller_id, s.shop_id, m."id", ?::text
+         from moved m cross join standing s
+        where ?::text is not null
+       on conflict ("kind", "subject_id") do nothing
+       returning "id"
      )
      select (select count(*) from moved)::int as moved, (select count(*) from delivery)::int as deliveries,
+            (select count(*) from receipt)::int as receipts,
             s.shop_status, s.deleted_at, s.seller_status
        from standing s`;
 
@@ -93,8 +109,10 @@ const templateSql = (postingCount: number) => `with standing as (
  *    payment's row lock, so only one completion of a payment ever gets a row out of it;
  * 3. `ledger`: the journal's four entries in one INSERT, only for a moved row (the journal-balance trigger runs
  *    at the end of the statement's implicit transaction);
- * 4. `event`: the outbox row, its sequence taken in the same INSERT;
- * 5. `delivery`: the webhook delivery, due at once, when the shop has a webhook URL that receives the event.
+ * 4. `event`: the outbox row, its sequence taken in the same INSERT (with tracing on, the request's traceparent);
+ * 5. `delivery`: the webhook delivery, due at once, when the shop has a webhook URL that receives the event;
+ * 6. `receipt`: the customer's receipt in the mail outbox, when the payment has `customer_email`
+ *    (src/notifications/, docs/decisions/0001-mail-outbox.md): the mail workers render and send it later.
  * Nothing is written unless `moved` returned a row, and all of it commits together or not at all.
  */
 export async function completeInOneStatement(em: EntityManager, facts: CompletionFacts): Promise<CompletionResult> {
@@ -106,19 +124,23 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
   const postings = completedPaymentPostings(amount);
   const keepThreeDs = facts.threeDsOutcome === undefined;
   const receivesAlways = shopReceives([], event.type);
+  // With tracing on, the event and the receipt carry this request's trace to their delivery (null when off).
+  const traceparent = currentTraceparent();
 
   const [row] = (await pooledQuery(em, completionSql(postings.length), [
     id,
     to, stageTo, completedAt, facts.processorReference, keepThreeDs, facts.threeDsOutcome ?? null,
     id, from, stageFrom,
     newJournalId(), event.createdAt, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n]),
-    event.id, event.type, event.before, event.after, event.createdAt, id,
+    event.id, event.type, event.before, event.after, event.createdAt, traceparent, id,
     newWebhookDeliveryId(), id, event.createdAt, event.createdAt, receivesAlways, event.type,
-  ])) as { moved: number; deliveries: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];
+    newMailId(), RECEIPT, customerEmail, traceparent, customerEmail,
+  ])) as { moved: number; deliveries: number; receipts: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];
   return {
     completed: row.moved === 1,
     standing: { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status },
     delivery: row.deliveries > 0,
+    receipt: row.receipts > 0,
     written: row.moved === 1 ? { status: to as Payment['status'], checkoutStage: stageTo as Payment['checkoutStage'], completedAt } : null,
   };
 }

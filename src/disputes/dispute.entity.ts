@@ -12,10 +12,11 @@ export const DisputeStatus = enumOf(DISPUTE_LIFECYCLE.states);
 export type DisputeStatus = (typeof DisputeStatus)[keyof typeof DisputeStatus];
 registerEnumType(DisputeStatus, { name: 'DisputeStatus' });
 
-/** Who bears a dispute's debits: the seller, or the platform when the payment was already refunded. */
+/** Who bears a dispute's debits: the seller, the platform (the money had already gone back by refunds), or both. */
 export enum DisputeLiability {
   SELLER = 'seller',
   PLATFORM = 'platform',
+  SHARED = 'shared',
 }
 registerEnumType(DisputeLiability, { name: 'DisputeLiability', description: 'Who bears the disputed amount.' });
 
@@ -53,15 +54,25 @@ export class Dispute {
   @Property({ type: 'string' })
   acquirerReference!: string;
 
-  @Field(() => DisputeLiability)
-  @Enum({ items: () => DisputeLiability })
-  liability: Opt<DisputeLiability> = DisputeLiability.SELLER;
+  /**
+   * What the seller bears of each debit, set when the chargeback lands: at most what the seller has not already
+   * given back by refunds. The platform's dispute account bears the rest.
+   */
+  @Field(() => SafeIntResolver, { description: 'Integer cents of the disputed amount the seller bears; the platform bears the rest.' })
+  @Property({ type: new BigIntType('number') })
+  sellerShare: Opt<number> = 0;
 
-  /** The refund that had already returned the money when the chargeback came: finance's evidence to contest it. */
+  @Field(() => DisputeLiability, { description: 'Who bears the disputed amount (from sellerShare).' })
+  liability(): DisputeLiability {
+    if (this.sellerShare === this.amount) return DisputeLiability.SELLER;
+    return this.sellerShare === 0 ? DisputeLiability.PLATFORM : DisputeLiability.SHARED;
+  }
+
+  /** The refund that had already returned money when the chargeback came: finance's evidence to contest it. */
   @ManyToOne('Refund', { nullable: true })
   evidenceRefund: Refund | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was flagged for finance to contest (the payment had already been refunded).' })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was flagged for finance to contest (the payment had already been refunded, in part or in full).' })
   @Property({ type: 'datetime', nullable: true })
   contestFlaggedAt: Date | null = null;
 

@@ -5,9 +5,10 @@ import { DISPUTE_LIFECYCLE } from '../lifecycles/dispute.lifecycle';
 import { moveOf } from '../lifecycles/lifecycle';
 import { bookDisputeJournal } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
-import { PaymentStatus } from '../payments/payment-status';
 import { Refund, RefundStatus } from '../refunds/refund.entity';
-import { CHARGEBACK_STANDS, Dispute, DisputeLiability } from './dispute.entity';
+import { CHARGEBACK_STANDS, Dispute } from './dispute.entity';
+import { disputeMismatch, sellerShareOf } from './dispute-rules';
+import { noticeDisputeMoved, noticeDisputeOpened } from '../notifications/notices';
 
 /** A move of the dispute table (src/lifecycles/dispute.lifecycle.ts). */
 export type DisputeMove = keyof typeof DISPUTE_LIFECYCLE.moves;
@@ -27,9 +28,6 @@ export type DisputeOutcome = { effect: 'opened' | 'moved' | 'nothing-to-do' } | 
 
 /** Debits take the disputed amount from the liable account; credits give it back. */
 const DIRECTION: Partial<Record<DisputeMove, 'debit' | 'credit'>> = { chargeBack: 'debit', reverse: 'credit', secondChargeback: 'debit', win: 'credit' };
-
-/** Payments a dispute can be about: the card was charged. */
-const DISPUTABLE: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];
 
 /** Refunds whose money has gone, or is going, back to the card: a chargeback on top of one is the platform's to contest. */
 const REFUND_SENT: readonly RefundStatus[] = [RefundStatus.PROCESSING, RefundStatus.REFUNDED];
@@ -54,20 +52,23 @@ export async function applyDisputeNotice(em: EntityManager, notice: DisputeNotic
   return em.transactional(async (tx) => {
     const payment = await tx.findOne(Payment, { id: notice.paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!payment) return flagged(`no payment ${notice.paymentId}`);
-    const problem = mismatchWith(payment, notice);
+    const problem = disputeMismatch(payment, notice);
     if (problem) return flagged(problem);
 
     let dispute = await tx.findOne(Dispute, { payment: payment.id }, { refresh: true });
     const opened = !dispute;
     if (!dispute) {
-      dispute = tx.create(Dispute, { payment, amount: notice.amount, currency: payment.currency, reason: notice.reason, acquirerReference: notice.reference });
+      // The seller's share is decided when a chargeback lands; until then, the seller is the one concerned.
+      dispute = tx.create(Dispute, { payment, amount: notice.amount, sellerShare: notice.amount, currency: payment.currency, reason: notice.reason, acquirerReference: notice.reference });
       await tx.flush();
+      // The seller is told in the same transaction (src/notifications/).
+      await noticeDisputeOpened(tx, dispute);
     }
     if (notice.step === 'open') return { effect: opened ? 'opened' : 'nothing-to-do' };
     if (dispute.acquirerReference !== notice.reference) return flagged(`a second dispute ${notice.reference} for a payment already disputed as ${dispute.acquirerReference}`);
 
     const changes: Partial<Dispute> = { updatedAt: new Date(), ...(notice.reason ? { reason: notice.reason } : {}) };
-    if (notice.step === 'chargeBack') Object.assign(changes, { amount: notice.amount, ...(await liabilityFor(tx, payment)) });
+    if (notice.step === 'chargeBack') Object.assign(changes, { amount: notice.amount, ...(await liabilityFor(tx, payment, notice.amount)) });
     else if (notice.amount !== dispute.amount) return flagged(`${notice.step} of ${notice.amount} for a dispute of ${dispute.amount}`);
     return moveDispute(tx, dispute.id, notice.step, changes);
   });
@@ -82,7 +83,11 @@ async function moveDispute(tx: EntityManager, id: string, step: DisputeMove, cha
     populate: ['payment', 'payment.shop', 'payment.shop.seller'],
     ...(move.journal && direction ? { effects: { journal: (t, d) => bookDisputeJournal(t, d, d.payment.shop.seller, move.journal!, direction) } } : {}),
   });
-  if (moved) return { effect: 'moved' };
+  if (moved) {
+    // A move that decides the dispute (won, lost, closed) is told to the seller in the same transaction.
+    await noticeDisputeMoved(tx, moved);
+    return { effect: 'moved' };
+  }
   const current = await tx.findOneOrFail(Dispute, { id }, { refresh: true });
   // The same event again (a state already reached), or a step that moves no money and does not apply (the
   // defence period of a mere inquiry ended): nothing to do. A money step out of order is for an admin to see.
@@ -91,22 +96,17 @@ async function moveDispute(tx: EntityManager, id: string, step: DisputeMove, cha
 }
 
 /**
- * Who bears the chargeback: the seller, unless the money already went (or is going) back to the customer
- * by a refund. Then the platform's dispute account bears it, and it is flagged for finance to contest with
- * the refund as evidence: the same money never leaves the seller twice.
+ * What the seller bears of the chargeback: the disputed amount, less whatever the seller already gave back
+ * (or is giving back) of this payment by refunds sent to the acquirer. The platform's dispute account bears
+ * the rest, and the dispute is flagged for finance to contest with the latest such refund as evidence: the
+ * same money never leaves the seller twice.
  */
-async function liabilityFor(tx: EntityManager, payment: Payment): Promise<Partial<Dispute>> {
-  const refund = await tx.findOne(Refund, { payment: payment.id, status: { $in: [...REFUND_SENT] } }, { orderBy: { createdAt: 'desc' } });
-  if (!refund) return { liability: DisputeLiability.SELLER };
-  return { liability: DisputeLiability.PLATFORM, evidenceRefund: refund, contestFlaggedAt: new Date() };
-}
-
-/** A dispute's amount and currency must fit the payment it names: the issuer takes back at most what was paid. */
-function mismatchWith(payment: Payment, notice: DisputeNotice): string | null {
-  if (!DISPUTABLE.includes(payment.status)) return `payment ${payment.id} is ${payment.status}: it was never charged here`;
-  if (notice.currency.toLowerCase() !== payment.currency) return `currency ${notice.currency} for a payment in ${payment.currency}`;
-  if (!Number.isSafeInteger(notice.amount) || notice.amount <= 0 || notice.amount > payment.amount) return `amount ${notice.amount} for a payment of ${payment.amount}`;
-  return null;
+async function liabilityFor(tx: EntityManager, payment: Payment, amount: number): Promise<Partial<Dispute>> {
+  const sent = await tx.find(Refund, { payment: payment.id, status: { $in: [...REFUND_SENT] } }, { orderBy: { createdAt: 'desc' } });
+  const givenBack = sent.reduce((sum, refund) => sum + refund.amount, 0);
+  const sellerShare = sellerShareOf(amount, payment.amount, givenBack);
+  if (sellerShare === amount) return { sellerShare };
+  return { sellerShare, evidenceRefund: sent[0], contestFlaggedAt: new Date() };
 }
 
 const flagged = (problem: string): DisputeOutcome => ({ effect: 'flagged', problem });

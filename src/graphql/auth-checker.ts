@@ -1,5 +1,7 @@
 import type { AuthChecker } from 'type-graphql';
+import { READ_ONLY_SESSION_MAY_RUN } from '../accounts/session-standing';
 import { recordRefusal } from '../audit/audit.service';
+import { redactSecrets } from '../audit/secret-arguments';
 import { domainError } from '../shared/errors';
 import type { Admin } from '../admins/admin.entity';
 import type { Actor } from '../http/actor';
@@ -15,6 +17,11 @@ const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminD
  * naming the role needed, and the refusal is written to the audit log (docs/admin.md).
  */
 export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context, info, args }, roles) => {
+  const { actor } = context;
+  // A session whose shop an admin deactivated or closed reads, and changes nothing (docs/dashboard.md, "Standing of a session").
+  if (actor.kind === 'session' && actor.changesRefused && info.parentType.name === 'Mutation' && !READ_ONLY_SESSION_MAY_RUN.has(info.fieldName)) {
+    throw domainError(actor.changesRefused);
+  }
   const held = rolesOf(context.actor);
   if (held.length > 0 && (roles.length === 0 || roles.some((role) => held.includes(role)))) return true;
   if (context.actor.kind !== 'admin') throw domainError(held.length > 0 ? 'FORBIDDEN' : 'UNAUTHENTICATED');
@@ -36,7 +43,8 @@ async function refuseAdmin(context: GraphQLContext, admin: Admin, operation: str
     action: 'access.refused',
     targetType: 'operation',
     targetId: operation,
-    details: { code: error.code, role: admin.role, needed, arguments: args },
+    // The arguments as sent, each secret (password, code, token, account number …) replaced by [redacted].
+    details: { code: error.code, role: admin.role, needed, arguments: redactSecrets(args) },
   });
   throw error;
 }

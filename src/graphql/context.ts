@@ -3,8 +3,9 @@ import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
 import type { SignUpMode } from '../accounts/accounts.service';
 import type { SessionSettings } from '../accounts/sessions';
-import { sessionCookies, type SessionCookies } from '../http/session-cookies';
+import { sessionCookies, type CookieMode, type SessionCookies } from '../http/session-cookies';
 import { clientAddress, locals } from '../http/request-context';
+import { deviceTokenOf, setDeviceCookie } from '../http/device-cookie';
 import type { CheckoutDeps } from '../checkout/checkout.service';
 import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
@@ -19,6 +20,7 @@ import type { SecretBox } from '../accounts/secret-box';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { AcquirerInbox } from '../checkout/acquirer-inbox';
 import type { NotificationStore } from '../processor/adyen/notification-store';
+import type { MailRuntime } from '../notifications/mail-runtime';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
 export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
@@ -42,6 +44,8 @@ export interface AppServices {
   reconciliation: ReconciliationJobs;
   /** Adyen's notifications: the inbox they are accepted into, and the job that applies them (null without Adyen). */
   acquirerNotifications: { store: NotificationStore; inbox: AcquirerInbox } | null;
+  /** The mail outbox's workers and sweep (src/notifications/): `wake` after a mail is re-sent. */
+  mail: MailRuntime;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
   adminTokenTtlDays: number;
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */
@@ -50,7 +54,17 @@ export interface AppServices {
    * Dashboard and admin accounts: SELLER_SIGNUP, the session timeouts (admins' too), the mail port, and
    * ACCOUNT_ATTEMPTS_PER_CLIENT (sign-ins, sign-ups, resets per client address), ACCOUNT_SECRETS_KEY's box.
    */
-  accounts: { signup: SignUpMode; sessions: SessionSettings; mailer: Mailer; attemptsPerClient: RateLimiter; secrets: SecretBox };
+  accounts: {
+    signup: SignUpMode;
+    sessions: SessionSettings;
+    mailer: Mailer;
+    attemptsPerClient: RateLimiter;
+    secrets: SecretBox;
+    /** SESSION_COOKIES_INSECURE: the session cookies' names and flags. */
+    cookies: CookieMode;
+    /** PASSWORD_RESET_MAILS_PER_HOUR: reset mails per e-mail address, whoever asks (keyed by the address's hash). */
+    resetMailsPerAddress: RateLimiter;
+  };
 }
 
 /** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
@@ -73,6 +87,8 @@ export interface GraphQLContext {
   adminSessionCookies: SessionCookies;
   /** The User-Agent header (kept with a new session, for "active sessions"). */
   userAgent: string | null;
+  /** This browser's known-device cookie (src/http/device-cookie.ts): the token it sent, and setting a new one. */
+  knownDevice: { token: string | null; remember(token: string): void };
 }
 
 /**
@@ -89,8 +105,8 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
   };
   const address = once(() => clientAddress(req));
   const browserHeaders = once(() => ({ userAgent: req.get('user-agent') ?? '', accept: req.get('accept') ?? '' }));
-  const cookies = once(() => sessionCookies(res, services.baseUrl));
-  const adminCookies = once(() => sessionCookies(res, services.baseUrl, 'admin'));
+  const cookies = once(() => sessionCookies(res, services.accounts.cookies));
+  const adminCookies = once(() => sessionCookies(res, services.accounts.cookies, 'admin'));
   const loaders = once(() => createLoaders(context.em));
   return {
     get em() {
@@ -115,6 +131,9 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     },
     get userAgent() {
       return req.get('user-agent') ?? null;
+    },
+    get knownDevice() {
+      return { token: deviceTokenOf(req, services.accounts.cookies) ?? null, remember: (token: string) => setDeviceCookie(res, services.accounts.cookies, token) };
     },
     get loaders() {
       return loaders();

@@ -41,7 +41,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
   const router = express.Router();
   router.use(
     express.json({ limit: JSON_BODY_LIMIT }),
-    authenticateGraphQLCaller(limits, services.credentials, { ...services.accounts.sessions, baseUrl: services.baseUrl, isPublicOperation: (req) => isPublicOperation(req) }),
+    authenticateGraphQLCaller(limits, services.credentials, { ...services.accounts.sessions, cookies: services.accounts.cookies, isPublicOperation: (req) => isPublicOperation(req) }),
     publicOperationsOnly(PUBLIC_OPERATIONS),
     graphqlRequestsPerKey(options.queryLimits.requestsPerKey),
   );

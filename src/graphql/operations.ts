@@ -9,6 +9,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { errorAnswer } from '../http/error-answer';
+import { inSpan, tracingOn } from '../observability/tracing';
 import { PROJECT_ROOT } from '../shared/project-root';
 import type { GraphQLContext } from './context';
 
@@ -35,16 +36,17 @@ export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected
   const document = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations', file), 'utf8'));
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`${file}: ${problems.map((p) => p.message).join('; ')}`);
-  const names = new Set(
+  const types = new Map(
     document.definitions
       .filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')
-      .map((d) => d.name?.value),
+      .map((d) => [d.name?.value, d.operation]),
   );
   const prepare = <T>(name: string): PreparedOperation<T> => {
-    if (!names.has(name)) throw new Error(`Unknown operation ${name} in ${file}`);
+    const type = types.get(name);
+    if (!type) throw new Error(`Unknown operation ${name} in ${file}`);
     const compiled = compileQuery(schema, document, name);
     if (!isCompiledQuery(compiled)) throw new Error(`${file}: ${name}: ${compiled.errors?.map((e) => e.message).join('; ')}`);
-    return async (variables, context) => {
+    const run: PreparedOperation<T> = async (variables, context) => {
       const result = await compiled.query(undefined, context, variables);
       const error = result.errors?.[0];
       if (!error) return result.data as T;
@@ -52,6 +54,12 @@ export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected
       if (unexpected) onUnexpected(error.originalError ?? error, context);
       throw shown;
     };
+    // graphql-jit runs the operation without graphql-js's execute, which the GraphQL instrumentation wraps: with
+    // tracing on, the operation is a span of its own here (the REST call's HTTP span above, its SQL below).
+    // Chosen once: with tracing off the runner is the plain function.
+    if (!tracingOn()) return run;
+    const attributes = { 'graphql.operation.name': name, 'graphql.operation.type': type };
+    return (variables, context) => inSpan(`${type} ${name}`, attributes, () => run(variables, context));
   };
   return { schema, document, prepare };
 }

@@ -13,7 +13,8 @@ import { SellerAdminResolver, ShopAdminResolver } from '../shops/shop-admin.reso
 import { SellerShopResolver } from '../shops/seller-shop.resolver';
 import { ShopResolver } from '../shops/shop.resolver';
 import { WebhookResolver } from '../webhooks/webhook.resolver';
-import { PayoutAccountResolver } from '../withdrawals/payout-account.resolver';
+import { PayoutAccountNumberResolver, PayoutAccountResolver } from '../withdrawals/payout-account.resolver';
+import { NotificationsResolver } from '../notifications/notifications.resolver';
 import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
 import { authChecker } from './auth-checker';
 import { rootQueryFieldsInTurn } from './concurrency-guards';
@@ -39,7 +40,10 @@ export const RESOLVERS = [
   AccountResolver,
   SellerShopResolver,
   PayoutAccountResolver,
+  PayoutAccountNumberResolver,
   AdminAccountResolver,
+  // receipts and notifications (docs/dashboard.md, docs/admin.md)
+  NotificationsResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

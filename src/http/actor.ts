@@ -1,4 +1,5 @@
 import type { Admin } from '../admins/admin.entity';
+import type { SessionChangeRefusal } from '../accounts/session-standing';
 import type { AccountStatus } from '../shops/account-status';
 import type { Shop } from '../shops/shop.entity';
 
@@ -11,7 +12,9 @@ export type Actor =
   | { kind: 'admin'; admin: Admin; tokenId: string | null; sessionId?: string }
   /**
    * A seller signed in to the dashboard (docs/dashboard.md): reaches exactly what the seller's API key
-   * reaches. `shopId` is null while the seller has no live shop (after deleting it).
+   * reaches. `shopId` is null while the seller has no live shop (after deleting it). `changesRefused`: null, or
+   * the catalogue code every mutation but signing out is refused with (a shop an admin deactivated or closed:
+   * src/accounts/session-standing.ts).
    */
-  | { kind: 'session'; sellerId: string; sessionId: string; shopId: string | null; readonly shop: Shop }
+  | { kind: 'session'; sellerId: string; sessionId: string; shopId: string | null; changesRefused: SessionChangeRefusal | null; readonly shop: Shop }
   | { kind: 'public' };

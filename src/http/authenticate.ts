@@ -9,9 +9,9 @@ import { Shop } from '../shops/shop.entity';
 import type { Actor } from './actor';
 import type { CachedCredential, CredentialCache } from '../shops/credential-cache';
 import { clientAddress, locals } from './request-context';
-import { csrfTokenFor, liveAdminSession, liveSession, type SessionSettings } from '../accounts/sessions';
+import { csrfTokenFor, endAllSessions, liveAdminSession, liveSession, type LiveSession, type SessionSettings } from '../accounts/sessions';
 import { Admin } from '../admins/admin.entity';
-import { CSRF_HEADER, sessionCookies, sessionTokenOf } from './session-cookies';
+import { CSRF_HEADER, sessionCookies, sessionTokenOf, type CookieMode } from './session-cookies';
 import { digestsEqual } from '../shared/secrets';
 
 export interface RateLimits {
@@ -111,7 +111,8 @@ function sellerActor({ shopId, accountStatus }: CachedCredential, em: () => Enti
  * the public, who may still sign in.
  */
 export interface SessionCallerSettings extends SessionSettings {
-  baseUrl: string;
+  /** SESSION_COOKIES_INSECURE: the cookies' names and flags (src/http/session-cookies.ts). */
+  cookies: CookieMode;
   /**
    * Whether the request is a public operation (the checkout page's, sign-in …). Sent without any
    * X-CSRF-Token, such a request goes on as the public and its session cookies are not looked at: a seller
@@ -123,8 +124,8 @@ export interface SessionCallerSettings extends SessionSettings {
 
 export function authenticateSession(settings: SessionCallerSettings) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const token = sessionTokenOf(req);
-    const adminToken = sessionTokenOf(req, 'admin');
+    const token = sessionTokenOf(req, 'seller', settings.cookies);
+    const adminToken = sessionTokenOf(req, 'admin', settings.cookies);
     if (!token && !adminToken) return next();
     if (req.get(CSRF_HEADER) === undefined && settings.isPublicOperation?.(req)) return next();
     try {
@@ -132,21 +133,28 @@ export function authenticateSession(settings: SessionCallerSettings) {
       const csrf = String(req.get(CSRF_HEADER) ?? '');
       if (adminToken && digestsEqual(csrf, csrfTokenFor(adminToken))) {
         if (await adminSessionCaller(context, adminToken, settings)) return next();
-        sessionCookies(res, settings.baseUrl, 'admin').clear();
+        sessionCookies(res, settings.cookies, 'admin').clear();
         if (!token) return next();
       } else if (!token) {
         if (!(await liveAdminSession(context.em, adminToken!, settings))) {
-          sessionCookies(res, settings.baseUrl, 'admin').clear();
+          sessionCookies(res, settings.cookies, 'admin').clear();
           return next();
         }
         throw domainError('CSRF_TOKEN_INVALID');
       }
       const live = await liveSession(context.em, token, settings);
       if (!live) {
-        sessionCookies(res, settings.baseUrl).clear();
+        sessionCookies(res, settings.cookies).clear();
         return next();
       }
       if (!digestsEqual(csrf, csrfTokenFor(token))) throw domainError('CSRF_TOKEN_INVALID');
+      // Checked on every request, as an API key is: a suspended seller's sessions end here, if an admin's
+      // suspension did not already end them (docs/dashboard.md, "Standing of a session").
+      if (!live.sellerActive) {
+        await endAllSessions(context.em, live.sellerId);
+        sessionCookies(res, settings.cookies).clear();
+        throw domainError('SELLER_INACTIVE');
+      }
       context.actor = sessionActor(live, () => context.em);
       context.rateLimitKey = `seller:${live.sellerId}`;
       next();
@@ -161,12 +169,15 @@ async function adminSessionCaller(context: ReturnType<typeof locals>, token: str
   const live = await liveAdminSession(context.em, token, settings);
   const admin = live && (await context.em.findOne(Admin, { id: live.adminId }));
   if (!live || !admin || admin.revokedAt) return false;
+  // The admin signed in with their own password and code: the session is theirs (the audit log names it).
+  admin.actingWith = { kind: 'session', id: live.sessionId, issuedBy: admin.id };
   context.actor = { kind: 'admin', admin, tokenId: null, sessionId: live.sessionId };
   return true;
 }
 
-function sessionActor(live: { sessionId: string; sellerId: string; shopId: string | null }, em: () => EntityManager): Actor {
+function sessionActor({ sessionId, sellerId, shopId, changesRefused }: LiveSession, em: () => EntityManager): Actor {
   let shop: Shop | undefined;
+  const live = { sessionId, sellerId, shopId, changesRefused };
   return {
     kind: 'session',
     ...live,

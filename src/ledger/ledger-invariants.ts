@@ -50,8 +50,8 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
             - coalesce((select sum(r."amount") from "refunds" r join "payments" p on p."id" = r."payment_id" join "shops" sh on sh."id" = p."shop_id"
                         where sh."seller_id" = s."id" and r."status" in (${REFUND_REFUNDED})), 0)
             - coalesce((select sum(w."amount") from "withdrawals" w where w."seller_id" = s."id" and w."status" not in (${REJECTED})), 0)
-            - coalesce((select sum(d."amount") from "disputes" d join "payments" p on p."id" = d."payment_id" join "shops" sh on sh."id" = p."shop_id"
-                        where sh."seller_id" = s."id" and d."liability" = 'seller' and d."status" in (${DISPUTE_DEBITED})), 0) as amount
+            - coalesce((select sum(d."seller_share") from "disputes" d join "payments" p on p."id" = d."payment_id" join "shops" sh on sh."id" = p."shop_id"
+                        where sh."seller_id" = s."id" and d."status" in (${DISPUTE_DEBITED})), 0) as amount
             from "sellers" s),
           actual as (
             select s."id" as seller_id, coalesce(sum(e."amount"), 0) as amount
@@ -76,23 +76,22 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
   },
   {
     name: 'refund_entries_match_refunds',
-    description: 'each payment has a refund debit per refund carried out, a credit back per refund reversed, and is refunded exactly while one refund stands',
+    description: 'each payment has the debits of its refunds carried out and the credits of those reversed, and is refunded exactly when its refunds standing add up to its amount',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
           where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'), 0)
                 <> -coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_BOOKED})), 0)
              or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund_reversed'), 0)
                 <> coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REVERSED})), 0)
-             or (p."status" in (${REFUNDED})) <> exists (select 1 from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REFUNDED}))`,
+             or (p."status" in (${REFUNDED})) <> (coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REFUNDED})), 0) = p."amount")`,
   },
   {
     name: 'dispute_entries_match_state',
-    description: "each dispute's journals leave its liable account debited exactly while the chargeback stands; no dispute journal without a dispute",
-    sql: `select d."id" as subject, d."status" || ' ' || d."liability" as detail from "disputes" d
-          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS})
-                            and e."account" = case d."liability" when 'seller' then 'seller_balance' else 'platform_disputes' end), 0)
-                <> (case when d."status" in (${DISPUTE_DEBITED}) then -d."amount" else 0 end)
-             or exists (select 1 from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS})
-                          and e."account" = case d."liability" when 'seller' then 'platform_disputes' else 'seller_balance' end)
+    description: "each dispute's journals leave the seller debited its share and the platform the rest, exactly while the chargeback stands; no dispute journal without a dispute",
+    sql: `select d."id" as subject, d."status" || ' seller ' || d."seller_share" || ' of ' || d."amount" as detail from "disputes" d
+          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS}) and e."account" = 'seller_balance'), 0)
+                <> (case when d."status" in (${DISPUTE_DEBITED}) then -d."seller_share" else 0 end)
+             or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS}) and e."account" = 'platform_disputes'), 0)
+                <> (case when d."status" in (${DISPUTE_DEBITED}) then d."seller_share" - d."amount" else 0 end)
           union all
           select e."payment_id", 'dispute journal without a dispute' from "ledger_entries" e
           where e."kind" in (${DISPUTE_KINDS}) and not exists (select 1 from "disputes" d where d."payment_id" = e."payment_id")

@@ -91,17 +91,18 @@ export function bookRefundReversal(tx: EntityManager, payment: Payment, seller: 
 
 /**
  * A dispute move's journal, named by the move (`chargeback`, `chargeback_reversed`, `second_chargeback`,
- * `dispute_won`): a debit moves the disputed amount from the liable account to the customer, a credit moves
- * it back. The liable account is the seller's balance (which may go negative; docs/acquirers.md), or the
- * platform's dispute account when the payment had already been refunded. The fee is kept either way, as
- * acquirers keep theirs. The (payment, kind, account) unique index books each journal once per dispute.
+ * `dispute_won`): a debit moves the disputed amount to the customer, the seller's balance bearing the
+ * dispute's `sellerShare` (which may take it negative; docs/acquirers.md) and the platform's dispute account
+ * the rest (money the seller had already given back by refunds); a credit moves it back the same way. The
+ * fee is kept either way, as acquirers keep theirs. The (payment, kind, account) unique index books each
+ * journal once per dispute.
  */
 export function bookDisputeJournal(tx: EntityManager, dispute: Dispute, seller: Seller, kind: string, direction: 'debit' | 'credit'): void {
-  const liable = dispute.liability === 'platform' ? { account: LedgerAccount.PLATFORM_DISPUTES } : { account: LedgerAccount.SELLER_BALANCE, seller };
-  const amount = direction === 'debit' ? -dispute.amount : dispute.amount;
+  const sign = direction === 'debit' ? -1 : 1;
   postJournal(tx, { payment: dispute.payment }, [
-    { ...liable, kind, amount },
-    { account: LedgerAccount.CUSTOMER_FUNDS, kind, amount: -amount },
+    { account: LedgerAccount.SELLER_BALANCE, kind, amount: sign * dispute.sellerShare, seller },
+    { account: LedgerAccount.PLATFORM_DISPUTES, kind, amount: sign * (dispute.amount - dispute.sellerShare) },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind, amount: -sign * dispute.amount },
   ]);
 }
 

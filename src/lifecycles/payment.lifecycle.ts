@@ -23,7 +23,7 @@ export const PAYMENT_LIFECYCLE = defineLifecycle({
     pending: { meaning: 'created; the customer has not paid yet (see the stage)' },
     completed: { meaning: 'the card was charged; the seller is credited' },
     failed: { meaning: 'declined, never received, refused for the shop, or expired', final: true },
-    refunded: { meaning: 'the whole amount went back to the customer', decided: true },
+    refunded: { meaning: 'its refunds add up to its whole amount: all of it went back to the customer', decided: true },
   },
   side: { column: 'checkout_stage', property: 'checkoutStage', initial: 'card_required', states: CHECKOUT_STAGES },
   moves: {
@@ -56,13 +56,11 @@ export const PAYMENT_LIFECYCLE = defineLifecycle({
     },
     refund: {
       from: ['completed'], to: 'refunded',
-      on: 'its refund was carried out (refund: succeed, in the same transaction)',
-      journal: 'refund', event: 'payment.refunded',
+      on: 'the refund that completes its amount was carried out (refund: succeed, in the same transaction, books the journal and the event)',
     },
     reverseRefund: {
       from: ['refunded'], to: 'completed',
-      on: 'the acquirer reversed its refund (refund: reverse, in the same transaction): the seller is credited back and it may be refunded again',
-      journal: 'refund_reversed',
+      on: 'the acquirer reversed one of its refunds (refund: reverse, in the same transaction, credits the seller back): it may be refunded again',
     },
   },
   stays: {

@@ -16,6 +16,12 @@ export interface Metrics {
   reconciliations: Counter<'kind' | 'outcome'>;
   needsAttention: Gauge<'kind'>;
   acquirerNotifications: Counter<'event' | 'outcome'>;
+  mails: Counter<'kind' | 'outcome'>;
+  mailsNeedingAttention: Gauge<'status'>;
+  webhookOldestUndelivered: Gauge<string>;
+  refundsNearReviewDeadline: Gauge<string>;
+  ledgerViolations: Gauge<'invariant'>;
+  readiness: Gauge<'check'>;
 }
 
 export function createMetrics(): Metrics {
@@ -46,6 +52,32 @@ export function createMetrics(): Metrics {
       name: 'acquirer_notifications_total',
       help: "The acquirer's notification items by event code and outcome: accepted, duplicate, rejected (malformed), applied, flagged (did not match what it names; nothing booked), retry",
       labelNames: ['event', 'outcome'], registers: [registry],
+    }),
+    mails: new Counter({
+      name: 'mails_total',
+      help: 'Mail outbox attempts by kind (receipt, refund-notice, a seller notification) and outcome: sent, kept (no SMTP_URL), retry_scheduled, unknown (handed over, unanswered), failed',
+      labelNames: ['kind', 'outcome'], registers: [registry],
+    }),
+    mailsNeedingAttention: new Gauge({
+      name: 'mails_needing_attention', help: 'Mails of the outbox an admin should look at: failed (refused, or given up) and unknown (maybe delivered); the mails query lists them',
+      labelNames: ['status'], registers: [registry],
+    }),
+    webhookOldestUndelivered: new Gauge({
+      name: 'webhook_oldest_undelivered_seconds',
+      help: 'How long the oldest due webhook delivery has waited for a worker, since it fell due (its event was written, or its retry time came); 0 when none waits',
+      registers: [registry],
+    }),
+    refundsNearReviewDeadline: new Gauge({
+      name: 'refund_requests_near_review_deadline', help: 'Refund requests awaiting an admin decision for 20 hours or more (the promise is a decision within 24 hours)',
+      registers: [registry],
+    }),
+    ledgerViolations: new Gauge({
+      name: 'ledger_invariant_violations', help: "Rows breaking each money invariant at check-ledger's last run (LEDGER_CHECK_INTERVAL_MS); absent before the first",
+      labelNames: ['invariant'], registers: [registry],
+    }),
+    readiness: new Gauge({
+      name: 'readiness_check_up', help: 'The checks of /readyz at the last probe or scrape: postgresql, redis, webhook_workers and mail_workers (the relays and queue workers of this process); 1 up, 0 down',
+      labelNames: ['check'], registers: [registry],
     }),
   };
 }

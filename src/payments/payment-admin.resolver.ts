@@ -3,7 +3,7 @@ import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit/audit-entry.entity';
 import { Dispute } from '../disputes/dispute.entity';
 import { disputeOf } from '../disputes/dispute.service';
-import { shopScopeFor } from '../graphql/auth-checker';
+import { sellerShopId, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { feeFor, netOf } from '../ledger/fee';
 import { LedgerEntry } from '../ledger/ledger-entry.entity';
@@ -13,6 +13,7 @@ import { WebhookDelivery } from '../webhooks/webhook-delivery.entity';
 import { Payment } from './payment.entity';
 import { searchPayments } from './payment-search';
 import { CheckoutStage, PaymentStatus } from './payment-status';
+import type { PaymentFields } from './payment-snapshot';
 import { PaymentList } from './payment.types';
 import type { Page } from '../shared/pagination';
 import { PageArgs } from '../shared/pagination';
@@ -57,8 +58,12 @@ export class PaymentAdminResolver {
 
   @Authorized('SELLER', 'ADMIN')
   @FieldResolver(() => Shop)
-  async shop(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Shop> {
-    return (await context.loaders.shop.load(payment.shop.id))!;
+  // Typed by shape, not as the entity class: a seller's API key reads a plain view of its own payment
+  // (payment.resolver.ts), which has no `shop`, and type-graphql would otherwise make an empty entity of it.
+  async shop(@Root() payment: PaymentFields & { shop?: Shop }, @Ctx() context: GraphQLContext): Promise<Shop> {
+    // Such a view is only ever the calling seller's own payment: its shop is the caller's.
+    const shopId = payment.shop ? payment.shop.id : sellerShopId(context);
+    return (await context.loaders.shop.load(shopId))!;
   }
 
   @Authorized('SESSION', 'ADMIN')

@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Admin } from '../admins/admin.entity';
 import type { Payment } from '../payments/payment.entity';
-import { enumOf, openStatesOf } from '../lifecycles/lifecycle';
+import { enumOf } from '../lifecycles/lifecycle';
 import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
 import { ReviewedByAdmins } from '../admins/reviewed-by-admins';
 import { prefixedId } from '../shared/random-id';
@@ -13,11 +13,8 @@ export const RefundStatus = enumOf(REFUND_LIFECYCLE.states);
 export type RefundStatus = (typeof RefundStatus)[keyof typeof RefundStatus];
 registerEnumType(RefundStatus, { name: 'RefundStatus' });
 
-/** Statuses in which a request is still open (not final): at most one such request per payment (a partial unique index). */
-export const OPEN_REFUND_STATUSES = openStatesOf(REFUND_LIFECYCLE);
-
-/** A refund request recorded by support for a completed payment, and what became of it. Full amount only. */
-@ObjectType({ description: 'A refund request for a completed payment (the full amount), and what became of it.' })
+/** A refund request for a completed payment, for any amount up to what remains of it, and what became of it. */
+@ObjectType({ description: 'A refund request for a completed payment (all or part of what remains of it), and what became of it.' })
 @Entity({ tableName: 'refunds' })
 export class Refund extends ReviewedByAdmins {
   @Field(() => ID)
@@ -27,7 +24,7 @@ export class Refund extends ReviewedByAdmins {
   @ManyToOne('Payment')
   payment!: Payment;
 
-  @Field(() => SafeIntResolver, { description: 'Integer cents: always the whole payment.' })
+  @Field(() => SafeIntResolver, { description: 'Integer cents: all or part of the payment.' })
   @Property({ type: new BigIntType('number') })
   amount!: number;
 

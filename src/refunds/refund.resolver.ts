@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins/admin.entity';
 import { adminOrNull, currentAdmin, sellerShopId } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
@@ -33,17 +34,19 @@ export class RefundResolver {
 
   @Authorized('SESSION', 'SUPPORT', 'FINANCE')
   @Mutation(() => Refund, {
-    description: "Records a seller's refund request for a completed payment (full amount; one open request per payment): by support, or by the seller in the dashboard for their own payment.",
+    description:
+      "Records a seller's refund request for a completed payment: by support, or by the seller in the dashboard for their own payment. Any amount up to what remains (requests still open count); the whole remainder when no amount is given.",
   })
   async requestRefund(
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('reason', () => String) reason: string,
     @Ctx() context: GraphQLContext,
+    @Arg('amount', () => SafeIntResolver, { nullable: true, description: 'Integer cents; omitted: all that remains.' }) amount?: number | null,
   ): Promise<Refund> {
     const admin = adminOrNull(context);
     // Sellers still cannot refund: a session only asks, for its own shop's payment; finance decides.
     const ownShop = admin ? null : context.em.getReference(Shop, sellerShopId(context));
-    const refund = await requestRefund(context.em, admin, paymentId, reason, ownShop);
+    const refund = await requestRefund(context.em, admin, paymentId, reason, ownShop, amount ?? null);
     context.services.logger.info({ requestId: context.requestId, refundId: refund.id, paymentId, adminId: admin?.id ?? null }, 'refund requested');
     return refund;
   }

@@ -1,4 +1,4 @@
-import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Admin } from '../admins/admin.entity';
@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/audit.service';
 import { chargebackStands } from '../disputes/dispute.service';
 import { bookRefund, bookRefundReversal } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
-import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
+import { movePayment } from '../payments/payment-lifecycle';
 import { applyMove } from '../lifecycles/apply-move';
 import { moveOf } from '../lifecycles/lifecycle';
 import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
@@ -17,9 +17,11 @@ import { findPayment } from '../payments/payment.service';
 import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
 import type { Shop } from '../shops/shop.entity';
-import { OPEN_REFUND_STATUSES, Refund, RefundStatus } from './refund.entity';
+import { Refund, RefundStatus } from './refund.entity';
+import { fullyRefunded, refundableRemaining, refundAmountOf } from './refund-rules';
 import { refundPayload } from './refund-payload';
 import { recordPaymentEvent } from '../webhooks/outbox';
+import { noticeRefund, queueRefundNotice } from '../notifications/notices';
 import type { Page } from '../shared/pagination';
 import { reviewQueue } from '../admins/reviewed-by-admins';
 
@@ -38,32 +40,34 @@ export function isPastReviewWindow(refund: Refund, now = Date.now()): boolean {
 /**
  * Support records a seller's refund request (spec: there is no refund endpoint; sellers write to support),
  * or the seller asks from the dashboard (admin null, `ownShop` theirs): either way it joins the admins' queue.
- * Only a completed payment, always its full amount, and one open request per payment: checked here for a
- * clear answer, and by a partial unique index whatever runs concurrently.
+ * Only a completed payment with no chargeback standing, for any amount up to what remains of it (the whole
+ * remainder when `amount` is not given): requests still open count, so several requests, concurrent or not,
+ * never add up to more than was paid. Checked here under the payment's row lock for a clear answer, and by
+ * the `refunds_within_payment` trigger whatever runs.
  */
-export async function requestRefund(em: EntityManager, admin: Admin | null, paymentId: string, reason: string, ownShop: Shop | null = null): Promise<Refund> {
+export async function requestRefund(
+  em: EntityManager,
+  admin: Admin | null,
+  paymentId: string,
+  reason: string,
+  ownShop: Shop | null = null,
+  amount: number | null = null,
+): Promise<Refund> {
   const text = validReason(reason);
   // A seller's request from the dashboard (admin null) names its own shop: another shop's payment is not found.
   if (!admin && !ownShop) throw domainError('FORBIDDEN');
-  const payment = await findPayment(em, paymentId, admin ? null : ownShop);
-  if (payment.status !== PaymentStatus.COMPLETED) throw domainError('REFUND_PAYMENT_NOT_COMPLETED', payment.status);
-  if (await chargebackStands(em, payment.id)) throw domainError('REFUND_CHARGEBACK_STANDS');
-  if (await em.count(Refund, { payment: payment.id, status: { $in: [...OPEN_REFUND_STATUSES] } })) {
-    throw domainError('REFUND_ALREADY_OPEN');
-  }
-  try {
-    return await em.transactional(async (tx) => {
-      const refund = tx.create(Refund, { payment: payment.id, amount: payment.amount, reason: text, requestedBy: admin?.id ?? null });
-      // The seller's own request is not an admin action: the refund row (requested_by null) is its record.
-      if (admin) recordAudit(tx, admin, { action: 'refund.requested', targetType: 'refund', targetId: refund.id, reason: text, details: { paymentId: payment.id, amount: payment.amount } });
-      return refund;
-    });
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException && /refunds_one_open_per_payment/.test(error.message)) {
-      throw domainError('REFUND_ALREADY_OPEN');
-    }
-    throw error;
-  }
+  const found = await findPayment(em, paymentId, admin ? null : ownShop);
+  return em.transactional(async (tx) => {
+    const payment = await tx.findOneOrFail(Payment, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (payment.status !== PaymentStatus.COMPLETED) throw domainError('REFUND_PAYMENT_NOT_COMPLETED', payment.status);
+    if (await chargebackStands(tx, payment.id)) throw domainError('REFUND_CHARGEBACK_STANDS');
+    const refunds = await tx.find(Refund, { payment: payment.id }, { fields: ['amount', 'status'] });
+    const refundAmount = refundAmountOf(amount, refundableRemaining(payment.amount, refunds));
+    const refund = tx.create(Refund, { payment: payment.id, amount: refundAmount, reason: text, requestedBy: admin?.id ?? null });
+    // The seller's own request is not an admin action: the refund row (requested_by null) is its record.
+    if (admin) recordAudit(tx, admin, { action: 'refund.requested', targetType: 'refund', targetId: refund.id, reason: text, details: { paymentId: payment.id, amount: refundAmount } });
+    return refund;
+  });
 }
 
 /**
@@ -84,14 +88,19 @@ export async function rejectRefund(em: EntityManager, admin: Admin, refundId: st
   return reviewRefund(em, admin, refundId, 'reject', { rejectionReason: text }, text);
 }
 
+/** The review move, and in the same transaction the seller's notification of the decision (src/notifications/). */
 function reviewRefund(em: EntityManager, admin: Admin, refundId: string, move: 'approve' | 'reject', changes: Partial<Refund>, reason: string | null): Promise<Refund> {
-  return applyReviewMove(em, REFUND_LIFECYCLE, Refund, move, {
-    id: refundId,
-    admin,
-    reason,
-    changes: { ...changes, reviewedBy: admin, reviewedAt: new Date() },
-    notFound: () => domainError('REFUND_NOT_FOUND'),
-    conflict: (spec, status) => domainError('REFUND_STATE_CONFLICT', spec.verb!, status),
+  return em.transactional(async (tx) => {
+    const refund = await applyReviewMove(tx, REFUND_LIFECYCLE, Refund, move, {
+      id: refundId,
+      admin,
+      reason,
+      changes: { ...changes, reviewedBy: admin, reviewedAt: new Date() },
+      notFound: () => domainError('REFUND_NOT_FOUND'),
+      conflict: (spec, status) => domainError('REFUND_STATE_CONFLICT', spec.verb!, status),
+    });
+    await noticeRefund(tx, refund, move === 'approve' ? 'refund-approved' : 'refund-rejected', refund.rejectionReason);
+    return refund;
   });
 }
 
@@ -186,26 +195,38 @@ export async function settleLookedUpRefund(em: EntityManager, deps: RefundExecut
 }
 
 /**
- * In ONE transaction: refund -> refunded (conditional on `processing`), payment completed -> refunded, and
- * the ledger journal. Whoever gets here first (the job or reconciliation) books it; the other finds nothing.
+ * In ONE transaction, under the payment's row lock (so two refunds of one payment settle one after the other):
+ * refund -> refunded (conditional on `processing`) with its journal (the seller debited its amount) and its
+ * `payment.refunded` event, and the payment completed -> refunded when this refund completes its amount. The
+ * payment moves first, so the event shows it as it ends up. Whoever gets here first (the job, reconciliation
+ * or a notification) books it; the others find nothing.
  */
 async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reference: string): Promise<ExecutionOutcome> {
   const refundId = refund.id;
-  const payment = refund.payment;
+  const paymentId = refund.payment.id;
   const booked = await em.transactional(async (tx) => {
+    const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const current = await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true });
+    if (current.status !== RefundStatus.PROCESSING) return false;
+    const refunded = await tx.find(Refund, { payment: paymentId, status: RefundStatus.REFUNDED }, { fields: ['amount'] });
+    if (fullyRefunded(payment.amount, [...refunded.map((r) => r.amount), current.amount])) {
+      if (!(await movePayment(tx, 'refund', { id: paymentId, readBack: false }))) throw new Error(`payment ${paymentId} is not completed: refund ${refundId} cannot be booked`);
+    }
     const done = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'succeed', {
       id: refundId,
       changes: { refundedAt: new Date(), processorReference: reference, needsAttentionAt: null },
+      populate: ['payment', 'payment.shop', 'payment.shop.seller'],
+      effects: {
+        journal: (t, r) => bookRefund(t, r.payment, r.payment.shop.seller, r),
+        event: (t, r, type) => recordPaymentEvent(t, r.payment, type as 'payment.refunded', deps.baseUrl, refundPayload(r)),
+      },
     });
-    if (!done) return false;
-    const moved = await movePayment(tx, 'refund', {
-      id: payment.id,
-      effects: { journal: (t, p) => bookRefund(t, p, p.shop.seller, done), event: paymentEvent(deps.baseUrl, () => refundPayload(done)) },
-    });
-    if (!moved) throw new Error(`payment ${payment.id} is not completed: refund ${refundId} cannot be booked`);
+    if (!done) throw new Error(`refund ${refundId} left processing while its payment was locked`);
+    // The customer's refund notice, when the payment has an address (src/notifications/).
+    await queueRefundNotice(tx, done);
     return true;
   });
-  if (booked) deps.logger.info({ refundId, paymentId: payment.id, amount: refund.amount }, 'refund carried out');
+  if (booked) deps.logger.info({ refundId, paymentId, amount: refund.amount }, 'refund carried out');
   return booked ? 'refunded' : 'not-claimed';
 }
 
@@ -243,14 +264,19 @@ export async function reverseRefund(em: EntityManager, refundId: string, money: 
   if (money.amount !== refund.amount || money.currency.toLowerCase() !== refund.payment.currency) {
     return { effect: 'flagged', problem: `reversal of ${money.amount} ${money.currency} for a refund of ${refund.amount} ${refund.payment.currency}` };
   }
-  return em.transactional(async (tx) => {
-    const reversed = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'reverse', { id: refundId, readBack: false });
-    if (!reversed) {
-      const status = (await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true })).status;
-      return status === RefundStatus.REVERSED ? { effect: 'nothing-to-do' } : { effect: 'flagged', problem: `a reversal of a refund that is ${status}` };
-    }
-    const moved = await movePayment(tx, 'reverseRefund', { id: refund.payment.id, effects: { journal: (t, p) => bookRefundReversal(t, p, p.shop.seller, refund) } });
-    if (!moved) throw new Error(`payment ${refund.payment.id} is not refunded: the reversal of refund ${refundId} cannot be booked`);
+  return em.transactional(async (tx): Promise<ReversalOutcome> => {
+    // Under the payment's lock, as every move to or from `refunded` is: the refund's state cannot change meanwhile.
+    const payment = await tx.findOneOrFail(Payment, { id: refund.payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const status = (await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true })).status;
+    if (status === RefundStatus.REVERSED) return { effect: 'nothing-to-do' };
+    if (status !== RefundStatus.REFUNDED) return { effect: 'flagged', problem: `a reversal of a refund that is ${status}` };
+    // A refunded payment is completed again: it is no longer refunded in full.
+    if (payment.status === PaymentStatus.REFUNDED) await movePayment(tx, 'reverseRefund', { id: payment.id, readBack: false });
+    await applyMove(tx, REFUND_LIFECYCLE, Refund, 'reverse', {
+      id: refundId,
+      populate: ['payment', 'payment.shop', 'payment.shop.seller'],
+      effects: { journal: (t, r) => bookRefundReversal(t, r.payment, r.payment.shop.seller, r) },
+    });
     return { effect: 'moved' };
   });
 }
@@ -261,7 +287,13 @@ async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: 
     id: refund.id,
     changes: { failureReason: reason, needsAttentionAt: null },
     populate: ['payment', 'payment.shop'],
-    effects: { event: (tx, done, type) => recordPaymentEvent(tx, done.payment, type as 'refund.failed', deps.baseUrl, refundPayload(done)) },
+    effects: {
+      event: async (tx, done, type) => {
+        // The seller is told with the event, in the move's transaction (src/notifications/).
+        await noticeRefund(tx, done, 'refund-failed', reason);
+        return recordPaymentEvent(tx, done.payment, type as 'refund.failed', deps.baseUrl, refundPayload(done));
+      },
+    },
   });
   if (!failed) return 'not-claimed';
   deps.logger.warn({ refundId: refund.id, paymentId: refund.payment.id, reason }, 'refund declined by the acquirer');

@@ -3,6 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 type Storage = AsyncLocalStorage<unknown>;
 
 const APPLIED = Symbol.for('hosted-checkout.asyncContextWhileRunning');
+const KEPT_ON = Symbol.for('hosted-checkout.asyncContextKeptOn');
 
 /**
  * Node 20 carries an AsyncLocalStorage's value with a promise hook that runs on every promise the process
@@ -32,7 +33,7 @@ export function enableAsyncContextOnlyWhileRunning(): void {
   const finished = (storage: Storage) => {
     const left = (unfinished.get(storage) ?? 1) - 1;
     unfinished.set(storage, left);
-    if (left === 0 && !entered.has(storage)) storage.disable();
+    if (left === 0 && !entered.has(storage) && !(prototype as { [KEPT_ON]?: true })[KEPT_ON]) storage.disable();
   };
 
   prototype.run = function run<R>(this: Storage, store: unknown, callback: (...args: unknown[]) => R, ...args: unknown[]): R {
@@ -58,6 +59,18 @@ export function enableAsyncContextOnlyWhileRunning(): void {
     originalEnterWith.call(this, store);
   };
   Object.defineProperty(prototype, APPLIED, { value: true });
+}
+
+/**
+ * With tracing on, OpenTelemetry carries the active span in an AsyncLocalStorage through every request and job,
+ * so the promise hook is on for good anyway, and disabling the storage between runs would lose the span of work
+ * a run started (a request handler returns before its work is done). This turns the above off for the process:
+ * called by src/observability/tracing-sdk.ts before the SDK starts (and so before openDatabase applies it).
+ */
+export function keepAsyncContextOn(): void {
+  const prototype = AsyncLocalStorage.prototype as Storage & { [APPLIED]?: true; [KEPT_ON]?: true };
+  if (!prototype[KEPT_ON]) Object.defineProperty(prototype, KEPT_ON, { value: true });
+  if (!prototype[APPLIED]) Object.defineProperty(prototype, APPLIED, { value: true });
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -57,14 +57,20 @@ export interface Config {
   sessionIdleTimeoutMs: number;
   /** SESSION_ABSOLUTE_TIMEOUT_MS: a dashboard session ends this long after sign-in, however busy (default 43200000). */
   sessionAbsoluteTimeoutMs: number;
-  /** SMTP_URL: mail server for account mails (verification, invitation, password reset), `smtp://user:pass@host:587` or `smtps://…`; unset = mails are written to the log, with a warning at start (docs/dashboard.md). */
+  /** SESSION_COOKIES_INSECURE: 1 names the session and CSRF cookies without the `__Host-` prefix and sends them without `Secure`, so a browser keeps them over plain http on a host other than localhost; local development only, refused with an https BASE_URL (default 0). */
+  sessionCookiesInsecure: boolean;
+  /** SMTP_URL: mail server for account mails (verification, invitation, password reset) and the mail outbox (receipts, refund notices, seller notifications), `smtp://user:pass@host:587` or `smtps://…`; unset = account mails are written to the log and the outbox's mails are kept in the database for `npm run cli -- mail list`, with a warning at start (docs/dashboard.md). */
   smtpUrl: string | undefined;
-  /** MAIL_FROM: the From address of account mails; unset = `Payments <no-reply@…>` on BASE_URL's host. */
+  /** MAIL_FROM: the From address of every mail; its display name names the service (receipts come from `<shop name> via <display name>`); unset = `Payments <no-reply@…>` on BASE_URL's host. */
   mailFrom: string;
   /** ACCOUNT_ATTEMPTS_PER_CLIENT: sign-ins, sign-ups, password resets and set-up links one client address may try per 15 minutes, whatever the e-mail address (default 30). */
   accountAttemptsPerClient: number;
-  /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = TOTP secrets are stored as they are (docs/dashboard.md). */
+  /** PASSWORD_RESET_MAILS_PER_HOUR: password reset mails one e-mail address may receive per hour, whoever asks; past it the answer is the same and no mail goes out (default 3). */
+  passwordResetMailsPerHour: number;
+  /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets and payout account numbers in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
   accountSecretsKey: string | undefined;
+  /** ACCOUNT_SECRETS_OLD_KEYS: earlier values of ACCOUNT_SECRETS_KEY, comma-separated, still opening what they sealed until `npm run cli -- reencrypt-secrets` has sealed everything again with the current key; unset = none. */
+  accountSecretsOldKeys: string[];
   /** PAYMENT_EXPIRES_AFTER_MS: a pending payment takes no card (nor 3-D Secure answer) this long after it was created, and reads as failed with the reason `expired` (default 86400000). */
   paymentExpiresAfterMs: number;
   /** Refund execution (docs/admin.md). */
@@ -88,6 +94,12 @@ export interface Config {
   };
   /** Webhook delivery (docs/reference.md, "Webhooks"). */
   webhooks: WebhookConfig;
+  /** Receipts, refund notices and seller notifications: the mail outbox and its workers (docs/decisions/0001-mail-outbox.md). */
+  mail: MailConfig;
+  /** Traces with OpenTelemetry, off unless an exporter is named (docs/operations.md, "Tracing"). */
+  tracing: TracingConfig;
+  /** LEDGER_CHECK_INTERVAL_MS: how often a scrape of /metrics may start check-ledger's invariants in the background for `ledger_invariant_violations` (each process at most once per interval; the scrape reads the last result); 0 = never (default 3600000). */
+  ledgerCheckIntervalMs: number;
   /** The largest payment a seller may create, by its account status, in cents; null = no maximum (docs/admin.md). */
   paymentMaximums: {
     /** PAYMENT_MAX_CENTS_NEW: the largest payment of a seller whose account is `new`, in cents; 0 = no maximum (default 100000). */
@@ -97,6 +109,40 @@ export interface Config {
     /** PAYMENT_MAX_CENTS_RESTRICTED: the largest payment of a `restricted` seller, in cents; 0 = no maximum (default 10000). */
     restricted: number | null;
   };
+}
+
+export interface TracingConfig {
+  /** On when OTEL_SDK_DISABLED is not true and OTEL_TRACES_EXPORTER or an OTLP endpoint names where spans go. */
+  enabled: boolean;
+  /** OTEL_SDK_DISABLED: true keeps tracing off whatever else is set (default false). */
+  sdkDisabled: boolean;
+  /** OTEL_TRACES_EXPORTER: `otlp` or `console` (spans printed to standard output) turns tracing on, `none` keeps it off; unset = `otlp` when an OTLP endpoint is set, otherwise tracing is off. */
+  exporter: 'otlp' | 'console' | 'none' | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the OTLP collector's base address (`/v1/traces` is added); setting it turns tracing on; unset = tracing off unless OTEL_TRACES_EXPORTER or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set. */
+  endpoint: string | undefined;
+  /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: the full address spans are sent to, taking precedence over OTEL_EXPORTER_OTLP_ENDPOINT; setting it turns tracing on; unset = none. */
+  tracesEndpoint: string | undefined;
+  /** OTEL_EXPORTER_OTLP_PROTOCOL: how spans are sent to the collector: `http/protobuf`, `http/json` or `grpc` (default http/protobuf). */
+  protocol: 'http/protobuf' | 'http/json' | 'grpc';
+  /** OTEL_SERVICE_NAME: the `service.name` every span carries (default payments). */
+  serviceName: string;
+}
+
+export interface MailConfig {
+  /** MAIL_WORKERS_IN_SERVICE: 1 sends the mail outbox from the API process too; 0 leaves it to `npm run worker` (default 1). */
+  workersInService: boolean;
+  /** MAIL_WORKER_CONCURRENCY: mails in flight at once per process (default 4). */
+  workerConcurrency: number;
+  /** MAIL_POLL_INTERVAL_MS: how often the mail relay looks for due mails written by other processes (default 1000). */
+  pollIntervalMs: number;
+  /** MAIL_TIMEOUT_MS: how long each SMTP wait may take: connecting, the greeting, each answer (default 30000). */
+  timeoutMs: number;
+  /** MAIL_RETRY_BASE_DELAY_MS: the wait before the first retry of a mail SMTP did not take; each later one doubles, up to 120x this (default 30000). */
+  retryBaseDelayMs: number;
+  /** MAIL_GIVE_UP_AFTER_MS: a mail is retried until this long after it was written, then marked failed for admins (default 172800000). */
+  giveUpAfterMs: number;
+  /** MAIL_SWEEP_INTERVAL_MS: how often each process looks for webhooks failing for more than a day, to tell their sellers (default 300000). */
+  sweepIntervalMs: number;
 }
 
 export interface WebhookConfig {
@@ -211,10 +257,13 @@ export function loadConfig(env: Env = process.env): Config {
     sellerSignup: oneOf(env, 'SELLER_SIGNUP', ['open', 'invite'] as const),
     sessionIdleTimeoutMs: integer(env, 'SESSION_IDLE_TIMEOUT_MS', 900_000, 1000, 900_000),
     sessionAbsoluteTimeoutMs: integer(env, 'SESSION_ABSOLUTE_TIMEOUT_MS', 43_200_000, 1000, 86_400_000),
+    sessionCookiesInsecure: sessionCookiesInsecure(env, base),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `Payments <no-reply@${new URL(base).hostname}>`,
     accountAttemptsPerClient: integer(env, 'ACCOUNT_ATTEMPTS_PER_CLIENT', 30, 1, 1_000_000_000),
+    passwordResetMailsPerHour: integer(env, 'PASSWORD_RESET_MAILS_PER_HOUR', 3, 1, 1000),
     accountSecretsKey: hexKey(env, 'ACCOUNT_SECRETS_KEY'),
+    accountSecretsOldKeys: oldHexKeys(env),
     paymentExpiresAfterMs: integer(env, 'PAYMENT_EXPIRES_AFTER_MS', 86_400_000, 10, 30 * 86_400_000),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
@@ -249,6 +298,17 @@ export function loadConfig(env: Env = process.env): Config {
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
       testDeliveriesPerMinute: integer(env, 'WEBHOOK_TEST_DELIVERIES_PER_MINUTE', 5, 1, 1000),
     },
+    mail: {
+      workersInService: flag(env, 'MAIL_WORKERS_IN_SERVICE', true),
+      workerConcurrency: integer(env, 'MAIL_WORKER_CONCURRENCY', 4, 1, 1000),
+      pollIntervalMs: integer(env, 'MAIL_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      timeoutMs: integer(env, 'MAIL_TIMEOUT_MS', 30_000, 100, 300_000),
+      retryBaseDelayMs: integer(env, 'MAIL_RETRY_BASE_DELAY_MS', 30_000, 1, 3_600_000),
+      giveUpAfterMs: integer(env, 'MAIL_GIVE_UP_AFTER_MS', 172_800_000, 1000, 30 * 86_400_000),
+      sweepIntervalMs: integer(env, 'MAIL_SWEEP_INTERVAL_MS', 300_000, 10, 86_400_000),
+    },
+    tracing: tracingSettings(env),
+    ledgerCheckIntervalMs: integer(env, 'LEDGER_CHECK_INTERVAL_MS', 3_600_000, 0, 7 * 86_400_000),
     paymentMaximums: {
       new: maximumCents(env, 'PAYMENT_MAX_CENTS_NEW', 100_000),
       verified: maximumCents(env, 'PAYMENT_MAX_CENTS_VERIFIED', 0),
@@ -288,6 +348,30 @@ function adyen(env: Env): AdyenConfig | null {
   return wanted ? config : null;
 }
 
+/**
+ * The standard OTEL_* variables the service itself reads (the SDK reads them too, and its other OTEL_* variables
+ * apply: headers, sampler, resource attributes, batch sizes). Unlike the SDK's own default (an OTLP exporter on
+ * localhost:4318), tracing stays off until an exporter or an endpoint is named: with it off no part of the SDK is
+ * loaded. Read before anything else by src/observability/tracing-bootstrap.ts.
+ */
+export function tracingSettings(env: Env): TracingConfig {
+  const sdkDisabled = flag(env, 'OTEL_SDK_DISABLED', false);
+  const rawExporter = env.OTEL_TRACES_EXPORTER?.trim();
+  const exporter = rawExporter ? oneOf(env, 'OTEL_TRACES_EXPORTER', ['otlp', 'console', 'none'] as const) : undefined;
+  const endpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  const tracesEndpoint = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', ['http:', 'https:']);
+  const named = exporter !== undefined ? exporter !== 'none' : endpoint !== undefined || tracesEndpoint !== undefined;
+  return {
+    enabled: !sdkDisabled && named,
+    sdkDisabled,
+    exporter,
+    endpoint,
+    tracesEndpoint,
+    protocol: oneOf(env, 'OTEL_EXPORTER_OTLP_PROTOCOL', ['http/protobuf', 'http/json', 'grpc'] as const),
+    serviceName: env.OTEL_SERVICE_NAME || 'payments',
+  };
+}
+
 /** A per-payment maximum in cents; 0 means none (the spec's minimum is 50, so 0 can mean nothing else). */
 function maximumCents(env: Env, name: string, fallback: number): number | null {
   return integer(env, name, fallback, 0, Number.MAX_SAFE_INTEGER) || null;
@@ -299,6 +383,23 @@ function hexKey(env: Env, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(raw)) fail(name, 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)');
   return raw.toLowerCase();
+}
+
+/** Keys that sealed secrets before a rotation: each a 256-bit hex key, and only beside a current key. */
+function oldHexKeys(env: Env): string[] {
+  const raw = env.ACCOUNT_SECRETS_OLD_KEYS;
+  if (raw === undefined || raw.trim() === '') return [];
+  const keys = raw.split(',').map((key) => key.trim().toLowerCase());
+  if (keys.some((key) => !/^[0-9a-f]{64}$/.test(key))) fail('ACCOUNT_SECRETS_OLD_KEYS', 'must be comma-separated keys of 64 hexadecimal characters each');
+  if (!env.ACCOUNT_SECRETS_KEY) fail('ACCOUNT_SECRETS_OLD_KEYS', 'needs ACCOUNT_SECRETS_KEY, the key secrets are sealed with from now on');
+  return keys;
+}
+
+/** Cookies without `Secure` travel over plain http: never where BASE_URL says the service is on https. */
+function sessionCookiesInsecure(env: Env, base: string): boolean {
+  const wanted = flag(env, 'SESSION_COOKIES_INSECURE', false);
+  if (wanted && base.startsWith('https:')) fail('SESSION_COOKIES_INSECURE', `is for plain-http local development only (BASE_URL ${base} is https)`);
+  return wanted;
 }
 
 /** `1`/`true` or `0`/`false`. */

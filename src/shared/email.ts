@@ -4,6 +4,15 @@ export const EMAIL_MAX_LENGTH = 254;
 /** `local@domain.tld`: no spaces, one @, a domain of at least two labels. Deliverability is the mail server's call. */
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
+/**
+ * A seller's address as stored and looked up: trimmed and lower-cased, whoever typed it (sign-up, an admin,
+ * the CLI), so two accounts cannot differ only by case or surrounding spaces, and sign-in and password reset
+ * find the account however the person types it.
+ */
+export function normalEmail(text: string | null | undefined): string {
+  return String(text ?? '').trim().toLowerCase();
+}
+
 /** The one e-mail rule, for customers, sellers and admins alike. */
 export function isEmailAddress(text: string): boolean {
   return text.length <= EMAIL_MAX_LENGTH && EMAIL.test(text);

@@ -92,6 +92,11 @@ const catalogue = {
   TWO_FACTOR_ALREADY_ON: { status: 409, message: 'Two-factor authentication is already on' },
   TWO_FACTOR_NOT_STARTED: { status: 409, message: 'Two-factor authentication is not set up' },
   PASSWORD_INCORRECT: { status: 400, message: 'Current password is incorrect' },
+  REAUTHENTICATION_REQUIRED: {
+    status: 401,
+    message: (twoFactor: boolean) =>
+      twoFactor ? 'Confirm it is you: enter a current authentication code from your app to make this change' : 'Confirm it is you: enter your current password to make this change',
+  },
   LINK_INVALID: { status: 400, message: 'This link is invalid, was already used or has expired' },
   SELLER_ALREADY_HAS_PASSWORD: { status: 409, message: 'This seller already has a password; they can reset it from the sign-in page' },
   SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },
@@ -100,9 +105,18 @@ const catalogue = {
     message: `Account locked after ${SIGN_IN_MAX_FAILURES} failed sign-ins; try again in ${SIGN_IN_LOCKOUT_MINUTES} minutes`,
   },
   CSRF_TOKEN_INVALID: { status: 403, message: 'Missing or invalid X-CSRF-Token header' },
+  CROSS_SITE_REQUEST_REFUSED: { status: 403, message: "Refused: a change here must come from this site's own page, with the admin session's CSRF token" },
   SESSION_REQUIRED: { status: 401, message: 'Sign in to the dashboard first' },
   VERIFICATION_TOKEN_INVALID: { status: 400, message: 'This verification link is invalid or has expired' },
   EMAIL_NOT_VERIFIED: { status: 403, message: 'Verify your email address before your first withdrawal' },
+  SHOP_INACTIVE_READ_ONLY: {
+    status: 403,
+    message: 'Your shop is deactivated: you can still read its history, but nothing can be changed until our team reactivates it',
+  },
+  SHOP_CLOSED_BY_ADMIN: {
+    status: 403,
+    message: 'Your shop was closed by our team: you can still read your account, but nothing can be changed and a new shop cannot be opened from the dashboard; contact support',
+  },
   // 403/404: separated admin duties (docs/admin.md)
   FORBIDDEN_ROLE: {
     status: 403,
@@ -114,6 +128,10 @@ const catalogue = {
   },
   ADMIN_NOT_FOUND: { status: 404, message: 'Admin not found' },
   ADMIN_TOKEN_NOT_FOUND: { status: 404, message: 'Admin token not found' },
+  ADMIN_TOKEN_NOT_YOURS: {
+    status: 403,
+    message: 'An admin token is issued only to the admin who asks for it: omit adminId. A colleague without access gets a set-up link from the operator (admin-setup-link)',
+  },
   // 404/405
   PAYMENT_NOT_FOUND: { status: 404, message: 'Payment not found' }, // (spec)
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found' },
@@ -161,7 +179,12 @@ const catalogue = {
     status: 409,
     message: (status: string) => `Only a completed payment can be refunded (this one is ${status})`,
   },
-  REFUND_ALREADY_OPEN: { status: 409, message: 'This payment already has an open refund request' },
+  REFUND_AMOUNT_INVALID: { status: 400, message: 'A refund amount must be a whole number of cents, at least 1' },
+  REFUND_EXCEEDS_REMAINING: {
+    status: 409,
+    message: (remaining: number) =>
+      `The refund is more than remains refundable on this payment: ${remaining} cents (${(remaining / 100).toFixed(2)} USD), counting requests still open`,
+  },
   REFUND_CHARGEBACK_STANDS: {
     status: 409,
     message: 'A chargeback stands against this payment: the cardholder has the money back already, so it cannot be refunded while the dispute is open',
@@ -199,6 +222,13 @@ const catalogue = {
   EMAIL_INVALID: { status: 400, message: 'Email must be a valid email address' },
   SHOP_NAME_INVALID: { status: 400, message: `Shop name must be 1 to ${SHOP_NAME_MAX_LENGTH} characters` },
   DATE_RANGE_INVALID: { status: 400, message: 'createdFrom must be before createdTo' },
+  // mail: receipts, notices, seller notifications (src/notifications/)
+  SUPPORT_EMAIL_INVALID: { status: 400, message: 'Support email must be a valid email address, without spaces, quotes or brackets' },
+  MAIL_NOT_FOUND: { status: 404, message: 'Mail not found' },
+  MAIL_NOT_RESENDABLE: {
+    status: 409,
+    message: (status: string) => `Only a mail that failed, or whose delivery is unknown, can be sent again; this one is ${status}`,
+  },
   // GraphQL document limits
   QUERY_TOO_DEEP: {
     status: 400,

@@ -41,5 +41,14 @@ export const PASSWORD_MAX_LENGTH = 256;
 /** PCI DSS v4 8.3.4: lock after no more than 10 failed attempts, for at least 30 minutes. */
 export const SIGN_IN_MAX_FAILURES = 10;
 export const SIGN_IN_LOCKOUT_MINUTES = 30;
+/**
+ * How long a browser that signed in stays a known device of the account (its own failure count, apart from
+ * strangers'): the cookie's lifetime, renewed by each sign-in from it. Browsers cap a cookie at 400 days.
+ */
+export const KNOWN_DEVICE_DAYS = 90;
 /** How long an e-mail verification link works. */
 export const EMAIL_VERIFICATION_TTL_HOURS = 24;
+
+// Mail (src/notifications/, docs/dashboard.md "Notifications")
+/** A seller is told when webhook deliveries have kept failing this long, with no delivery succeeding meanwhile. */
+export const WEBHOOK_FAILURE_NOTICE_AFTER_HOURS = 24;

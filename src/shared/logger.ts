@@ -6,10 +6,12 @@ import type { Config } from './config';
  * Structured logs. Request bodies and headers are never logged, so card numbers, security codes and API
  * keys cannot reach the logs through them; the redact list is a second line of defence.
  */
-export function createLogger(level: string, destination: DestinationStream = bufferedStream(1)): Logger {
+export function createLogger(level: string, destination: DestinationStream = bufferedStream(1), mixin?: () => object): Logger {
   return pino(
     {
       level,
+      // With tracing on: the trace and span ids of the request or job the line belongs to (docs/operations.md, "Tracing").
+      ...(mixin ? { mixin } : {}),
       base: { service: 'payments', pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['authorization', 'apiKey', 'token', 'webhookSecret', 'cardNumber', 'securityCode'], censor: '[redacted]' },
@@ -23,10 +25,10 @@ export function createLogger(level: string, destination: DestinationStream = buf
  * standard output is its JSON answer). Readable lines for people at a terminal or with LOG_FORMAT=pretty;
  * JSON lines otherwise, for log collectors.
  */
-export function processLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, fd: 1 | 2 = 1): Logger {
+export function processLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, fd: 1 | 2 = 1, mixin?: () => object): Logger {
   const terminal = Boolean(fd === 1 ? process.stdout.isTTY : process.stderr.isTTY);
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && terminal);
-  return createLogger(config.logLevel, pretty ? prettyStream(fd, terminal) : bufferedStream(fd));
+  return createLogger(config.logLevel, pretty ? prettyStream(fd, terminal) : bufferedStream(fd), mixin);
 }
 
 /** `14:02:07.120 INFO: payment created  paymentId: "pay_…"`: level and message first, the ids after. */

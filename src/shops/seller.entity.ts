@@ -55,6 +55,11 @@ export class Seller {
   @Property({ type: 'text', nullable: true, hidden: true })
   payoutAccountHolder: string | null = null;
 
+  /** Sealed with ACCOUNT_SECRETS_KEY (src/accounts/secret-box.ts); finance opens it for the bank transfer. */
   @Property({ type: 'text', nullable: true, hidden: true })
   payoutAccountNumber: string | null = null;
+
+  /** The number's last four characters: all the dashboard and most admins ever see of it. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  payoutAccountLast4: string | null = null;
 }

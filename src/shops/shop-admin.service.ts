@@ -3,7 +3,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
-import { isEmailAddress } from '../shared/email';
+import { isEmailAddress, normalEmail } from '../shared/email';
 import { domainError } from '../shared/errors';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
 import type { AccountStatus } from './account-status';
@@ -12,6 +12,7 @@ import type { CredentialCache } from './credential-cache';
 import { Seller, SellerStatus } from './seller.entity';
 import { createSellerWithShop, createShopForSeller, type NewShop } from './shop-provisioning';
 import { Shop, ShopStatus } from './shop.entity';
+import { endAllSessions } from '../accounts/sessions';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 import { SHOP_NAME_MAX_LENGTH } from '../shared/limits';
 
@@ -27,8 +28,9 @@ export interface ShopAdminDeps {
   webhookUrlPolicy: WebhookUrlPolicy;
 }
 
+/** A valid address in its normal form (trimmed, lower case: src/shared/email.ts), as every seller's is stored. */
 export function validSellerEmail(email: string): string {
-  const text = email?.trim() ?? '';
+  const text = normalEmail(email);
   if (!isEmailAddress(text)) throw domainError('EMAIL_INVALID');
   return text;
 }
@@ -62,11 +64,17 @@ export async function createSellerAndShop(em: EntityManager, admin: Admin, email
   }
 }
 
-/** A new shop for a seller whose shop was deleted; refused while the seller has a live shop (one per seller). */
+/**
+ * A new shop for a seller whose shop was deleted; refused while the seller has a live shop (one per seller).
+ * The seller's own (`admin` null, from the dashboard) is refused too for a suspended seller, and when an
+ * owner admin deleted the last shop: only an admin may open the shop an admin closed.
+ */
 export async function createShopForExistingSeller(em: EntityManager, admin: Admin | null, sellerId: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
   const seller = await findSeller(em, sellerId);
   const shop = await validShopRequest(request, deps.webhookUrlPolicy);
   if (await em.count(Shop, { seller: seller.id, deletedAt: null })) throw domainError('SELLER_ALREADY_HAS_SHOP');
+  if (!admin && seller.status !== SellerStatus.ACTIVE) throw domainError('SELLER_INACTIVE');
+  if (!admin && (await lastShopClosedByAdmin(em, seller.id))) throw domainError('SHOP_CLOSED_BY_ADMIN');
   try {
     return await em.transactional(async (tx) => {
       const created = await createShopForSeller(tx, seller, shop);
@@ -80,6 +88,12 @@ export async function createShopForExistingSeller(em: EntityManager, admin: Admi
     }
     throw error;
   }
+}
+
+/** Whether the seller's most recently deleted shop was deleted by an owner admin. */
+async function lastShopClosedByAdmin(em: EntityManager, sellerId: string): Promise<boolean> {
+  const last = await em.findOne(Shop, { seller: sellerId, deletedAt: { $ne: null } }, { orderBy: { deletedAt: 'desc', id: 'desc' }, fields: ['deletedByAdmin'] });
+  return last?.deletedByAdmin ?? false;
 }
 
 async function liveShop(em: EntityManager, shopId: string): Promise<Shop> {
@@ -99,27 +113,33 @@ async function writeAudited(em: EntityManager, admin: Admin, record: AuditRecord
 /**
  * Deactivates or reactivates a shop (its key answers 401 `Shop is inactive` meanwhile). The credential
  * cache is told after the commit, here and through Redis in every other instance, so the key's next
- * request already sees the change.
+ * request already sees the change. Deactivating also ends the seller's dashboard sessions; a new sign-in
+ * reads but changes nothing until the shop is reactivated (docs/dashboard.md, "Standing of a session").
  */
 export async function setShopStatus(em: EntityManager, admin: Admin, shopId: string, status: ShopStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Shop> {
   const text = status === ShopStatus.INACTIVE ? validReason(reason) : optionalReason(reason);
   const shop = await liveShop(em, shopId);
   const action = status === ShopStatus.INACTIVE ? 'shop.deactivated' : 'shop.reactivated';
-  await writeAudited(em, admin, { action, targetType: 'shop', targetId: shop.id, reason: text, details: { before: shop.status, after: status } }, (tx) =>
-    tx.nativeUpdate(Shop, { id: shop.id }, { status }),
-  );
+  await writeAudited(em, admin, { action, targetType: 'shop', targetId: shop.id, reason: text, details: { before: shop.status, after: status } }, async (tx) => {
+    await tx.nativeUpdate(Shop, { id: shop.id }, { status });
+    if (status === ShopStatus.INACTIVE) await endAllSessions(tx, shop.seller.id);
+  });
   await deps.credentials.invalidateShop(shop.id);
   return em.refreshOrFail(shop);
 }
 
 /**
  * Soft-deletes a shop and revokes its keys: they answer 401 `Invalid API key` from the next request on.
- * Its payments, ledger and withdrawals stay; the seller may be given a new shop.
+ * Its payments, ledger and withdrawals stay; an owner admin may give the seller a new shop, the seller may
+ * not (marked `deleted_by_admin`). The seller's dashboard sessions end.
  */
 export async function deleteShop(em: EntityManager, admin: Admin, shopId: string, reason: string, deps: ShopAdminDeps): Promise<Shop> {
   const text = validReason(reason);
   const shop = await liveShop(em, shopId);
-  await writeAudited(em, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text }, (tx) => softDeleteShop(tx, shop.id));
+  await writeAudited(em, admin, { action: 'shop.deleted', targetType: 'shop', targetId: shop.id, reason: text }, async (tx) => {
+    await softDeleteShop(tx, shop.id, true);
+    await endAllSessions(tx, shop.seller.id);
+  });
   return keysStopped(em, shop, deps);
 }
 
@@ -131,14 +151,17 @@ export async function deleteShop(em: EntityManager, admin: Admin, shopId: string
 export async function deleteOwnShop(em: EntityManager, shopId: string, typedName: string, deps: ShopAdminDeps): Promise<Shop> {
   const shop = await liveShop(em, shopId);
   if ((typedName ?? '').trim() !== shop.name) throw domainError('SHOP_NAME_MISMATCH');
-  await em.transactional((tx) => softDeleteShop(tx, shop.id));
+  await em.transactional((tx) => softDeleteShop(tx, shop.id, false));
   return keysStopped(em, shop, deps);
 }
 
-/** The soft delete itself: the shop marked deleted and its keys revoked, in the caller's transaction. */
-async function softDeleteShop(tx: EntityManager, shopId: string): Promise<void> {
+/**
+ * The soft delete itself: the shop marked deleted (by an owner admin or not) and its keys revoked, in the
+ * caller's transaction. Tell the credential cache after the commit.
+ */
+export async function softDeleteShop(tx: EntityManager, shopId: string, byAdmin: boolean): Promise<void> {
   const now = new Date();
-  await tx.nativeUpdate(Shop, { id: shopId, deletedAt: null }, { deletedAt: now });
+  await tx.nativeUpdate(Shop, { id: shopId, deletedAt: null }, { deletedAt: now, deletedByAdmin: byAdmin });
   await tx.nativeUpdate(ApiKey, { shop: shopId, revokedAt: null }, { revokedAt: now });
 }
 
@@ -148,14 +171,19 @@ async function keysStopped(em: EntityManager, shop: Shop, deps: ShopAdminDeps): 
   return em.refreshOrFail(shop);
 }
 
-/** Suspends a seller (403 `Seller account inactive` for its keys) or makes it active again. */
+/**
+ * Suspends a seller (403 `Seller account inactive` for its keys) or makes it active again. A suspension ends
+ * the seller's dashboard sessions in the same transaction (and a session is refused anyway while the seller
+ * is not active: docs/dashboard.md, "Standing of a session").
+ */
 export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId: string, status: SellerStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Seller> {
   const text = status === SellerStatus.ACTIVE ? optionalReason(reason) : validReason(reason);
   const seller = await findSeller(em, sellerId);
   const action = status === SellerStatus.ACTIVE ? 'seller.reactivated' : 'seller.suspended';
-  await writeAudited(em, admin, { action, targetType: 'seller', targetId: seller.id, reason: text, details: { before: seller.status, after: status } }, (tx) =>
-    tx.nativeUpdate(Seller, { id: seller.id }, { status }),
-  );
+  await writeAudited(em, admin, { action, targetType: 'seller', targetId: seller.id, reason: text, details: { before: seller.status, after: status } }, async (tx) => {
+    await tx.nativeUpdate(Seller, { id: seller.id }, { status });
+    if (status !== SellerStatus.ACTIVE) await endAllSessions(tx, seller.id);
+  });
   await invalidateSellerShops(em, seller.id, deps);
   return em.refreshOrFail(seller);
 }

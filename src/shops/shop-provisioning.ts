@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { normalEmail } from '../shared/email';
 import { ApiKey } from './api-key.entity';
 import { newApiKey, newWebhookSecret } from './credentials';
 import { Seller } from './seller.entity';
@@ -18,10 +19,14 @@ export interface NewShopRequest {
   webhookUrl?: string | null;
 }
 
-/** A seller account with its one shop and the shop's production API key, in one transaction. */
+/**
+ * A seller account with its one shop and the shop's production API key, in one transaction. The address is
+ * stored in its normal form whoever creates the seller (sign-up, an admin, the CLI): sellers_email_unique
+ * then refuses two accounts differing only by case or spaces.
+ */
 export async function createSellerWithShop(em: EntityManager, request: NewShopRequest): Promise<NewShop> {
   return em.transactional(async (tx) => {
-    const seller = tx.create(Seller, { email: request.email });
+    const seller = tx.create(Seller, { email: normalEmail(request.email) });
     return addShop(tx, seller, request);
   });
 }

@@ -50,4 +50,8 @@ export class Shop {
 
   @Property({ type: 'datetime', nullable: true })
   deletedAt: Date | null = null;
+
+  /** Deleted by an owner admin, not by the seller: the seller cannot open a new shop from the dashboard. */
+  @Property({ type: 'boolean' })
+  deletedByAdmin: Opt<boolean> = false;
 }

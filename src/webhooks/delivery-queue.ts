@@ -9,6 +9,8 @@ const ADD_TIMEOUT_MS = 5000;
 export interface DeliveryJob {
   deliveryId: string;
   attemptCount: number;
+  /** With tracing on: the W3C traceparent the attempt continues (its event's, or that of the attempt that scheduled this retry). */
+  traceparent?: string | null;
 }
 
 export interface DeliveryQueue {
@@ -18,6 +20,8 @@ export interface DeliveryQueue {
   ready(): boolean;
   add(due: DueDelivery[], delayMs?: number): Promise<void>;
   process(concurrency: number, handler: (job: DeliveryJob) => Promise<unknown>): void;
+  /** False once the workers' processing loop has stopped on an error (readiness reports it). */
+  processing(): boolean;
   close(timeoutMs: number): Promise<void>;
 }
 
@@ -40,6 +44,7 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
     defaultJobOptions: { removeOnComplete: true, removeOnFail: true, attempts: 1 },
   });
   let lastError = '';
+  let stoppedProcessing = false;
   queue.on('error', (error) => {
     if (error.message !== lastError) logger.warn({ err: error.message }, 'webhook queue: redis problem');
     lastError = error.message;
@@ -49,7 +54,11 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
     bull: queue,
     ready: () => queue.client.status === 'ready',
     async add(due, delayMs = 0) {
-      const jobs = due.map((d) => ({ data: { deliveryId: d.id, attemptCount: d.attemptCount }, opts: { jobId: jobIdOf(d), delay: delayMs > 0 ? delayMs : undefined } }));
+      // With tracing on, the trace context rides in the job's data (W3C traceparent).
+      const jobs = due.map((d) => ({
+        data: { deliveryId: d.id, attemptCount: d.attemptCount, ...(d.traceparent ? { traceparent: d.traceparent } : {}) },
+        opts: { jobId: jobIdOf(d), delay: delayMs > 0 ? delayMs : undefined },
+      }));
       // Redis may drop mid-call; bull would then wait for it. Give up instead: nothing is lost, the relay adds it again.
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis did not answer in time')), ADD_TIMEOUT_MS)));
@@ -60,8 +69,12 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
       }
     },
     process(concurrency, handler) {
-      void queue.process(concurrency, (job) => handler(job.data)).catch((error) => logger.error({ err: error.message }, 'webhook queue: processing stopped'));
+      void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {
+        stoppedProcessing = true;
+        logger.error({ err: error.message }, 'webhook queue: processing stopped');
+      });
     },
+    processing: () => !stoppedProcessing,
     async close(timeoutMs) {
       await Promise.race([queue.close().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
       for (const client of clients) client.disconnect();

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { outsideTraces, tracingOn } from '../observability/tracing';
 import type { Logger } from '../shared/logger';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
@@ -6,6 +7,8 @@ import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 export interface DueDelivery {
   id: string;
   attemptCount: number;
+  /** With tracing on: the W3C traceparent its event was written under, which the attempt continues. */
+  traceparent?: string | null;
 }
 
 /** Where the relay hands due deliveries: the bull queue, or (without Redis) this process's own workers. */
@@ -22,6 +25,8 @@ export interface Dispatcher {
 export interface Relay {
   /** Look now (a delivery was just written or re-sent), not at the next tick. */
   wake(): void;
+  /** When the last pass ended (done or failed), in ms since the epoch: the relay's heartbeat, for readiness. */
+  lastPassAt(): number;
   stop(): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let lastProblem = '';
+  let lastPassAt = Date.now();
 
   const pass = async (): Promise<boolean> => {
     const limit = Math.min(dispatcher.capacity(), 500);
@@ -53,7 +59,8 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
       return;
     }
     clearTimeout(timer);
-    running = (async () => {
+    // Woken by a request, the pass is still no part of its trace: each delivery carries its event's (DueDelivery).
+    running = outsideTraces(async () => {
       try {
         do {
           again = false;
@@ -67,14 +74,16 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
         lastProblem = problem;
       } finally {
         running = null;
+        lastPassAt = Date.now();
         if (!stopped) timer = setTimeout(run, intervalMs);
       }
-    })();
+    });
   };
 
   run();
   return {
     wake: run,
+    lastPassAt: () => lastPassAt,
     async stop() {
       stopped = true;
       clearTimeout(timer);
@@ -84,16 +93,19 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
 }
 
 async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: number | null, busy: string[]): Promise<DueDelivery[]> {
-  const rows = await em.execute<{ id: string; attempt_count: number }[]>(
-    `select "id", "attempt_count" from "webhook_deliveries"
+  // The event's traceparent is read only with tracing on (a CASE evaluates its subquery only when it is chosen).
+  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
+    `select "id", "attempt_count",
+            case when ?::boolean then (select e."traceparent" from "webhook_events" e where e."id" = "event_id") end as traceparent
+       from "webhook_deliveries"
       where "status" = ? and "next_attempt_at" <= now()
         and ("locked_until" is null or "locked_until" < now())
         and (?::int is null or "enqueued_attempt" is distinct from "attempt_count" or "enqueued_at" < now() - ?::int * interval '1 millisecond')
       order by "next_attempt_at" limit ?`,
-    [WebhookDeliveryStatus.PENDING, requeueAfterMs, requeueAfterMs, limit + busy.length],
+    [tracingOn(), WebhookDeliveryStatus.PENDING, requeueAfterMs, requeueAfterMs, limit + busy.length],
   );
   const working = new Set(busy);
-  return rows.filter((row) => !working.has(row.id)).slice(0, limit).map((row) => ({ id: row.id, attemptCount: row.attempt_count }));
+  return rows.filter((row) => !working.has(row.id)).slice(0, limit).map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent }));
 }
 
 /** Notes what was put on the queue, per delivery and attempt, so the next pass does not put it there again. */

@@ -1,5 +1,6 @@
 import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import type { Payment } from '../payments/payment.entity';
+import { currentTraceparent } from '../observability/tracing';
 import { prefixedId } from '../shared/random-id';
 import type { Shop } from '../shops/shop.entity';
 
@@ -45,4 +46,8 @@ export class WebhookEvent {
 
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
+
+  /** With tracing on: the W3C traceparent of the span that wrote the event, which its deliveries continue. */
+  @Property({ type: 'text', nullable: true })
+  traceparent: Opt<string> | null = currentTraceparent();
 }

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../shared/config';
 import type { Logger } from '../shared/logger';
 import type { Metrics } from '../observability/metrics';
+import { continueTrace, currentTraceparent } from '../observability/tracing';
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { openDeliveryQueue, queueDispatcher } from './delivery-queue';
 import { startRelay, type Dispatcher, type Relay } from './relay';
@@ -11,10 +12,17 @@ import { httpWebhookSender } from './webhook-sender';
 
 /** Margin of a claimed attempt's lease beyond the time-out: DNS, database writes, a busy event loop. */
 const LEASE_MARGIN_MS = 5000;
+/** A relay whose last pass ended longer ago than three poll intervals and this is stuck (readiness says so). */
+const RELAY_STALE_MARGIN_MS = 20_000;
 
 export interface WebhookRuntime {
   /** Look for due deliveries now (after a re-send). */
   wake(): void;
+  /**
+   * For readiness: whether the relay's heartbeat is recent (a pass ended within three poll intervals and 20 s)
+   * and, with Redis, this process's queue workers still take jobs; null when this process runs no relay.
+   */
+  alive(): boolean | null;
   /** The bull queues of this runtime (none without Redis), for the admins' queue dashboard. */
   queues: Bull.Queue[];
   /** Stops the relay and lets attempts in flight finish (up to the time-out); call before closing the database. */
@@ -43,15 +51,18 @@ export function startWebhookRuntime(config: Config, orm: MikroORM, logger: Logge
   const queues: Bull.Queue[] = [];
   let stopQueue = async () => {};
   let idle = async () => {};
+  let workersTakeJobs = () => true;
   if (config.redisUrl) {
     const queue = openDeliveryQueue(config.redisUrl, config.redisKeyPrefix, logger);
     queues.push(queue.bull);
     deps.onRetryScheduled = (id, attemptCount, at) => {
-      if (queue.ready()) queue.add([{ id, attemptCount }], at.getTime() - Date.now()).catch(() => undefined);
+      // Called in the attempt's span: the retry continues its trace.
+      if (queue.ready()) queue.add([{ id, attemptCount, traceparent: currentTraceparent() }], at.getTime() - Date.now()).catch(() => undefined);
     };
-    if (deliver) queue.process(settings.workerConcurrency, (job) => attemptDelivery(deps, job.deliveryId, job.attemptCount));
+    if (deliver) queue.process(settings.workerConcurrency, (job) => tracedAttempt(deps, job.deliveryId, job.attemptCount, job.traceparent));
     relay = startRelay(orm, queueDispatcher(queue, leaseMs), settings.pollIntervalMs, logger);
     stopQueue = () => queue.close(leaseMs);
+    workersTakeJobs = () => !deliver || queue.processing();
   } else if (deliver) {
     const workers = inProcessWorkers(deps, settings.workerConcurrency, () => relay?.wake(), logger);
     relay = startRelay(orm, workers, settings.pollIntervalMs, logger);
@@ -60,8 +71,10 @@ export function startWebhookRuntime(config: Config, orm: MikroORM, logger: Logge
 
   const wakeOnCommit = new WakeOnCommit(() => relay?.wake());
   orm.em.getEventManager().registerSubscriber(wakeOnCommit);
+  const staleAfterMs = 3 * settings.pollIntervalMs + RELAY_STALE_MARGIN_MS;
   return {
     wake: () => relay?.wake(),
+    alive: () => (relay ? Date.now() - relay.lastPassAt() <= staleAfterMs && workersTakeJobs() : null),
     queues,
     async stop() {
       wakeOnCommit.deactivate();
@@ -79,8 +92,8 @@ function inProcessWorkers(deps: DeliveryDeps, concurrency: number, freed: () => 
     capacity: () => concurrency - inFlight.size,
     busy: () => [...inFlight.keys()],
     async dispatch(due) {
-      for (const { id, attemptCount } of due) {
-        const work = attemptDelivery(deps, id, attemptCount)
+      for (const { id, attemptCount, traceparent } of due) {
+        const work = tracedAttempt(deps, id, attemptCount, traceparent)
           .then(() => undefined)
           .catch((error) => logger.error({ deliveryId: id, err: (error as Error).message }, 'webhook attempt failed to run'))
           .finally(() => {
@@ -94,4 +107,11 @@ function inProcessWorkers(deps: DeliveryDeps, concurrency: number, freed: () => 
       await Promise.all(inFlight.values());
     },
   };
+}
+
+/** One attempt, with tracing on a span continuing the trace its event was written in (docs/operations.md, "Tracing"). */
+function tracedAttempt(deps: DeliveryDeps, deliveryId: string, attemptCount: number, traceparent: string | null | undefined) {
+  return continueTrace(traceparent, 'webhook.deliver', { 'webhook.delivery_id': deliveryId, 'webhook.attempt': attemptCount + 1 }, () =>
+    attemptDelivery(deps, deliveryId, attemptCount),
+  );
 }

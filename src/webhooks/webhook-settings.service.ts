@@ -10,6 +10,7 @@ import { newWebhookSecret } from '../shops/credentials';
 import { validWebhookEvents } from '../shops/webhook-event-choice';
 import { Shop } from '../shops/shop.entity';
 import { recordTestEvent } from './outbox';
+import { noticeWebhookSecretRotated, noticeWebhookUrlChanged } from '../notifications/notices';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
@@ -36,14 +37,28 @@ function auditIfAdmin(tx: EntityManager, admin: Admin | null, record: AuditRecor
   if (admin) recordAudit(tx, admin, record);
 }
 
-/** Sets (checked: HTTPS, public address) or, with null or '', clears the shop's webhook URL. */
-export async function setWebhookUrl(em: EntityManager, admin: Admin | null, shop: Shop, url: string | null, policy: WebhookUrlPolicy): Promise<Shop> {
+/**
+ * Sets (checked: HTTPS, public address) or, with null or '', clears the shop's webhook URL. `confirm` runs
+ * after the check and before the change (a dashboard session's re-authentication: a URL that would be
+ * refused anyway spends no password attempt or code).
+ */
+export async function setWebhookUrl(em: EntityManager, admin: Admin | null, shop: Shop, url: string | null, policy: WebhookUrlPolicy, confirm?: () => Promise<void>): Promise<Shop> {
   const trimmed = url?.trim() ?? '';
   const before = shop.webhookUrl;
-  shop.webhookUrl = trimmed === '' ? null : await checkWebhookUrl(trimmed, policy);
+  const after = trimmed === '' ? null : await checkWebhookUrl(trimmed, policy);
+  await confirm?.();
+  shop.webhookUrl = after;
   const action = shop.webhookUrl ? 'shop.webhook_url_set' : 'shop.webhook_url_cleared';
   auditIfAdmin(em, admin, { action, targetType: 'shop', targetId: shop.id, details: { before, after: shop.webhookUrl } });
-  await em.flush();
+  // A real change is told to the seller, in the transaction that makes it (src/notifications/).
+  await em.begin();
+  try {
+    if (before !== shop.webhookUrl) await noticeWebhookUrlChanged(em, shop.id, shop.webhookUrl);
+    await em.commit();
+  } catch (error) {
+    await em.rollback();
+    throw error;
+  }
   return shop;
 }
 
@@ -64,6 +79,7 @@ export async function rotateWebhookSecret(em: EntityManager, admin: Admin | null
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(Shop, { id: shop.id }, { webhookSecret: secret });
     auditIfAdmin(tx, admin, { action: 'shop.webhook_secret_rotated', targetType: 'shop', targetId: shop.id });
+    await noticeWebhookSecretRotated(tx, shop.id);
   });
   return secret;
 }

@@ -1,4 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated } from '../accounts/account.resolver';
 import { adminOrNull, shopIdFor, shopScopeFor } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Shop } from '../shops/shop.entity';
@@ -23,14 +24,19 @@ const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's
 @Resolver(() => WebhookDelivery)
 export class WebhookResolver {
   @Authorized('SELLER', 'OWNER')
-  @Mutation(() => Shop, { description: 'Sets the webhook URL (HTTPS, public address), or clears it with null.' })
+  @Mutation(() => Shop, {
+    description: 'Sets the webhook URL (HTTPS, public address), or clears it with null. A dashboard session re-authenticates: `currentPassword`, or `code` with two-factor on.',
+  })
   async setWebhookUrl(
     @Arg('url', () => String, { nullable: true }) url: string | null,
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
+    @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
+    @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
     @Ctx() context: GraphQLContext,
   ): Promise<Shop> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
-    return setWebhookUrl(context.em, adminOrNull(context), shop, url, context.services.webhooks.urlPolicy);
+    const confirm = () => reauthenticated(context, { currentPassword, code });
+    return setWebhookUrl(context.em, adminOrNull(context), shop, url, context.services.webhooks.urlPolicy, confirm);
   }
 
   @Authorized('SELLER', 'OWNER')
@@ -45,9 +51,17 @@ export class WebhookResolver {
   }
 
   @Authorized('SELLER', 'OWNER')
-  @Mutation(() => RotatedWebhookSecret, { description: 'Replaces the webhook secret; the new one is shown once.' })
-  async rotateWebhookSecret(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<RotatedWebhookSecret> {
+  @Mutation(() => RotatedWebhookSecret, {
+    description: 'Replaces the webhook secret; the new one is shown once. A dashboard session re-authenticates: `currentPassword`, or `code` with two-factor on.',
+  })
+  async rotateWebhookSecret(
+    @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
+    @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
+    @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<RotatedWebhookSecret> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
+    await reauthenticated(context, { currentPassword, code });
     return { shop, webhookSecret: await rotateWebhookSecret(context.em, adminOrNull(context), shop) };
   }
 

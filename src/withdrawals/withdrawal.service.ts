@@ -13,6 +13,7 @@ import { applyReviewMove } from '../lifecycles/review-move';
 import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
 import { withdrawalPayload } from './withdrawal-payload';
 import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
+import { noticeWithdrawal } from '../notifications/notices';
 import type { Page } from '../shared/pagination';
 import { reviewQueue } from '../admins/reviewed-by-admins';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
@@ -97,7 +98,15 @@ function moveWithdrawal(
     populate: ['shop', 'seller'],
     details: (w) => ({ amount: w.amount, shopId: w.shop.id, ...(changes.payoutReference ? { payoutReference: changes.payoutReference } : {}) }),
     ...(journal ? { journal } : {}),
-    ...(declared.event ? { event: (tx: EntityManager, w: Withdrawal, type: string) => recordWithdrawalEvent(tx, w, type as WithdrawalEventType, withdrawalPayload(w)) } : {}),
+    ...(declared.event
+      ? {
+          event: async (tx: EntityManager, w: Withdrawal, type: string) => {
+            // The seller is told with the event (paid or rejected), in the move's transaction (src/notifications/).
+            await noticeWithdrawal(tx, w, type === 'withdrawal.paid' ? 'withdrawal-paid' : 'withdrawal-rejected');
+            return recordWithdrawalEvent(tx, w, type as WithdrawalEventType, withdrawalPayload(w));
+          },
+        }
+      : {}),
     notFound: () => domainError('WITHDRAWAL_NOT_FOUND'),
     conflict: (spec, status) => domainError('WITHDRAWAL_STATE_CONFLICT', spec.verb!, spec.from.join(' or '), status),
   });

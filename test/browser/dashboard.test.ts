@@ -93,6 +93,14 @@ async function signUp(shopName = 'Harbour Books'): Promise<Seller> {
   return { context, page, email, shopName, apiKey, offSite, problems };
 }
 
+/** The re-authentication dialog a sensitive change opens (payout account, webhook URL and secret): the password, then Confirm. */
+async function confirmWithPassword(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await dialog.getByLabel('Current password').fill(STRONG_PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 async function nav(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -185,6 +193,7 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   await nav(page, 'Developers');
   await page.getByLabel('Webhook URL').fill(receiver.url);
   await page.getByRole('button', { name: 'Save webhook URL' }).click();
+  await confirmWithPassword(page);
   await page.getByText('Webhook URL saved.').waitFor();
   await page.getByRole('button', { name: 'Send test delivery' }).click();
   await page.getByText('HTTP 200: received by the test receiver').waitFor();
@@ -211,6 +220,7 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   await page.getByLabel('Account holder').fill('Harbour Books Ltd');
   await page.getByLabel('Bank account number').fill('DE89 3704 0044 0532 0130 00');
   await page.getByRole('button', { name: 'Save payout account' }).click();
+  await confirmWithPassword(page);
   await page.getByText('Payout account saved: •••• 3000.').waitFor();
   await page.reload();
   await page.getByText('Payouts go to Harbour Books Ltd, bank account •••• 3000.').waitFor();
@@ -406,6 +416,7 @@ test('a failed delivery shows in the log with its answer and is re-sent from the
   await nav(page, 'Developers');
   await page.getByLabel('Webhook URL').fill(receiver.url);
   await page.getByRole('button', { name: 'Save webhook URL' }).click();
+  await confirmWithPassword(page);
   await page.getByText('Webhook URL saved.').waitFor();
   const paymentId = await createPayment(service, seller.apiKey, { amount: 3000 });
   await payOnCheckout(paymentId);

@@ -101,13 +101,16 @@ describe('what can be refunded', () => {
     expect(answer.errors?.[0].message).toBe('Payment not found');
   });
 
-  test('one open request per payment: a second one is refused, and the database refuses it too', async () => {
+  test('requests never add up to more than was paid: a second full request is refused, and the database refuses it too', async () => {
     const { paymentId, refundId } = await requested();
     const second = await support.run(REQUEST, { paymentId, reason: 'again' });
-    expect(second.errors?.[0]).toMatchObject({ message: 'This payment already has an open refund request', extensions: { code: 'REFUND_ALREADY_OPEN' } });
+    expect(second.errors?.[0]).toMatchObject({
+      message: 'The refund is more than remains refundable on this payment: 0 cents (0.00 USD), counting requests still open',
+      extensions: { code: 'REFUND_EXCEEDS_REMAINING' },
+    });
     await expect(
-      sql(`insert into refunds (id, payment_id, amount, reason, status, requested_by_id) select 'ref_dup_' || md5(random()::text), payment_id, amount, 'dup', 'approved', requested_by_id from refunds where id = ?`, [refundId]),
-    ).rejects.toThrow(/refunds_one_open_per_payment/);
+      sql(`insert into refunds (id, payment_id, amount, reason, status, requested_by_id) select 'ref_dup_' || md5(random()::text), payment_id, 1, 'dup', 'approved', requested_by_id from refunds where id = ?`, [refundId]),
+    ).rejects.toThrow(/refunds of payment .* exceed its amount/);
   });
 
   test('a refunded payment cannot be refunded again', async () => {

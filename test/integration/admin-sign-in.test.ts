@@ -81,16 +81,16 @@ describe('sign-in', () => {
     expect(code(await signIn(admin.email, admin.password, admin.recoveryCodes[0]))).toBe('SIGN_IN_FAILED_WITH_CODE');
   });
 
-  test('the session cookie is its own (hcp_admin_session), httpOnly, Secure and SameSite=Strict', async () => {
+  test('the session cookie is its own (__Host-hcp_admin_session), httpOnly, Secure and SameSite=Strict', async () => {
     const admin = await setUpAdmin(service);
     const res = await signIn(admin.email, admin.password, nextCode(admin.secret));
     const cookies = ([] as string[]).concat(res.headers['set-cookie']);
-    const session = cookies.find((c) => c.startsWith('hcp_admin_session='))!;
+    const session = cookies.find((c) => c.startsWith('__Host-hcp_admin_session='))!;
     expect(session).toMatch(/; HttpOnly/);
     expect(session).toMatch(/; Secure/);
     expect(session).toMatch(/; SameSite=Strict/);
-    expect(cookies.find((c) => c.startsWith('hcp_admin_csrf='))).not.toMatch(/HttpOnly/);
-    expect(cookies.some((c) => c.startsWith('hcp_session='))).toBe(false);
+    expect(cookies.find((c) => c.startsWith('__Host-hcp_admin_csrf='))).not.toMatch(/HttpOnly/);
+    expect(cookies.some((c) => c.startsWith('__Host-hcp_session='))).toBe(false);
   });
 
   test('10 failures (passwords or codes) lock the admin for 30 minutes', async () => {

@@ -79,7 +79,7 @@ test('an owner lists and revokes another admin\'s token; the audit log records w
   expect(log.auditLog.items).toEqual([{ action: 'admin_token.revoked', actor: owner.admin.email, details: { tokenId: tokens[0].id } }]);
 });
 
-test('a non-owner cannot list, issue or revoke another admin\'s tokens: FORBIDDEN_ROLE, audited, the token keeps working', async () => {
+test('a non-owner cannot list or revoke another admin\'s tokens (FORBIDDEN_ROLE), nor issue one (ADMIN_TOKEN_NOT_YOURS, as for owners): audited, the token keeps working', async () => {
   const support = await adminClient(service, AdminRole.SUPPORT);
   const finance = await adminClient(service, AdminRole.FINANCE);
   const tokenId = (await service.em().findOneOrFail(AdminToken, { admin: finance.admin.id })).id;
@@ -89,7 +89,9 @@ test('a non-owner cannot list, issue or revoke another admin\'s tokens: FORBIDDE
     ['revokeAdminToken', await support.run(REVOKE, { id: tokenId })],
   ] as const;
   for (const [name, answer] of attempts) {
-    expect([name, answer.errors?.[0]?.message, answer.data?.[name] ?? null]).toEqual([name, `${name} needs the owner role; your admin role is support`, null]);
+    const code = name === 'issueAdminToken' ? 'ADMIN_TOKEN_NOT_YOURS' : 'FORBIDDEN_ROLE';
+    expect([name, answer.errors?.[0]?.extensions?.code, answer.data?.[name] ?? null]).toEqual([name, code, null]);
+    if (code === 'FORBIDDEN_ROLE') expect(answer.errors?.[0]?.message).toBe(`${name} needs the owner role; your admin role is support`);
   }
   expect((await answerTo(finance.token))[0]).toBe(200);
   const log = await owner.ok('query ($a: ID) { auditLog(adminId: $a) { items { action targetId } } }', { a: support.admin.id });

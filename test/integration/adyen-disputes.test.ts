@@ -54,10 +54,10 @@ async function notifyAndApply(code: string, dispute: Parameters<AdyenStandIn['no
   await applyNotifications();
 }
 
-async function refundThroughAdyen(id: string) {
+async function refundThroughAdyen(id: string, amount: number | null = null) {
   const support = await adminClient(service, AdminRole.SUPPORT);
   const finance = await adminClient(service, AdminRole.FINANCE);
-  const { requestRefund } = await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: id });
+  const { requestRefund } = await support.ok(`mutation ($p: ID!, $a: SafeInt) { requestRefund(paymentId: $p, reason: "returned", amount: $a) { id } }`, { p: id, a: amount });
   await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
   const refundOf = () => service.em().findOneOrFail(Refund, { id: requestRefund.id }, { refresh: true });
   await eventually(async () => (await refundOf()).processorReference, 10_000, 'Adyen to receive the refund');
@@ -176,12 +176,30 @@ describe('the same money never goes back twice', () => {
     await notifyAndApply('CHARGEBACK', dispute);
     expect(await balanceOf(shop.seller.id)).toBe(-FEE);
     expect((await disputeJournals(id)).filter((line) => line.includes('chargeback'))).toEqual([`platform_disputes chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`]);
-    const [row] = await service.em().getConnection().execute(`select "liability", "evidence_refund_id", "contest_flagged_at" from "disputes" where "payment_id" = ?`, [id]);
-    expect(row).toMatchObject({ liability: 'platform', evidence_refund_id: (await refundOf()).id });
+    const [row] = await service.em().getConnection().execute(`select "seller_share", "evidence_refund_id", "contest_flagged_at" from "disputes" where "payment_id" = ?`, [id]);
+    expect(row).toMatchObject({ seller_share: '0', evidence_refund_id: (await refundOf()).id });
     expect(row.contest_flagged_at).not.toBeNull();
     // Won back: the platform is credited, not the seller.
     await notifyAndApply('CHARGEBACK_REVERSED', dispute);
     expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    expect(await ourViolations()).toEqual([]);
+  });
+
+  test('a chargeback after a partial refund is shared: the seller bears what it has not given back, the platform the rest', async () => {
+    const { id, shop, dispute } = await paidPayment();
+    const refundOf = await refundThroughAdyen(id, 2000);
+    const refundId = (await refundOf()).id;
+    expect(adyen.requestsTo('/payments/{paymentPspReference}/refunds').find((r) => r.body.reference === refundId)?.body.amount).toEqual({ currency: 'USD', value: 2000 });
+    expect((await reload(id)).status).toBe('completed');
+    await notifyAndApply('CHARGEBACK', dispute);
+    expect((await disputeJournals(id)).filter((line) => line.includes('chargeback'))).toEqual([
+      `seller_balance chargeback -${AMOUNT - 2000}`, `platform_disputes chargeback -2000`, `customer_funds chargeback ${AMOUNT}`,
+    ]);
+    expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    const admin = await adminClient(service, AdminRole.FINANCE);
+    const found = await admin.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { dispute { liability sellerShare contestFlaggedAt } } } }`, { id });
+    expect(found.searchPayments.items[0].dispute).toMatchObject({ liability: 'SHARED', sellerShare: AMOUNT - 2000 });
+    expect(found.searchPayments.items[0].dispute.contestFlaggedAt).not.toBeNull();
     expect(await ourViolations()).toEqual([]);
   });
 

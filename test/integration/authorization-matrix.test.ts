@@ -4,7 +4,7 @@ import { REST_ROUTES } from '../../src/rest/routes';
 import { adminClient } from '../support/admin-client';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { signUpSeller, type DashboardSession } from '../support/dashboard-client';
+import { signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -149,7 +149,7 @@ describe.each(DASHBOARD_OPERATIONS)('GraphQL (dashboard) %s', (_name, query, var
 });
 
 test("a payout account is the session's own seller's, and its number is never answered whole", async () => {
-  const set = await graphql('owner session', 'mutation { setPayoutAccount(holder: "Owner Ltd", accountNumber: "GB82 WEST 1234 5698 7654 32") { holder accountNumberMasked } }');
+  const set = await graphql('owner session', `mutation { setPayoutAccount(holder: "Owner Ltd", accountNumber: "GB82 WEST 1234 5698 7654 32", currentPassword: "${STRONG_PASSWORD}") { holder accountNumberMasked } }`);
   expect(set.body.data.setPayoutAccount).toEqual({ holder: 'Owner Ltd', accountNumberMasked: '•••• 5432' });
   const theirs = await graphql('other session', '{ currentSeller { payoutAccount { holder } } }');
   expect(theirs.body.data.currentSeller.payoutAccount).toBeNull();

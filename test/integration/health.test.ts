@@ -10,11 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => service.stop());
 
-test('/livez answers while the process runs; /readyz and /healthz report PostgreSQL and Redis', async () => {
+test('/livez answers while the process runs; /readyz and /healthz report PostgreSQL, Redis and the workers', async () => {
   expect((await request(service.url).get('/livez')).body).toEqual({ status: 'ok' });
   for (const path of ['/readyz', '/healthz']) {
     const res = await request(service.url).get(path);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up', workers: { webhook: 'up', mail: 'up' } });
     expect(res.status).toBe(200);
   }
 });

@@ -60,7 +60,7 @@ describe('HTTP behaviour around the contract', () => {
   test('GET /healthz -> 200 when PostgreSQL and Redis answer', async () => {
     const res = await request(app.service.url).get('/healthz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up' });
+    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up', workers: { webhook: 'up', mail: 'up' } });
   });
 });
 

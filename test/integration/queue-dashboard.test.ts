@@ -2,6 +2,7 @@ import request from 'supertest';
 import { AdminRole } from '../../src/admins/admin-role';
 import { AdminToken } from '../../src/admins/admin-token.entity';
 import { adminClient } from '../support/admin-client';
+import { adminSignedIn } from '../support/admin-session';
 import { startTestService, type TestService } from '../support/test-service';
 
 let service: TestService;
@@ -21,7 +22,7 @@ afterAll(() => service.stop());
 
 const basic = (password: string) => `Basic ${Buffer.from(`ops:${password}`).toString('base64')}`;
 
-describe('the queue dashboard (Bull Board) at /admin/queues', () => {
+describe('the queue dashboard (Bull Board) at /admin/queues, behind the admin console session', () => {
   // Functions: the credentials exist only once beforeAll has run.
   test.each([
     ['no credentials', () => undefined],
@@ -29,26 +30,33 @@ describe('the queue dashboard (Bull Board) at /admin/queues', () => {
     ['a seller key as the password', () => basic(apiKey)],
     ['a wrong admin token', () => basic(`adm_${'0'.repeat(64)}`)],
     ['an expired admin token', () => basic(expired)],
-  ])('%s -> 401 asking for Basic credentials', async (_name, credentials) => {
+    ['a live admin token as the Basic password', () => basic(token)],
+    ['a live admin token as a bearer', () => `Bearer ${token}`],
+  ])('%s -> 401, and no password prompt to guess at', async (_name, credentials) => {
     const authorization = credentials();
-    const req = request(service.url).get('/admin/queues');
+    const req = request(service.url).get('/admin/queues/api/queues');
     const res = await (authorization ? req.set('Authorization', authorization) : req);
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toMatch(/^Basic realm="admin queues"/);
-    expect(JSON.stringify((await request(service.url).get('/admin/queues/api/queues')).body)).not.toContain('webhook-deliveries');
+    expect(res.headers['www-authenticate']).toBeUndefined();
+    expect(JSON.stringify(res.body)).not.toContain('webhook-deliveries');
   });
 
-  test('an admin of any role (token as the Basic password) sees the webhook and refund queues', async () => {
-    const support = (await adminClient(service, AdminRole.SUPPORT)).token;
-    expect((await request(service.url).get('/admin/queues').set('Authorization', basic(support))).status).toBe(200);
-    const page = await request(service.url).get('/admin/queues').set('Authorization', basic(token));
+  test('a browser without the session is sent to /admin to sign in', async () => {
+    const page = await request(service.url).get('/admin/queues').set('Accept', 'text/html');
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe('/admin');
+  });
+
+  test('an admin signed in at /admin, of any role, sees the webhook and refund queues', async () => {
+    const support = await adminSignedIn(service, AdminRole.SUPPORT);
+    const page = await request(service.url).get('/admin/queues').set('Cookie', support.session.cookie);
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     // Nothing from another host (Bull Board's own template links web fonts from fonts.googleapis.com).
     expect(page.text).toContain('static/js/');
     expect(page.text).not.toMatch(/(https?:)?\/\/[a-z]/i);
-    const api = await request(service.url).get('/admin/queues/api/queues').set('Authorization', `Bearer ${token}`);
+    const api = await request(service.url).get('/admin/queues/api/queues').set('Cookie', support.session.cookie);
     expect(api.status).toBe(200);
-    expect(api.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['refunds', 'webhook-deliveries']);
+    expect(api.body.queues.map((q: { name: string }) => q.name)).toEqual(expect.arrayContaining(['refunds', 'webhook-deliveries']));
   });
 });

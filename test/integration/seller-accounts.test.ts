@@ -44,8 +44,8 @@ describe('sign-up', () => {
   test('with an https BASE_URL the session cookie is httpOnly, Secure and SameSite=Strict; the CSRF cookie is readable', async () => {
     const { res } = await signUpSeller(service.url);
     const cookies = ([] as string[]).concat(res.headers['set-cookie']);
-    const session = cookies.find((c) => c.startsWith('hcp_session='))!;
-    const csrf = cookies.find((c) => c.startsWith('hcp_csrf='))!;
+    const session = cookies.find((c) => c.startsWith('__Host-hcp_session='))!;
+    const csrf = cookies.find((c) => c.startsWith('__Host-hcp_csrf='))!;
     expect(session).toMatch(/; HttpOnly/);
     expect(session).toMatch(/; Secure/);
     expect(session).toMatch(/; SameSite=Strict/);
@@ -117,7 +117,7 @@ describe('sign-in', () => {
 
   test('session fixation: signing in issues a new session id, never the one the browser brought', async () => {
     const { email, password, session } = await signUpSeller(service.url);
-    const planted = 'hcp_session=attacker-chosen-value';
+    const planted = '__Host-hcp_session=attacker-chosen-value';
     const first = await signIn(email, password, planted);
     // Already signed in (the browser sends its cookie and CSRF token): still a new session.
     const second = await dashboard(service.url, 'SignIn', { email, password }, session);
@@ -175,7 +175,7 @@ describe('sessions', () => {
     await sql(`update "seller_sessions" set "last_seen_at" = now() - interval '15 minutes 1 second' where "seller_id" = ?`, [sellerId]);
     const expired = await whoAmI(session);
     expect(code(expired)).toBe('OPERATION_NOT_ALLOWED');
-    expect(([] as string[]).concat(expired.headers['set-cookie'] ?? []).some((c) => /^hcp_session=;/.test(c))).toBe(true);
+    expect(([] as string[]).concat(expired.headers['set-cookie'] ?? []).some((c) => /^__Host-hcp_session=;/.test(c))).toBe(true);
   });
 
   test('a busy session still ends 12 hours after sign-in', async () => {
@@ -286,10 +286,10 @@ describe('SELLER_SIGNUP=invite, over http', () => {
     expect(message(res)).toBe('Sign-up is by invitation only');
   });
 
-  test('over plain http the cookies are not Secure (a browser would drop them), still httpOnly and SameSite=Strict', async () => {
+  test('over plain http the cookies are still __Host- and Secure (browsers take them from localhost; SESSION_COOKIES_INSECURE=1 drops both), httpOnly and SameSite=Strict', async () => {
     await signUpSeller(service.url);
     const http = await closedSignIn();
-    expect(http).not.toMatch(/; Secure/);
+    expect(http).toMatch(/; Secure/);
     expect(http).toMatch(/; HttpOnly/);
     expect(http).toMatch(/; SameSite=Strict/);
   });
@@ -301,6 +301,6 @@ describe('SELLER_SIGNUP=invite, over http', () => {
     const [row] = await service.em().execute('select "password_hash" from "sellers" where "password_hash" is not null limit 1');
     await closed.em().execute('update "sellers" set "password_hash" = ? where "id" = ?', [row.password_hash, seller.id]);
     const res = await dashboard(closed.url, 'SignIn', { email: seller.email, password: STRONG_PASSWORD });
-    return ([] as string[]).concat(res.headers['set-cookie']).find((c) => c.startsWith('hcp_session='))!;
+    return ([] as string[]).concat(res.headers['set-cookie']).find((c) => c.startsWith('__Host-hcp_session='))!;
   }
 });

@@ -85,7 +85,7 @@ describe('applying a payment move', () => {
     expect((await stored(id)).status).toBe(PaymentStatus.COMPLETED);
   });
 
-  test('refund leaves completed only, once', async () => {
+  test('refund leaves completed only, once; reverseRefund leaves refunded only, once (their refunds book the money)', async () => {
     const id = await newPayment();
     await toProcessing(id);
     expect((await apply(id, 'refund')).moved).toBe(false);
@@ -95,9 +95,13 @@ describe('applying a payment move', () => {
     const completed = await newPayment();
     await toProcessing(completed);
     await apply(completed, 'complete');
-    expect(await apply(completed, 'refund')).toEqual({ moved: true, calls: ['journal', 'payment.refunded'] });
+    expect((await apply(completed, 'reverseRefund')).moved).toBe(false);
+    expect(await apply(completed, 'refund')).toEqual({ moved: true, calls: [] });
     expect((await apply(completed, 'refund')).moved).toBe(false);
     expect((await stored(completed)).status).toBe(PaymentStatus.REFUNDED);
+    expect(await apply(completed, 'reverseRefund')).toEqual({ moved: true, calls: [] });
+    expect((await apply(completed, 'reverseRefund')).moved).toBe(false);
+    expect((await stored(completed)).status).toBe(PaymentStatus.COMPLETED);
   });
 
   test('the stage is part of the condition, the extra conditions too, and the changes are written only with the move', async () => {

@@ -54,7 +54,7 @@ test('enrolment shows the secret once with an otpauth URI and a QR code drawn by
   expect((await dashboard(service.url, 'TwoFactorStatus', {}, seller.session)).body.data.currentSeller.twoFactorEnabled).toBe(true);
   // The secret is sealed in the database (ACCOUNT_SECRETS_KEY): a copy of the table yields no second factor.
   const [{ totp_secret: sealed }] = await sql('select "totp_secret" from "sellers" where "id" = ?', [seller.sellerId]);
-  expect(sealed).toMatch(/^aes1:/);
+  expect(sealed).toMatch(/^aes2:[0-9a-f]{8}:/);
   expect(sealed).not.toContain(secret);
   expect(code(await dashboard(service.url, 'BeginTwoFactor', { password: seller.password }, seller.session))).toBe('TWO_FACTOR_ALREADY_ON');
   // Recovery codes are stored hashed only.

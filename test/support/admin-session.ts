@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { ADMIN_SESSION_COOKIE } from '../../src/http/session-cookies';
 import { adminSetupLink } from '../../src/accounts/admin-accounts';
 import { totpCode } from '../../src/accounts/totp';
 import { AdminRole } from '../../src/admins/admin-role';
@@ -26,9 +27,9 @@ export function adminOperation(baseUrl: string, operationName: string, variables
   return req.send({ query: ADMIN_SIGN_IN_DOCUMENT, operationName, variables });
 }
 
-/** `hcp_admin_session=…` from an answer's Set-Cookie. */
+/** `__Host-hcp_admin_session=…` from an answer's Set-Cookie. */
 export function adminCookieOf(res: request.Response): string {
-  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('hcp_admin_session='));
+  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${ADMIN_SESSION_COOKIE}=`));
   if (!header) throw new Error(`no admin session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);
   return header.split(';')[0];
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { SESSION_COOKIE } from '../../src/http/session-cookies';
 
 /** The dashboard's operations, sent as the page sends them: the whole document and an operation name. */
 export const DASHBOARD_DOCUMENT = fs.readFileSync(path.join(__dirname, '../../schema/operations/seller-dashboard.graphql'), 'utf8');
@@ -22,9 +23,9 @@ export function dashboard(baseUrl: string, operationName: string, variables: obj
   return req.send({ query: DASHBOARD_DOCUMENT, operationName, variables });
 }
 
-/** `hcp_session=…` from an answer's Set-Cookie, as a browser would send it back. */
+/** `__Host-hcp_session=…` from an answer's Set-Cookie, as a browser would send it back. */
 export function sessionCookieOf(res: request.Response): string {
-  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('hcp_session='));
+  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   if (!header) throw new Error(`no session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);
   return header.split(';')[0];
 }

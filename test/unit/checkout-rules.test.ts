@@ -7,6 +7,7 @@ import { PAYMENT_LIFECYCLE } from '../../src/lifecycles/payment.lifecycle';
 import { PaymentStatus } from '../../src/payments/payment-status';
 import { returnUrlWith } from '../../src/checkout/checkout-view';
 import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
+import { REFUND_LIFECYCLE } from '../../src/lifecycles/refund.lifecycle';
 
 describe('the fee: 15%, rounded half up to the cent', () => {
   test.each([
@@ -32,7 +33,10 @@ describe('the payment state machine', () => {
     const leaving = (state: string) => Object.values(PAYMENT_LIFECYCLE.moves).filter((m) => (m.from as readonly string[]).includes(state));
     expect(leaving(PaymentStatus.FAILED)).toEqual([]);
     expect(leaving(PaymentStatus.REFUNDED)).toEqual([moveOf(PAYMENT_LIFECYCLE, 'reverseRefund')]);
-    expect(moveOf(PAYMENT_LIFECYCLE, 'reverseRefund')).toMatchObject({ to: PaymentStatus.COMPLETED, journal: 'refund_reversed' });
+    expect(moveOf(PAYMENT_LIFECYCLE, 'reverseRefund')).toMatchObject({ from: [PaymentStatus.REFUNDED], to: PaymentStatus.COMPLETED });
+    // The money of a refund is its own move's: the payment only follows.
+    expect(moveOf(REFUND_LIFECYCLE, 'succeed')).toMatchObject({ journal: 'refund', event: 'payment.refunded' });
+    expect(moveOf(REFUND_LIFECYCLE, 'reverse')).toMatchObject({ journal: 'refund_reversed' });
     expect(statesOf(PAYMENT_LIFECYCLE)).toEqual(['pending', 'completed', 'failed', 'refunded']);
   });
 });

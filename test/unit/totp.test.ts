@@ -75,7 +75,7 @@ describe('the secret box (ACCOUNT_SECRETS_KEY)', () => {
   test('seals with AES-256-GCM: a fresh IV each time, opened back to the secret', () => {
     const secret = newTotpSecret();
     const [a, b] = [box.seal(secret), box.seal(secret)];
-    expect(a).toMatch(/^aes1:[A-Za-z0-9_-]+$/);
+    expect(a).toMatch(/^aes2:[0-9a-f]{8}:[A-Za-z0-9_-]+$/);
     expect(a).not.toBe(b);
     expect(a).not.toContain(secret);
     expect(box.open(a)).toBe(secret);

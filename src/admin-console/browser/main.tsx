@@ -118,6 +118,11 @@ function Console({ admin, onSignOut }: { admin: SignedIn; onSignOut(): void }) {
           </section>
         ))}
         <p className="hint">Pick an operation, fill in its variables below the editor, then press ▶ (Ctrl-Enter).</p>
+        {admin.auth.kind === 'session' && (
+          <p className="hint">
+            <a href="/admin/queues">Queue dashboard</a>: webhook delivery and refund jobs.
+          </p>
+        )}
         <button type="button" className="sign-out" onClick={onSignOut}>
           Sign out
         </button>

@@ -22,7 +22,7 @@ export const PRESETS: Preset[] = [
   { group: 'Refunds', operationName: 'RefundQueue', title: 'Refund queue', variables: { status: 'REQUESTED', paymentId: null, page: 1, limit: 20 } },
   { group: 'Refunds', operationName: 'ApproveRefund', title: 'Approve a refund', variables: { id: 'ref_…', note: null }, roles: FINANCE },
   { group: 'Refunds', operationName: 'RejectRefund', title: 'Reject a refund', variables: { id: 'ref_…', reason: '' }, roles: FINANCE },
-  { group: 'Refunds', operationName: 'RequestRefund', title: 'Record a refund request', variables: { paymentId: 'pay_…', reason: '' }, roles: RECORDS },
+  { group: 'Refunds', operationName: 'RequestRefund', title: 'Record a refund request', variables: { paymentId: 'pay_…', reason: '', amount: null }, roles: RECORDS },
   { group: 'Refunds', operationName: 'Refund', title: 'One refund', variables: { id: 'ref_…' } },
   { group: 'Withdrawals', operationName: 'WithdrawalQueue', title: 'Withdrawal queue', variables: { status: 'REQUESTED', page: 1, limit: 20 } },
   { group: 'Withdrawals', operationName: 'ApproveWithdrawal', title: 'Approve a withdrawal', variables: { id: 'wd_…' }, roles: FINANCE },
@@ -48,7 +48,7 @@ export const PRESETS: Preset[] = [
   { group: 'Audit', operationName: 'AuditLog', title: 'Audit log', variables: { targetId: null, action: null, page: 1, limit: 20 } },
   { group: 'Admins', operationName: 'CurrentAdmin', title: 'Who am I', variables: {} },
   { group: 'Admins', operationName: 'AdminTokens', title: 'Admin tokens', variables: { adminId: null } },
-  { group: 'Admins', operationName: 'IssueAdminToken', title: 'Issue a new token', variables: { adminId: null } },
+  { group: 'Admins', operationName: 'IssueAdminToken', title: 'Issue yourself a new token', variables: {} },
   { group: 'Admins', operationName: 'RevokeAdminToken', title: 'Revoke a token', variables: { id: 'atk_…' } },
   { group: 'Admins', operationName: 'Admins', title: 'All admins', variables: {}, roles: OWNER },
 ];

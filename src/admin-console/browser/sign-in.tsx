@@ -32,7 +32,7 @@ export async function signInOperation<T>(operationName: string, variables: objec
 
 /** The admin session's CSRF token, from its readable cookie (after a reload), if any. */
 export function keptCsrfToken(): string | null {
-  const match = /(?:^|;\s*)hcp_admin_csrf=([^;]+)/.exec(document.cookie);
+  const match = /(?:^|;\s*)(?:__Host-)?hcp_admin_csrf=([^;]+)/.exec(document.cookie);
   return match ? decodeURIComponent(match[1]) : null;
 }
 

@@ -4,7 +4,7 @@ import { lifecycleChecksSql } from './Migration20261127020000_lifecycle_checks';
 /**
  * Disputes and the acquirer's notification inbox (docs/acquirers.md):
  *  - `disputes` replaces `chargebacks`: one dispute per payment, moved by the dispute lifecycle, each money move
- *    booked by its own journal against the liable account (the seller's balance, or `platform_disputes`);
+ *    booked by its own journal: the seller bears `seller_share` of it, `platform_disputes` the rest;
  *  - `ledger_entries.refund_id`: a refund's journals are unique per refund, so a payment whose refund the
  *    acquirer reversed can be refunded again;
  *  - `adyen_notifications` becomes an inbox: every item is stored before the answer, once per (pspReference,
@@ -20,7 +20,7 @@ export class Migration20261128000000_disputes_and_notification_inbox extends Mig
       "currency" text not null,
       "reason" text null,
       "acquirer_reference" text not null,
-      "liability" text not null default 'seller' check ("liability" in ('seller', 'platform')),
+      "seller_share" bigint not null default 0 constraint "disputes_seller_share_within_amount" check ("seller_share" between 0 and "amount"),
       "evidence_refund_id" text null references "refunds" ("id"),
       "contest_flagged_at" timestamptz null,
       "opened_at" timestamptz not null default now(),
@@ -28,8 +28,8 @@ export class Migration20261128000000_disputes_and_notification_inbox extends Mig
       constraint "disputes_payment_unique" unique ("payment_id"))`);
     this.addSql(`create index "disputes_status_idx" on "disputes" ("status", "opened_at")`);
     // A recorded chargeback was booked against the seller: it becomes a charged-back dispute.
-    this.addSql(`insert into "disputes" ("id", "payment_id", "status", "amount", "currency", "reason", "acquirer_reference", "opened_at", "updated_at")
-      select 'dp_' || substr(md5("id"), 1, 24), "payment_id", 'charged_back', "amount", "currency", "reason", "psp_reference", "created_at", "created_at" from "chargebacks"`);
+    this.addSql(`insert into "disputes" ("id", "payment_id", "status", "amount", "seller_share", "currency", "reason", "acquirer_reference", "opened_at", "updated_at")
+      select 'dp_' || substr(md5("id"), 1, 24), "payment_id", 'charged_back', "amount", "amount", "currency", "reason", "psp_reference", "created_at", "created_at" from "chargebacks"`);
     this.addSql(`drop table "chargebacks"`);
 
     this.addSql(`alter table "ledger_entries" drop constraint "ledger_entries_account_check"`);

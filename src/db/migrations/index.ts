@@ -18,6 +18,12 @@ import { Migration20261127120000_account_security } from './Migration20261127120
 import { Migration20261127160000_ledger_checkpoints } from './Migration20261127160000_ledger_checkpoints';
 import { Migration20261128000000_disputes_and_notification_inbox } from './Migration20261128000000_disputes_and_notification_inbox';
 import { Migration20261128003000_three_ds_return_token } from './Migration20261128003000_three_ds_return_token';
+import { Migration20261129000000_session_standing_and_known_devices } from './Migration20261129000000_session_standing_and_known_devices';
+import { Migration20261129010000_own_admin_credentials } from './Migration20261129010000_own_admin_credentials';
+import { Migration20261129020000_seller_secrets_and_emails } from './Migration20261129020000_seller_secrets_and_emails';
+import { Migration20261129030000_mail_outbox } from './Migration20261129030000_mail_outbox';
+import { Migration20261129040000_partial_refunds } from './Migration20261129040000_partial_refunds';
+import { Migration20261130000000_trace_context } from './Migration20261130000000_trace_context';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -40,4 +46,10 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127160000_ledger_checkpoints', class: Migration20261127160000_ledger_checkpoints },
   { name: 'Migration20261128000000_disputes_and_notification_inbox', class: Migration20261128000000_disputes_and_notification_inbox },
   { name: 'Migration20261128003000_three_ds_return_token', class: Migration20261128003000_three_ds_return_token },
+  { name: 'Migration20261129000000_session_standing_and_known_devices', class: Migration20261129000000_session_standing_and_known_devices },
+  { name: 'Migration20261129010000_own_admin_credentials', class: Migration20261129010000_own_admin_credentials },
+  { name: 'Migration20261129020000_seller_secrets_and_emails', class: Migration20261129020000_seller_secrets_and_emails },
+  { name: 'Migration20261129030000_mail_outbox', class: Migration20261129030000_mail_outbox },
+  { name: 'Migration20261129040000_partial_refunds', class: Migration20261129040000_partial_refunds },
+  { name: 'Migration20261130000000_trace_context', class: Migration20261130000000_trace_context },
 ];

@@ -1,0 +1,91 @@
+import request from 'supertest';
+import { AdminRole } from '../../src/admins/admin-role';
+import { adminSignedIn, type AdminSession } from '../support/admin-session';
+import { signUpSeller } from '../support/dashboard-client';
+import { startTestService, type TestService } from '../support/test-service';
+
+/**
+ * Cross-site requests against the queue dashboard (docs/admin.md, "The queue dashboard"). The admin is signed in
+ * at /admin in their browser; another site makes that browser send requests to /admin/queues. Each attack below
+ * is a request such a browser could send (a form's text/plain or form-encoded POST, a request without our CSRF
+ * token, from another origin); none may change a queue. The queues are real (bull on Redis).
+ */
+let service: TestService;
+let admin: AdminSession;
+beforeAll(async () => {
+  service = await startTestService();
+  admin = (await adminSignedIn(service, AdminRole.SUPPORT)).session;
+});
+afterAll(() => service.stop());
+
+const base = () => `${service.url}/admin/queues/api`;
+const own = () => new URL(service.url).origin;
+
+async function refundsQueue(): Promise<{ isPaused: boolean; counts: Record<string, number> }> {
+  const res = await request(service.url).get('/admin/queues/api/queues').set('Cookie', admin.cookie);
+  expect(res.status).toBe(200);
+  return res.body.queues.find((q: { name: string }) => q.name === 'refunds');
+}
+
+const refused = (res: request.Response) => {
+  expect(res.status).toBe(403);
+  expect(res.body).toEqual({ success: false, error: "Refused: a change here must come from this site's own page, with the admin session's CSRF token" });
+};
+
+test('the page hands Bull Board its CSRF token: XSRF-TOKEN, the session\'s token, scoped to /admin/queues, Secure, SameSite=Strict', async () => {
+  const page = await request(service.url).get('/admin/queues').set('Cookie', admin.cookie);
+  expect(page.status).toBe(200);
+  const cookie = ([] as string[]).concat(page.headers['set-cookie'] ?? []).find((c) => c.startsWith('XSRF-TOKEN='))!;
+  expect(cookie.split(';')[0]).toBe(`XSRF-TOKEN=${admin.csrfToken}`);
+  expect(cookie).toMatch(/; Path=\/admin\/queues/);
+  expect(cookie).toMatch(/; Secure/);
+  expect(cookie).toMatch(/; SameSite=Strict/);
+  expect(cookie).not.toMatch(/HttpOnly/);
+});
+
+test('a cross-site form POST (text/plain, no token) adding a job is refused; no job is added', async () => {
+  const before = await refundsQueue();
+  const form = await request(base())
+    .post('/queues/refunds/add')
+    .set('Cookie', admin.cookie)
+    .set('Origin', 'https://evil.example')
+    .set('Content-Type', 'text/plain')
+    .send('{"name":"x","data":{"refundId":"ref_forged"}}');
+  refused(form);
+  // The same body as a form encoding, and text/plain even with the token and our own origin: refused too.
+  refused(await request(base()).post('/queues/refunds/add').set('Cookie', admin.cookie).type('form').send({ name: 'x' }));
+  refused(await request(base()).post('/queues/refunds/add').set('Cookie', admin.cookie).set('Origin', own()).set('X-XSRF-TOKEN', admin.csrfToken).set('Content-Type', 'text/plain').send('{}'));
+  expect((await refundsQueue()).counts).toEqual(before.counts);
+});
+
+test.each([
+  ['no CSRF token', () => ({})],
+  ['a wrong CSRF token', () => ({ 'X-XSRF-TOKEN': 'f'.repeat(64) })],
+  ['the right token from another origin', () => ({ 'X-XSRF-TOKEN': admin.csrfToken, Origin: 'https://evil.example' })],
+  ['the right token, the browser saying cross-site', () => ({ 'X-XSRF-TOKEN': admin.csrfToken, 'Sec-Fetch-Site': 'cross-site' })],
+  ['the right token, the browser saying same-site (a sibling subdomain)', () => ({ 'X-XSRF-TOKEN': admin.csrfToken, 'Sec-Fetch-Site': 'same-site' })],
+])('pausing a queue with the session cookie and %s is refused; the queue runs on', async (_name, headers) => {
+  const res = await request(base()).put('/queues/refunds/pause').set('Cookie', admin.cookie).set(headers());
+  refused(res);
+  expect((await refundsQueue()).isPaused).toBe(false);
+});
+
+test("Bull Board's own request (same origin, X-XSRF-TOKEN from its cookie) pauses and resumes the queue; the console's X-CSRF-Token works too", async () => {
+  const pause = await request(base()).put('/queues/refunds/pause').set('Cookie', admin.cookie).set('Origin', own()).set('Sec-Fetch-Site', 'same-origin').set('X-XSRF-TOKEN', admin.csrfToken);
+  expect(pause.status).toBe(200);
+  expect((await refundsQueue()).isPaused).toBe(true);
+  const resume = await request(base()).put('/queues/refunds/resume').set('Cookie', admin.cookie).set('X-CSRF-Token', admin.csrfToken);
+  expect(resume.status).toBe(200);
+  expect((await refundsQueue()).isPaused).toBe(false);
+});
+
+test("another admin's CSRF token, a seller's session, an ended session: refused", async () => {
+  const other = (await adminSignedIn(service, AdminRole.OWNER)).session;
+  refused(await request(base()).put('/queues/refunds/pause').set('Cookie', admin.cookie).set('X-XSRF-TOKEN', other.csrfToken));
+  const seller = await signUpSeller(service.url);
+  const asSeller = await request(base()).put('/queues/refunds/pause').set('Cookie', seller.session.cookie).set('X-XSRF-TOKEN', seller.session.csrfToken);
+  expect(asSeller.status).toBe(401);
+  await service.em().execute(`update "admin_sessions" set "revoked_at" = now() where "token_hash" = encode(sha256(?::bytea), 'hex')`, [other.cookie.split('=')[1]]);
+  expect((await request(base()).put('/queues/refunds/pause').set('Cookie', other.cookie).set('X-XSRF-TOKEN', other.csrfToken)).status).toBe(401);
+  expect((await refundsQueue()).isPaused).toBe(false);
+});

@@ -1,0 +1,91 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { ownRedis, type OwnRedis } from '../support/redis-server';
+import { startTestService, type TestService } from '../support/test-service';
+
+/**
+ * /readyz and the `readiness_check_up` gauges of /metrics (docs/operations.md, "Health"): PostgreSQL, Redis and
+ * the heartbeats of this process's webhook and mail relays. Each service here has a database of its own, since a
+ * test locks a table or closes the pool.
+ */
+jest.setTimeout(90_000);
+
+const gauge = (text: string, check: string) => new RegExp(`^readiness_check_up\\{check="${check}"\\} (\\d)$`, 'm').exec(text)?.[1];
+
+describe('a webhook relay that stops beating', () => {
+  let database: { name: string; url: string };
+  let service: TestService;
+  beforeAll(async () => {
+    database = await createEmptyDatabase('payments_readiness');
+    // No statement time-out, so the relay's pass waits on the lock below for as long as it is held.
+    service = await startTestService({ DATABASE_URL: database.url, DATABASE_STATEMENT_TIMEOUT_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '50' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    if (database) await dropDatabase(database.name);
+  });
+
+  test('readiness reports the workers; stuck for three poll intervals and 20 s it is 503, and ready again once the relay runs', async () => {
+    let res = await request(service.url).get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up', workers: { webhook: 'up', mail: 'up' } });
+    const metrics = (await request(service.url).get('/metrics')).text;
+    for (const check of ['postgresql', 'redis', 'webhook_workers', 'mail_workers']) expect(gauge(metrics, check)).toBe('1');
+
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table "webhook_deliveries" in access exclusive mode');
+      const deadline = Date.now() + 40_000;
+      do {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        res = await request(service.url).get('/readyz');
+      } while (res.status === 200 && Date.now() < deadline);
+      if (res.status !== 503) console.log(JSON.stringify(service.logs.filter((l) => (l.level as number) >= 40).slice(-10)), (await holder.query(`select pid, state, wait_event_type, left(query, 80) q from pg_stat_activity where datname = current_database()`)).rows);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ status: 'unavailable', database: 'up', redis: 'up', workers: { webhook: 'down', mail: 'up' } });
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    const deadline = Date.now() + 10_000;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      res = await request(service.url).get('/readyz');
+    } while (res.status !== 200 && Date.now() < deadline);
+    expect(res.body.workers).toEqual({ webhook: 'up', mail: 'up' });
+  });
+});
+
+describe('a scrape while PostgreSQL or Redis is away', () => {
+  let database: { name: string; url: string };
+  let redis: OwnRedis;
+  let service: TestService;
+  beforeAll(async () => {
+    database = await createEmptyDatabase('payments_readiness');
+    redis = await ownRedis();
+    service = await startTestService({ DATABASE_URL: database.url, REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await service?.stop().catch(() => undefined);
+    await redis?.stop();
+    if (database) await dropDatabase(database.name);
+  });
+
+  test('still answers 200, with readiness_check_up at 0 for what is down, like /readyz', async () => {
+    await redis.stop();
+    let res = await request(service.url).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(gauge(res.text, 'redis')).toBe('0');
+    expect(gauge(res.text, 'postgresql')).toBe('1');
+    expect((await request(service.url).get('/readyz')).body).toMatchObject({ status: 'unavailable', redis: 'down', database: 'up' });
+
+    await service.database.orm.close(true);
+    res = await request(service.url).get('/metrics');
+    expect(res.status).toBe(200);
+    expect(gauge(res.text, 'postgresql')).toBe('0');
+    expect(res.text).toMatch(/^queue_depth\{queue="webhook_deliveries_due"\} \d+$/m); // the last values stay
+  });
+});
