@@ -7,7 +7,7 @@ import { dashboardRouter } from './accounts/dashboard-page';
 import { adminConsoleRouter } from './admin-console/admin-page';
 import { queueDashboardRouter } from './admin-console/queue-dashboard';
 import { checkoutPageRouter } from './checkout/checkout-page';
-import { findCheckoutPayment, paymentExists, returnFromIssuer } from './checkout/checkout.service';
+import { issuerRedirectFor, paymentExists, returnFromIssuer } from './checkout/checkout.service';
 import { adyenNotificationsRouter } from './http/adyen-notifications';
 import { clientAddress } from './http/request-context';
 import type { Config } from './shared/config';
@@ -104,7 +104,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     checkoutPageRouter({
       paymentExists: (id) => paymentExists(orm.em.fork(), id),
       issuer: {
-        redirectOf: async (id) => (await findCheckoutPayment(orm.em.fork(), id).catch(() => null))?.threeDsRedirect ?? null,
+        redirectOf: (id, challengeToken) => issuerRedirectFor(orm.em.fork(), id, challengeToken),
         returnFromIssuer: async (id, redirectResult, returnToken, req) => {
           const caller = { em: orm.em.fork(), clientAddress: clientAddress(req), requestId: locals(req.res!).requestId };
           await returnFromIssuer(deps.services.checkout, caller, id, redirectResult, returnToken);

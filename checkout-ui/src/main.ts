@@ -120,6 +120,19 @@ function showOutcome(title: string, text: string, link: string | null): void {
 }
 
 /**
+ * The way to the issuer's page for this browser: the one its card submission was given (with the challenge's
+ * token), kept in this tab's session storage so that a reload still finds it; null for a browser that did not
+ * submit the card, or when the service just sent us back from that way (`issuer=elsewhere`).
+ */
+function issuerWay(authenticationUrl: string): string | null {
+  const key = `checkout:3ds:${paymentId}`;
+  if (authenticationUrl.includes('?')) sessionStorage.setItem(key, authenticationUrl);
+  if (new URLSearchParams(location.search).get('issuer') === 'elsewhere') return null;
+  const kept = sessionStorage.getItem(key);
+  return kept?.startsWith(`${authenticationUrl.split('?')[0]}?`) ? kept : null;
+}
+
+/**
  * Shows whatever state the payment is in. `arrived` is true when this page just moved it on (or watched
  * it move): a completed payment then takes the customer back to the shop, as the seller asked.
  */
@@ -157,10 +170,17 @@ function show(view: CheckoutView, arrived: boolean): void {
     showStep('form');
     return;
   } else if (view.stage === 'AUTHENTICATION_REQUIRED' && view.authenticationUrl?.startsWith('/checkout/')) {
-    // The issuer's own page (redirect flow): it sends the customer back to this page when done.
+    // The issuer's own page (redirect flow): it sends the customer back to this page when done. The way there
+    // carries a token that only the answer to this browser's card submission gave (kept for a reload).
+    const way = issuerWay(view.authenticationUrl);
+    if (!way) {
+      setBusy(null);
+      showOutcome('Waiting for your bank', 'This payment is being confirmed with the card\'s bank in the browser window where the card was entered. Finish there.', null);
+      return;
+    }
     showStep('none');
     setBusy('Taking you to your bank to confirm the payment…');
-    location.assign(view.authenticationUrl);
+    location.assign(way);
     return;
   } else if (view.stage === 'AUTHENTICATION_REQUIRED') {
     setBusy(null);

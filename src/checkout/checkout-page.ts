@@ -17,8 +17,11 @@ export interface CheckoutPageDeps {
 }
 
 export interface IssuerRedirects {
-  /** The open challenge's issuer page, or null when the payment has none (any more). */
-  redirectOf(paymentId: string): Promise<{ url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | null>;
+  /**
+   * The open challenge's issuer page, or null when the payment has none (any more), or when `challengeToken` is
+   * not the one handed to the browser that opened the challenge.
+   */
+  redirectOf(paymentId: string, challengeToken: string | undefined): Promise<{ url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | null>;
   /**
    * The customer is back with the issuer's result and the return address's token (null when it carries none);
    * safe to call any number of times (it runs once, and only with the right token).
@@ -95,9 +98,10 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
 }
 
 /**
- * `GET /checkout/:id/3ds` sends the customer to the issuer's 3-D Secure page (a 303 for a GET redirect; for a
- * POST, a plain form whose only script-free way out is the button, under a CSP that allows posting to that
- * issuer alone). `GET|POST /checkout/:id/3ds-return` is where the issuer sends the customer back: the result
+ * `GET /checkout/:id/3ds?t=<token>` sends the browser that opened the challenge (its card submission's answer
+ * carried the token) to the issuer's 3-D Secure page (a 303 for a GET redirect; for a POST, a plain form whose
+ * only script-free way out is the button, under a CSP that allows posting to that issuer alone); anyone else is
+ * sent back to the page. `GET|POST /checkout/:id/3ds-return` is where the issuer sends the customer back: the result
  * is handed on with the return address's token (it runs once however often this loads, and only with that
  * token) and the customer lands on the checkout page, which shows the outcome. Nothing but our own script
  * ever runs on our pages.
@@ -111,8 +115,12 @@ function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: 
   router.get('/checkout/:id/3ds', async (req, res, next) => {
     try {
       const { id } = req.params;
-      const redirect = isPaymentId(id) ? await issuer.redirectOf(id) : null;
-      if (!redirect || !/^https?:$/.test(new URL(redirect.url).protocol)) return backToPage(res, isPaymentId(id) ? id : '');
+      if (!isPaymentId(id)) return backToPage(res, '');
+      // The challenge's token, handed only to the browser whose card submission opened the challenge.
+      const token = req.query[RETURN_TOKEN_PARAM];
+      const redirect = await issuer.redirectOf(id, typeof token === 'string' && token.length <= RETURN_TOKEN_MAX_LENGTH ? token : undefined);
+      // Anyone else (or a challenge gone) lands on the page, told the bank is confirming elsewhere: never a loop back here.
+      if (!redirect || !/^https?:$/.test(new URL(redirect.url).protocol)) return toPage(res, `/checkout/${id}?issuer=elsewhere`);
       if (redirect.method === 'GET') return res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', redirect.url).end();
       pageSecurityHeaders(res, `default-src 'none'; style-src 'self'; form-action ${new URL(redirect.url).origin}; frame-ancestors 'none'; base-uri 'none'`);
       res.status(200).setHeader('Cache-Control', NO_STORE).type('html').send(postRedirectPage(redirect.url, redirect.data ?? {}));

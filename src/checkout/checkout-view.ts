@@ -3,6 +3,7 @@ import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
 import type { CheckoutView } from './checkout.types';
 import { shopTakesPayments } from './checkout.service';
 import { failureMessageFor, shopperFailureCodeOf } from './failure-messages';
+import { RETURN_TOKEN_PARAM } from './issuer-return-token';
 
 /** The public view of a payment: what its checkout page needs and nothing about the customer. */
 export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
@@ -20,6 +21,11 @@ export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
     acceptingPayments: shopTakesPayments(payment),
     authenticationUrl: payment.threeDsRedirect && payment.checkoutStage === CheckoutStage.AUTHENTICATION_REQUIRED ? `/checkout/${payment.id}/3ds` : null,
   };
+}
+
+/** The way to the issuer of the browser that opened the challenge: the page's route with the challenge's token. */
+export function authenticationUrlWith(authenticationUrl: string, challengeToken: string): string {
+  return `${authenticationUrl}?${RETURN_TOKEN_PARAM}=${encodeURIComponent(challengeToken)}`;
 }
 
 /** Cancel leaves a pending payment pending (spec); a finished one sends the customer back with its outcome. */

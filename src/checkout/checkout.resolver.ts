@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { cancelRedirectOf, checkoutViewOf } from './checkout-view';
+import { authenticationUrlWith, cancelRedirectOf, checkoutViewOf } from './checkout-view';
 import { answerThreeDSecure, openCheckoutPayment, submitCard } from './checkout.service';
 import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
 
@@ -28,7 +28,11 @@ export class CheckoutResolver {
     @Arg('browser', () => BrowserInput, { nullable: true, description: "The customer's screen, for 3-D Secure 2." }) browser?: BrowserInput | null,
   ): Promise<CheckoutView> {
     const shopper = { ip: context.clientAddress, userAgent: context.browserHeaders.userAgent, acceptHeader: context.browserHeaders.accept, ...withoutNulls(browser ?? {}) };
-    return checkoutViewOf(await submitCard(context.services.checkout, context, paymentId, card, shopper));
+    let challengeToken: string | undefined;
+    const caller = { em: context.em, clientAddress: context.clientAddress, requestId: context.requestId, keepChallengeToken: (token: string) => void (challengeToken = token) };
+    const view = checkoutViewOf(await submitCard(context.services.checkout, caller, paymentId, card, shopper));
+    // Only this answer carries the way to the issuer: nobody else who knows the payment id can reach it.
+    return challengeToken && view.authenticationUrl ? { ...view, authenticationUrl: authenticationUrlWith(view.authenticationUrl, challengeToken) } : view;
   }
 
   @Mutation(() => CheckoutView, { description: 'The answer to the 3-D Secure challenge.' })

@@ -36,6 +36,8 @@ export interface CheckoutCaller {
   em: EntityManager;
   clientAddress: string;
   requestId: string;
+  /** Told the token of a 3-D Secure challenge this call opened, for the answer to the customer's browser only. */
+  keepChallengeToken?(token: string): void;
 }
 
 type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
@@ -108,11 +110,13 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   );
   if (result.kind === 'challenge') {
     deps.metrics.paymentOutcomes.inc({ outcome: 'challenged' });
-    await movePayment(caller.em, 'challenge', {
+    const opened = await movePayment(caller.em, 'challenge', {
       id: paymentId,
       changes: { threeDsReference: result.reference, threeDsRedirect: result.redirect ?? null, threeDsReturnHash: returnToken.hash },
       readBack: false,
     });
+    // Only this browser may go to the issuer (issuerRedirectFor), so only it can come back.
+    if (opened) caller.keepChallengeToken?.(returnToken.token);
   } else {
     const written = await finish(deps, caller, payment, result, result.threeDs);
     // Completed by this request's own statement: the answer is the payment as that statement left it (nothing
@@ -128,6 +132,17 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
  */
 export function issuerReturnUrl(deps: Pick<CheckoutDeps, 'baseUrl'>, paymentId: string, token: string): string {
   return `${deps.baseUrl}/checkout/${paymentId}/3ds-return?${RETURN_TOKEN_PARAM}=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Where the issuer's page of the payment's open challenge is, for the browser that opened it (the answer to
+ * its card submission carried the challenge's token: `authenticationUrl`), and null for anyone else who knows
+ * the payment id, or when no challenge is open. Nobody else can spend the challenge at the issuer.
+ */
+export async function issuerRedirectFor(em: EntityManager, paymentId: string, challengeToken: string | undefined): Promise<Payment['threeDsRedirect']> {
+  const payment = await findCheckoutPayment(em, paymentId).catch(() => null);
+  if (!payment?.threeDsRedirect || !returnTokenMatches(payment.threeDsReturnHash, challengeToken)) return null;
+  return payment.threeDsRedirect;
 }
 
 /**

@@ -4,7 +4,7 @@ import { Payment } from '../../src/payments/payment.entity';
 import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
 import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
-import { createPayment, customerPage, fillCard, launchBrowser, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
+import { axeViolations, createPayment, customerPage, fillCard, launchBrowser, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
 import { startTestService, type TestService } from '../support/test-service';
 
 /** The service's public address in these tests (BASE_URL): the browser's requests to it are sent to the test service. */
@@ -91,4 +91,29 @@ test("3-D Secure: the page sends the customer to the issuer's page and back; it 
   expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
   expect(adyen.requestsTo('/payments/details')).toHaveLength(1);
   expect(customer.problems).toEqual([]);
+});
+
+test('3-D Secure: another browser that opens the payment while the bank confirms it is told to finish where the card was entered, and goes nowhere', async () => {
+  const id = await createPayment(service, apiKey);
+  await openAndPay(id, { number: ADYEN_3DS_CARD });
+  await page.waitForURL(`${adyen.url}/issuer/3ds**`);
+
+  const other = await customerPage(browser);
+  try {
+    await other.page.goto(`${service.url}/checkout/${id}`);
+    await other.page.getByRole('heading', { name: 'Waiting for your bank' }).waitFor();
+    await other.page.getByText('in the browser window where the card was entered').waitFor();
+    // No loop, no way to the issuer: it stays on our page.
+    await other.page.waitForTimeout(500);
+    expect(new URL(other.page.url()).pathname).toBe(`/checkout/${id}`);
+    expect(other.requests.filter((r) => r.url().includes('/issuer/'))).toEqual([]);
+    expect((await axeViolations(other.page)).map((v) => v.id)).toEqual([]);
+    if (process.env.CHECKOUT_SCREENSHOTS) await other.page.screenshot({ path: `${process.env.CHECKOUT_SCREENSHOTS}/checkout-waiting-for-bank.png` });
+  } finally {
+    await other.context.close();
+  }
+  // The customer's own challenge is untouched.
+  await page.getByRole('link', { name: 'Authenticate', exact: true }).click();
+  await page.waitForURL(`${SHOP_ORIGIN}/**`);
+  expect((await reload(id)).status).toBe('completed');
 });

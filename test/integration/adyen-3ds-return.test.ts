@@ -25,17 +25,17 @@ beforeAll(() => ({ adyen, service } = suite));
 const { reload } = suite;
 
 /** A payment of a new shop, waiting for its customer to come back from the issuer. */
-async function challenged(holder?: string): Promise<{ id: string; session: string; token: string }> {
+async function challenged(holder?: string): Promise<{ id: string; session: string; token: string; authenticationUrl: string }> {
   const shop = await service.createShop();
   const id = (await sellerClient(service.url, shop.apiKey).create(VALID_PAYMENT)).body.data.id as string;
   const card = { number: ADYEN_3DS_CARD, ...CARD, ...(holder ? { nameOnCard: holder } : {}) };
   const answer = await checkoutClient(service.url).run('SubmitCard', { id, card });
   expect(answer.body.data.submitCard).toMatchObject({ status: 'PENDING', stage: 'AUTHENTICATION_REQUIRED' });
-  const toIssuer = await request(service.url).get(`/checkout/${id}/3ds`);
+  const toIssuer = await request(service.url).get(answer.body.data.submitCard.authenticationUrl);
   const issuerUrl = toIssuer.status === 303 ? toIssuer.headers.location : /action="([^"]+)"/.exec(toIssuer.text)![1].replace(/&#38;/g, '&');
   const session = AdyenStandIn.sessionOf(issuerUrl);
   const sentReturnUrl = new URL(adyen.requestsTo('/payments').find((r) => r.body.reference === id)!.body.returnUrl as string);
-  return { id, session, token: sentReturnUrl.searchParams.get('t')! };
+  return { id, session, token: sentReturnUrl.searchParams.get('t')!, authenticationUrl: answer.body.data.submitCard.authenticationUrl as string };
 }
 
 /** Our path and query of where the issuer sends the customer back (the return address Adyen was given, plus redirectResult). */
@@ -118,9 +118,9 @@ test('the genuine return replayed, at once and afterwards, completes the payment
 });
 
 test('the issuer coming back by form POST to the return address (its token in the query) is taken', async () => {
-  const { id, session, token } = await challenged(HOLDER.postRedirect);
+  const { id, session, token, authenticationUrl } = await challenged(HOLDER.postRedirect);
   // The POST action's TermUrl is the return address we gave Adyen, token included.
-  const page = await request(service.url).get(`/checkout/${id}/3ds`);
+  const page = await request(service.url).get(authenticationUrl);
   expect(page.text).toContain(`/checkout/${id}/3ds-return?t=${token}`);
   const posted = await request(service.url).post(`/checkout/${id}/3ds-return?t=${token}`).type('form').send({ redirectResult: `${session}.fail` });
   expect(posted.status).toBe(303);
@@ -145,4 +145,19 @@ test('Adyen refusing the details (422) fails the payment processing_error at onc
   // Loading the return again changes nothing.
   await request(service.url).get(genuineReturn(session, 'reject'));
   expect(detailsFor(session)).toHaveLength(1);
+});
+
+test('only the browser that submitted the card reaches the issuer: anyone else with the payment id is sent back to the page, and cannot spend the challenge there', async () => {
+  const { id, token, authenticationUrl } = await challenged();
+  // The way to the issuer is in the card submission's answer only, with the challenge's token.
+  expect(authenticationUrl).toBe(`/checkout/${id}/3ds?t=${token}`);
+  const other = await challenged();
+  for (const path of [`/checkout/${id}/3ds`, `/checkout/${id}/3ds?t=`, `/checkout/${id}/3ds?t=${token.slice(0, -1)}`, `/checkout/${id}/3ds?t=${other.token}`, `/checkout/${id}/3ds?t=${'A'.repeat(500)}`]) {
+    const res = await request(service.url).get(path);
+    expect([path, res.status, res.headers.location]).toEqual([path, 303, `/checkout/${id}?issuer=elsewhere`]);
+  }
+  await expectStillWaiting(id);
+  const mine = await request(service.url).get(authenticationUrl);
+  expect(mine.status).toBe(303);
+  expect(mine.headers.location).toMatch(new RegExp(`^${adyen.url}/issuer/3ds\\?session=`));
 });

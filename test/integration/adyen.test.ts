@@ -94,11 +94,19 @@ test('the refusal table maps the reasons Adyen documents onto the right codes', 
   for (const [code, failure] of Object.entries(expected)) expect(REFUSAL_REASONS[code].code).toBe(failure);
 });
 
-/** Follows the page to the issuer, and the issuer's answer back to our return route; returns that address. */
-async function throughIssuer(id: string, outcome: 'pass' | 'fail'): Promise<{ returnPath: string; session: string }> {
+/**
+ * Follows the page to the issuer with the way the card submission's answer gave (`submitted`: only that
+ * browser has it), and the issuer's answer back to our return route; returns that address.
+ */
+async function throughIssuer(submitted: { authenticationUrl: string }, id: string, outcome: 'pass' | 'fail'): Promise<{ returnPath: string; session: string }> {
   const view = (await checkoutClient(service.url).view(id)).body.data.checkoutPayment;
   expect(view.stage).toBe('AUTHENTICATION_REQUIRED');
-  const toIssuer = await request(service.url).get(view.authenticationUrl);
+  // Anyone who knows the payment id sees the page's own route, and is sent back to the page from there.
+  expect(view.authenticationUrl).toBe(`/checkout/${id}/3ds`);
+  const stranger = await request(service.url).get(view.authenticationUrl);
+  expect([stranger.status, stranger.headers.location]).toEqual([303, `/checkout/${id}?issuer=elsewhere`]);
+  expect(submitted.authenticationUrl).toMatch(new RegExp(`^/checkout/${id}/3ds\\?t=[A-Za-z0-9_-]{43}$`));
+  const toIssuer = await request(service.url).get(submitted.authenticationUrl);
   expect(toIssuer.status).toBe(303);
   expect(toIssuer.headers.location).toMatch(new RegExp(`^${adyen.url}/issuer/3ds\\?session=`));
   const issuerPage = await fetch(toIssuer.headers.location);
@@ -112,8 +120,8 @@ async function throughIssuer(id: string, outcome: 'pass' | 'fail'): Promise<{ re
 test('3-D Secure: to the issuer\'s page and back; completes once even when the return page loads twice', async () => {
   const { id } = await newPayment();
   const submitted = await checkoutClient(service.url).pay(id, ADYEN_3DS_CARD);
-  expect(submitted.body.data.submitCard).toMatchObject({ stage: 'AUTHENTICATION_REQUIRED', authenticationUrl: `/checkout/${id}/3ds` });
-  const { returnPath, session } = await throughIssuer(id, 'pass');
+  expect(submitted.body.data.submitCard).toMatchObject({ stage: 'AUTHENTICATION_REQUIRED', authenticationUrl: expect.stringMatching(`^/checkout/${id}/3ds\\?t=`) });
+  const { returnPath, session } = await throughIssuer(submitted.body.data.submitCard, id, 'pass');
   const [first, second] = await Promise.all([request(service.url).get(returnPath), request(service.url).get(returnPath)]);
   const third = await request(service.url).get(returnPath);
   for (const answer of [first, second, third]) {
@@ -133,8 +141,8 @@ test('3-D Secure: to the issuer\'s page and back; completes once even when the r
 
 test('3-D Secure by form POST: our page posts the action\'s fields to the issuer, escaped, and may post nowhere else', async () => {
   const { id } = await newPayment();
-  await checkoutClient(service.url).run('SubmitCard', { id, card: { number: ADYEN_3DS_CARD, ...CARD, nameOnCard: HOLDER.postRedirect } });
-  const page = await request(service.url).get(`/checkout/${id}/3ds`);
+  const submitted = await checkoutClient(service.url).run('SubmitCard', { id, card: { number: ADYEN_3DS_CARD, ...CARD, nameOnCard: HOLDER.postRedirect } });
+  const page = await request(service.url).get(submitted.body.data.submitCard.authenticationUrl);
   expect(page.status).toBe(200);
   expect(page.headers['content-security-policy']).toContain(`form-action ${adyen.url};`);
   expect(page.headers['content-security-policy']).toContain("default-src 'none'");
@@ -146,12 +154,12 @@ test('3-D Secure by form POST: our page posts the action\'s fields to the issuer
 
 test('3-D Secure failed at the issuer: the payment fails with authentication_failed', async () => {
   const { id } = await newPayment();
-  await checkoutClient(service.url).pay(id, ADYEN_3DS_CARD);
+  const submitted = await checkoutClient(service.url).pay(id, ADYEN_3DS_CARD);
   // An answer from our page (not the issuer's) is not taken.
   const inPage = await checkoutClient(service.url).authenticate(id, true);
   expect(inPage.body.data.answerThreeDSecure.stage).toBe('AUTHENTICATION_REQUIRED');
   // This issuer comes back by form POST.
-  const back = new URL((await throughIssuer(id, 'fail')).returnPath, 'http://x');
+  const back = new URL((await throughIssuer(submitted.body.data.submitCard, id, 'fail')).returnPath, 'http://x');
   const redirectResult = back.searchParams.get('redirectResult');
   back.searchParams.delete('redirectResult');
   const posted = await request(service.url).post(back.pathname + back.search).type('form').send({ redirectResult });
