@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Queue } from 'bull';
 import { dashboardRouter } from './accounts/dashboard-page';
+import { dashboardExportsRouter } from './accounts/dashboard-exports-page';
 import { adminConsoleRouter } from './admin-console/admin-page';
 import { queueDashboardRouter } from './admin-console/queue-dashboard';
 import { checkoutPageRouter } from './checkout/checkout-page';
@@ -99,6 +100,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   }
   app.use(queueDashboardRouter(deps.queues, { sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, baseUrl: deps.baseUrl }));
   app.use(adminConsoleRouter());
+  app.use(dashboardExportsRouter({ sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, logger }));
   app.use(dashboardRouter());
   app.use(
     checkoutPageRouter({
@@ -114,6 +116,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     }),
   );
 
+  // A person opening the service's address in a browser lands on the dashboard; API clients keep the 404 envelope.
+  app.get('/', (req, res, next) => (req.accepts(['json', 'html']) === 'html' ? res.redirect(303, '/dashboard') : next()));
   app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
   app.use(lastErrors(logger));
   const stop = async () => {

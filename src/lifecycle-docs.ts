@@ -29,7 +29,13 @@ const edgesOf = (moves: [string, MoveSpec<string>][], pick: (m: MoveSpec<string>
   });
 
 function writes(move: MoveSpec<string>): string {
-  const parts = [move.journal && `journal: ${move.journal}`, move.audit && `audit: \`${move.audit}\``, move.event && `event: \`${move.event}\``, move.notByRequester && 'four eyes'];
+  const parts = [
+    move.journal && `journal: ${move.journal}`,
+    move.audit && `audit: \`${move.audit}\``,
+    move.event && `event: \`${move.event}\``,
+    move.notice && `notice: \`${move.notice}\``,
+    move.notByRequester && 'four eyes',
+  ];
   return parts.filter(Boolean).join(', ') || '—';
 }
 

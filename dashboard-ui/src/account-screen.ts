@@ -106,6 +106,24 @@ function sessionsSection(sessions: AccountData['mySessions'], redraw: () => Prom
     }, 'Sign out everywhere'));
 }
 
+/** "Send the link again" while the address is unverified (the first mail may have been lost). */
+function resendVerification(): HTMLElement {
+  const done = h('span', { class: 'copied', role: 'status' });
+  const button = h('button', {
+    type: 'button',
+    class: 'secondary small',
+    onclick: async () => {
+      try {
+        const { resendVerificationEmail } = await run<{ resendVerificationEmail: boolean }>('ResendVerificationEmail');
+        done.textContent = resendVerificationEmail ? 'A new link is on its way.' : 'Your address is already verified.';
+      } catch (error) {
+        done.textContent = (error as Error).message;
+      }
+    },
+  }, 'Send the link again');
+  return h('span', { class: 'copy-row' }, button, done);
+}
+
 /** The screen's content, drawn again (into the same container) after two-factor or a session changed. */
 async function build(redraw: () => Promise<void>): Promise<Node[]> {
   const data = await run<AccountData>('Account');
@@ -115,7 +133,7 @@ async function build(redraw: () => Promise<void>): Promise<Node[]> {
   holder.append(
     h('dl', { class: 'details' },
       h('div', {}, h('dt', {}, 'Email'), h('dd', {}, seller.email)),
-      h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : 'Not yet: open the link in the email we sent you'))),
+      h('div', {}, h('dt', {}, 'Email verified'), h('dd', {}, seller.emailVerifiedAt ? `Yes, ${when(seller.emailVerifiedAt)}` : ['Not yet: open the link in the email we sent you. ', resendVerification()]))),
     passwordSection(),
     twoFactorSection(seller.twoFactorEnabled, redraw),
     mailSection(seller.mailSettings, seller.email),

@@ -1,5 +1,5 @@
 import { run, DashboardError } from './api';
-import { copyField, field, h, messageArea } from './dom';
+import { copyField, field, fieldError, h, messageArea } from './dom';
 import { go, heading, link, type Screen } from './shell';
 
 interface SignedUp {
@@ -31,14 +31,20 @@ export const signUpScreen: Screen = {
     const shop = field('Shop name', { type: 'text', autocomplete: 'organization', required: true, maxlength: 200 });
     const message = messageArea();
     const form = h('form', { class: 'panel narrow', novalidate: true }, email.wrap, password.wrap, shop.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Create account'));
+    // A refusal about one field is shown under that field ("Password is too common" under Password).
+    const fields: [RegExp, ReturnType<typeof field>][] = [[/^PASSWORD_/, password], [/^EMAIL_/, email], [/^SHOP_NAME_/, shop]];
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       message.clear();
+      for (const [, f] of fields) fieldError(f.wrap, f.control, null);
       try {
         const { signUp } = await run<SignedUp>('SignUp', { input: { email: email.control.value, password: password.control.value, shopName: shop.control.value } });
         showCredentials(main, `Welcome, ${signUp.shop.name}`, signUp.apiKey, signUp.webhookSecret, '/dashboard');
       } catch (error) {
-        message.error((error as Error).message);
+        const about = error instanceof DashboardError ? fields.find(([code]) => code.test(error.code))?.[1] : undefined;
+        if (!about) return message.error((error as Error).message);
+        fieldError(about.wrap, about.control, (error as Error).message);
+        about.control.focus();
       }
     });
     main.append(form, h('p', {}, 'Already have an account? ', link('Sign in', '/dashboard/login')));
@@ -68,7 +74,7 @@ export const signInScreen: Screen = {
       } catch (error) {
         if (error instanceof DashboardError && error.code === 'AUTHENTICATION_CODE_REQUIRED') {
           secondStep.hidden = false;
-          message.error('Two-factor authentication is on: enter the code of your authenticator app.');
+          message.info('Two-factor authentication is on: enter the code of your authenticator app.');
           code.control.focus();
           return;
         }

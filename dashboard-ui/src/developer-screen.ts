@@ -121,10 +121,11 @@ function deliveryLog(items: Delivery[]): HTMLElement {
     return section;
   }
   const message = messageArea();
-  section.append(message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last answer', 'Next retry', 'Action'], items.map((d) => [
+  section.append(message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last attempt', 'Last answer', 'Next retry', 'Action'], items.map((d) => [
     `${d.eventType}${d.test ? ' (test)' : ''}`,
     statusWord(d.status),
     String(d.attemptCount),
+    when(d.lastAttemptAt),
     answerOf(d.attempts[d.attempts.length - 1]),
     d.status === 'PENDING' ? when(d.nextAttemptAt) : '—',
     d.status === 'FAILED' && !d.test

@@ -35,7 +35,7 @@ export function field(label: string, input: Attrs & { tag?: 'input' | 'select' |
 }
 
 /** A message region: errors are announced (role=alert), successes politely (role=status). */
-export function messageArea(): { element: HTMLElement; error(text: string): void; success(text: string): void; clear(): void } {
+export function messageArea(): { element: HTMLElement; error(text: string): void; success(text: string): void; info(text: string): void; clear(): void } {
   const element = h('div', { class: 'message', role: 'status', 'aria-live': 'polite' });
   const alertBox = h('div', { class: 'alert', role: 'alert' });
   const wrap = h('div', {}, alertBox, element);
@@ -49,6 +49,14 @@ export function messageArea(): { element: HTMLElement; error(text: string): void
     success(text) {
       alertBox.textContent = '';
       alertBox.classList.remove('shown');
+      element.classList.remove('info');
+      element.textContent = text;
+    },
+    /** A next step, not an error nor a success: announced politely, in neutral colours. */
+    info(text) {
+      alertBox.textContent = '';
+      alertBox.classList.remove('shown');
+      element.classList.add('info');
       element.textContent = text;
     },
     clear() {
@@ -92,4 +100,28 @@ export function table(caption: string, headers: string[], rows: (Child | Child[]
       h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, ...(Array.isArray(cell) ? cell : [cell])))))),
     ),
   );
+}
+
+/**
+ * A refusal about one field, shown under it (the field is marked invalid and described by the message, so a
+ * screen reader reads it with the field); null takes it away.
+ */
+export function fieldError(wrap: HTMLElement, control: HTMLElement, text: string | null): void {
+  const id = `${control.id}-error`;
+  wrap.querySelector(`#${id}`)?.remove();
+  const described = (control.getAttribute('aria-describedby') ?? '').split(' ').filter((part) => part && part !== id);
+  if (text === null) {
+    control.removeAttribute('aria-invalid');
+  } else {
+    wrap.append(h('p', { id, class: 'field-error', role: 'alert' }, text));
+    control.setAttribute('aria-invalid', 'true');
+    described.push(id);
+  }
+  if (described.length) control.setAttribute('aria-describedby', described.join(' '));
+  else control.removeAttribute('aria-describedby');
+}
+
+/** A file to download from the server (an export): a plain link, not an in-app one. */
+export function downloadLink(text: string, href: string): HTMLElement {
+  return h('a', { href, class: 'button secondary download', download: '' }, text);
 }

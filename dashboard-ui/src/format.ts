@@ -9,6 +9,14 @@ export function when(iso: string | null | undefined): string {
   return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
+/**
+ * A refusal of the API as a seller reads it: the catalogue's words, with every amount in cents shown in dollars
+ * ("at least 1000 cents (10 USD)" -> "at least $10.00"; "a balance of -600 cents" -> "a balance of -$6.00").
+ */
+export function inDollars(message: string): string {
+  return message.replace(/(-?\d+) cents(?: \([^)]*USD\))?/g, (_, cents: string) => money(cents));
+}
+
 const WORDS: Record<string, string> = {
   PENDING: 'Pending', COMPLETED: 'Completed', FAILED: 'Failed', REFUNDED: 'Refunded', REQUESTED: 'Requested',
   APPROVED: 'Approved', REJECTED: 'Rejected', PAID: 'Paid', PROCESSING: 'Processing', DELIVERED: 'Delivered',
@@ -34,4 +42,30 @@ export function dollarsToCents(text: string): number | null {
   const match = /^\s*\$?\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(text.replace(/,/g, ''));
   if (!match) return null;
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** What a balance line is, for the seller (docs/dashboard.md, "Balance"). */
+export const LINE_WORDS: Record<string, string> = {
+  payment: 'Payment', fee: 'Fee', refund: 'Refund', refund_reversed: 'Refund reversed', chargeback: 'Chargeback',
+  chargeback_reversed: 'Chargeback reversed', second_chargeback: 'Second chargeback', dispute_won: 'Dispute won',
+  withdrawal_hold: 'Withdrawal requested (held)', withdrawal_release: 'Withdrawal released', payout: 'Paid out to your bank',
+};
+export const lineWord = (kind: string) => LINE_WORDS[kind] ?? kind;
+
+/** Cents as the dollars a form shows for editing: 1250 -> "12.50". */
+export function centsToDollars(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A UTC month, "2026-03", in words: "March 2026". */
+export function monthWords(month: string): string {
+  const [year, index] = month.split('-').map(Number);
+  return new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, index - 1, 1)));
+}
+
+/** A UTC day, "2026-03-05", short: "Mar 5". */
+export function dayWords(day: string): string {
+  return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
 }

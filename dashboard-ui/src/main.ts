@@ -5,6 +5,8 @@ import { developersScreen } from './developer-screen';
 import { h } from './dom';
 import { withdrawalsScreen } from './money-screens';
 import { overviewScreen, paymentScreen, paymentsScreen } from './payment-screens';
+import { balanceScreen, statementScreen } from './balance-screens';
+import { disputesScreen } from './dispute-screen';
 import { failure, go, link, loading, NAV, signOut, type Screen } from './shell';
 
 /** /dashboard/<first>/<rest...> -> its screen and the rest of the path. */
@@ -14,10 +16,12 @@ function route(pathname: string): [Screen, string[]] | null {
   const screens: Record<string, Screen> = {
     '': overviewScreen, signup: signUpScreen, login: signInScreen, payments: rest.length ? paymentScreen : paymentsScreen,
     withdrawals: withdrawalsScreen, developers: developersScreen, account: accountScreen, 'verify-email': verifyEmailScreen,
-    'reset-password': resetPasswordScreen, 'accept-invitation': acceptInvitationScreen,
+    'reset-password': resetPasswordScreen, 'accept-invitation': acceptInvitationScreen, balance: balanceScreen, disputes: disputesScreen,
   };
+  // A month's statement: /dashboard/balance/statements/2026-03.
+  if (first === 'balance' && rest[0] === 'statements' && rest.length === 2) return [statementScreen, rest.slice(1)];
   const screen = screens[first];
-  return screen && (rest.length === 0 || screen === paymentScreen) ? [screen, rest] : null;
+  return screen && (rest.length === 0 || (screen === paymentScreen && rest.length === 1)) ? [screen, rest] : null;
 }
 
 const main = document.getElementById('main')!;
@@ -63,10 +67,12 @@ async function show(moveFocus: boolean): Promise<void> {
 }
 
 document.getElementById('sign-out')!.addEventListener('click', () => void signOut());
-window.addEventListener('dashboard:signed-out', () => {
+window.addEventListener('dashboard:signed-out', (event) => {
   const found = route(location.pathname);
   if (found && !found[0].signedIn) return;
-  go(`/dashboard/login?ended=1&next=${encodeURIComponent(location.pathname + location.search)}`);
+  // "Your session has ended" only for a browser that had one: a first visit just signs in.
+  const ended = (event as CustomEvent<{ ended?: boolean }>).detail?.ended ? 'ended=1&' : '';
+  go(`/dashboard/login?${ended}next=${encodeURIComponent(location.pathname + location.search)}`);
 });
 window.addEventListener('popstate', () => void show(true));
 window.addEventListener('dashboard:navigate', () => void show(true));

@@ -1,51 +1,109 @@
 import { run } from './api';
-import { field, h, messageArea, table } from './dom';
+import { downloadLink, field, h, messageArea, table } from './dom';
 import { dollarsToCents, money, statusWord, when } from './format';
 import { withReauthentication } from './reauth';
 import { heading, link, type Screen } from './shell';
 
+/** The server's minimum (src/shared/limits.ts), for the hint; the refusal itself is the server's. */
+const WITHDRAWAL_MINIMUM_CENTS = 1000;
+
 interface Withdrawal { id: string; amount: number; status: string; createdAt: string; reviewedAt: string | null; paidAt: string | null; rejectionReason: string | null; payoutReference: string | null }
 
+interface WithdrawalsData {
+  currentSeller: { emailVerifiedAt: string | null; twoFactorEnabled: boolean; payoutAccount: PayoutAccount | null; shop: { id: string } | null };
+  balance: { available: number | string; pendingWithdrawals: number | string; paidOut: number | string };
+  withdrawals: { items: Withdrawal[] };
+}
+
+function figuresOf(balance: WithdrawalsData['balance']): HTMLElement[] {
+  return ([['Available balance', balance.available], ['Pending withdrawals', balance.pendingWithdrawals], ['Paid out', balance.paidOut]] as const)
+    .map(([label, cents]) => h('div', { class: 'figure' }, h('dt', {}, label), h('dd', {}, money(cents))));
+}
+
+/**
+ * Withdrawals: the balance tiles (drawn again after each request), the request form (once the e-mail is verified
+ * is the server's rule; a payout account must be saved first, the server's rule too), where the payout goes, and
+ * the list.
+ */
 export const withdrawalsScreen: Screen = {
   title: 'Withdrawals',
   signedIn: true,
   async render(main) {
-    const data = await run<{
-      currentSeller: { twoFactorEnabled: boolean; payoutAccount: PayoutAccount | null };
-      balance: { available: number | string; pendingWithdrawals: number | string; paidOut: number | string };
-      withdrawals: { items: Withdrawal[] };
-    }>('Withdrawals');
+    const data = await run<WithdrawalsData>('Withdrawals');
     heading(main, this.title);
-    main.append(h('dl', { class: 'figures' },
-      ...([['Available balance', data.balance.available], ['Pending withdrawals', data.balance.pendingWithdrawals], ['Paid out', data.balance.paidOut]] as const)
-        .map(([label, cents]) => h('div', { class: 'figure' }, h('dt', {}, label), h('dd', {}, money(cents))))));
+    const figures = h('dl', { class: 'figures', 'aria-live': 'polite' }, ...figuresOf(data.balance));
+    main.append(figures);
+    if (!data.currentSeller.emailVerifiedAt) main.append(verificationNotice());
 
-    const amount = field('Amount (USD)', { type: 'text', inputmode: 'decimal', autocomplete: 'off', required: true }, 'At least 10 USD and at most your available balance. The amount is held at once; our finance team pays it out.');
-    const message = messageArea();
-    const form = h('form', { class: 'panel narrow', novalidate: true }, amount.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Request withdrawal'));
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      message.clear();
-      const cents = dollarsToCents(amount.control.value);
-      if (cents === null) return message.error('Enter an amount in dollars, for example 25 or 25.50.');
-      try {
-        const { requestWithdrawal } = await run<{ requestWithdrawal: Withdrawal }>('RequestWithdrawal', { amount: cents });
-        message.success(`Withdrawal of ${money(requestWithdrawal.amount)} requested: ${statusWord(requestWithdrawal.status).toLowerCase()}, the amount is held.`);
-        amount.control.value = '';
-        list.replaceChildren(withdrawalList((await run<{ withdrawals: { items: Withdrawal[] } }>('Withdrawals')).withdrawals.items));
-      } catch (error) {
-        message.error((error as Error).message);
-      }
-    });
     const list = h('div', {}, withdrawalList(data.withdrawals.items));
+    const request = h('section', { 'aria-labelledby': 'request-title' }, h('h2', { id: 'request-title' }, 'Request a withdrawal'));
+    const showRequest = (hasPayoutAccount: boolean) => {
+      request.replaceChildren(h('h2', { id: 'request-title' }, 'Request a withdrawal'));
+      if (!data.currentSeller.shop) {
+        request.append(h('p', { class: 'empty' }, 'You have no live shop. ', link('Create a new shop', '/dashboard/developers'), ' to request withdrawals again; your balance is kept.'));
+      } else if (!hasPayoutAccount) {
+        request.append(h('p', { class: 'empty', id: 'payout-first' }, 'Add the bank account your withdrawals are paid to (below) before requesting a withdrawal.'));
+      } else {
+        request.append(requestForm(async () => {
+          const fresh = await run<WithdrawalsData>('Withdrawals');
+          figures.replaceChildren(...figuresOf(fresh.balance));
+          list.replaceChildren(withdrawalList(fresh.withdrawals.items));
+        }));
+      }
+    };
+    showRequest(Boolean(data.currentSeller.payoutAccount));
     main.append(
-      h('section', { 'aria-labelledby': 'request-title' }, h('h2', { id: 'request-title' }, 'Request a withdrawal'), form,
-        h('p', { class: 'muted' }, 'Your email address must be verified before the first withdrawal. ', link('Account', '/dashboard/account'), ' shows whether it is.')),
-      payoutSection(data.currentSeller.payoutAccount, data.currentSeller.twoFactorEnabled),
-      h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Your withdrawals'), list),
+      request,
+      payoutSection(data.currentSeller.payoutAccount, data.currentSeller.twoFactorEnabled, () => showRequest(true)),
+      h('section', { 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Your withdrawals'),
+        h('p', {}, downloadLink('Download CSV', '/dashboard/exports/withdrawals.csv')), list),
     );
   },
 };
+
+function requestForm(refresh: () => Promise<void>): HTMLElement {
+  const amount = field('Amount (USD)', { type: 'text', inputmode: 'decimal', autocomplete: 'off', required: true }, `At least ${money(WITHDRAWAL_MINIMUM_CENTS)} and at most your available balance. The amount is held at once; our finance team pays it out.`);
+  const message = messageArea();
+  const form = h('form', { class: 'panel narrow', novalidate: true }, amount.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Request withdrawal'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    const cents = dollarsToCents(amount.control.value);
+    if (cents === null) return message.error('Enter an amount in dollars, for example 25 or 25.50.');
+    try {
+      const { requestWithdrawal } = await run<{ requestWithdrawal: Withdrawal }>('RequestWithdrawal', { amount: cents });
+      amount.control.value = '';
+      await refresh();
+      message.success(`Withdrawal of ${money(requestWithdrawal.amount)} requested. It is held from your available balance until our finance team pays it out.`);
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return form;
+}
+
+/** Shown while the address is unverified: withdrawals wait for it; the link can be sent again. */
+function verificationNotice(): HTMLElement {
+  const message = messageArea();
+  const notice = h('div', { class: 'warning notice' },
+    h('p', {}, 'Verify your email address before your first withdrawal: open the link in the email we sent you.'),
+    h('button', {
+      type: 'button',
+      class: 'secondary small',
+      onclick: async () => {
+        message.clear();
+        try {
+          const { resendVerificationEmail } = await run<{ resendVerificationEmail: boolean }>('ResendVerificationEmail');
+          if (resendVerificationEmail) message.success('A new link is on its way to your email address.');
+          else notice.replaceWith(h('p', { class: 'message', role: 'status' }, 'Your email address is already verified.'));
+        } catch (error) {
+          message.error((error as Error).message);
+        }
+      },
+    }, 'Send the link again'),
+    message.element);
+  return notice;
+}
 
 interface PayoutAccount { holder: string; accountNumberMasked: string }
 
@@ -53,7 +111,7 @@ interface PayoutAccount { holder: string; accountNumberMasked: string }
  * Where payouts go: after entry the number is only ever shown masked (the server never answers it whole to the
  * seller). Saving asks for the password (or a code) first: a stolen session alone cannot redirect payouts.
  */
-function payoutSection(account: PayoutAccount | null, twoFactor: boolean): HTMLElement {
+function payoutSection(account: PayoutAccount | null, twoFactor: boolean, onSaved: () => void): HTMLElement {
   const current = h('p', { class: 'payout-current' });
   const show = (a: PayoutAccount | null) => {
     current.replaceChildren(...(a ? ['Payouts go to ', h('strong', {}, a.holder), ', bank account ', h('span', { class: 'mono' }, a.accountNumberMasked), '.'] : ['No payout account yet: add one so our finance team can pay your withdrawals.']));
@@ -73,6 +131,7 @@ function payoutSection(account: PayoutAccount | null, twoFactor: boolean): HTMLE
       const { setPayoutAccount } = saved;
       number.control.value = '';
       show(setPayoutAccount);
+      onSaved();
       message.success(`Payout account saved: ${setPayoutAccount.accountNumberMasked}.`);
     } catch (error) {
       message.error((error as Error).message);

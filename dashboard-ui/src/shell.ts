@@ -13,6 +13,8 @@ export interface Screen {
 export const NAV: [string, string][] = [
   ['Overview', '/dashboard'],
   ['Payments', '/dashboard/payments'],
+  ['Balance', '/dashboard/balance'],
+  ['Disputes', '/dashboard/disputes'],
   ['Withdrawals', '/dashboard/withdrawals'],
   ['Developers', '/dashboard/developers'],
   ['Account', '/dashboard/account'],

@@ -74,7 +74,29 @@ function recoveryCodes(codes: string[], redraw: () => Promise<void>): HTMLElemen
     h('h3', { tabindex: -1 }, 'Recovery codes'),
     h('p', { class: 'warning' }, h('strong', {}, 'Two-factor is on. '), 'Store these recovery codes now: they are shown this once. Each one signs you in once if you lose your phone.'),
     h('ul', { class: 'codes mono', 'aria-label': 'Recovery codes' }, ...codes.map((c) => h('li', {}, c))),
+    keepCodes(codes),
     h('button', { type: 'button', class: 'primary', onclick: () => void redraw() }, 'I have stored them'));
+}
+
+/** Copy the codes, or download them as a text file (made in the page: nothing leaves the browser). */
+function keepCodes(codes: string[]): HTMLElement {
+  const text = `Recovery codes for your seller dashboard (each works once):\n\n${codes.join('\n')}\n`;
+  const done = h('span', { class: 'copied', role: 'status' });
+  return h('div', { class: 'copy-row keep-codes' },
+    h('button', {
+      type: 'button',
+      class: 'secondary',
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          done.textContent = 'Copied';
+        } catch {
+          done.textContent = 'Could not copy: select the codes above and press Ctrl+C';
+        }
+      },
+    }, 'Copy codes'),
+    h('a', { class: 'button secondary', href: `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`, download: 'recovery-codes.txt' }, 'Download codes'),
+    done);
 }
 
 function turnOffForm(redraw: () => Promise<void>): HTMLElement {

@@ -22,9 +22,10 @@ function readBuiltConsole(directory: string): BuiltConsole {
 }
 
 /**
- * The admin console at /admin: a page of ours with GraphiQL bundled from npm (src/admin-console/build.mjs).
- * The page itself holds no secret and needs no login: it asks for the admin token, and every operation it
- * runs is authorized by /graphql like any other caller's.
+ * The admin console at /admin: the back office (a React page of ours, with GraphiQL one click away, loaded when
+ * opened), bundled from npm by src/admin-console/build.mjs. The page itself holds no secret and needs no login: it
+ * asks the admin to sign in, and every operation it runs is authorized by /graphql like any other caller's. Every
+ * screen is `/admin` with a query string, so this one route serves them all.
  */
 export function adminConsoleRouter(directory = path.join(PROJECT_ROOT, 'dist/admin-console')): express.Router {
   let built: BuiltConsole | undefined;

@@ -1,6 +1,7 @@
 import { ManyToOne, type EntityClass, type Opt, Property } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
+import { ListOrder, orderByOf } from '../shared/list-order';
 import { Field, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { Admin } from './admin.entity';
@@ -30,8 +31,8 @@ export abstract class ReviewedByAdmins {
 }
 
 /**
- * A review queue (refunds, withdrawals): oldest first, so the requests nearest their deadline come first;
- * `where` keeps only the set filters (a null or absent filter does not filter).
+ * A review queue (refunds, withdrawals): oldest first unless `order` says otherwise, so the requests nearest their
+ * deadline come first; `where` keeps only the set filters (a null or absent filter does not filter).
  */
 export async function reviewQueue<E extends ReviewedByAdmins & { id: string }>(
   em: EntityManager,
@@ -39,9 +40,11 @@ export async function reviewQueue<E extends ReviewedByAdmins & { id: string }>(
   where: Record<string, string | null | undefined>,
   page?: number | null,
   limit?: number | null,
+  order?: ListOrder | null,
 ): Promise<Page<E>> {
   const request = validPageRequest(page, limit);
   const set = Object.fromEntries(Object.entries(where).filter(([, value]) => value)) as FilterQuery<E>;
-  const [items, total] = await em.findAndCount(entity, set, { orderBy: { createdAt: 'asc', id: 'asc' } as never, ...windowOf(request) });
+  const orderBy = orderByOf(order, ListOrder.OLDEST_FIRST, { time: 'createdAt', amount: 'amount' });
+  const [items, total] = await em.findAndCount(entity, set, { orderBy: orderBy as never, ...windowOf(request) });
   return pageOf(request, items, total);
 }

@@ -1,4 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../graphql/context';
 import { AuditEntry } from './audit-entry.entity';
 import { listAudit } from './audit.service';
@@ -16,8 +17,11 @@ export class AuditResolver {
     @Arg('adminId', () => ID, { nullable: true }) adminId: string | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
+    @Arg('actor', () => String, { nullable: true, description: "The acting admin's e-mail address (any case), or `cli`." }) actor?: string | null,
+    @Arg('createdFrom', () => DateTimeISOResolver, { nullable: true, description: 'Written at or after.' }) createdFrom?: Date | null,
+    @Arg('createdTo', () => DateTimeISOResolver, { nullable: true, description: 'Written before.' }) createdTo?: Date | null,
   ): Promise<Page<AuditEntry>> {
-    return listAudit(context.em, { targetId, action, adminId }, page, limit);
+    return listAudit(context.em, { targetId, action, adminId, actor, createdFrom, createdTo }, page, limit);
   }
 
   @Authorized('ADMIN')

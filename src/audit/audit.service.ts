@@ -1,7 +1,9 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Admin } from '../admins/admin.entity';
 import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
+import { domainError } from '../shared/errors';
 
 /** `operation`: a refused GraphQL field (its name is the target id). */
 export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail';
@@ -51,15 +53,27 @@ export interface AuditFilter {
   targetId?: string | null;
   action?: string | null;
   adminId?: string | null;
+  /** The acting admin's e-mail address as it was written (any case), or `cli`. */
+  actor?: string | null;
+  /** Written at or after. */
+  createdFrom?: Date | null;
+  /** Written before. */
+  createdTo?: Date | null;
 }
 
-/** The log, newest first, optionally for one target, action or admin. */
+/** The log, newest first, optionally for one target, action, admin (by id or e-mail) and period. */
 export async function listAudit(em: EntityManager, filter: AuditFilter, page?: number | null, limit?: number | null): Promise<Page<AuditEntry>> {
   const request = validPageRequest(page, limit);
+  if (filter.createdFrom && filter.createdTo && filter.createdFrom >= filter.createdTo) throw domainError('DATE_RANGE_INVALID');
   const where: Record<string, unknown> = {};
-  if (filter.targetId) where.targetId = filter.targetId;
-  if (filter.action) where.action = filter.action;
-  if (filter.adminId) where.admin = filter.adminId;
+  if (filter.targetId?.trim()) where.targetId = filter.targetId.trim();
+  if (filter.action?.trim()) where.action = filter.action.trim();
+  if (filter.adminId?.trim()) where.admin = filter.adminId.trim();
+  // The same expression as the audit_log_actor_idx index: addresses are compared in any case.
+  if (filter.actor?.trim()) where[raw('lower(actor)')] = filter.actor.trim().toLowerCase();
+  if (filter.createdFrom || filter.createdTo) {
+    where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lt: filter.createdTo } : {}) };
+  }
   const [items, total] = await em.findAndCount(AuditEntry, where, {
     orderBy: { id: 'desc' },
     ...windowOf(request),

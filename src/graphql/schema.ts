@@ -19,6 +19,11 @@ import { WithdrawalResolver } from '../withdrawals/withdrawal.resolver';
 import { authChecker } from './auth-checker';
 import { rootQueryFieldsInTurn } from './concurrency-guards';
 import { AcquirerNotificationResolver } from '../checkout/acquirer-notification.resolver';
+import { WorkQueueResolver } from '../admins/work-queue.resolver';
+import { DisputeAdminResolver } from '../disputes/dispute-admin.resolver';
+import { PaymentHistoryResolver } from '../payments/payment-history.resolver';
+import { BalanceLinesResolver, BalanceStatementResolver } from '../ledger/balance-lines.resolver';
+import { DisputeFieldsResolver, SellerDisputesResolver } from '../disputes/seller-disputes.resolver';
 
 export const RESOLVERS = [
   PaymentResolver,
@@ -36,6 +41,9 @@ export const RESOLVERS = [
   AuditResolver,
   AdminResolver,
   AcquirerNotificationResolver,
+  // the back office (docs/admin.md)
+  WorkQueueResolver,
+  DisputeAdminResolver,
   // the seller dashboard (docs/dashboard.md)
   AccountResolver,
   SellerShopResolver,
@@ -44,6 +52,12 @@ export const RESOLVERS = [
   AdminAccountResolver,
   // receipts and notifications (docs/dashboard.md, docs/admin.md)
   NotificationsResolver,
+  // the dashboard's history, balance transactions, statements and disputes (docs/dashboard.md)
+  PaymentHistoryResolver,
+  BalanceLinesResolver,
+  BalanceStatementResolver,
+  SellerDisputesResolver,
+  DisputeFieldsResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

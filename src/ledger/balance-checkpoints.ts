@@ -58,8 +58,11 @@ export async function balanceFigures(em: EntityManager, sellerIds: readonly stri
 }
 
 /**
- * Appends a checkpoint for `sellerId`: the previous one plus the entries after it up to the newest one older
- * than CHECKPOINT_SETTLE_SECONDS. Two readers writing the same checkpoint at once make one row (primary key).
+ * Appends checkpoints for `sellerId`: from the previous one up to the newest entry older than
+ * CHECKPOINT_SETTLE_SECONDS, one every CHECKPOINT_EVERY entries and one at that newest entry, in one statement.
+ * Dense checkpoints keep every prefix sum cheap, not only the latest: the running balance after any line of a
+ * seller's history is its checkpoint plus at most CHECKPOINT_EVERY entries (src/ledger/balance-lines.ts). Two
+ * readers writing the same checkpoints at once make one row each (primary key).
  */
 export async function writeCheckpoint(em: EntityManager, sellerId: string): Promise<void> {
   await em.execute(
@@ -70,15 +73,21 @@ export async function writeCheckpoint(em: EntityManager, sellerId: string): Prom
         where e."seller_id" = ? and e."account" = 'seller_balance' and e."id" > coalesce((select "through_entry_id" from prev), 0)
           and e."created_at" < now() - make_interval(secs => ?)
      ), tail as (
-       select b.through, ${FIGURE_SUMS_SQL} from bound b
+       select e."id", b.through, row_number() over w as n,
+              sum(e."amount") over w as available,
+              coalesce(sum(e."amount") filter (where e."kind" = 'payment') over w, 0) as gross,
+              coalesce(-sum(e."amount") filter (where e."kind" = 'fee') over w, 0) as fees,
+              coalesce(-sum(e."amount") filter (where e."kind" in ('refund', 'refund_reversed')) over w, 0) as refunds
+         from bound b
          join "ledger_entries" e on e."seller_id" = ? and e."account" = 'seller_balance' and e."id" > coalesce((select "through_entry_id" from prev), 0) and e."id" <= b.through
-        group by b.through
+       window w as (order by e."id")
      )
      insert into "ledger_checkpoints" ("seller_id", "through_entry_id", "available", "gross", "fees", "refunds")
-     select ?, t.through, coalesce(p."available", 0) + t.available, coalesce(p."gross", 0) + t.gross,
+     select ?, t."id", coalesce(p."available", 0) + t.available, coalesce(p."gross", 0) + t.gross,
             coalesce(p."fees", 0) + t.fees, coalesce(p."refunds", 0) + t.refunds
        from tail t left join prev p on true
+      where t.n % ? = 0 or t."id" = t.through
      on conflict do nothing`,
-    [sellerId, sellerId, CHECKPOINT_SETTLE_SECONDS, sellerId, sellerId],
+    [sellerId, sellerId, CHECKPOINT_SETTLE_SECONDS, sellerId, sellerId, CHECKPOINT_EVERY],
   );
 }

@@ -54,6 +54,8 @@ export class BalanceResolver {
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Balance, { description: "A shop's seller balance: a seller's key sees its own (omit shopId), admins any shop's." })
   async balance(@Arg('shopId', () => ID, { nullable: true }) shopId: string | null, @Ctx() context: GraphQLContext): Promise<BalanceSummary> {
+    // A dashboard session reads its seller's balance whether or not a shop is live (docs/dashboard.md, "History across shops").
+    if (!shopId && context.actor.kind === 'session') return context.loaders.balanceOfSeller.load(context.actor.sellerId);
     const shop = await context.loaders.shop.load(shopIdFor(context, shopId));
     if (!shop) throw domainError('SHOP_NOT_FOUND');
     return context.loaders.balanceOfSeller.load(shop.seller.id);

@@ -11,6 +11,8 @@ export interface MoveEffects<E> {
   event?: (tx: EntityManager, row: E, type: string) => Promise<unknown>;
   /** The acting admin and what the audit entry says (declared as `audit`); also the four-eyes subject. */
   audit?: { admin: Admin; reason?: string | null; details?: (row: E) => Record<string, unknown> };
+  /** The notification mail (declared as `notice`), given the mail kind the table names. */
+  notice?: (tx: EntityManager, row: E, kind: string) => Promise<unknown>;
 }
 
 export interface MoveRequest<E> {
@@ -31,7 +33,7 @@ export class UndeclaredEffectError extends Error {}
 /**
  * The one way a lifecycle move is applied: a conditional UPDATE (`… WHERE id = ? AND <column> IN (<from>)`,
  * the stage and four-eyes conditions the move declares, and the caller's extra ones) setting `to`, and in the
- * same transaction the ledger journal, the audit entry and the outbox event the move declares, nothing more,
+ * same transaction the ledger journal, the audit entry, the outbox event and the notice the move declares, nothing more,
  * nothing less. Concurrent callers cannot both move the row: exactly one gets the moved row, the others null.
  * A move the table does not hold throws (UnknownMoveError), as does an effect it does not declare.
  */
@@ -66,20 +68,21 @@ export async function applyMove<E extends object, S extends string, M extends st
       recordAudit(tx, admin, { action: move.audit, targetType: lifecycle.name as AuditTargetType, targetId: request.id, reason: reason ?? null, details: details?.(row) });
     }
     if (move.event) await effects.event!(tx, row, move.event);
+    if (move.notice) await effects.notice!(tx, row, move.notice);
     return row;
   };
   // A move that writes nothing else is one statement, atomic alone: no BEGIN/COMMIT round trips (a card claim
   // is on the completion path, docs/performance.md).
-  const writesEffects = !!(move.journal || move.audit || move.event);
+  const writesEffects = !!(move.journal || move.audit || move.event || move.notice);
   return writesEffects ? em.transactional(run) : run(em);
 }
 
 const oneOrAny = (states: readonly string[]) => (states.length === 1 ? states[0] : { $in: [...states] });
 
-/** What the table declares is exactly what the caller supplies: no journal, audit or event goes missing or sneaks in. */
+/** What the table declares is exactly what the caller supplies: no journal, audit, event or notice goes missing or sneaks in. */
 function checkEffects(lifecycle: Lifecycle, name: string, move: MoveSpec<string>, effects: MoveEffects<never>): void {
-  const declared = { journal: !!move.journal, event: !!move.event, audit: !!move.audit || !!move.notByRequester };
-  for (const kind of ['journal', 'event', 'audit'] as const) {
+  const declared = { journal: !!move.journal, event: !!move.event, audit: !!move.audit || !!move.notByRequester, notice: !!move.notice };
+  for (const kind of ['journal', 'event', 'audit', 'notice'] as const) {
     if (declared[kind] !== !!effects[kind]) {
       throw new UndeclaredEffectError(`${lifecycle.name}.${name}: the table ${declared[kind] ? 'declares' : 'does not declare'} a ${kind}, the caller ${effects[kind] ? 'supplies' : 'does not supply'} one`);
     }

@@ -35,6 +35,8 @@ export interface MoveSpec<S extends string> {
   audit?: string;
   /** The webhook event written to the outbox in the move's transaction. */
   event?: string;
+  /** The seller's notification mail written to the mail outbox in the move's transaction (src/notifications/). */
+  notice?: string;
   /** Four eyes: the admin who requested it may not make this move. */
   notByRequester?: true;
   /** How a refusal names the move: "can be <verb>". */

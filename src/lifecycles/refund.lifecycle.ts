@@ -17,8 +17,11 @@ export const REFUND_LIFECYCLE = defineLifecycle({
     failed: { meaning: 'the acquirer refused it (or a chargeback stood); nothing moved', final: true },
   },
   moves: {
-    approve: { from: ['requested'], to: 'approved', on: 'an admin other than the requester approved it', audit: 'refund.approved', notByRequester: true, verb: 'approved' },
-    reject: { from: ['requested'], to: 'rejected', on: 'an admin rejected it', audit: 'refund.rejected', verb: 'rejected' },
+    approve: {
+      from: ['requested'], to: 'approved', on: 'an admin other than the requester approved it',
+      audit: 'refund.approved', notice: 'refund-approved', notByRequester: true, verb: 'approved',
+    },
+    reject: { from: ['requested'], to: 'rejected', on: 'an admin rejected it', audit: 'refund.rejected', notice: 'refund-rejected', verb: 'rejected' },
     claim: { from: ['approved'], to: 'processing', on: 'a refund job took it (its attempt is counted)' },
     reclaim: { from: ['processing'], to: 'processing', on: 'a job found a claim older than REFUND_PROCESSING_TIMEOUT_MS' },
     succeed: {

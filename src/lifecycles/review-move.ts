@@ -21,6 +21,7 @@ export interface ReviewMove<E> {
   details?: (row: E) => Record<string, unknown>;
   journal?: MoveEffects<E>['journal'];
   event?: MoveEffects<E>['event'];
+  notice?: MoveEffects<E>['notice'];
   populate?: readonly string[];
   /** The catalogue's answers: the row is gone, or no longer in a state the move leaves. */
   notFound: () => DomainError;
@@ -49,6 +50,7 @@ export async function applyReviewMove<E extends ReviewedRequest, S extends strin
       audit: { admin, reason: request.reason, details: request.details },
       ...(request.journal ? { journal: request.journal } : {}),
       ...(request.event ? { event: request.event } : {}),
+      ...(request.notice ? { notice: request.notice } : {}),
     },
   });
   const row = await em.findOne(entity, { id } as FilterQuery<E>, { refresh: true });

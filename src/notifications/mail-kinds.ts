@@ -35,10 +35,13 @@ export const SELLER_NOTICES = {
 
 export type SellerNoticeKind = keyof typeof SELLER_NOTICES;
 export type CustomerMailKind = 'receipt' | 'refund-notice';
-export type MailKind = CustomerMailKind | SellerNoticeKind;
+/** Mails to our own staff (src/notifications/admin-notices.ts): a refund request nearing its 24-hour review promise. */
+export type AdminMailKind = 'refund-review-due';
+export type MailKind = CustomerMailKind | SellerNoticeKind | AdminMailKind;
 
 export const CUSTOMER_MAIL_KINDS: readonly CustomerMailKind[] = ['receipt', 'refund-notice'];
-export const MAIL_KINDS: readonly MailKind[] = [...CUSTOMER_MAIL_KINDS, ...(Object.keys(SELLER_NOTICES) as SellerNoticeKind[])];
+export const ADMIN_MAIL_KINDS: readonly AdminMailKind[] = ['refund-review-due'];
+export const MAIL_KINDS: readonly MailKind[] = [...CUSTOMER_MAIL_KINDS, ...(Object.keys(SELLER_NOTICES) as SellerNoticeKind[]), ...ADMIN_MAIL_KINDS];
 
 export const isMailKind = (text: string): text is MailKind => (MAIL_KINDS as readonly string[]).includes(text);
 export const isSellerNotice = (kind: string): kind is SellerNoticeKind => Object.prototype.hasOwnProperty.call(SELLER_NOTICES, kind);

@@ -5,6 +5,7 @@ import { StartupError } from '../shared/startup-error';
 import { isMailKind, isSellerNotice, type MailKind } from './mail-kinds';
 import { receiptMail, refundNoticeMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
 import { headerText, mailableAddress } from './mail-text';
+import { refundReviewDueMail } from './admin-notices';
 
 /** Who our mails come from: MAIL_FROM's address, its display name as the service's name. */
 export interface MailIdentity {
@@ -104,6 +105,10 @@ async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxR
       fromName,
       replyTo: facts.supportEmail,
     };
+  }
+  // Our own staff's mails (admin-notices.ts): from the service, about our work, no shop in the sender.
+  if (kind === 'refund-review-due') {
+    return { content: refundReviewDueMail(params, { serviceName: identity.serviceName, baseUrl: identity.baseUrl, at: new Date(row.created_at) }), fromName: identity.serviceName, replyTo: null };
   }
   if (!isSellerNotice(kind)) throw new UnrenderableMail(`no mail of kind ${kind}`);
   const [shop] = row.shop_id ? await em.execute<{ name: string }[]>(`select "name" from "shops" where "id" = ?`, [row.shop_id]) : [];

@@ -15,13 +15,13 @@ import { queueWebhookFailureNotices } from './webhook-failure-notices';
 /** Margin of a claim's lease beyond the SMTP waits it can take (connect, greeting, the answers). */
 const LEASE_MARGIN_MS = 10_000;
 const ADD_TIMEOUT_MS = 5000;
-/** A relay whose last pass ended longer ago than three poll intervals and this is stuck (readiness says so). */
+/** A relay with no successful pass for three poll intervals and this is stuck or failing (readiness says so). */
 const RELAY_STALE_MARGIN_MS = 20_000;
 
 export interface MailRuntime {
   /** Look for due mails now (a mail was just written or re-sent). */
   wake(): void;
-  /** For readiness: whether the relay's last pass ended within three poll intervals and 20 s, and the queue workers still take jobs; null when this process sends no mail. */
+  /** For readiness: whether a relay pass succeeded within three poll intervals and 20 s, and the queue workers still take jobs; null when this process sends no mail. */
   alive(): boolean | null;
   /** The bull queue (none without Redis), for the admins' queue dashboard. */
   queues: Queue.Queue[];
@@ -47,8 +47,10 @@ interface DueMail {
  */
 export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, baseUrl: string, deliver: boolean, metrics?: Metrics): MailRuntime {
   const settings = config.mail;
-  // Connect, greeting, and the answers to the envelope, DATA and the message: each bounded by MAIL_TIMEOUT_MS.
-  const leaseMs = settings.timeoutMs * 4 + LEASE_MARGIN_MS;
+  // Each wait of one SMTP exchange is bounded by MAIL_TIMEOUT_MS: the connection, the greeting, and the answers to
+  // EHLO, MAIL FROM, RCPT TO, DATA and the message. The lease outlasts all of them, so a slow server never has a
+  // live worker's mail claimed by another (docs/decisions/0001-mail-outbox.md).
+  const leaseMs = settings.timeoutMs * 8 + LEASE_MARGIN_MS;
   const deps: MailDeliveryDeps = {
     orm,
     sender: config.smtpUrl ? smtpSender(config.smtpUrl, settings.timeoutMs) : null,
@@ -136,7 +138,7 @@ interface Dispatcher {
 
 interface Relay {
   wake(): void;
-  /** When the last pass ended (done or failed), in ms since the epoch. */
+  /** When the last pass that did not fail ended, in ms since the epoch. */
   lastPassAt(): number;
   stop(): Promise<void>;
 }
@@ -174,13 +176,13 @@ function startMailRelay(orm: MikroORM, dispatcher: Dispatcher | null, intervalMs
           if (await pass()) again = true;
         } while (again && !stopped);
         lastProblem = '';
+        lastPassAt = Date.now();
       } catch (error) {
         const problem = (error as Error).message;
         if (problem !== lastProblem) logger.warn({ err: problem }, 'mail relay pass failed; retrying at the next tick');
         lastProblem = problem;
       } finally {
         running = null;
-        lastPassAt = Date.now();
         if (!stopped) timer = setTimeout(run, intervalMs);
       }
     });

@@ -17,7 +17,7 @@ interface Link {
   label: string;
 }
 
-interface Page {
+export interface Page {
   /** The document's title (what a screen reader announces first). */
   title: string;
   /** A small line above the heading ("Receipt from"). */
@@ -99,7 +99,7 @@ function text(page: Page): string {
   return `${paragraphs.filter((p) => p !== '').join('\n\n')}\n`;
 }
 
-function mail(subject: string, page: Page): MailContent {
+export function mail(subject: string, page: Page): MailContent {
   return { subject: headerText(subject, 200), text: text(page), html: html(page) };
 }
 

@@ -62,7 +62,11 @@ export function traceLogMixin(): (() => object) | undefined {
   return installed ? () => installed.logFields() : undefined;
 }
 
-/** Flushes buffered spans; nothing with tracing off. */
+/** Flushes buffered spans, for at most 5 s: a collector that cannot take them does not hold up the shutdown. Nothing with tracing off. */
 export async function shutdownTracing(): Promise<void> {
-  await hooks?.shutdown();
+  if (!hooks) return;
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000)));
+  await Promise.race([hooks.shutdown().catch(() => undefined), gaveUp]);
+  clearTimeout(timer);
 }

@@ -17,6 +17,7 @@ import type { PaymentFields } from './payment-snapshot';
 import { PaymentList } from './payment.types';
 import type { Page } from '../shared/pagination';
 import { PageArgs } from '../shared/pagination';
+import { ListOrder } from '../shared/list-order';
 
 @InputType({ description: 'Every criterion given must match.' })
 export class PaymentSearchInput {
@@ -26,6 +27,16 @@ export class PaymentSearchInput {
   @Field(() => String, { nullable: true, description: 'The exact address, any case.' }) customerEmail?: string | null;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created at or after.' }) createdFrom?: Date | null;
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'Created before.' }) createdTo?: Date | null;
+  @Field(() => String, { nullable: true, description: 'The start of the customer e-mail address, any case, at least 3 characters (jane@ex finds jane@example.com).' })
+  customerEmailPrefix?: string | null;
+  @Field(() => String, { nullable: true, description: 'A metadata key the seller set (with metadataValue).' }) metadataKey?: string | null;
+  @Field(() => String, { nullable: true, description: 'Its exact value; "42" also finds the number 42, "true" the boolean.' }) metadataValue?: string | null;
+  @Field(() => ListOrder, { nullable: true, description: 'Default NEWEST_FIRST.' }) order?: ListOrder | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "Free text: the payment id, part of the customer's e-mail address or name, or a whole metadata value (any case); looked for among the newest 50,000 payments the other criteria select.",
+  })
+  text?: string | null;
 }
 
 /** What may be kept of the card: never its number or security code. */
@@ -52,6 +63,8 @@ export class PaymentAdminResolver {
     @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<Page<Payment>> {
+    // A dashboard session searches every shop of its seller, past and present (docs/dashboard.md, "History across shops").
+    if (context.actor.kind === 'session') return searchPayments(context.em, { ...filter, sellerId: context.actor.sellerId }, page, limit);
     const shopId = shopScopeFor(context, filter?.shopId);
     return searchPayments(context.em, { ...filter, shopId }, page, limit);
   }

@@ -2,10 +2,10 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolve
 import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../graphql/auth-checker';
 import { paymentMaximumFor } from '../shops/account-status';
 import type { GraphQLContext } from '../graphql/context';
-import { Shop } from '../shops/shop.entity';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
+import { findSellerPayment } from './seller-history';
 import type { PaymentFields } from './payment-snapshot';
 import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
@@ -32,11 +32,12 @@ export class PaymentResolver {
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
   payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentFields> {
+    const expiry = context.services.checkout;
+    // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, owner-checked against
+    // every shop of the seller, past and present (docs/dashboard.md, "History across shops").
+    if (context.actor.kind === 'session') return findSellerPayment(context.em, id, context.actor.sellerId, expiry);
     // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
     const shopScope = shopScopeFor(context, null);
-    const expiry = context.services.checkout;
-    // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, still owner-checked.
-    if (context.actor.kind === 'session') return findPayment(context.em, id, context.em.getReference(Shop, shopScope!), expiry);
     return shopScope ? findShopPayment(context.em, id, shopScope, expiry) : findPayment(context.em, id, null, expiry);
   }
 

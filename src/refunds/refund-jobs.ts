@@ -4,12 +4,13 @@ import type { Logger } from 'pino';
 import type { CardProcessor } from '../processor/card-processor';
 import { bullPrefix, connectBullClient, type Redis } from '../shared/redis';
 import { executeRefund, refundsNeedingExecution, type RefundExecutionDeps } from './refund.service';
+import { remindStaleRefundReviews } from './refund-review-reminders';
 
 /** How approved refunds get carried out: right after approval, and by a periodic sweep that misses nothing. */
 export interface RefundJobs {
   /** Asks for `refundId` to be carried out soon; never throws (the sweep is the safety net). */
   enqueue(refundId: string): void;
-  /** One pass of the sweep: carries out every approved refund still waiting and every stale claim. */
+  /** One pass of the sweep: carries out every approved refund still waiting and every stale claim (answers how many were refunded), and reminds finance of requests nearing the 24-hour review promise. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
   /** The bull queue (none without Redis), for the admins' queue dashboard. */
@@ -77,6 +78,12 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
         const ids = await refundsNeedingExecution(orm.em.fork(), options.processingTimeoutMs);
         let done = 0;
         for (const id of ids) if ((await execute(id).catch(() => 'error')) === 'refunded') done++;
+        // Requests nearing the 24-hour review promise: finance is mailed once per request (refund-review-reminders.ts).
+        const reminded = await remindStaleRefundReviews(orm.em.fork()).catch((err: Error) => {
+          logger.warn({ err: err.message }, 'refund review reminders failed; trying again at the next sweep');
+          return 0;
+        });
+        if (reminded > 0) logger.info({ reminded }, 'finance reminded of refund requests nearing the 24-hour review promise');
         return done;
       })(),
     ).finally(() => (sweeping = null));

@@ -1,13 +1,13 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins/admin.entity';
-import { adminOrNull, currentAdmin, sellerShopId } from '../graphql/auth-checker';
+import { adminOrNull, currentAdmin, currentSession } from '../graphql/auth-checker';
 import type { GraphQLContext } from '../graphql/context';
 import { Payment } from '../payments/payment.entity';
-import { Shop } from '../shops/shop.entity';
 import { Refund, RefundStatus } from './refund.entity';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
 import { type Page, PageType } from '../shared/pagination';
+import { ListOrder } from '../shared/list-order';
 
 export const RefundList = PageType(Refund, 'RefundList');
 
@@ -22,8 +22,9 @@ export class RefundResolver {
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
     @Ctx() context: GraphQLContext,
+    @Arg('order', () => ListOrder, { nullable: true, description: 'Default OLDEST_FIRST (nearest the review deadline).' }) order?: ListOrder | null,
   ): Promise<Page<Refund>> {
-    return listRefunds(context.em, { status, paymentId }, page, limit);
+    return listRefunds(context.em, { status, paymentId }, page, limit, order);
   }
 
   @Authorized('ADMIN')
@@ -44,9 +45,9 @@ export class RefundResolver {
     @Arg('amount', () => SafeIntResolver, { nullable: true, description: 'Integer cents; omitted: all that remains.' }) amount?: number | null,
   ): Promise<Refund> {
     const admin = adminOrNull(context);
-    // Sellers still cannot refund: a session only asks, for its own shop's payment; finance decides.
-    const ownShop = admin ? null : context.em.getReference(Shop, sellerShopId(context));
-    const refund = await requestRefund(context.em, admin, paymentId, reason, ownShop, amount ?? null);
+    // Sellers still cannot refund: a session only asks, for a payment of one of its seller's shops; finance decides.
+    const ownSeller = admin ? null : currentSession(context).sellerId;
+    const refund = await requestRefund(context.em, admin, paymentId, reason, ownSeller, amount ?? null);
     context.services.logger.info({ requestId: context.requestId, refundId: refund.id, paymentId, adminId: admin?.id ?? null }, 'refund requested');
     return refund;
   }

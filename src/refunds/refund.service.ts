@@ -14,15 +14,16 @@ import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
 import { applyReviewMove } from '../lifecycles/review-move';
 import { PaymentStatus } from '../payments/payment-status';
 import { findPayment } from '../payments/payment.service';
+import { findSellerPayment } from '../payments/seller-history';
 import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
-import type { Shop } from '../shops/shop.entity';
 import { Refund, RefundStatus } from './refund.entity';
 import { fullyRefunded, refundableRemaining, refundAmountOf } from './refund-rules';
 import { refundPayload } from './refund-payload';
 import { recordPaymentEvent } from '../webhooks/outbox';
 import { noticeRefund, queueRefundNotice } from '../notifications/notices';
 import type { Page } from '../shared/pagination';
+import type { ListOrder } from '../shared/list-order';
 import { reviewQueue } from '../admins/reviewed-by-admins';
 
 /** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
@@ -39,7 +40,7 @@ export function isPastReviewWindow(refund: Refund, now = Date.now()): boolean {
 
 /**
  * Support records a seller's refund request (spec: there is no refund endpoint; sellers write to support),
- * or the seller asks from the dashboard (admin null, `ownShop` theirs): either way it joins the admins' queue.
+ * or the seller asks from the dashboard (admin null, `ownSeller` theirs): either way it joins the admins' queue.
  * Only a completed payment with no chargeback standing, for any amount up to what remains of it (the whole
  * remainder when `amount` is not given): requests still open count, so several requests, concurrent or not,
  * never add up to more than was paid. Checked here under the payment's row lock for a clear answer, and by
@@ -50,13 +51,14 @@ export async function requestRefund(
   admin: Admin | null,
   paymentId: string,
   reason: string,
-  ownShop: Shop | null = null,
+  ownSeller: string | null = null,
   amount: number | null = null,
 ): Promise<Refund> {
   const text = validReason(reason);
-  // A seller's request from the dashboard (admin null) names its own shop: another shop's payment is not found.
-  if (!admin && !ownShop) throw domainError('FORBIDDEN');
-  const found = await findPayment(em, paymentId, admin ? null : ownShop);
+  // A seller's request from the dashboard (admin null) names its own seller: a payment of any of its shops, past
+  // or present (docs/dashboard.md, "History across shops"); another seller's payment is not found.
+  if (!admin && !ownSeller) throw domainError('FORBIDDEN');
+  const found = admin ? await findPayment(em, paymentId, null) : await findSellerPayment(em, paymentId, ownSeller!);
   return em.transactional(async (tx) => {
     const payment = await tx.findOneOrFail(Payment, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (payment.status !== PaymentStatus.COMPLETED) throw domainError('REFUND_PAYMENT_NOT_COMPLETED', payment.status);
@@ -88,19 +90,19 @@ export async function rejectRefund(em: EntityManager, admin: Admin, refundId: st
   return reviewRefund(em, admin, refundId, 'reject', { rejectionReason: text }, text);
 }
 
-/** The review move, and in the same transaction the seller's notification of the decision (src/notifications/). */
+/**
+ * The review move: its audit entry and the seller's notification of the decision (src/notifications/) are
+ * effects the refund table declares, written in the move's own transaction.
+ */
 function reviewRefund(em: EntityManager, admin: Admin, refundId: string, move: 'approve' | 'reject', changes: Partial<Refund>, reason: string | null): Promise<Refund> {
-  return em.transactional(async (tx) => {
-    const refund = await applyReviewMove(tx, REFUND_LIFECYCLE, Refund, move, {
-      id: refundId,
-      admin,
-      reason,
-      changes: { ...changes, reviewedBy: admin, reviewedAt: new Date() },
-      notFound: () => domainError('REFUND_NOT_FOUND'),
-      conflict: (spec, status) => domainError('REFUND_STATE_CONFLICT', spec.verb!, status),
-    });
-    await noticeRefund(tx, refund, move === 'approve' ? 'refund-approved' : 'refund-rejected', refund.rejectionReason);
-    return refund;
+  return applyReviewMove(em, REFUND_LIFECYCLE, Refund, move, {
+    id: refundId,
+    admin,
+    reason,
+    changes: { ...changes, reviewedBy: admin, reviewedAt: new Date() },
+    notice: (tx, refund, kind) => noticeRefund(tx, refund, kind as 'refund-approved' | 'refund-rejected', refund.rejectionReason),
+    notFound: () => domainError('REFUND_NOT_FOUND'),
+    conflict: (spec, status) => domainError('REFUND_STATE_CONFLICT', spec.verb!, status),
   });
 }
 
@@ -110,14 +112,15 @@ export async function findRefund(em: EntityManager, id: string): Promise<Refund>
   return refund;
 }
 
-/** The refund queue: oldest first, so the ones nearest their 24-hour deadline come first. */
+/** The refund queue: oldest first (unless `order` says otherwise), so the ones nearest their 24-hour deadline come first. */
 export function listRefunds(
   em: EntityManager,
   filter: { status?: RefundStatus | null; paymentId?: string | null },
   page?: number | null,
   limit?: number | null,
+  order?: ListOrder | null,
 ): Promise<Page<Refund>> {
-  return reviewQueue(em, Refund, { status: filter.status, payment: filter.paymentId }, page, limit);
+  return reviewQueue(em, Refund, { status: filter.status, payment: filter.paymentId }, page, limit, order);
 }
 
 export interface RefundExecutionDeps {

@@ -114,7 +114,7 @@ export interface Config {
 export interface TracingConfig {
   /** On when OTEL_SDK_DISABLED is not true and OTEL_TRACES_EXPORTER or an OTLP endpoint names where spans go. */
   enabled: boolean;
-  /** OTEL_SDK_DISABLED: true keeps tracing off whatever else is set (default false). */
+  /** OTEL_SDK_DISABLED: `true` (or 1) keeps tracing off whatever else is set (default false). */
   sdkDisabled: boolean;
   /** OTEL_TRACES_EXPORTER: `otlp` or `console` (spans printed to standard output) turns tracing on, `none` keeps it off; unset = `otlp` when an OTLP endpoint is set, otherwise tracing is off. */
   exporter: 'otlp' | 'console' | 'none' | undefined;

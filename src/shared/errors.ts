@@ -194,6 +194,7 @@ const catalogue = {
     message: (action: string, status: string) => `Only requested refunds can be ${action} (this one is ${status})`,
   },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found' },
+  DISPUTE_NOT_FOUND: { status: 404, message: 'Dispute not found' },
   WITHDRAWAL_BELOW_MINIMUM: {
     status: 400,
     message: `Withdrawal amount must be at least ${WITHDRAWAL_MINIMUM_CENTS} cents (${WITHDRAWAL_MINIMUM_CENTS / 100} USD)`,
@@ -205,6 +206,11 @@ const catalogue = {
   WITHDRAWAL_BALANCE_NEGATIVE: {
     status: 400,
     message: 'Withdrawals are refused while the balance is negative',
+  },
+  WITHDRAWAL_NOT_COVERED: {
+    status: 409,
+    message: (available: bigint) =>
+      `This withdrawal cannot be approved while the seller's available balance is negative (${available} cents): a refund or chargeback booked after the request has used the money it held. Approve it once the balance is back to zero or more, or reject it`,
   },
   WITHDRAWAL_STATE_CONFLICT: {
     status: 409,
@@ -222,6 +228,13 @@ const catalogue = {
   EMAIL_INVALID: { status: 400, message: 'Email must be a valid email address' },
   SHOP_NAME_INVALID: { status: 400, message: `Shop name must be 1 to ${SHOP_NAME_MAX_LENGTH} characters` },
   DATE_RANGE_INVALID: { status: 400, message: 'createdFrom must be before createdTo' },
+  // the seller dashboard's balance, statements and chart (docs/dashboard.md)
+  BALANCE_LINE_KIND_INVALID: { status: 400, message: (kinds: string) => `A balance transaction type is one of: ${kinds}` },
+  MONTH_INVALID: { status: 400, message: 'A month is written YYYY-MM, for example 2026-03' },
+  DAYS_INVALID: { status: 400, message: (max: number) => `The chart covers 1 to ${max} days` },
+  PAYOUT_ACCOUNT_REQUIRED: { status: 409, message: 'Add the bank account your withdrawals are paid to (Where the payout goes) before requesting a withdrawal' },
+  EMAIL_PREFIX_INVALID: { status: 400, message: 'Search by the start of an e-mail address with 3 to 254 characters' },
+  METADATA_SEARCH_INVALID: { status: 400, message: `Search metadata with a key of 1 to ${METADATA_KEY_MAX_LENGTH} characters and a value of at most 500 characters` },
   // mail: receipts, notices, seller notifications (src/notifications/)
   SUPPORT_EMAIL_INVALID: { status: 400, message: 'Support email must be a valid email address, without spaces, quotes or brackets' },
   MAIL_NOT_FOUND: { status: 404, message: 'Mail not found' },

@@ -30,6 +30,13 @@ export const PAYOUT_ACCOUNT_HOLDER_MAX_LENGTH = 200;
 export const PAGE_LIMIT_DEFAULT = 10;
 export const PAGE_LIMIT_MAX = 100;
 
+/** A free-text payment search (part of an e-mail or name, a metadata value) looks through this many newest payments of its scope. */
+export const PAYMENT_TEXT_SEARCH_SCAN = 50_000;
+/** Dashboard exports and statements: rows read from the database per keyset page while a CSV is written. */
+export const EXPORT_PAGE_ROWS = 1000;
+/** The overview chart: how many days back a seller may ask for. */
+export const DAILY_VOLUME_MAX_DAYS = 366;
+
 /** A JSON request body (REST and GraphQL): far above any valid payment, small enough to parse at once. */
 export const JSON_BODY_MAX_BYTES = 64 * 1024;
 

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { currentAdmin } from '../graphql/auth-checker';
 import type { AppServices, GraphQLContext } from '../graphql/context';
 import { sendInvitation } from '../accounts/admin-account.resolver';
@@ -19,7 +19,7 @@ import {
   type ShopAdminDeps,
 } from './shop-admin.service';
 import { Shop, ShopStatus } from './shop.entity';
-import { AccountStatus } from './account-status';
+import { AccountStatus, paymentMaximumFor } from './account-status';
 import type { NewShop } from './shop-provisioning';
 import { type Page, PageArgs, PageType } from '../shared/pagination';
 
@@ -165,5 +165,11 @@ export class SellerAdminResolver {
   @FieldResolver(() => Shop, { nullable: true, description: 'The live (not deleted) shop, if any.' })
   shop(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<Shop | null> {
     return context.loaders.liveShopOfSeller.load(seller.id);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => SafeIntResolver, { nullable: true, description: "The largest payment the seller may create now, in cents (from its account status); null: no maximum." })
+  paymentMaximum(@Root() seller: Seller, @Ctx() context: GraphQLContext): number | null {
+    return paymentMaximumFor(seller.accountStatus, context.services.paymentMaximums);
   }
 }

@@ -25,7 +25,7 @@ export interface Dispatcher {
 export interface Relay {
   /** Look now (a delivery was just written or re-sent), not at the next tick. */
   wake(): void;
-  /** When the last pass ended (done or failed), in ms since the epoch: the relay's heartbeat, for readiness. */
+  /** When the last pass that did not fail ended, in ms since the epoch: the relay's heartbeat, for readiness. */
   lastPassAt(): number;
   stop(): Promise<void>;
 }
@@ -67,6 +67,7 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
           if (await pass()) again = true;
         } while (again && !stopped);
         lastProblem = '';
+        lastPassAt = Date.now();
       } catch (error) {
         // Once per distinct problem, not once per tick, while the database or Redis is away.
         const problem = (error as Error).message;
@@ -74,7 +75,6 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
         lastProblem = problem;
       } finally {
         running = null;
-        lastPassAt = Date.now();
         if (!stopped) timer = setTimeout(run, intervalMs);
       }
     });

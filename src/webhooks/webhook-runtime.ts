@@ -12,14 +12,14 @@ import { httpWebhookSender } from './webhook-sender';
 
 /** Margin of a claimed attempt's lease beyond the time-out: DNS, database writes, a busy event loop. */
 const LEASE_MARGIN_MS = 5000;
-/** A relay whose last pass ended longer ago than three poll intervals and this is stuck (readiness says so). */
+/** A relay with no successful pass for three poll intervals and this is stuck or failing (readiness says so). */
 const RELAY_STALE_MARGIN_MS = 20_000;
 
 export interface WebhookRuntime {
   /** Look for due deliveries now (after a re-send). */
   wake(): void;
   /**
-   * For readiness: whether the relay's heartbeat is recent (a pass ended within three poll intervals and 20 s)
+   * For readiness: whether the relay's heartbeat is recent (a pass succeeded within three poll intervals and 20 s)
    * and, with Redis, this process's queue workers still take jobs; null when this process runs no relay.
    */
   alive(): boolean | null;

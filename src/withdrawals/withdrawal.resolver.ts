@@ -9,6 +9,7 @@ import { Shop } from '../shops/shop.entity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
 import { PageType, type Page } from '../shared/pagination';
+import { ListOrder } from '../shared/list-order';
 
 export const WithdrawalList = PageType(Withdrawal, 'WithdrawalList');
 
@@ -24,7 +25,8 @@ export class WithdrawalResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<Withdrawal> {
     const shop = shopIdFor(context, shopId);
-    const withdrawal = await requestWithdrawal(context.em, shop, amount, adminOrNull(context));
+    // A dashboard session needs a saved payout account; an API key cannot save one (docs/dashboard.md, "Withdrawals").
+    const withdrawal = await requestWithdrawal(context.em, shop, amount, adminOrNull(context), { payoutAccountRequired: context.actor.kind === 'session' });
     context.services.logger.info({ requestId: context.requestId, withdrawalId: withdrawal.id, shopId: shop, amount }, 'withdrawal requested');
     return withdrawal;
   }
@@ -58,15 +60,17 @@ export class WithdrawalResolver {
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
     @Ctx() context: GraphQLContext,
+    @Arg('order', () => ListOrder, { nullable: true, description: 'Default OLDEST_FIRST.' }) order?: ListOrder | null,
   ): Promise<Page<Withdrawal>> {
-    let sellerId: string | null = null;
-    const shopScope = shopScopeFor(context, shopId);
+    // A dashboard session reads its seller's withdrawals, from every shop, whether or not one is live.
+    let sellerId: string | null = context.actor.kind === 'session' && !shopId ? context.actor.sellerId : null;
+    const shopScope = sellerId ? null : shopScopeFor(context, shopId);
     if (shopScope) {
       const shop = await context.loaders.shop.load(shopScope);
       if (!shop) throw domainError('SHOP_NOT_FOUND');
       sellerId = shop.seller.id;
     }
-    return listWithdrawals(context.em, { status, sellerId }, page, limit);
+    return listWithdrawals(context.em, { status, sellerId }, page, limit, order);
   }
 
   @FieldResolver(() => Shop)

@@ -15,6 +15,7 @@ import { withdrawalPayload } from './withdrawal-payload';
 import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
 import { noticeWithdrawal } from '../notifications/notices';
 import type { Page } from '../shared/pagination';
+import type { ListOrder } from '../shared/list-order';
 import { reviewQueue } from '../admins/reviewed-by-admins';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../shared/limits';
 
@@ -36,15 +37,21 @@ export function checkAgainstBalance(amount: number, available: Cents): void {
  * seller: the seller's row is locked (SELECT … FOR UPDATE) before the balance is read, and the hold is
  * written in the same transaction, so concurrent requests see each other's holds and can never overdraw.
  */
-export async function requestWithdrawal(em: EntityManager, shopId: string, amount: number, admin: Admin | null): Promise<Withdrawal> {
+export async function requestWithdrawal(em: EntityManager, shopId: string, amount: number, admin: Admin | null, options: { payoutAccountRequired?: boolean } = {}): Promise<Withdrawal> {
   const cents = validWithdrawalAmount(amount);
   return em.transactional(async (tx) => {
     const shop = await tx.findOne(Shop, { id: shopId });
     if (!shop) throw domainError('SHOP_NOT_FOUND');
     const sellerId = shop.seller.id;
-    const [{ email_verified_at: verified }] = await tx.execute('select "id", "email_verified_at" from "sellers" where "id" = ? for update', [sellerId]);
+    const [{ email_verified_at: verified, payout_account_number: payoutAccount }] = await tx.execute(
+      'select "id", "email_verified_at", "payout_account_number" from "sellers" where "id" = ? for update',
+      [sellerId],
+    );
     if (!verified) throw domainError('EMAIL_NOT_VERIFIED');
     checkAgainstBalance(cents, await sellerBalance(tx, sellerId));
+    // From the dashboard, the money must have somewhere to go (docs/dashboard.md, "Withdrawals"); checked after the
+    // balance rules, under the same lock as the payout account's change.
+    if (options.payoutAccountRequired && !payoutAccount) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
     const seller = tx.getReference(Seller, sellerId);
     const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });
     bookWithdrawalHold(tx, withdrawal, seller);
@@ -55,8 +62,31 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
   });
 }
 
+/**
+ * requested -> approved, four eyes as every review, and only while the withdrawal is still covered: its amount
+ * was held at the request (bookWithdrawalHold), so the available balance already has it taken out; a refund or
+ * chargeback booked since may have taken that balance below zero, and then the held money is owed elsewhere.
+ * Approval is refused (WITHDRAWAL_NOT_COVERED) until the balance is back to zero or more. The seller's row is
+ * locked first, as a withdrawal request locks it, so the balance read is the one the approval stands on.
+ * A self-approval or a withdrawal no longer requested gets its own answer from the review move, not this one.
+ */
 export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
-  return moveWithdrawal(em, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
+  return em.transactional(async (tx) => {
+    const [row] = await tx.execute<{ seller_id: string; status: string; requested_by_id: string | null }[]>(
+      'select "seller_id", "status", "requested_by_id" from "withdrawals" where "id" = ?',
+      [id],
+    );
+    if (row && row.status === WithdrawalStatus.REQUESTED && row.requested_by_id !== admin.id) {
+      await tx.execute('select "id" from "sellers" where "id" = ? for update', [row.seller_id]);
+      checkCovered(await sellerBalance(tx, row.seller_id));
+    }
+    return moveWithdrawal(tx, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
+  });
+}
+
+/** Whether a requested withdrawal, its amount already held, may be approved with the seller's balance at `available`. */
+export function checkCovered(available: Cents): void {
+  if (available < 0n) throw domainError('WITHDRAWAL_NOT_COVERED', available);
 }
 
 /** The hold is released by a new, opposite journal (the ledger is never edited). */
@@ -120,8 +150,9 @@ export function listWithdrawals(
   filter: { status?: WithdrawalStatus | null; sellerId?: string | null },
   page?: number | null,
   limit?: number | null,
+  order?: ListOrder | null,
 ): Promise<Page<Withdrawal>> {
-  return reviewQueue(em, Withdrawal, { status: filter.status, seller: filter.sellerId }, page, limit);
+  return reviewQueue(em, Withdrawal, { status: filter.status, seller: filter.sellerId }, page, limit, order);
 }
 
 /** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */

@@ -6,6 +6,8 @@ import { fixedRate } from './fixed-rate';
 import { measureBalanceAtScale, type BalanceTiming } from './balance';
 import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
+import { describeExport, measureExport, type ExportTiming } from './export';
+import { measureTracingCost, type TracingCost } from './tracing-cost';
 import { freePort } from '../support/processes';
 import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
 
@@ -106,7 +108,12 @@ async function run(databaseUrl: string) {
     const bigSeller = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'big-seller@example.com', '--name', 'Big seller'], env));
     log(`loading ${process.env.BENCH_BALANCE_ENTRIES ?? '1000000'} ledger entries for one seller…`);
     const balance = await measureBalanceAtScale(service, databaseUrl, bigSeller);
-    report(rows, ratios, webhook, roundTrips, balance);
+    log(`writing ${process.env.BENCH_EXPORT_PAYMENTS ?? '200000'} payments for one seller, then exporting them as CSV…`);
+    const exported = await measureExport(service, databaseUrl, children[0].pid!);
+    log('tracing off and on: three more service processes…');
+    const tracing = await measureTracingCost(env, ids, auth, { connections: CONNECTIONS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, cpus: SERVICE_CPUS });
+    rows.push(tracing.off, tracing.on, tracing.sampled);
+    report(rows, ratios, webhook, roundTrips, balance, tracing, exported);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -179,12 +186,16 @@ function report(
   webhook: Awaited<ReturnType<typeof measureWebhookLag>>,
   completionRoundTrips: number,
   balance: BalanceTiming,
+  tracing: TracingCost,
+  exported: ExportTiming,
 ) {
   if (asJson) {
     const result = {
       connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, processes: PROCESSES,
       cpus: { load: LOAD_CPUS ?? 'any', service: SERVICE_CPUS ?? 'any' }, rows, ratios, completionRoundTrips,
       balanceMsAt1M: balance.balanceMs, withdrawalMsAt1M: balance.withdrawalMs, balance, webhook,
+      export: exported,
+      tracing: { onShareOfOff: tracing.on.rps / tracing.off.rps, sampledShareOfOff: tracing.sampled.rps / tracing.off.rps, exports: tracing.exports, exportedBytes: tracing.exportedBytes },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -195,6 +206,9 @@ function report(
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 55%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 65%)`);
   log(`completion: ${(ratios.completion * 100).toFixed(0)}% of the plain baseline (target >= 35%), ${completionRoundTrips} database round trips per completion (target <= 5)`);
   log(`balance with ${balance.sellerEntries} seller entries: ${balance.balanceMs} ms, withdrawal request ${balance.withdrawalMs} ms (target < 20 ms; first read, which writes the first checkpoint: ${balance.firstReadMs} ms)`);
+  const share = (row: Row) => `${((row.rps / tracing.off.rps) * 100).toFixed(0)}% of its throughput, p99 ${row.p99} ms against ${tracing.off.p99} ms`;
+  log(`tracing (retrieve): on, every request: ${share(tracing.on)}; on, 1 in 10 sampled: ${share(tracing.sampled)} (${tracing.exports} OTLP exports, ${Math.round(tracing.exportedBytes / 1024)} KB); off loads no SDK`);
+  log(describeExport(exported));
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
   log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }

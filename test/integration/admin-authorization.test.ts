@@ -26,7 +26,8 @@ async function fixtures() {
   const other = await completedPayment(service, 20_000);
   const refundB = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "fixture") { id } }`, { p: other.paymentId })).requestRefund.id;
   const third = await completedPayment(service, 20_000);
-  const wd = async () => (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: paid.shop.shop.id })).requestWithdrawal.id;
+  // Withdrawals of a shop no approved refund touches: approving one needs the seller's balance to cover it.
+  const wd = async () => (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: third.shop.shop.id })).requestWithdrawal.id;
   const [w1, w2, w3] = [await wd(), await wd(), await wd()];
   await finance.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: w3 });
   const victim = await service.createShop();
@@ -122,6 +123,10 @@ const OPERATIONS: Record<string, Operation> = {
   // the mail outbox (mail-outbox.test.ts): every role reads it; support and owners send a mail again
   mails: { roles: ALL, call: () => ['{ mails { pagination { total } } }', {}] },
   resendMail: { roles: ['support', 'owner'], gateOnly: true, call: () => ['mutation { resendMail(id: "mail_missing", reason: "customer asked") { id } }', {}] },
+  // the back office (back-office-queries.test.ts): what waits, and disputes across shops, for every role
+  workQueue: { roles: ALL, call: () => ['{ workQueue { refundsWaiting } }', {}] },
+  disputes: { roles: ALL, call: () => ['{ disputes { pagination { total } } }', {}] },
+  dispute: { roles: ALL, gateOnly: true, call: () => ['{ dispute(id: "dp_missing") { id } }', {}] },
 };
 
 /**

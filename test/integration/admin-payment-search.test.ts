@@ -137,7 +137,8 @@ describe('the console walks relations with dataloaders: no N+1', () => {
     const original = logger.logQuery.bind(logger);
     const seen: string[] = [];
     logger.logQuery = (context) => {
-      seen.push(context.query ?? '');
+      // The mail outbox's sweep runs in the background of the same service: not this request's.
+      if (!/"mail_outbox"/.test(context.query ?? '')) seen.push(context.query ?? '');
     };
     try {
       await work();

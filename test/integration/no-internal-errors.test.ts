@@ -98,6 +98,7 @@ function plausible(parent: string, field: string, arg: GraphQLArgument): string 
     'Query.shop(id)': rows.shopId,
     'Query.seller(id)': rows.sellerId,
     'Query.webhookDelivery(id)': rows.deliveryId,
+    'Balance.statement(month)': new Date().toISOString().slice(0, 7),
     'Query.withdrawal(id)': rows.withdrawalId,
   };
   const byName: Record<string, string> = { shopId: rows.shopId, sellerId: rows.sellerId, paymentId: rows.paymentId, limit: '3' };

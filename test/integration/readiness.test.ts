@@ -18,15 +18,15 @@ describe('a webhook relay that stops beating', () => {
   let service: TestService;
   beforeAll(async () => {
     database = await createEmptyDatabase('payments_readiness');
-    // No statement time-out, so the relay's pass waits on the lock below for as long as it is held.
-    service = await startTestService({ DATABASE_URL: database.url, DATABASE_STATEMENT_TIMEOUT_MS: '0', WEBHOOK_POLL_INTERVAL_MS: '50' });
+    // The relay's pass waits on the lock below until the driver gives up on it (a failed pass is no heartbeat).
+    service = await startTestService({ DATABASE_URL: database.url, WEBHOOK_POLL_INTERVAL_MS: '50' });
   });
   afterAll(async () => {
     await service?.stop();
     if (database) await dropDatabase(database.name);
   });
 
-  test('readiness reports the workers; stuck for three poll intervals and 20 s it is 503, and ready again once the relay runs', async () => {
+  test('readiness reports the workers; with no good relay pass for three poll intervals and 20 s it is 503, and ready again once one passes', async () => {
     let res = await request(service.url).get('/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', database: 'up', redis: 'up', workers: { webhook: 'up', mail: 'up' } });
@@ -43,7 +43,6 @@ describe('a webhook relay that stops beating', () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         res = await request(service.url).get('/readyz');
       } while (res.status === 200 && Date.now() < deadline);
-      if (res.status !== 503) console.log(JSON.stringify(service.logs.filter((l) => (l.level as number) >= 40).slice(-10)), (await holder.query(`select pid, state, wait_event_type, left(query, 80) q from pg_stat_activity where datname = current_database()`)).rows);
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ status: 'unavailable', database: 'up', redis: 'up', workers: { webhook: 'down', mail: 'up' } });
     } finally {

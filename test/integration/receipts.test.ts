@@ -172,6 +172,20 @@ describe('what a shop or customer typed never reaches a header', () => {
     expect(mail.headerLines.every((line) => !/[\u0000-\u0008\u000b-\u001f\u007f\u2028]/.test(line))).toBe(true);
   });
 
+  test('a customer address the API took but a header cannot carry (a comma, a control character) is never used: the receipt fails, for admins to see', async () => {
+    const shop = await service.createShop();
+    const odd = `ann,bob\u0007${Date.now()}@example.com`;
+    const id = await paid(shop.apiKey, { customer_email: odd });
+    const before = smtp.received.length;
+    let row: { status: string; last_error: string | null } | undefined;
+    for (let i = 0; i < 100 && row?.status !== 'failed'; i++) {
+      [row] = await sql<{ status: string; last_error: string | null }>('select "status", "last_error" from "mail_outbox" where "payment_id" = ?', [id]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(row).toEqual({ status: 'failed', last_error: 'the recipient address cannot be used in a mail' });
+    expect(smtp.received.slice(before).filter((m) => m.envelopeTo.some((a) => a.includes('bob')))).toEqual([]);
+  });
+
   test('a support address with a line break is refused before it is stored', async () => {
     const seller = await signUpSeller(service.url);
     const answer = await dashboard(service.url, 'SetMailSettings', { supportEmail: 'help@x.example\r\nBcc: x@evil.test', enabledTopics: [] }, seller.session);

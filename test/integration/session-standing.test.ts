@@ -72,9 +72,10 @@ type Attempt = [field: string, run: (browser: Browser, s: Seller) => Promise<req
  */
 const WALK: Attempt[] = [
   ['createPayment', raw('mutation ($input: CreatePaymentInput!) { createPayment(input: $input) { payment { id } } }', { input: { amount: 1234, currency: 'usd', returnUrl: 'https://shop.example.com/thanks' } })],
+  // The payout account before the withdrawal: a dashboard withdrawal needs one.
+  ['setPayoutAccount', op('SetPayoutAccount', (s) => ({ holder: 'Mallory Mule', accountNumber: 'DE89370400440532013000', currentPassword: s.password }))],
   ['requestWithdrawal', op('RequestWithdrawal', () => ({ amount: 1000 }))],
   ['requestRefund', op('RequestRefund', (s) => ({ paymentId: s.paymentId, reason: 'the customer asked' }))],
-  ['setPayoutAccount', op('SetPayoutAccount', (s) => ({ holder: 'Mallory Mule', accountNumber: 'DE89370400440532013000', currentPassword: s.password }))],
   ['setWebhookUrl', op('SetWebhookUrl', (s) => ({ url: 'http://127.0.0.1:9/attacker', currentPassword: s.password }))],
   ['setWebhookEvents', raw('mutation { setWebhookEvents(events: ["payment.failed"]) { id } }')],
   ['rotateWebhookSecret', op('RotateWebhookSecret', (s) => ({ currentPassword: s.password }))],

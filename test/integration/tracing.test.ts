@@ -68,7 +68,7 @@ afterAll(async () => {
   await service?.stop('SIGTERM');
   await worker?.stop('SIGTERM');
   await webhooks?.close();
-  await collector?.close();
+  await collector?.close().catch(() => undefined);
   if (database) await dropDatabase(database.name);
 });
 
@@ -147,4 +147,11 @@ test('with tracing off (no exporter named, or OTEL_SDK_DISABLED=true) the servic
   expect(run({}).filter((p) => /sdk-node|instrumentation|sdk-trace|exporter/.test(p))).toEqual([]);
   expect(run({ OTEL_SDK_DISABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint }).filter((p) => /sdk-node|instrumentation/.test(p))).toEqual([]);
   expect(run({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint }).some((p) => p.includes('@opentelemetry/sdk-node'))).toBe(true);
+});
+
+test('SIGTERM with the collector gone: buffered spans are given up on and both processes still exit 0', async () => {
+  await sellerClient(url, apiKey).create(VALID_PAYMENT); // spans waiting in the batch when the collector goes
+  await collector.close();
+  const [serviceExit, workerExit] = await Promise.all([service.stop('SIGTERM'), worker.stop('SIGTERM')]);
+  expect({ serviceExit, workerExit }).toEqual({ serviceExit: 0, workerExit: 0 });
 });

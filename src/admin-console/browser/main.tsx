@@ -1,26 +1,35 @@
-import { createGraphiQLFetcher } from '@graphiql/toolkit';
-import { GraphiQL } from 'graphiql';
-import { StrictMode, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { lazy, StrictMode, Suspense, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { presetQuery, presetsFor, presetVariables, type AdminRole, type Preset } from './presets';
+import { runOperation, whenSignedOut } from './api';
+import type { AdminRole } from './presets';
+import { useParams, type Params } from './route';
 import { authHeaders, checkSession, keptCsrfToken, SetUpPage, signInOperation, SignInForm, type SignedIn } from './sign-in';
-import 'graphiql/graphiql.css';
+import { Link, MeContext, messageOf, Problem, type Me } from './ui';
+import { AuditScreen } from './screens/audit';
+import { DisputeListScreen, DisputeScreen } from './screens/disputes';
+import { HomeScreen } from './screens/home';
+import { PaymentScreen, PaymentSearchScreen } from './screens/payments';
+import { RefundQueueScreen, RefundScreen } from './screens/refunds';
+import { ShopListScreen, ShopScreen } from './screens/shops';
+import { WithdrawalQueueScreen } from './screens/withdrawals';
 import './console.css';
+import './back-office.css';
+
+/** GraphiQL and its presets: their own entry point, fetched when the query console is first opened. */
+const GraphiQLConsole = lazy(() => import('./graphiql-console'));
 
 const TOKEN_KEY = 'admin-console:token';
 const TOKEN_PATTERN = /^adm_[0-9a-f]{64}$/;
 
-/** Asks /graphql who the token belongs to (a query only admins may run): the admin, or why it was refused. */
+/** Asks /graphql who the token belongs to (CurrentAdmin, a query only admins may run): the admin, or why it was refused. */
 async function checkToken(token: string): Promise<SignedIn | string> {
-  const res = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query: 'query TokenCheck { currentAdmin { email role } }', operationName: 'TokenCheck' }),
-  });
-  const body = (await res.json().catch(() => ({}))) as { data?: { currentAdmin?: { email: string; role: AdminRole } }; errors?: { message: string }[] };
-  const admin = body.data?.currentAdmin;
-  if (res.ok && admin) return { auth: { kind: 'token', token }, ...admin };
-  return body.errors?.[0]?.message ?? `The server answered ${res.status}`;
+  const auth = { kind: 'token', token } as const;
+  try {
+    const { currentAdmin } = await runOperation<{ currentAdmin: { email: string; role: AdminRole } }>(auth, 'CurrentAdmin');
+    return { auth, email: currentAdmin.email, role: currentAdmin.role };
+  } catch (error) {
+    return messageOf(error);
+  }
 }
 
 function TokenForm({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
@@ -70,11 +79,12 @@ function TokenForm({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
 }
 
 /** The sign-in page: e-mail, password and code first; the token for those who use one. */
-function SignInPage({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
+function SignInPage({ onSignIn, notice }: { onSignIn(admin: SignedIn): void; notice: string | null }) {
   return (
     <main className="token-page">
       <div className="sign-in-forms">
         <h1>Payments admin console</h1>
+        {notice && <p role="status" className="notice">{notice}</p>}
         <SignInForm onSignIn={onSignIn} />
         <TokenForm onSignIn={onSignIn} />
       </div>
@@ -82,66 +92,120 @@ function SignInPage({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
   );
 }
 
-/** The console of one admin: the presets their role may run (docs/admin.md), GraphiQL for the rest. */
-function Console({ admin, onSignOut }: { admin: SignedIn; onSignOut(): void }) {
-  const { auth } = admin;
-  const presets = useMemo(() => presetsFor(admin.role), [admin.role]);
-  const fetcher = useMemo(() => createGraphiQLFetcher({ url: '/graphql', headers: authHeaders(auth) }), [auth]);
-  const [query, setQuery] = useState(() => presetQuery(presets[0]));
-  const [variables, setVariables] = useState(() => presetVariables(presets[0]));
-  const [current, setCurrent] = useState(presets[0].operationName);
-  const load = (preset: Preset) => {
-    setQuery(presetQuery(preset));
-    setVariables(presetVariables(preset));
-    setCurrent(preset.operationName);
-  };
-  const groups = [...new Set(presets.map((p) => p.group))];
-  return (
-    <div className="console">
-      <nav className="presets" aria-label="Ready-made operations">
-        <h1>Admin console</h1>
-        <p className="signed-in">
-          {admin.email} ({admin.role.toLowerCase()})
-        </p>
-        {groups.map((group) => (
-          <section key={group}>
-            <h2>{group}</h2>
-            <ul>
-              {presets.filter((p) => p.group === group).map((preset) => (
-                <li key={preset.operationName}>
-                  <button type="button" aria-current={preset.operationName === current ? 'true' : undefined} onClick={() => load(preset)}>
-                    {preset.title}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
-        <p className="hint">Pick an operation, fill in its variables below the editor, then press ▶ (Ctrl-Enter).</p>
-        {admin.auth.kind === 'session' && (
-          <p className="hint">
-            <a href="/admin/queues">Queue dashboard</a>: webhook delivery and refund jobs.
+/** The back office's sections, in the order of the day's work. `views` are the screens each one covers. */
+const SECTIONS: { view: string; title: string; views: string[] }[] = [
+  { view: 'home', title: 'Home', views: ['home'] },
+  { view: 'refunds', title: 'Refunds', views: ['refunds', 'refund'] },
+  { view: 'withdrawals', title: 'Withdrawals', views: ['withdrawals'] },
+  { view: 'payments', title: 'Payments', views: ['payments', 'payment'] },
+  { view: 'shops', title: 'Sellers and shops', views: ['shops', 'shop'] },
+  { view: 'disputes', title: 'Disputes', views: ['disputes', 'dispute'] },
+  { view: 'audit', title: 'Audit log', views: ['audit'] },
+  { view: 'console', title: 'Query console', views: ['console'] },
+];
+
+function Screen({ params, admin }: { params: Params; admin: SignedIn }): ReactNode {
+  const id = params.id ?? '';
+  switch (params.view ?? 'home') {
+    case 'home':
+      return <HomeScreen />;
+    case 'refunds':
+      return <RefundQueueScreen params={params} />;
+    case 'refund':
+      return <RefundScreen key={id} id={id} />;
+    case 'withdrawals':
+      return <WithdrawalQueueScreen params={params} />;
+    case 'payments':
+      return <PaymentSearchScreen params={params} />;
+    case 'payment':
+      return <PaymentScreen key={id} id={id} />;
+    case 'shops':
+      return <ShopListScreen params={params} />;
+    case 'shop':
+      return <ShopScreen key={id} id={id} />;
+    case 'disputes':
+      return <DisputeListScreen params={params} />;
+    case 'dispute':
+      return <DisputeScreen key={id} id={id} />;
+    case 'audit':
+      return <AuditScreen params={params} />;
+    case 'console':
+      return (
+        <Suspense fallback={<p role="status">Loading the query console…</p>}>
+          <GraphiQLConsole admin={admin} />
+        </Suspense>
+      );
+    default:
+      return (
+        <>
+          <h1>Nothing here</h1>
+          <p>
+            There is no screen called “{params.view}”. <Link to={{ view: 'home' }}>Go to Home</Link>.
           </p>
-        )}
-        <button type="button" className="sign-out" onClick={onSignOut}>
-          Sign out
-        </button>
-      </nav>
-      <div className="graphiql-host">
-        <GraphiQL
-          fetcher={fetcher}
-          query={query}
-          variables={variables}
-          onEditQuery={setQuery}
-          onEditVariables={setVariables}
-          isHeadersEditorEnabled={false}
-          shouldPersistHeaders={false}
-          defaultEditorToolsVisibility="variables"
-          storage={window.sessionStorage}
-        />
+        </>
+      );
+  }
+}
+
+/** The back office of one admin: the sections on the left (a bar on narrow windows), the screen of the address. */
+function BackOffice({ me, onSignOut }: { me: Me; onSignOut(): void }) {
+  const params = useParams();
+  const view = params.view ?? 'home';
+  const section = SECTIONS.find((s) => s.views.includes(view));
+  const wide = view === 'console';
+  return (
+    <MeContext.Provider value={me}>
+      <div className={`shell${wide ? ' shell-wide' : ''}`}>
+        <a className="skip-link" href="#main">
+          Skip to the screen
+        </a>
+        <header className="topbar">
+          <span className="brand">Payments back office</span>
+          <span className="signed-in">
+            {me.email} ({me.role.toLowerCase()})
+          </span>
+          <button type="button" className="secondary sign-out" onClick={onSignOut}>
+            Sign out
+          </button>
+        </header>
+        <nav className="sections" aria-label="Back office">
+          <ul>
+            {SECTIONS.map((s) => (
+              <li key={s.view}>
+                <Link to={{ view: s.view }} aria-current={s === section ? 'page' : undefined}>
+                  {s.title}
+                </Link>
+              </li>
+            ))}
+            {me.auth.kind === 'session' && (
+              <li>
+                <a href="/admin/queues">Queue dashboard</a>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <Screen key={view} params={params} admin={me} />
+        </main>
       </div>
-    </div>
+    </MeContext.Provider>
   );
+}
+
+/** Who the signed-in admin is (their id, for four eyes): asked once after sign-in. */
+function SignedInBackOffice({ admin, onSignOut }: { admin: SignedIn; onSignOut(message?: string): void }) {
+  const [me, setMe] = useState<Me | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    whenSignedOut((message) => onSignOut(message));
+    runOperation<{ currentAdmin: { id: string; email: string; role: AdminRole } }>(admin.auth, 'CurrentAdmin')
+      .then(({ currentAdmin }) => setMe({ ...admin, id: currentAdmin.id, email: currentAdmin.email, role: currentAdmin.role }))
+      .catch((error) => setProblem(messageOf(error)));
+    return () => whenSignedOut(null);
+  }, [admin, onSignOut]);
+  if (problem) return <main className="token-page"><Problem>{problem}</Problem></main>;
+  if (!me) return <p role="status">Opening the back office…</p>;
+  return <BackOffice me={me} onSignOut={() => onSignOut()} />;
 }
 
 /**
@@ -151,6 +215,7 @@ function Console({ admin, onSignOut }: { admin: SignedIn; onSignOut(): void }) {
 function App() {
   const [setupToken, setSetupToken] = useState(() => new URLSearchParams(window.location.search).get('setup'));
   const [admin, setAdmin] = useState<SignedIn | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [restoring, setRestoring] = useState(() => sessionStorage.getItem(TOKEN_KEY) !== null || keptCsrfToken() !== null);
   useEffect(() => {
     const kept = sessionStorage.getItem(TOKEN_KEY);
@@ -167,6 +232,16 @@ function App() {
         .finally(() => setRestoring(false));
     }
   }, []);
+  const adminRef = useRef(admin);
+  adminRef.current = admin;
+  /** Signing out ends the admin session on the server; a sign-in the server already ended (`message`) has nothing to end. */
+  const signOut = useCallback((message?: string) => {
+    const current = adminRef.current;
+    sessionStorage.removeItem(TOKEN_KEY);
+    if (current?.auth.kind === 'session' && !message) void signInOperation('AdminSignOut', {}, authHeaders(current.auth)).catch(() => undefined);
+    setAdmin(null);
+    setNotice(message ?? null);
+  }, []);
   if (restoring) return null;
   if (setupToken) {
     const done = () => {
@@ -175,17 +250,8 @@ function App() {
     };
     return <SetUpPage token={setupToken} onDone={done} />;
   }
-  if (!admin) return <SignInPage onSignIn={setAdmin} />;
-  return (
-    <Console
-      admin={admin}
-      onSignOut={() => {
-        sessionStorage.removeItem(TOKEN_KEY);
-        if (admin.auth.kind === 'session') void signInOperation('AdminSignOut', {}, authHeaders(admin.auth)).catch(() => undefined);
-        setAdmin(null);
-      }}
-    />
-  );
+  if (!admin) return <SignInPage onSignIn={(signedIn) => (setNotice(null), setAdmin(signedIn))} notice={notice} />;
+  return <SignedInBackOffice admin={admin} onSignOut={signOut} />;
 }
 
 createRoot(document.getElementById('root')!).render(

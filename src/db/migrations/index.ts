@@ -24,6 +24,8 @@ import { Migration20261129020000_seller_secrets_and_emails } from './Migration20
 import { Migration20261129030000_mail_outbox } from './Migration20261129030000_mail_outbox';
 import { Migration20261129040000_partial_refunds } from './Migration20261129040000_partial_refunds';
 import { Migration20261130000000_trace_context } from './Migration20261130000000_trace_context';
+import { Migration20261130010000_seller_balance_history } from './Migration20261130010000_seller_balance_history';
+import { Migration20261130020000_back_office } from './Migration20261130020000_back_office';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -52,4 +54,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129030000_mail_outbox', class: Migration20261129030000_mail_outbox },
   { name: 'Migration20261129040000_partial_refunds', class: Migration20261129040000_partial_refunds },
   { name: 'Migration20261130000000_trace_context', class: Migration20261130000000_trace_context },
+  { name: 'Migration20261130010000_seller_balance_history', class: Migration20261130010000_seller_balance_history },
+  { name: 'Migration20261130020000_back_office', class: Migration20261130020000_back_office },
 ];
