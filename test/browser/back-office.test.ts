@@ -18,7 +18,8 @@ import { axeViolations, useBrowserService } from '../support/browser';
  * admin. Every screen is checked with axe (WCAG 2.2 AA) at 1280 and 768 px wide; with BACK_OFFICE_SCREENSHOTS
  * set to a directory, each is saved there to be looked at.
  */
-const web = useBrowserService({}, { customerPage: false });
+// Its own database: Home counts and the queues' orderings read every row.
+const web = useBrowserService({}, { customerPage: false, ownDatabase: true });
 const SCREENSHOTS = process.env.BACK_OFFICE_SCREENSHOTS;
 const BUILT = path.join(__dirname, '../../dist/admin-console');
 const ACCOUNT_NUMBER = 'DE89370400440532013000';

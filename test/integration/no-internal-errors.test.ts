@@ -23,6 +23,8 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { FAST_WEBHOOKS, settledDelivery } from '../support/webhook-support';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { Dispute } from '../../src/disputes/dispute.entity';
+import { applyDisputeNotice } from '../../src/disputes/dispute.service';
 
 /**
  * No field a caller can reach answers the spec's 500 (`INTERNAL`) or makes the service log an error. For
@@ -34,7 +36,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
 let service: TestService;
 let receiver: Receiver;
 let schema: GraphQLSchema;
-let rows: { shopId: string; sellerId: string; paymentId: string; pendingPaymentId: string; refundId: string; withdrawalId: string; deliveryId: string };
+let rows: { shopId: string; sellerId: string; paymentId: string; pendingPaymentId: string; refundId: string; withdrawalId: string; deliveryId: string; disputeId: string };
 let callers: Record<Caller, (req: request.Test) => request.Test>;
 
 type Caller = 'API key seller' | 'dashboard session' | 'support admin' | 'finance admin' | 'owner admin' | 'admin session' | 'anonymous';
@@ -69,7 +71,10 @@ beforeAll(async () => {
   const refundId = (await team.support.ok('mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "walk") { id } }', { p: paymentId })).requestRefund.id;
   const withdrawalId = (await team.support.ok('mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }', { s: seller.shopId })).requestWithdrawal.id;
   const deliveryId = (await settledDelivery(service, paymentId)).id;
-  rows = { shopId: seller.shopId, sellerId: seller.sellerId, paymentId, pendingPaymentId, refundId, withdrawalId, deliveryId };
+  // An inquiry the acquirer opened against the payment (no money moves).
+  await applyDisputeNotice(service.em(), { step: 'open', paymentId, reference: 'DISPUTEWALK00001', amount: 1000, currency: 'USD', reason: 'walk' });
+  const disputeId = (await service.em().findOneOrFail(Dispute, { payment: paymentId })).id;
+  rows = { shopId: seller.shopId, sellerId: seller.sellerId, paymentId, pendingPaymentId, refundId, withdrawalId, deliveryId, disputeId };
 
   const adminSession = (await adminSignedIn(service, AdminRole.OWNER)).session;
   const withSession = (session: DashboardSession | AdminSession) => (req: request.Test) => req.set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken);
@@ -100,6 +105,7 @@ function plausible(parent: string, field: string, arg: GraphQLArgument): string 
     'Query.webhookDelivery(id)': rows.deliveryId,
     'Balance.statement(month)': new Date().toISOString().slice(0, 7),
     'Query.withdrawal(id)': rows.withdrawalId,
+    'Query.dispute(id)': rows.disputeId,
   };
   const byName: Record<string, string> = { shopId: rows.shopId, sellerId: rows.sellerId, paymentId: rows.paymentId, limit: '3' };
   const id = byField[`${parent}.${field}(${arg.name})`] ?? byName[arg.name];

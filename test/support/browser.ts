@@ -23,6 +23,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { sellerClient } from './seller-client';
 import { suiteFixture } from './suite-fixture';
 import { startTestService, type TestService } from './test-service';
+import { createEmptyDatabase, dropDatabase } from './databases';
 
 /** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -52,16 +53,19 @@ export interface BrowserService {
 }
 
 /** The service and Chromium of a browser suite, and a fresh customer page per test (see the file's header). */
-export function useBrowserService(env: Record<string, string> = {}, options: { customerPage?: boolean } = {}): BrowserService {
+export function useBrowserService(env: Record<string, string> = {}, options: { customerPage?: boolean; ownDatabase?: boolean } = {}): BrowserService {
   const suite = suiteFixture(
     'useBrowserService',
     async () => {
-      const [service, browser] = await Promise.all([startTestService(env), launchBrowser()]);
-      return { service, browser };
+      // A suite that reads whole queues (counts, orderings) gets a database of its own: the run's is shared.
+      const database = options.ownDatabase ? await createEmptyDatabase('payments_browser') : null;
+      const [service, browser] = await Promise.all([startTestService({ ...env, ...(database ? { DATABASE_URL: database.url } : {}) }), launchBrowser()]);
+      return { service, browser, database };
     },
-    async ({ service, browser }) => {
+    async ({ service, browser, database }) => {
       await browser.close();
       await service.stop();
+      if (database) await dropDatabase(database.name);
     },
     60_000,
   );
