@@ -15,7 +15,8 @@ export function ReviewMark({ ageSeconds, past }: { ageSeconds: number; past: boo
   return null;
 }
 
-interface QueueRefund {
+/** What the queue and a request's page both show of a refund request. */
+interface RefundRequestFacts {
   id: string;
   status: string;
   amount: number;
@@ -24,6 +25,9 @@ interface QueueRefund {
   ageSeconds: number;
   pastReviewWindow: boolean;
   requestedBy: { id: string; email: string } | null;
+}
+
+interface QueueRefund extends RefundRequestFacts {
   payment: { id: string; status: string; amount: number; customerEmail: string | null; shop: { id: string; name: string } };
 }
 
@@ -102,15 +106,7 @@ export function RefundQueueScreen({ params }: { params: Params }) {
   );
 }
 
-interface RefundDetail {
-  id: string;
-  status: string;
-  amount: number;
-  reason: string;
-  createdAt: string;
-  ageSeconds: number;
-  pastReviewWindow: boolean;
-  requestedBy: { id: string; email: string } | null;
+interface RefundDetail extends RefundRequestFacts {
   reviewedBy: { id: string; email: string } | null;
   reviewedAt: string | null;
   rejectionReason: string | null;
