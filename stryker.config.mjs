@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Mutation testing of the pure money and rule modules against the unit tests (docs/mutation-testing.md).
+ * Mutation testing of the pure money and rule modules against the unit tests (docs/decisions/0015-mutation-testing.md).
  * Pure rules must be pinned by fast tests next to them, so this run loads no database: the test suite's
  * global setup (a fresh PostgreSQL database per jest run, i.e. per mutant here) is switched off.
  * The state machines that only a database can exercise are mutated by stryker.state.config.mjs.

@@ -6,7 +6,7 @@ import { common } from './stryker.config.mjs';
  * format (src/lifecycles/), the one move function applyMove (one conditional UPDATE and the declared effects),
  * the review move shared by refunds and withdrawals, movePayment, the card claim (the submitCard move as one
  * plain UPDATE), and the withdrawal actions. Run after
- * stryker.config.mjs by `npm run test:mutation` (docs/mutation-testing.md).
+ * stryker.config.mjs by `npm run test:mutation` (docs/decisions/0015-mutation-testing.md).
  */
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

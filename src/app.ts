@@ -26,8 +26,13 @@ import { health } from './http/health';
 import { metricsEndpoint, requestMetrics } from './observability/metrics';
 import { sampleQueueDepth } from './observability/queue-depth';
 import { watchLedger } from './ledger/ledger-watch';
+import type { StatementKeys } from './ledger/statement-keys';
+import { statementKeysRouter } from './ledger/statement-keys-page';
 import { locals, requestContext } from './http/request-context';
 import { securityHeaders } from './http/security-headers';
+import { findTrackedRefund } from './refunds/refund-tracking';
+import { REFUND_PAGE_WINDOW_SECONDS, refundTrackingPageRouter } from './refunds/refund-tracking-page';
+import { createRateLimiter } from './rate-limit/rate-limiter';
 
 export interface AppDeps {
   config: Config;
@@ -42,6 +47,8 @@ export interface AppDeps {
   queues: Queue[];
   /** Heartbeats of this process's workers (webhooks, mail), which /readyz reports. */
   workers?: Record<string, () => boolean | null>;
+  /** Signs sellers' JSON statements; its public keys are served at /.well-known/statement-keys.json. */
+  statementKeys: StatementKeys;
   logger: Logger;
 }
 
@@ -100,7 +107,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   }
   app.use(queueDashboardRouter(deps.queues, { sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, baseUrl: deps.baseUrl }));
   app.use(adminConsoleRouter());
-  app.use(dashboardExportsRouter({ sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, logger }));
+  app.use(dashboardExportsRouter({ sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, logger, statementSigner: deps.statementKeys.signer }));
+  app.use(statementKeysRouter(deps.statementKeys));
   app.use(dashboardRouter());
   app.use(
     checkoutPageRouter({
@@ -113,6 +121,19 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
         },
       },
       onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'checkout page failed'),
+    }),
+  );
+
+  app.use(
+    refundTrackingPageRouter({
+      findRefund: (token) => findTrackedRefund(orm.em.fork(), token),
+      viewsPerClient: createRateLimiter({
+        points: deps.config.refundPageViewsPerClient,
+        windowSeconds: REFUND_PAGE_WINDOW_SECONDS,
+        keyPrefix: `${deps.config.redisKeyPrefix}rl:refund-page`,
+        redis: deps.redis,
+      }),
+      onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'refund tracking page failed'),
     }),
   );
 

@@ -5,11 +5,11 @@ import type { Lifecycle, MoveSpec } from './lifecycles/lifecycle';
 import { PROJECT_ROOT } from './shared/project-root';
 
 /**
- * The state diagrams and move tables of docs/architecture.md ("Lifecycles"), generated from the lifecycle
- * tables (src/lifecycles/) so they cannot drift: `npm run docs:lifecycles` rewrites them, and
- * test/unit/lifecycle-docs.test.ts fails when they are stale.
+ * The state diagrams and move tables of docs/lifecycles.md (explained in docs/architecture.md, "Lifecycles"),
+ * generated from the lifecycle tables (src/lifecycles/) so they cannot drift: `npm run docs:lifecycles` rewrites
+ * them, and test/unit/lifecycle-docs.test.ts fails when they are stale.
  */
-export const DOC_FILE = path.join(PROJECT_ROOT, 'docs/architecture.md');
+export const DOC_FILE = path.join(PROJECT_ROOT, 'docs/lifecycles.md');
 export const DOC_START = '<!-- lifecycles: generated from src/lifecycles/ by `npm run docs:lifecycles`; edit the tables there -->';
 export const DOC_END = '<!-- /lifecycles -->';
 

@@ -26,6 +26,7 @@ import { pooledRunner } from './db/pooled-query';
 import { createCredentialCache } from './shops/credential-cache';
 import { startWebhookRuntime, type WebhookRuntime } from './webhooks/webhook-runtime';
 import { startMailRuntime, type MailRuntime } from './notifications/mail-runtime';
+import { loadStatementKeys } from './ledger/statement-keys';
 
 export interface RunningService {
   url: string;
@@ -42,6 +43,8 @@ export interface RunningService {
  * finish, then closes.
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  // First: a refusal (no signing key outside localhost) leaves nothing opened.
+  const statementKeys = loadStatementKeys(config, logger);
   const database = await openDatabase(config, logger);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   if (redis) {
@@ -66,6 +69,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
     queues: [...webhooks.queues, ...services.refunds.queues, ...mail.queues],
     workers: { webhook: webhooks.alive, mail: mail.alive },
+    statementKeys,
   });
   server.on('clientError', answerClientError(logger));
   serve(app);
@@ -122,7 +126,7 @@ const portTaken = (port: number) =>
 
 function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics, mail: MailRuntime): AppServices {
   // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
-  // statements run on a pooled connection, like the card path around them (docs/performance.md).
+  // statements run on a pooled connection, like the card path around them (docs/decisions/0012-hot-paths.md).
   const processor = createCardProcessor(config, pooledRunner(orm.em), baseUrl);
   const checkout = {
     processor,
@@ -133,6 +137,8 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     wakeDeliveries: webhooks.wake,
     wakeMail: mail.wake,
     expiresAfterMs: config.paymentExpiresAfterMs,
+    // A live test's automatic refund, handed to the refund jobs once its completion committed (only called later, by a completion).
+    refundLiveTest: (paymentId: string) => refunds.refundLiveTest(paymentId),
   };
   const refunds = startRefundJobs({
     orm,

@@ -149,7 +149,7 @@ const PRINTABLE_PAGES = 50;
 /**
  * A month's statement (UTC): opening balance, the month's lines by type, the closing balance (opening plus the
  * lines, and the next month's opening), then every line with the balance after it. Print it (the navigation and
- * buttons are not printed) or download it as CSV.
+ * buttons are not printed) or download it as CSV, or as JSON signed by the service (docs/dashboard.md, "Signed statements").
  */
 export const statementScreen: Screen = {
   title: 'Statement',
@@ -171,6 +171,7 @@ export const statementScreen: Screen = {
       h('div', { class: 'actions no-print' },
         h('button', { type: 'button', class: 'primary', onclick: () => window.print() }, 'Print'),
         downloadLink('Download CSV', `/dashboard/exports/statement-${month}.csv`),
+        downloadLink('Download signed JSON', `/dashboard/exports/statement-${month}.json`),
         link(`Previous: ${monthWords(shift(-1))}`, `/dashboard/balance/statements/${shift(-1)}`),
         link(`Next: ${monthWords(shift(1))}`, `/dashboard/balance/statements/${shift(1)}`)),
       h('section', { 'aria-labelledby': 'summary-title' }, h('h2', { id: 'summary-title' }, 'Summary'),

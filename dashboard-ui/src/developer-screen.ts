@@ -3,13 +3,16 @@ import { copyField, field, h, messageArea, table } from './dom';
 import { statusWord, when } from './format';
 import { showCredentials } from './auth-screens';
 import { withReauthentication } from './reauth';
-import { heading, type Screen } from './shell';
+import { heading, link, type Screen } from './shell';
 
 interface Attempt { number: number; httpStatus: number | null; error: string | null; responseExcerpt: string | null; durationMs: number | null; startedAt?: string }
 interface Delivery {
   id: string; eventType: string; status: string; test: boolean; paymentId: string | null; attemptCount: number;
   lastAttemptAt: string | null; nextAttemptAt: string | null; deliveredAt: string | null; failedAt: string | null; attempts: Attempt[];
 }
+
+interface LiveTestAllowance { dailyLimit: number; usedToday: number; remainingToday: number }
+interface LiveTest { payment: { id: string; amount: number; checkoutUrl: string }; allowance: LiveTestAllowance }
 
 function answerOf(attempt: Attempt | undefined): string {
   if (!attempt) return 'No attempt yet';
@@ -26,11 +29,12 @@ export const developersScreen: Screen = {
     const shop = me.currentSeller.shop;
     if (!shop) return main.append(newShopSection(main));
 
-    const { webhookDeliveries } = await run<{ webhookDeliveries: { items: Delivery[] } }>('Developers');
+    const { webhookDeliveries, liveTestAllowance } = await run<{ webhookDeliveries: { items: Delivery[] }; liveTestAllowance: LiveTestAllowance }>('Developers');
     main.append(
       h('section', { 'aria-labelledby': 'key-title' }, h('h2', { id: 'key-title' }, 'API key'),
         h('p', {}, `Your shop “${shop.name}” has one live API key. It was shown once, when the shop was created; we keep only its hash. If it is lost or may have leaked, delete the shop below and create a new one: the old key stops at once.`)),
       webhookSection(shop.webhookUrl, me.currentSeller.twoFactorEnabled),
+      liveTestSection(liveTestAllowance),
       deliveryLog(webhookDeliveries.items),
       deleteSection(main, shop.name),
     );
@@ -102,6 +106,40 @@ function webhookSection(current: string | null, twoFactor: boolean): HTMLElement
   return h('section', { 'aria-labelledby': 'webhook-title' }, h('h2', { id: 'webhook-title' }, 'Webhooks'), save,
     h('div', { class: 'panel' }, h('h3', {}, 'Test delivery'), h('p', {}, 'Sends a sample payment.completed event, marked as a test, to the saved URL.'), testButton, testMessage.element, testResult),
     h('div', { class: 'panel' }, h('h3', {}, 'Webhook secret'), h('p', {}, 'Rotating replaces the secret at once; update your receiver with the new one.'), rotate, secretMessage.element, secretArea));
+}
+
+const allowanceText = (a: LiveTestAllowance) =>
+  a.remainingToday === 0 ? `You have run all ${a.dailyLimit} live tests for today (UTC). More tomorrow.` : `${a.remainingToday} of ${a.dailyLimit} live tests left today (UTC).`;
+
+/**
+ * A real 50-cent payment of this shop, paid on the real checkout page with the seller's own card: the service
+ * refunds it at once with no fee, and its webhook events carry `"test": true` (docs/dashboard.md, "Live test").
+ */
+function liveTestSection(allowance: LiveTestAllowance): HTMLElement {
+  const left = h('p', { class: 'muted' }, allowanceText(allowance));
+  const message = messageArea();
+  const next = h('div');
+  const button = h('button', {
+    type: 'button',
+    class: 'primary',
+    onclick: async () => {
+      message.clear();
+      next.replaceChildren();
+      try {
+        const { runLiveTest: test } = await run<{ runLiveTest: LiveTest }>('RunLiveTest');
+        left.textContent = allowanceText(test.allowance);
+        message.success('Live test created. Pay it with your own card: it is refunded to that card automatically, with no fee.');
+        next.replaceChildren(h('p', {}, h('a', { href: test.payment.checkoutUrl, class: 'button primary' }, 'Pay the 50-cent live test')),
+          h('p', {}, 'Afterwards, follow it on ', link('its payment page', `/dashboard/payments/${encodeURIComponent(test.payment.id)}`), ' and in the delivery log below.'));
+      } catch (error) {
+        message.error((error as Error).message);
+      }
+    },
+  }, 'Run a live test');
+  return h('section', { 'aria-labelledby': 'live-test-title' }, h('h2', { id: 'live-test-title' }, 'Live test'),
+    h('div', { class: 'panel' },
+      h('p', {}, 'Pay 50 cents to your own shop with your own card, through the real checkout page, and watch your integration receive it. The payment is refunded to the card at once, with no fee, and its webhook events carry "test": true so your code can ignore them.'),
+      left, button, message.element, next));
 }
 
 /** The test delivery is sent by the delivery workers: its one attempt is read back until it is made (about 20 s at most). */

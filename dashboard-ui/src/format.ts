@@ -49,6 +49,7 @@ export const LINE_WORDS: Record<string, string> = {
   payment: 'Payment', fee: 'Fee', refund: 'Refund', refund_reversed: 'Refund reversed', chargeback: 'Chargeback',
   chargeback_reversed: 'Chargeback reversed', second_chargeback: 'Second chargeback', dispute_won: 'Dispute won',
   withdrawal_hold: 'Withdrawal requested (held)', withdrawal_release: 'Withdrawal released', payout: 'Paid out to your bank',
+  test_payment: 'Live test (no fee)', test_refund: 'Live test refunded',
 };
 export const lineWord = (kind: string) => LINE_WORDS[kind] ?? kind;
 

@@ -16,11 +16,18 @@ interface PaymentRow {
   netAmount?: number;
   refundedAmount?: number;
   fromPastShop?: boolean;
+  /** A live test from the Developers screen: refunded automatically, no fee. */
+  test?: boolean;
 }
 
 const badge = (status: string) => h('span', { class: `badge ${status.toLowerCase()}` }, statusWord(status));
 const pastShopTag = () => h('span', { class: 'tag' }, 'Past shop');
-const paymentLink = (p: PaymentRow) => [link(p.id, `/dashboard/payments/${encodeURIComponent(p.id)}`, { class: 'mono' }), p.fromPastShop ? [' ', pastShopTag()] : null].flat();
+const testTag = () => h('span', { class: 'tag test', title: 'A live test: refunded automatically, no fee' }, 'Test');
+const paymentLink = (p: PaymentRow) => [
+  link(p.id, `/dashboard/payments/${encodeURIComponent(p.id)}`, { class: 'mono' }),
+  p.test ? [' ', testTag()] : null,
+  p.fromPastShop ? [' ', pastShopTag()] : null,
+].flat();
 /** Charged payments carry a fee and a net; a pending or failed one charged nothing. */
 const charged = (p: { status: string }) => p.status === 'COMPLETED' || p.status === 'REFUNDED';
 /** What the seller keeps of a payment: the amount less the fee, less what went back to the card. */
@@ -199,12 +206,14 @@ function story(p: PaymentDetail): [string, string][] {
   const brand = p.card?.brand ? p.card.brand.charAt(0).toUpperCase() + p.card.brand.slice(1) : 'Card';
   if (p.card) steps.push([when(p.cardSubmittedAt), `Card attempt: ${brand} ending ${p.card.last4 ?? '····'}`]);
   if (p.threeDsOutcome) steps.push([when(p.cardSubmittedAt), `3-D Secure: ${p.threeDsOutcome}`]);
-  if (charged(p)) steps.push([when(p.completedAt), `Completed: ${money(p.netAmount, p.currency)} credited after the ${money(p.fee, p.currency)} fee`]);
+  if (charged(p)) steps.push([when(p.completedAt), p.test ? `Completed: a live test, ${money(p.amount, p.currency)} credited with no fee` : `Completed: ${money(p.netAmount, p.currency)} credited after the ${money(p.fee, p.currency)} fee`]);
   if (p.status === 'FAILED') steps.push([when(p.failedAt), `Failed${p.failureCode ? `: ${p.failureCode.replace(/_/g, ' ')}` : ''}`]);
   if (p.status === 'PENDING') steps.push([when(p.cardSubmittedAt ?? p.createdAt), p.checkoutStage === 'PROCESSING' ? 'Card submitted, waiting for the bank' : 'Waiting for the customer to pay']);
   for (const r of p.refunds) {
-    steps.push([when(r.createdAt), `Refund of ${money(r.amount, p.currency)} requested: “${r.reason}”`]);
-    if (r.reviewedAt) steps.push([when(r.reviewedAt), `Refund ${statusWord(r.status).toLowerCase()}.${refundReasonNote(r)}`]);
+    // A live test's refund is nobody's request: the service makes and approves it (docs/dashboard.md, "Live test").
+    if (p.test && !r.rejectionReason) steps.push([when(r.createdAt), `Refund of ${money(r.amount, p.currency)} made automatically by the service: “${r.reason}”`]);
+    else steps.push([when(r.createdAt), `Refund of ${money(r.amount, p.currency)} requested: “${r.reason}”`]);
+    if (r.reviewedAt && !p.test) steps.push([when(r.reviewedAt), `Refund ${statusWord(r.status).toLowerCase()}.${refundReasonNote(r)}`]);
     if (r.refundedAt) steps.push([when(r.refundedAt), `${money(r.amount, p.currency)} refunded to the card`]);
   }
   if (p.dispute) steps.push([when(p.dispute.openedAt), `Disputed by the cardholder: ${money(p.dispute.amount, p.currency)}`]);
@@ -226,13 +235,14 @@ async function drawPayment(main: HTMLElement, id: string, notice: string | null)
   const nodes = document.createElement('div');
   heading(nodes, `Payment ${money(p.amount, p.currency)}`);
   nodes.append(h('p', {}, link('Back to payments', '/dashboard/payments')));
+  if (p.test) nodes.append(h('p', { class: 'message' }, testTag(), ' A live test from the Developers screen: it is refunded to the card automatically once paid, and no fee is charged.'));
   if (notice) nodes.append(h('p', { class: 'message', role: 'status' }, notice));
   if (p.fromPastShop) {
     nodes.append(h('p', { class: 'warning' }, h('strong', {}, `From your past shop “${p.shop.name}”. `), 'That shop was deleted: this payment is kept read-only. You can still ask for a refund and follow a dispute here.'));
   }
   const amounts: [string, Node | string][] = charged(p)
     ? [['Amount', money(p.amount, p.currency)], ['Fee', money(p.fee, p.currency)], ['Net', money(p.netAmount - p.refundedAmount, p.currency)],
-      ...(p.refundedAmount > 0 ? [['Refunded', `${money(p.refundedAmount, p.currency)} went back to the card (the fee is not returned)`] as [string, string]] : [])]
+      ...(p.refundedAmount > 0 ? [['Refunded', `${money(p.refundedAmount, p.currency)} went back to the card${p.test ? '' : ' (the fee is not returned)'}`] as [string, string]] : [])]
     : [['Amount', money(p.amount, p.currency)], ['Fee', p.status === 'FAILED' ? 'None: nothing was charged' : 'None until it is paid']];
   append(nodes, [
     h('dl', { class: 'details' },

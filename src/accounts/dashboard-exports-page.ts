@@ -3,6 +3,8 @@ import express, { type Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, type BalanceLine } from '../ledger/balance-lines';
+import { writeSignedStatement } from '../ledger/signed-statement';
+import type { StatementSigner } from '../ledger/statement-keys';
 import { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from '../payments/payment-export';
 import type { PaymentSearch } from '../payments/payment-search';
 import { PaymentStatus } from '../payments/payment-status';
@@ -20,6 +22,8 @@ export interface DashboardExportSettings {
   sessions: SessionSettings;
   cookies: CookieMode;
   logger: Logger;
+  /** Signs the JSON statements (`statement-YYYY-MM.json`). */
+  statementSigner: StatementSigner;
 }
 
 const BALANCE_COLUMNS = ['id', 'created_at', 'type', 'amount', 'paid_out', 'balance_after', 'payment_id', 'withdrawal_id', 'refund_id'] as const;
@@ -34,11 +38,11 @@ class ExportRefused extends Error {
 
 /**
  * The dashboard's CSV downloads (docs/dashboard.md, "Exports"): payments (with the Payments screen's filters),
- * balance transactions, withdrawals, and a month's statement, for the signed-in seller, every shop past and
- * present. Plain GETs that change nothing, so they carry no CSRF header: the session cookie is SameSite=Strict
- * (a cross-site request does not bring it) and a request a browser marks cross-site is refused anyway. Each file is
- * streamed: read from the database one keyset page at a time and written as it goes, waiting for the client to
- * take each page (constant memory, whatever the history's length).
+ * balance transactions, withdrawals, and a month's statement (also as signed JSON, "Signed statements"), for the
+ * signed-in seller, every shop past and present. Plain GETs that change nothing, so they carry no CSRF header: the
+ * session cookie is SameSite=Strict (a cross-site request does not bring it) and a request a browser marks
+ * cross-site is refused anyway. Each file is streamed: read from the database one keyset page at a time and
+ * written as it goes, waiting for the client to take each page (constant memory, whatever the history's length).
  */
 export function dashboardExportsRouter(settings: DashboardExportSettings): express.Router {
   const router = express.Router();
@@ -53,6 +57,13 @@ export function dashboardExportsRouter(settings: DashboardExportSettings): expre
         res.setHeader('Cache-Control', 'no-store');
         if (req.accepts(['json', 'html']) === 'html') return res.redirect(303, `/dashboard/login?next=${encodeURIComponent(req.originalUrl)}`);
         return sendError(res, domainError('UNAUTHENTICATED'));
+      }
+      const signedMonth = /^statement-(\d{4}-\d{2})\.json$/.exec(req.params.file)?.[1];
+      if (signedMonth) {
+        const name = `statement-${signedMonth}.json`;
+        await streamText(res, name, 'application/json; charset=utf-8', '', (write) => writeSignedStatement(em, live.sellerId, signedMonth, settings.statementSigner, write));
+        settings.logger.info({ requestId: locals(res).requestId, sellerId: live.sellerId, export: name }, 'dashboard export written');
+        return;
       }
       const file = exportOf(req.params.file, req.query as Record<string, unknown>);
       if (!file) return sendError(res, domainError('ROUTE_NOT_FOUND'));
@@ -139,23 +150,29 @@ class ClientGone extends Error {}
  * still a clean error answer), then each page as it comes, waiting for the socket to drain. A client that goes
  * away stops the reading.
  */
-async function stream(res: Response, name: string, columns: readonly string[], run: (write: Write) => Promise<void>): Promise<void> {
+function stream(res: Response, name: string, columns: readonly string[], run: (write: Write) => Promise<void>): Promise<void> {
+  const header = csvRecords([columns as unknown as CsvCell[]]);
+  return streamText(res, name, 'text/csv; charset=utf-8; header=present', header, (write) => run((rows) => write(csvRecords(rows))));
+}
+
+/** The same for any text file: `first` opens it once the first piece is ready. */
+async function streamText(res: Response, name: string, contentType: string, first: string, run: (write: (text: string) => Promise<void>) => Promise<void>): Promise<void> {
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
     res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8; header=present');
+    res.setHeader('Content-Type', contentType);
     res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
     res.setHeader('Cache-Control', 'no-store');
-    res.write(csvRecords([columns as unknown as CsvCell[]]));
+    if (first) res.write(first);
   };
   const gone = new AbortController();
   res.on('close', () => gone.abort());
-  await run(async (rows) => {
+  await run(async (text) => {
     start();
     if (gone.signal.aborted) throw new ClientGone();
-    if (!res.write(csvRecords(rows))) {
+    if (!res.write(text)) {
       try {
         await once(res, 'drain', { signal: gone.signal });
       } catch {

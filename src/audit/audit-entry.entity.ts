@@ -18,8 +18,8 @@ export class AuditEntry {
   @ManyToOne('Admin', { nullable: true })
   admin: Admin | null = null;
 
-  /** Who acted, as they were known then: the admin's e-mail address, or `cli`. */
-  @Field(() => String, { description: "The admin's e-mail address at the time, or `cli`." })
+  /** Who acted, as they were known then: the admin's e-mail address, `cli`, or `system` (the service's own rule). */
+  @Field(() => String, { description: "The admin's e-mail address at the time, `cli`, or `system` (the service itself, e.g. a live test's automatic refund)." })
   @Property({ type: 'string' })
   actor!: string;
 

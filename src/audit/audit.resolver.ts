@@ -3,6 +3,7 @@ import { DateTimeISOResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../graphql/context';
 import { AuditEntry } from './audit-entry.entity';
 import { listAudit } from './audit.service';
+import { TimeOrder } from '../shared/list-order';
 import { type Page, PageArgs, PageType } from '../shared/pagination';
 
 export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
@@ -10,7 +11,7 @@ export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
 @Resolver(() => AuditEntry)
 export class AuditResolver {
   @Authorized('ADMIN')
-  @Query(() => AuditEntryList, { description: 'The audit log of admin actions, newest first.' })
+  @Query(() => AuditEntryList, { description: 'The audit log of admin actions, newest first unless `order` says otherwise.' })
   auditLog(
     @Arg('targetId', () => String, { nullable: true, description: 'A payment, refund, withdrawal, shop, seller or admin id.' }) targetId: string | null,
     @Arg('action', () => String, { nullable: true, description: 'For example refund.approved.' }) action: string | null,
@@ -20,8 +21,9 @@ export class AuditResolver {
     @Arg('actor', () => String, { nullable: true, description: "The acting admin's e-mail address (any case), or `cli`." }) actor?: string | null,
     @Arg('createdFrom', () => DateTimeISOResolver, { nullable: true, description: 'Written at or after.' }) createdFrom?: Date | null,
     @Arg('createdTo', () => DateTimeISOResolver, { nullable: true, description: 'Written before.' }) createdTo?: Date | null,
+    @Arg('order', () => TimeOrder, { nullable: true, description: 'Default NEWEST_FIRST.' }) order?: TimeOrder | null,
   ): Promise<Page<AuditEntry>> {
-    return listAudit(context.em, { targetId, action, adminId, actor, createdFrom, createdTo }, page, limit);
+    return listAudit(context.em, { targetId, action, adminId, actor, createdFrom, createdTo }, page, limit, order);
   }
 
   @Authorized('ADMIN')

@@ -4,6 +4,7 @@ import { Admin } from '../admins/admin.entity';
 import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 import { domainError } from '../shared/errors';
+import { TimeOrder } from '../shared/list-order';
 
 /** `operation`: a refused GraphQL field (its name is the target id). */
 export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail';
@@ -16,17 +17,21 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
+/** The service acting on a rule of its own, with no admin behind it (a live test's automatic refund). */
+export const SYSTEM_ACTOR = 'system';
+
 /**
  * Adds an entry to the caller's unit of work, so it is written in the same transaction as the action
  * it describes: no action without its entry, no entry for an action that did not happen.
- * `admin` null means the operations CLI. The entry names the credential the admin acts with in this
- * request (`admin.actingWith`: the token or console session, and who issued it).
+ * `admin` null means the operations CLI, SYSTEM_ACTOR the service itself. The entry names the credential the
+ * admin acts with in this request (`admin.actingWith`: the token or console session, and who issued it).
  */
-export function recordAudit(tx: EntityManager, admin: Admin | null, record: AuditRecord): AuditEntry {
+export function recordAudit(tx: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): AuditEntry {
+  const admin = actor === SYSTEM_ACTOR ? null : actor;
   const credential = admin?.actingWith ?? null;
   return tx.create(AuditEntry, {
     admin: admin ? tx.getReference(Admin, admin.id) : null,
-    actor: admin ? admin.email : 'cli',
+    actor: admin ? admin.email : actor === SYSTEM_ACTOR ? SYSTEM_ACTOR : 'cli',
     action: record.action,
     targetType: record.targetType,
     targetId: record.targetId,
@@ -61,8 +66,8 @@ export interface AuditFilter {
   createdTo?: Date | null;
 }
 
-/** The log, newest first, optionally for one target, action, admin (by id or e-mail) and period. */
-export async function listAudit(em: EntityManager, filter: AuditFilter, page?: number | null, limit?: number | null): Promise<Page<AuditEntry>> {
+/** The log, newest first unless asked otherwise, optionally for one target, action, admin (by id or e-mail) and period. */
+export async function listAudit(em: EntityManager, filter: AuditFilter, page?: number | null, limit?: number | null, order?: TimeOrder | null): Promise<Page<AuditEntry>> {
   const request = validPageRequest(page, limit);
   if (filter.createdFrom && filter.createdTo && filter.createdFrom >= filter.createdTo) throw domainError('DATE_RANGE_INVALID');
   const where: Record<string, unknown> = {};
@@ -75,7 +80,8 @@ export async function listAudit(em: EntityManager, filter: AuditFilter, page?: n
     where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lt: filter.createdTo } : {}) };
   }
   const [items, total] = await em.findAndCount(AuditEntry, where, {
-    orderBy: { id: 'desc' },
+    // Ids grow with time (a sequence), so they order the log as written, ties included.
+    orderBy: { id: order === TimeOrder.OLDEST_FIRST ? 'asc' : 'desc' },
     ...windowOf(request),
   });
   return pageOf(request, items, total);

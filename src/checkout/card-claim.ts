@@ -19,7 +19,7 @@ const CLAIM = `update "payments"
 /**
  * The card claim: the `submitCard` move as one plain UPDATE on a pooled connection (it writes no effects, so
  * applyMove would run the same single statement through the query builder, which cost about a third of the
- * claim's CPU; docs/performance.md). The move's states come from the lifecycle table. True for exactly one
+ * claim's CPU; docs/decisions/0003-completion-statement.md). The move's states come from the lifecycle table. True for exactly one
  * caller per payment: the one whose UPDATE found it `pending` at `card_required` and created after
  * `createdAfter` (its expiry deadline; the expiry move names the same row, so exactly one of the two lands).
  */

@@ -30,6 +30,11 @@ export interface CheckoutDeps {
   wakeMail?(): void;
   /** PAYMENT_EXPIRES_AFTER_MS (docs/checkout.md, "Expiry"). */
   expiresAfterMs: number;
+  /**
+   * Hands a live test that just completed to the refund jobs, after its completion committed (the refund sweep
+   * catches any this misses). Never throws; absent, the sweep alone refunds it.
+   */
+  refundLiveTest?(paymentId: string): void;
 }
 
 export interface CheckoutCaller {
@@ -47,7 +52,7 @@ type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
  * to the shop (deleting a shop is how a seller replaces a lost key, so the customer may pay anew there).
  */
 export async function findCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment> {
-  // The row as it is now, with its shop and seller, in one plain statement: no entities (docs/performance.md).
+  // The row as it is now, with its shop and seller, in one plain statement: no entities (docs/decisions/0003-completion-statement.md).
   const payment = isPaymentId(id) ? await selectCheckoutPayment(em, id) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   return payment;
@@ -120,7 +125,7 @@ export async function submitCard(deps: CheckoutDeps, caller: CheckoutCaller, pay
   } else {
     const written = await finish(deps, caller, payment, result, result.threeDs);
     // Completed by this request's own statement: the answer is the payment as that statement left it (nothing
-    // else of it changes on the card path), without reading it back: a round trip less (docs/performance.md).
+    // else of it changes on the card path), without reading it back: a round trip less (docs/decisions/0003-completion-statement.md).
     if (written) return { ...payment, ...written };
   }
   return findCheckoutPayment(caller.em, paymentId);
@@ -307,6 +312,8 @@ async function complete(
   if (outcome === 'completed') {
     deps.logger.info({ requestId: caller.requestId, paymentId: payment.id }, 'payment completed');
     deps.metrics.paymentOutcomes.inc({ outcome: 'completed' });
+    // Outside the completion statement, so the card path of every other payment pays nothing for live tests.
+    if (payment.test) deps.refundLiveTest?.(payment.id);
   }
   if (outcome === 'refused') await voidApproval(deps, payment.id, reference);
   return { outcome, written };

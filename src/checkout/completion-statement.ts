@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { numberedPlaceholders, pooledQuery } from '../db/pooled-query';
-import { completedPaymentPostings, newJournalId } from '../ledger/ledger.service';
+import { completedPaymentPostings, liveTestPostings, newJournalId } from '../ledger/ledger.service';
 import type { Payment } from '../payments/payment.entity';
 import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
 import type { PaymentFields } from '../payments/payment-snapshot';
@@ -14,16 +14,21 @@ import { newMailId } from '../notifications/mail-outbox';
 import type { CustomerMailKind } from '../notifications/mail-kinds';
 import { currentTraceparent } from '../observability/tracing';
 
-/** The payment table's `complete` move, which this statement writes (its journal and event are the CTEs below). */
-const COMPLETE = (() => {
-  const move = PAYMENT_LIFECYCLE.moves.complete;
-  if (!move.stage || !move.event) throw new Error('the payment table\'s complete move must declare its stage and event');
+/**
+ * The payment table's `complete` move, which this statement writes (its journal and event are the CTEs below),
+ * or `completeTest` for a live test: the same states, a journal without fee (liveTestPostings).
+ */
+const completionMove = (name: 'complete' | 'completeTest') => {
+  const move = PAYMENT_LIFECYCLE.moves[name];
+  if (!move.stage || !move.event || !move.journal) throw new Error(`the payment table's ${name} move must declare its stage, journal and event`);
   return { from: move.from[0], to: move.to, stageFrom: move.stage.from[0], stageTo: move.stage.to, event: move.event as PaymentEventType };
-})();
+};
+const COMPLETE = completionMove('complete');
+const COMPLETE_TEST = completionMove('completeTest');
 
 export interface CompletionFacts {
-  /** The payment as created (its amount, customer and metadata never change). */
-  payment: PaymentFields;
+  /** The payment as created (its amount, customer, metadata and `test` never change). */
+  payment: PaymentFields & { test: boolean };
   shop: { id: string; name: string };
   processorReference: string;
   /** Undefined: keep what is stored (reconciliation does not know how 3-D Secure went). */
@@ -49,7 +54,7 @@ const RECEIPT = 'receipt' satisfies CustomerMailKind;
 
 const builtStatements = new Map<number, string>();
 
-/** The statement for a journal of `postingCount` entries (a completion's is always four), in pg's `$n` form, built once. */
+/** The statement for a journal of `postingCount` entries (a completion's four, a live test's two), in pg's `$n` form, built once each. */
 function completionSql(postingCount: number): string {
   let sql = builtStatements.get(postingCount);
   if (sql === undefined) {
@@ -102,12 +107,12 @@ const templateSql = (postingCount: number) => `with standing as (
 /**
  * The whole completion as ONE statement, so it is atomic without BEGIN/COMMIT and costs one round trip (sent on
  * a pooled connection, never inside a transaction)
- * (docs/performance.md, "The completion path"):
+ * (docs/decisions/0003-completion-statement.md):
  * 1. `standing`: the shop and seller rows under FOR SHARE, so a suspension, deactivation or deletion waits for
  *    this statement, and one committed before it is seen (READ COMMITTED re-reads a locked row's newest version);
  * 2. `moved`: the conditional UPDATE `processing` -> `completed`, only while the shop takes payments; it takes the
  *    payment's row lock, so only one completion of a payment ever gets a row out of it;
- * 3. `ledger`: the journal's four entries in one INSERT, only for a moved row (the journal-balance trigger runs
+ * 3. `ledger`: the journal's entries (four; a live test's two, without fee) in one INSERT, only for a moved row (the journal-balance trigger runs
  *    at the end of the statement's implicit transaction);
  * 4. `event`: the outbox row, its sequence taken in the same INSERT (with tracing on, the request's traceparent);
  * 5. `delivery`: the webhook delivery, due at once, when the shop has a webhook URL that receives the event;
@@ -116,12 +121,13 @@ const templateSql = (postingCount: number) => `with standing as (
  * Nothing is written unless `moved` returned a row, and all of it commits together or not at all.
  */
 export async function completeInOneStatement(em: EntityManager, facts: CompletionFacts): Promise<CompletionResult> {
-  const { from, to, stageFrom, stageTo, event: eventType } = COMPLETE;
+  const { test } = facts.payment;
+  const { from, to, stageFrom, stageTo, event: eventType } = test ? COMPLETE_TEST : COMPLETE;
   const completedAt = new Date();
   const { id, amount, currency, customerEmail, customerName, metadata, createdAt } = facts.payment;
   const after: PaymentFields = { id, amount, currency, status: to, customerEmail, customerName, metadata, createdAt, completedAt };
-  const event = paymentEventDraft(after, facts.shop, eventType, facts.baseUrl);
-  const postings = completedPaymentPostings(amount);
+  const event = paymentEventDraft(after, facts.shop, eventType, facts.baseUrl, test);
+  const postings = test ? liveTestPostings(amount) : completedPaymentPostings(amount);
   const keepThreeDs = facts.threeDsOutcome === undefined;
   const receivesAlways = shopReceives([], event.type);
   // With tracing on, the event and the receipt carry this request's trace to their delivery (null when off).

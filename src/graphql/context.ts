@@ -94,7 +94,7 @@ export interface GraphQLContext {
 /**
  * The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation.
  * What most operations never read (the client address, browser headers, cookie setters) is worked out on
- * first read: a seller's retrieve is the hot path (docs/performance.md).
+ * first read: a seller's retrieve is the hot path (docs/decisions/0012-hot-paths.md).
  */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
   const context = locals(res);

@@ -30,7 +30,7 @@ export interface NamedOperations {
  *
  * Each prepared operation is compiled by graphql-jit into one function that runs the same resolvers
  * (type-graphql's, with their authorization and validation) without graphql-js walking the document on
- * every call: about 10% of the CPU of a REST retrieve or create (docs/performance.md).
+ * every call: about 10% of the CPU of a REST retrieve or create (docs/decisions/0012-hot-paths.md).
  */
 export function loadOperations(schema: GraphQLSchema, file: string, onUnexpected: (error: unknown, context: GraphQLContext) => void): NamedOperations {
   const document = parse(fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations', file), 'utf8'));

@@ -24,6 +24,7 @@ import { DisputeAdminResolver } from '../disputes/dispute-admin.resolver';
 import { PaymentHistoryResolver } from '../payments/payment-history.resolver';
 import { BalanceLinesResolver, BalanceStatementResolver } from '../ledger/balance-lines.resolver';
 import { DisputeFieldsResolver, SellerDisputesResolver } from '../disputes/seller-disputes.resolver';
+import { LiveTestResolver } from '../payments/live-test.resolver';
 
 export const RESOLVERS = [
   PaymentResolver,
@@ -58,6 +59,8 @@ export const RESOLVERS = [
   BalanceStatementResolver,
   SellerDisputesResolver,
   DisputeFieldsResolver,
+  // live tests from the dashboard's Developers screen (docs/dashboard.md)
+  LiveTestResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

@@ -13,6 +13,8 @@ export interface RequestLocals {
   actor: Actor;
   /** A seller's API key hash: the key its requests are counted under (authenticateSeller sets it). */
   rateLimitKey?: string;
+  /** The path the request's log line shows, when the real one carries a secret (a refund tracking link). */
+  loggedPath?: string;
 }
 
 export function locals(res: Response): RequestLocals {
@@ -37,7 +39,7 @@ export function requestContext(orm: MikroORM, logger: Logger) {
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ requestId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      logger.info({ requestId, method: req.method, path: locals(res).loggedPath ?? req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };

@@ -10,13 +10,13 @@ import { balanceFigures } from './balance-checkpoints';
 /**
  * A seller's balance transactions (docs/dashboard.md, "Balance"): every ledger line that moved the seller's
  * available balance (its `seller_balance` entries: payment credit, fee, refund, refund reversed, the dispute
- * journals, withdrawal hold and release), and the payouts of its withdrawals, which move held money to the bank
+ * journals, withdrawal hold and release, a live test and its automatic refund), and the payouts of its withdrawals, which move held money to the bank
  * and leave the available balance as it was (amount 0, `paidOut` the money sent). In the ledger's own order (entry
  * id), each with the available balance right after it, computed in the database from the balance checkpoints.
  */
 export const BALANCE_LINE_KINDS = [
   'payment', 'fee', 'refund', 'refund_reversed', 'chargeback', 'chargeback_reversed', 'second_chargeback', 'dispute_won',
-  'withdrawal_hold', 'withdrawal_release', 'payout',
+  'withdrawal_hold', 'withdrawal_release', 'payout', 'test_payment', 'test_refund',
 ] as const;
 export type BalanceLineKind = (typeof BALANCE_LINE_KINDS)[number];
 
@@ -255,7 +255,7 @@ export interface DayVolume {
 /**
  * Gross volume and payment count per UTC day for the last `days` days up to `now` (today included), days
  * without payments as zeros: the payments of every shop of the seller that were charged (now completed or
- * refunded), by the day they were created. One index range scan per shop (payments_shop_created_idx).
+ * refunded; live tests are not sales), by the day they were created. One index range scan per shop (payments_shop_created_idx).
  */
 export async function dailyVolume(em: EntityManager, sellerId: string, days: number, now = new Date()): Promise<DayVolume[]> {
   if (!Number.isSafeInteger(days) || days < 1 || days > DAILY_VOLUME_MAX_DAYS) throw domainError('DAYS_INVALID', DAILY_VOLUME_MAX_DAYS);
@@ -265,7 +265,7 @@ export async function dailyVolume(em: EntityManager, sellerId: string, days: num
     `select to_char(p."created_at" at time zone 'UTC', 'YYYY-MM-DD') as day, sum(p."amount") as gross, count(*) as count
        from "payments" p
       where p."shop_id" in (select s."id" from "shops" s where s."seller_id" = ?)
-        and p."created_at" >= ? and p."created_at" < ? and p."status" = any(array[?]::text[])
+        and p."created_at" >= ? and p."created_at" < ? and p."status" = any(array[?]::text[]) and not p."test"
       group by 1`,
     [sellerId, new Date(first), new Date(today + 86_400_000), [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED]],
   );

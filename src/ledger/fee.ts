@@ -12,3 +12,8 @@ export function feeFor(amount: number): number {
 export function netOf(amount: number): number {
   return amount - feeFor(amount);
 }
+
+/** The fee of a payment: none for a live test (docs/dashboard.md, "Live test"), FEE_PERCENT otherwise. */
+export function paymentFee(payment: { amount: number; test: boolean }): number {
+  return payment.test ? 0 : feeFor(payment.amount);
+}

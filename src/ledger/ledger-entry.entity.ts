@@ -48,13 +48,14 @@ export class LedgerEntry {
   @ManyToOne('Withdrawal', { nullable: true })
   withdrawal: Withdrawal | null = null;
 
-  /** The refund a `refund` or `refund_reversed` journal belongs to (one per refund and kind). */
+  /** The refund a `refund`, `test_refund` or `refund_reversed` journal belongs to (one per refund and kind). */
   @ManyToOne('Refund', { nullable: true })
   refund: Refund | null = null;
 
   /**
    * What the movement was: `payment`, `fee`, `refund`, `refund_reversed`, `withdrawal_hold`, `withdrawal_release`,
-   * `payout`, and the dispute journals (`chargeback`, `chargeback_reversed`, `second_chargeback`, `dispute_won`).
+   * `payout`, the dispute journals (`chargeback`, `chargeback_reversed`, `second_chargeback`, `dispute_won`), and a
+   * live test's fee-free `test_payment` and its automatic `test_refund`.
    */
   @Field(() => String)
   @Property({ type: 'string' })

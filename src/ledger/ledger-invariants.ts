@@ -13,6 +13,8 @@ import { FEE_PERCENT } from './fee';
  * The fee expression is fee.ts's rule (FEE_PERCENT, half up) in SQL.
  */
 const FEE = `(p."amount" * ${FEE_PERCENT} + 50) / 100`;
+/** What a booked payment leaves on the seller's balance before refunds: the amount less the fee, all of it for a live test (no fee). */
+const CREDITED = `(p."amount" - case when p."test" then 0 else ${FEE} end)`;
 
 /** The states the invariants name, as SQL literals from the lifecycle tables (src/lifecycles/). */
 const P = enumOf(PAYMENT_LIFECYCLE.states);
@@ -29,8 +31,13 @@ const REFUND_REVERSED = sqlList([R.REVERSED]);
 const DISPUTE_DEBITED = sqlList([D.CHARGED_BACK, D.SECOND_CHARGEBACK, D.LOST]);
 /** The journals the dispute moves book (src/lifecycles/dispute.lifecycle.ts). */
 const DISPUTE_KINDS = sqlList(Object.values(DISPUTE_LIFECYCLE.moves).flatMap((move) => ('journal' in move && move.journal ? [move.journal] : [])));
+/** A live test's journals (src/lifecycles/: payment completeTest, refund succeedTest). */
+const TEST_PAYMENT = PAYMENT_LIFECYCLE.moves.completeTest.journal;
+const TEST_REFUND = REFUND_LIFECYCLE.moves.succeedTest.journal;
+/** The journals of a refund carried out: the seller's, or a live test's automatic one. */
+const REFUND_KINDS = `'refund', '${TEST_REFUND}'`;
 /** What a seller gives back of a payment: its refunds and the dispute debits it bears, less what came back. */
-const GIVE_BACK_KINDS = `'refund', 'refund_reversed', ${DISPUTE_KINDS}`;
+const GIVE_BACK_KINDS = `${REFUND_KINDS}, 'refund_reversed', ${DISPUTE_KINDS}`;
 const REJECTED = sqlList([W.REJECTED]);
 const PAID = sqlList([W.PAID]);
 
@@ -45,7 +52,7 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     description: 'each seller balance (sum of entries) equals what its payments, refunds, disputes and withdrawals imply',
     sql: `with expected as (
             select s."id" as seller_id,
-              coalesce((select sum(p."amount" - ${FEE}) from "payments" p join "shops" sh on sh."id" = p."shop_id"
+              coalesce((select sum(${CREDITED}) from "payments" p join "shops" sh on sh."id" = p."shop_id"
                         where sh."seller_id" = s."id" and p."status" in (${BOOKED})), 0)
             - coalesce((select sum(r."amount") from "refunds" r join "payments" p on p."id" = r."payment_id" join "shops" sh on sh."id" = p."shop_id"
                         where sh."seller_id" = s."id" and r."status" in (${REFUND_REFUNDED})), 0)
@@ -61,9 +68,9 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
   },
   {
     name: 'completed_payment_booked_once',
-    description: 'each completed or refunded payment has exactly one credit of its amount and one fee entry',
+    description: 'each completed or refunded payment (live tests apart) has exactly one credit of its amount and one fee entry',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
-          where p."status" in (${BOOKED}) and (
+          where p."status" in (${BOOKED}) and not p."test" and (
             (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'payment' and e."amount" = p."amount") <> 1
             or (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'fee' and e."amount" = -(${FEE})) <> 1
             or (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" in ('payment', 'fee')) <> 2)`,
@@ -78,11 +85,31 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     name: 'refund_entries_match_refunds',
     description: 'each payment has the debits of its refunds carried out and the credits of those reversed, and is refunded exactly when its refunds standing add up to its amount',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
-          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund'), 0)
+          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" in (${REFUND_KINDS})), 0)
                 <> -coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_BOOKED})), 0)
              or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund_reversed'), 0)
                 <> coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REVERSED})), 0)
              or (p."status" in (${REFUNDED})) <> (coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REFUNDED})), 0) = p."amount")`,
+  },
+  {
+    name: 'live_test_booked_without_fee',
+    description: `each completed or refunded live test has exactly one ${TEST_PAYMENT} credit of its amount and no payment or fee entry; no live-test journal on any other payment`,
+    sql: `select p."id" as subject, p."status" as detail from "payments" p
+          where p."test" and p."status" in (${BOOKED}) and (
+            (select count(*) from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = '${TEST_PAYMENT}' and e."amount" = p."amount") <> 1
+            or exists (select 1 from "ledger_entries" e where e."payment_id" = p."id" and e."kind" in ('payment', 'fee')))
+          union all
+          select e."payment_id", 'live-test journal on a payment that is not a live test' from "ledger_entries" e join "payments" p on p."id" = e."payment_id"
+          where e."kind" in ('${TEST_PAYMENT}', '${TEST_REFUND}') and not p."test"
+          group by e."payment_id"`,
+  },
+  {
+    name: 'live_test_nets_to_zero',
+    description: "each refunded live test's entries on the seller's balance sum to zero: the test cost the seller nothing",
+    sql: `select p."id" as subject, 'seller balance moved ' || sum(e."amount") as detail
+          from "payments" p join "ledger_entries" e on e."payment_id" = p."id" and e."account" = 'seller_balance'
+          where p."test" and p."status" in (${REFUNDED})
+          group by p."id" having sum(e."amount") <> 0`,
   },
   {
     name: 'dispute_entries_match_state',

@@ -61,6 +61,17 @@ export function completedPaymentPostings(amount: number): CompletionPosting[] {
   ];
 }
 
+/**
+ * A completed live test (the payment table's `completeTest`): the customer's money reaches the seller's balance
+ * as a `test_payment` credit, with no fee. Its automatic refund takes exactly this back (bookLiveTestRefund).
+ */
+export function liveTestPostings(amount: number): CompletionPosting[] {
+  return [
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'test_payment', amount: -amount, toSeller: false },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'test_payment', amount, toSeller: true },
+  ];
+}
+
 /** A new journal's id: the entries of one money movement share it. */
 export const newJournalId = () => prefixedId('jrn', 20);
 
@@ -78,6 +89,14 @@ export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller, 
   postJournal(tx, { payment, refund }, [
     { account: LedgerAccount.SELLER_BALANCE, kind: 'refund', amount: -refund.amount, seller },
     { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund', amount: refund.amount },
+  ]);
+}
+
+/** A live test's automatic refund (the refund table's `succeedTest`): the fee-free credit goes back, so the test nets to zero. */
+export function bookLiveTestRefund(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+  postJournal(tx, { payment, refund }, [
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'test_refund', amount: -refund.amount, seller },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'test_refund', amount: refund.amount },
   ]);
 }
 

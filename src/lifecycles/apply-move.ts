@@ -1,6 +1,6 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { recordAudit, type AuditTargetType } from '../audit/audit.service';
+import { recordAudit, SYSTEM_ACTOR, type AuditTargetType } from '../audit/audit.service';
 import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
 
 /** How the writes a move declares are made for this row (the table says which; the caller says how). */
@@ -9,8 +9,8 @@ export interface MoveEffects<E> {
   journal?: (tx: EntityManager, row: E) => void | Promise<void>;
   /** The outbox event (declared as `event`), given the event type the table names. */
   event?: (tx: EntityManager, row: E, type: string) => Promise<unknown>;
-  /** The acting admin and what the audit entry says (declared as `audit`); also the four-eyes subject. */
-  audit?: { admin: Admin; reason?: string | null; details?: (row: E) => Record<string, unknown> };
+  /** The acting admin (or the service itself, SYSTEM_ACTOR) and what the audit entry says (declared as `audit`); also the four-eyes subject. */
+  audit?: { admin: Admin | typeof SYSTEM_ACTOR; reason?: string | null; details?: (row: E) => Record<string, unknown> };
   /** The notification mail (declared as `notice`), given the mail kind the table names. */
   notice?: (tx: EntityManager, row: E, kind: string) => Promise<unknown>;
 }
@@ -54,7 +54,10 @@ export async function applyMove<E extends object, S extends string, M extends st
     changes[lifecycle.side.property] = move.stage.to;
   }
   if (move.notByRequester) {
-    const admin = effects.audit!.admin.id;
+    const actor = effects.audit!.admin;
+    // Four eyes are an admin's rule: the service never requests what it approves.
+    if (actor === SYSTEM_ACTOR) throw new UndeclaredEffectError(`${lifecycle.name}.${moveName}: four eyes need an admin, not the service`);
+    const admin = actor.id;
     where.$and = [...((where.$and as unknown[]) ?? []), { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin } }] }];
   }
   const run = async (tx: EntityManager): Promise<E | null> => {
@@ -72,7 +75,7 @@ export async function applyMove<E extends object, S extends string, M extends st
     return row;
   };
   // A move that writes nothing else is one statement, atomic alone: no BEGIN/COMMIT round trips (a card claim
-  // is on the completion path, docs/performance.md).
+  // is on the completion path, docs/decisions/0003-completion-statement.md).
   const writesEffects = !!(move.journal || move.audit || move.event || move.notice);
   return writesEffects ? em.transactional(run) : run(em);
 }

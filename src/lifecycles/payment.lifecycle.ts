@@ -44,6 +44,11 @@ export const PAYMENT_LIFECYCLE = defineLifecycle({
       on: 'the acquirer approved (live answer, or a look-up found it charged)',
       journal: 'payment', event: 'payment.completed',
     },
+    completeTest: {
+      from: ['pending'], to: 'completed', stage: { from: ['processing'], to: 'finished' },
+      on: 'the acquirer approved a live test (as complete); its journal has no fee, and the refund jobs refund it at once (refund: approveAutomatically)',
+      journal: 'test_payment', event: 'payment.completed',
+    },
     fail: {
       from: ['pending'], to: 'failed', stage: { from: ['processing'], to: 'finished' },
       on: 'the acquirer declined (live or looked up), a look-up found the request never received, or the shop stopped taking payments meanwhile',

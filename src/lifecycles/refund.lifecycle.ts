@@ -21,6 +21,11 @@ export const REFUND_LIFECYCLE = defineLifecycle({
       from: ['requested'], to: 'approved', on: 'an admin other than the requester approved it',
       audit: 'refund.approved', notice: 'refund-approved', notByRequester: true, verb: 'approved',
     },
+    approveAutomatically: {
+      from: ['requested'], to: 'approved',
+      on: 'a live test payment completed: the service records and approves its refund in one transaction (no admin, no four eyes: the money goes back to the card it came from)',
+      audit: 'refund.approved_automatically', verb: 'approved',
+    },
     reject: { from: ['requested'], to: 'rejected', on: 'an admin rejected it', audit: 'refund.rejected', notice: 'refund-rejected', verb: 'rejected' },
     claim: { from: ['approved'], to: 'processing', on: 'a refund job took it (its attempt is counted)' },
     reclaim: { from: ['processing'], to: 'processing', on: 'a job found a claim older than REFUND_PROCESSING_TIMEOUT_MS' },
@@ -28,6 +33,11 @@ export const REFUND_LIFECYCLE = defineLifecycle({
       from: ['processing'], to: 'refunded',
       on: 'the acquirer refunded it (live answer, look-up or notification); the payment moves with the refund that completes its amount (payment: refund)',
       journal: 'refund', event: 'payment.refunded',
+    },
+    succeedTest: {
+      from: ['processing'], to: 'refunded',
+      on: 'the acquirer refunded a live test (as succeed): its journal takes back exactly the fee-free credit, so the test nets to zero',
+      journal: 'test_refund', event: 'payment.refunded',
     },
     fail: { from: ['processing'], to: 'failed', on: 'the acquirer refused it (live answer or look-up)', event: 'refund.failed' },
     requeue: { from: ['processing'], to: 'approved', on: 'a look-up found the acquirer never received it (sent again under the same key)' },

@@ -1,6 +1,6 @@
 /**
- * Every mail of the mail outbox, by kind. Customers get two, in the shop's name: the receipt (a paid payment with
- * `customer_email`) and the refund notice. Sellers get notifications, each under a topic they can switch off on
+ * Every mail of the mail outbox, by kind. Customers get three, in the shop's name: the receipt (a paid payment with
+ * `customer_email`), the refund request (with the link to follow it) and the refund notice. Sellers get notifications, each under a topic they can switch off on
  * the dashboard's Account screen (all on until switched off).
  */
 export const NOTIFICATION_TOPICS = ['disputes', 'refunds', 'withdrawals', 'new_sign_in', 'account_changes', 'webhook_failures'] as const;
@@ -34,12 +34,12 @@ export const SELLER_NOTICES = {
 } as const satisfies Record<string, NotificationTopic>;
 
 export type SellerNoticeKind = keyof typeof SELLER_NOTICES;
-export type CustomerMailKind = 'receipt' | 'refund-notice';
+export type CustomerMailKind = 'receipt' | 'refund-requested' | 'refund-notice';
 /** Mails to our own staff (src/notifications/admin-notices.ts): a refund request nearing its 24-hour review promise. */
 export type AdminMailKind = 'refund-review-due';
 export type MailKind = CustomerMailKind | SellerNoticeKind | AdminMailKind;
 
-export const CUSTOMER_MAIL_KINDS: readonly CustomerMailKind[] = ['receipt', 'refund-notice'];
+export const CUSTOMER_MAIL_KINDS: readonly CustomerMailKind[] = ['receipt', 'refund-requested', 'refund-notice'];
 export const ADMIN_MAIL_KINDS: readonly AdminMailKind[] = ['refund-review-due'];
 export const MAIL_KINDS: readonly MailKind[] = [...CUSTOMER_MAIL_KINDS, ...(Object.keys(SELLER_NOTICES) as SellerNoticeKind[]), ...ADMIN_MAIL_KINDS];
 

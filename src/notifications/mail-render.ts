@@ -3,7 +3,8 @@ import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { StartupError } from '../shared/startup-error';
 import { isMailKind, isSellerNotice, type MailKind } from './mail-kinds';
-import { receiptMail, refundNoticeMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
+import { receiptMail, refundNoticeMail, refundRequestedMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
+import { isTrackingTokenShape, trackingPath } from '../refunds/refund-tracking-token';
 import { headerText, mailableAddress } from './mail-text';
 import { refundReviewDueMail } from './admin-notices';
 
@@ -11,7 +12,7 @@ import { refundReviewDueMail } from './admin-notices';
 export interface MailIdentity {
   serviceName: string;
   address: string;
-  /** BASE_URL: the links of seller notifications. */
+  /** BASE_URL: the links of seller notifications and of refund tracking pages. */
   baseUrl: string;
 }
 
@@ -90,18 +91,25 @@ function receiptFacts(identity: MailIdentity, payment: PaymentFacts): ReceiptFac
 
 /** The words of a row's mail, from what it names, read now (a payment, its refund) and the facts it was written with. */
 async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxRow, kind: MailKind, params: Record<string, unknown>): Promise<{ content: MailContent; fromName: string; replyTo: string | null }> {
-  if (kind === 'receipt' || kind === 'refund-notice') {
+  if (kind === 'receipt' || kind === 'refund-notice' || kind === 'refund-requested') {
     const facts = receiptFacts(identity, await paymentFacts(em, row.payment_id));
     // Sent in the shop's name: "Corner Bakery via Payments"; answers go to the seller's support address.
     const fromName = `${headerText(facts.shopName, 80)} via ${identity.serviceName}`;
     if (kind === 'receipt') return { content: receiptMail(facts), fromName, replyTo: facts.supportEmail };
-    const [refund] = await em.execute<{ id: string; amount: string | number; refunded_at: Date | string | null }[]>(
-      `select "id", "amount", "refunded_at" from "refunds" where "id" = ? and "payment_id" = ?`,
+    const [refund] = await em.execute<{ id: string; amount: string | number; created_at: Date | string; refunded_at: Date | string | null }[]>(
+      `select "id", "amount", "created_at", "refunded_at" from "refunds" where "id" = ? and "payment_id" = ?`,
       [row.subject_id, row.payment_id],
     );
-    if (!refund?.refunded_at) throw new UnrenderableMail(`refund ${row.subject_id} was not carried out`);
+    if (!refund) throw new UnrenderableMail(`no refund ${row.subject_id}`);
+    const trackingUrl = trackingUrlOf(identity, params);
+    const refundFacts = { ...facts, refundId: refund.id, refundAmount: Number(refund.amount) };
+    if (kind === 'refund-requested') {
+      if (!trackingUrl) throw new UnrenderableMail(`refund ${row.subject_id}: its request mail has no tracking link`);
+      return { content: refundRequestedMail({ ...refundFacts, requestedAt: new Date(refund.created_at), trackingUrl }), fromName, replyTo: facts.supportEmail };
+    }
+    if (!refund.refunded_at) throw new UnrenderableMail(`refund ${row.subject_id} was not carried out`);
     return {
-      content: refundNoticeMail({ ...facts, refundId: refund.id, refundAmount: Number(refund.amount), refundedAt: new Date(refund.refunded_at) }),
+      content: refundNoticeMail({ ...refundFacts, refundedAt: new Date(refund.refunded_at), trackingUrl }),
       fromName,
       replyTo: facts.supportEmail,
     };
@@ -114,6 +122,12 @@ async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxR
   const [shop] = row.shop_id ? await em.execute<{ name: string }[]>(`select "name" from "shops" where "id" = ?`, [row.shop_id]) : [];
   const content = sellerNoticeMail(kind, { shopName: shop?.name ?? null, serviceName: identity.serviceName, baseUrl: identity.baseUrl, params, at: new Date(row.created_at) });
   return { content, fromName: identity.serviceName, replyTo: null };
+}
+
+/** The refund's tracking page, from the token the row was written with (a notice written before links had none). */
+function trackingUrlOf(identity: MailIdentity, params: Record<string, unknown>): string | null {
+  const token = params.trackingToken;
+  return typeof token === 'string' && isTrackingTokenShape(token) ? `${identity.baseUrl}${trackingPath(token)}` : null;
 }
 
 /**

@@ -144,6 +144,43 @@ export interface RefundNoticeFacts extends ReceiptFacts {
   refundId: string;
   refundAmount: number;
   refundedAt: Date;
+  /** The refund's tracking page (absolute), when it has one. */
+  trackingUrl?: string | null;
+}
+
+/** The link to a refund's tracking page, as both refund mails show it. */
+const trackingLink = (url: string | null | undefined): Link | undefined => (url ? { url, label: 'Follow your refund' } : undefined);
+
+export interface RefundRequestedFacts extends ReceiptFacts {
+  refundId: string;
+  refundAmount: number;
+  requestedAt: Date;
+  trackingUrl: string;
+}
+
+/** The shop asked for a refund: what it is for, what happens next, and the link to follow it. */
+export function refundRequestedMail(facts: RefundRequestedFacts): MailContent {
+  const shop = bodyText(facts.shopName);
+  const whole = facts.refundAmount >= facts.amount;
+  return mail(`${shop} asked to refund your payment`, {
+    title: `Refund from ${shop}`,
+    eyebrow: 'Refund from',
+    heading: shop,
+    figure: ['Amount to refund', `${dollars(facts.refundAmount)} (USD)`],
+    paragraphs: [
+      `${shop} asked to refund ${whole ? 'your payment' : 'part of your payment'} of ${dollars(facts.amount)} made on ${utcDate(facts.completedAt)}.`,
+      `Our payments team reviews refunds, usually within 24 hours; the refund then goes to your ${cardLabel(facts.cardBrand, facts.cardLast4)}. Follow each step on the refund's page: anyone with this link can see it, so keep it to yourself.`,
+    ],
+    rows: [
+      ['Requested', utcDateTime(facts.requestedAt)],
+      ['Original payment', `${dollars(facts.amount)} on ${utcDateTime(facts.completedAt)}`],
+      ['Receipt number', receiptNumber(facts.paymentId, facts.completedAt)],
+      ['Refund ID', facts.refundId],
+    ],
+    contact: contactOf(shop, facts.supportEmail),
+    link: trackingLink(facts.trackingUrl),
+    footer: [`${shop} took this payment through ${facts.serviceName}. Keep this mail with your receipt.`],
+  });
 }
 
 export function refundNoticeMail(facts: RefundNoticeFacts): MailContent {
@@ -168,6 +205,7 @@ export function refundNoticeMail(facts: RefundNoticeFacts): MailContent {
       ['Refund ID', facts.refundId],
     ],
     contact: contactOf(shop, facts.supportEmail),
+    link: trackingLink(facts.trackingUrl),
     footer: [`${shop} took this payment through ${facts.serviceName}. Keep this mail with your receipt.`],
   });
 }

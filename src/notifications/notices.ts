@@ -3,6 +3,7 @@ import { enumOf } from '../lifecycles/lifecycle';
 import { DISPUTE_LIFECYCLE } from '../lifecycles/dispute.lifecycle';
 import { newChangeId, queueCustomerMail, queueSellerNotice } from './mail-outbox';
 import { hostOf } from './mail-text';
+import { issueTrackingToken, isTrackingTokenShape } from '../refunds/refund-tracking-token';
 
 /**
  * What each feature writes to the mail outbox, in its own transaction (the caller's `tx`), at the moment the thing
@@ -20,11 +21,31 @@ interface RefundFacts {
   payment: { id: string; customerEmail?: string | null; shop?: { id: string; seller?: { id: string } } };
 }
 
-/** The customer's refund notice, when the payment has `customer_email` (the refund's `succeed` move). */
+/**
+ * The customer is told the shop asked for a refund, with the link to follow it (`trackingToken`, kept in the mail's
+ * params like the rest of what the mail says), when the payment has `customer_email`.
+ */
+export async function queueRefundRequestedMail(tx: EntityManager, refund: RefundFacts, trackingToken: string): Promise<boolean> {
+  const { payment } = refund;
+  if (!payment.customerEmail || !payment.shop?.seller) return false;
+  return queueCustomerMail(tx, { kind: 'refund-requested', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
+}
+
+/**
+ * The customer's refund notice, when the payment has `customer_email` (the refund's `succeed` move), with the same
+ * tracking link as the request's mail; a refund whose request mail carried none gets its link now.
+ */
 export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts): Promise<boolean> {
   const { payment } = refund;
   if (!payment.customerEmail || !payment.shop?.seller) return false;
-  return queueCustomerMail(tx, { kind: 'refund-notice', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id });
+  const trackingToken = (await requestMailToken(tx, refund.id)) ?? (await issueTrackingToken(tx, refund.id));
+  return queueCustomerMail(tx, { kind: 'refund-notice', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
+}
+
+/** The tracking token the refund's request mail carries (only the mail has it: the refund keeps its hash). */
+async function requestMailToken(tx: EntityManager, refundId: string): Promise<string | null> {
+  const [row] = await tx.execute<{ token: string | null }[]>(`select "params"->>'trackingToken' as token from "mail_outbox" where "kind" = 'refund-requested' and "subject_id" = ?`, [refundId]);
+  return row?.token && isTrackingTokenShape(row.token) ? row.token : null;
 }
 
 /** The seller is told a refund request was approved, rejected (with the reason) or failed at the card (with the reason). */

@@ -12,6 +12,8 @@ import { installTraceHooks, type SpanAttributes, type TraceHooks } from './traci
 
 /** Probes and scrapes every few seconds would each be a trace of their own, telling nothing. */
 const UNTRACED_PATHS = new Set(['/metrics', '/livez', '/readyz', '/healthz']);
+/** Paths that are themselves a secret (a refund tracking link): never written into a span. */
+const SECRET_PATH = /^\/refunds\//;
 
 /**
  * Starts the OpenTelemetry SDK (loaded only when tracing is on: src/observability/tracing-bootstrap.ts) with the
@@ -30,7 +32,7 @@ export function startTracing(settings: TracingConfig): void {
     logRecordProcessors: [],
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
+        ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]) || SECRET_PATH.test(req.url ?? ''),
       }),
       // Routers and route handlers; the middleware layers (headers, request id, metrics, body parsing) would
       // add a dozen spans to every request and say little the HTTP span does not.

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { feeFor } from '../ledger/fee';
+import { paymentFee } from '../ledger/fee';
 import { RefundStatus } from '../refunds/refund.entity';
 import { dollars, isoTime, type CsvCell } from '../shared/csv';
 import { EXPORT_PAGE_ROWS } from '../shared/limits';
@@ -22,6 +22,7 @@ interface PaymentRow {
   metadata: unknown;
   created_at: Date | string;
   completed_at: Date | string | null;
+  test: boolean;
 }
 
 const CHARGED: readonly string[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];
@@ -49,9 +50,10 @@ export async function eachPaymentExportPage(em: EntityManager, sellerId: string,
       const charged = CHARGED.includes(p.status);
       const amount = Number(p.amount);
       const back = refunded.get(p.id) ?? 0;
+      const fee = paymentFee({ amount, test: p.test });
       return [
         p.id, isoTime(p.created_at), isoTime(p.completed_at), p.status, p.currency, dollars(amount),
-        charged ? dollars(feeFor(amount)) : '', dollars(back), charged ? dollars(amount - feeFor(amount) - back) : '',
+        charged ? dollars(fee) : '', dollars(back), charged ? dollars(amount - fee - back) : '',
         p.customer_email, p.customer_name, JSON.stringify(p.metadata ?? {}), shop.id, shop.name, shop.deleted_at ? 'yes' : 'no',
       ];
     }));

@@ -60,6 +60,24 @@ export function metadataDocuments(key: string, value: string): string[] {
   return candidates.map((candidate) => JSON.stringify({ [key]: candidate }));
 }
 
+/** Characters JSON writes as themselves: a value made only of them appears verbatim in the stored metadata text. */
+const VERBATIM_IN_JSON = /^[\p{L}\p{N} @.+\-_:/#]+$/u;
+
+/**
+ * A whole metadata value, any case. Splitting every candidate's metadata into values is what a free-text search
+ * spends its time on, so a value JSON stores verbatim is first looked for in the document's text (a cheap substring
+ * test that can only say "maybe"), and only those documents are split.
+ */
+function metadataValueSql(text: string): string {
+  const exact = 'exists (select 1 from json_each_text(p."metadata") m where lower(m."value") = ?)';
+  return VERBATIM_IN_JSON.test(text) ? `(case when strpos(lower(p."metadata"::text), ?) > 0 then ${exact} else false end)` : exact;
+}
+
+function metadataValueParams(text: string): string[] {
+  const value = text.toLowerCase();
+  return VERBATIM_IN_JSON.test(text) ? [value, value] : [value];
+}
+
 /** `like` pattern of a text typed by a person: its % and _ are matched as themselves. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -101,9 +119,9 @@ export function paymentFilterSql(search: PaymentSearch, shops: readonly string[]
     clauses.push(
       `p."id" in (select c."id" from "payments" c where ${scope} order by c."created_at" desc, c."id" desc limit ${PAYMENT_TEXT_SEARCH_SCAN})`,
       `(p."id" = ? or lower(coalesce(p."customer_email", '')) like ? escape '\\' or lower(coalesce(p."customer_name", '')) like ? escape '\\'
-        or exists (select 1 from json_each_text(p."metadata") m where lower(m."value") = ?))`,
+        or ${metadataValueSql(text)})`,
     );
-    params.push(...params, text, likePattern(text), likePattern(text), text.toLowerCase());
+    params.push(...params, text, likePattern(text), likePattern(text), ...metadataValueParams(text));
   }
   return { sql: clauses.length ? clauses.join(' and ') : 'true', params };
 }

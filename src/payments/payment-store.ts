@@ -48,16 +48,16 @@ export async function insertPaymentForNewKey(em: EntityManager, shopId: string, 
 }
 
 /** A shop's payment as the seller reads it: the scalar fields of the GraphQL `Payment` type. */
-export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<PaymentFields | null> {
+export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<(PaymentFields & Pick<Payment, 'test'>) | null> {
   const [row] = await pooledQuery(
     em,
     // Epoch milliseconds: the ORM's type parsers leave timestamps as driver strings on this pool.
-    `select "id", "amount", "currency", "status", "customer_email", "customer_name", "metadata",
+    `select "id", "amount", "currency", "status", "customer_email", "customer_name", "metadata", "test",
        floor(extract(epoch from "created_at") * 1000) as "created_ms", floor(extract(epoch from "completed_at") * 1000) as "completed_ms"
      from "payments" where "id" = $1 and "shop_id" = $2`,
     [id, shopId],
   );
-  return row ? paymentFieldsOf(row) : null;
+  return row ? { ...paymentFieldsOf(row), test: row.test === true } : null;
 }
 
 /** The scalar fields of a row that selected them with `created_ms` and `completed_ms` (epoch milliseconds). */
@@ -77,12 +77,12 @@ function paymentFieldsOf(row: Record<string, unknown>): PaymentFields {
 
 /** A payment as its checkout reads it: what the page, a card submission and a completion use, with its shop's standing. */
 export type CheckoutPayment = PaymentFields &
-  Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference' | 'threeDsReturnHash'> & {
+  Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference' | 'threeDsReturnHash' | 'test'> & {
     shop: Pick<Shop, 'id' | 'name' | 'status' | 'deletedAt'> & { seller: Pick<Seller, 'status'> };
   };
 
 const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."status", p."checkout_stage", p."failure_code", p."return_url",
-       p."three_ds_redirect", p."three_ds_reference", p."three_ds_return_hash", p."customer_email", p."customer_name", p."metadata",
+       p."three_ds_redirect", p."three_ds_reference", p."three_ds_return_hash", p."test", p."customer_email", p."customer_name", p."metadata",
        floor(extract(epoch from p."created_at") * 1000) as "created_ms", floor(extract(epoch from p."completed_at") * 1000) as "completed_ms",
        sh."id" as "shop_id", sh."name" as "shop_name", sh."status" as "shop_status",
        floor(extract(epoch from sh."deleted_at") * 1000) as "shop_deleted_ms", se."status" as "seller_status"
@@ -91,7 +91,7 @@ const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."sta
 
 /**
  * Any payment with its shop and seller, by id alone (the id is the checkout's capability): one joined statement,
- * the row as it is now. Every checkout call reads it, so no entities are built (docs/performance.md, "The completion path").
+ * the row as it is now. Every checkout call reads it, so no entities are built (docs/decisions/0003-completion-statement.md).
  */
 export async function selectCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment | null> {
   const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);
@@ -104,6 +104,7 @@ export async function selectCheckoutPayment(em: EntityManager, id: string): Prom
     threeDsRedirect: parsedJson(row.three_ds_redirect) as CheckoutPayment['threeDsRedirect'],
     threeDsReference: row.three_ds_reference as string | null,
     threeDsReturnHash: row.three_ds_return_hash as string | null,
+    test: row.test === true,
     shop: {
       id: row.shop_id as string,
       name: row.shop_name as string,

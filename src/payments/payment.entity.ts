@@ -47,6 +47,14 @@ export class Payment {
   @Property({ type: 'json', columnType: 'json' })
   metadata: Opt<Metadata> = {};
 
+  /**
+   * A live test (docs/dashboard.md, "Live test"): 50 cents the seller pays with their own card from the dashboard,
+   * refunded at once with the fee waived. Only the dashboard's live-test mutation sets it, never a create.
+   * Its GraphQL field is PaymentResolver.test (plain views from the REST hot paths carry it too).
+   */
+  @Property({ type: 'boolean' })
+  test: Opt<boolean> = false;
+
   @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();

@@ -51,6 +51,12 @@ export class PaymentResolver {
     return listPayments(context.em, sellerShop(context), page, limit, status);
   }
 
+  @FieldResolver(() => Boolean, { description: 'A live test from the dashboard: refunded automatically, no fee (docs/dashboard.md, "Live test").' })
+  // A create's answer is never a test (a create cannot set it): its snapshot does not carry the flag.
+  test(@Root() payment: { test?: boolean }): boolean {
+    return payment.test === true;
+  }
+
   @FieldResolver(() => String, { description: 'Where the customer pays: {BASE_URL}/checkout/<id>.' })
   // The root is typed by shape, not as the entity class: type-graphql would otherwise build a `Payment`
   // entity from every plain view it is given (the REST hot paths), for one field it never needed.

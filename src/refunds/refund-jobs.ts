@@ -5,12 +5,15 @@ import type { CardProcessor } from '../processor/card-processor';
 import { bullPrefix, connectBullClient, type Redis } from '../shared/redis';
 import { executeRefund, refundsNeedingExecution, type RefundExecutionDeps } from './refund.service';
 import { remindStaleRefundReviews } from './refund-review-reminders';
+import { approveLiveTestRefund, liveTestsAwaitingRefund } from './live-test-refund';
 
 /** How approved refunds get carried out: right after approval, and by a periodic sweep that misses nothing. */
 export interface RefundJobs {
   /** Asks for `refundId` to be carried out soon; never throws (the sweep is the safety net). */
   enqueue(refundId: string): void;
-  /** One pass of the sweep: carries out every approved refund still waiting and every stale claim (answers how many were refunded), and reminds finance of requests nearing the 24-hour review promise. */
+  /** Approves the automatic refund of a live test that just completed and carries it out soon; never throws (the sweep is the safety net). */
+  refundLiveTest(paymentId: string): void;
+  /** One pass of the sweep: approves the automatic refund of every completed live test still without one, carries out every approved refund still waiting and every stale claim (answers how many were refunded), and reminds finance of requests nearing the 24-hour review promise. */
   sweep(): Promise<number>;
   stop(): Promise<void>;
   /** The bull queue (none without Redis), for the admins' queue dashboard. */
@@ -71,10 +74,18 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
     void queue.process(CONCURRENCY, (job) => execute(job.data.refundId));
   }
 
+  const approveLiveTest = (paymentId: string) =>
+    track(approveLiveTestRefund(orm.em.fork(), paymentId)).catch((err: Error) => {
+      logger.error({ paymentId, err }, 'live test refund not approved; the sweep will try again');
+      return null;
+    });
+
   let sweeping: Promise<number> | null = null;
   const sweep = () => {
     sweeping ??= track(
       (async () => {
+        // Live tests whose completion's hand-off was lost get their refund first, so this pass carries it out.
+        for (const paymentId of await liveTestsAwaitingRefund(orm.em.fork())) await approveLiveTest(paymentId);
         const ids = await refundsNeedingExecution(orm.em.fork(), options.processingTimeoutMs);
         let done = 0;
         for (const id of ids) if ((await execute(id).catch(() => 'error')) === 'refunded') done++;
@@ -92,15 +103,24 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
   const timer = setInterval(() => sweep().catch((err: Error) => logger.warn({ err: err.message }, 'refund sweep failed')), options.sweepIntervalMs);
   timer.unref();
 
+  const enqueue = (refundId: string) => {
+    if (!queue) {
+      setImmediate(() => execute(refundId).catch(() => undefined));
+      return;
+    }
+    queue.add({ refundId }, { jobId: refundId }).catch((err: Error) => {
+      logger.warn({ refundId, err: err.message }, 'could not queue the refund; the sweep will carry it out');
+    });
+  };
+
   return {
     queues: queue ? [queue] : [],
-    enqueue(refundId) {
-      if (!queue) {
-        setImmediate(() => execute(refundId).catch(() => undefined));
-        return;
-      }
-      queue.add({ refundId }, { jobId: refundId }).catch((err: Error) => {
-        logger.warn({ refundId, err: err.message }, 'could not queue the refund; the sweep will carry it out');
+    enqueue,
+    refundLiveTest(paymentId) {
+      void approveLiveTest(paymentId).then((refundId) => {
+        if (!refundId) return;
+        logger.info({ paymentId, refundId }, 'live test refund approved automatically');
+        enqueue(refundId);
       });
     },
     sweep,

@@ -60,6 +60,18 @@ export class Refund extends ReviewedByAdmins {
   @Property({ type: 'datetime', nullable: true })
   refundedAt: Date | null = null;
 
+  /** When the acquirer refused it (the `fail` move): a stage of the customer's tracking page. */
+  @Property({ type: 'datetime', nullable: true })
+  failedAt: Date | null = null;
+
+  /** When the acquirer reversed it (the `reverse` move): a stage of the customer's tracking page. */
+  @Property({ type: 'datetime', nullable: true })
+  reversedAt: Date | null = null;
+
+  /** SHA-256 of the token of the customer's tracking link (src/refunds/refund-tracking.ts); never the token. */
+  @Property({ type: 'text', nullable: true, hidden: true, lazy: true })
+  trackingTokenHash: string | null = null;
+
   /** The reconciliation sweeper's lease: no other instance asks the acquirer about it before this. */
   @Property({ type: 'datetime', nullable: true })
   reconcileLeasedUntil: Date | null = null;

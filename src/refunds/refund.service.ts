@@ -5,7 +5,7 @@ import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../admins/admin-rules';
 import { recordAudit } from '../audit/audit.service';
 import { chargebackStands } from '../disputes/dispute.service';
-import { bookRefund, bookRefundReversal } from '../ledger/ledger.service';
+import { bookLiveTestRefund, bookRefund, bookRefundReversal } from '../ledger/ledger.service';
 import { Payment } from '../payments/payment.entity';
 import { movePayment } from '../payments/payment-lifecycle';
 import { applyMove } from '../lifecycles/apply-move';
@@ -21,7 +21,8 @@ import { Refund, RefundStatus } from './refund.entity';
 import { fullyRefunded, refundableRemaining, refundAmountOf } from './refund-rules';
 import { refundPayload } from './refund-payload';
 import { recordPaymentEvent } from '../webhooks/outbox';
-import { noticeRefund, queueRefundNotice } from '../notifications/notices';
+import { noticeRefund, queueRefundNotice, queueRefundRequestedMail } from '../notifications/notices';
+import { newTrackingToken } from './refund-tracking-token';
 import type { Page } from '../shared/pagination';
 import type { ListOrder } from '../shared/list-order';
 import { reviewQueue } from '../admins/reviewed-by-admins';
@@ -65,7 +66,13 @@ export async function requestRefund(
     if (await chargebackStands(tx, payment.id)) throw domainError('REFUND_CHARGEBACK_STANDS');
     const refunds = await tx.find(Refund, { payment: payment.id }, { fields: ['amount', 'status'] });
     const refundAmount = refundAmountOf(amount, refundableRemaining(payment.amount, refunds));
-    const refund = tx.create(Refund, { payment: payment.id, amount: refundAmount, reason: text, requestedBy: admin?.id ?? null });
+    // The customer's link to follow the refund (src/refunds/refund-tracking.ts), mailed with the request.
+    const tracking = payment.customerEmail ? newTrackingToken() : null;
+    const refund = tx.create(Refund, { payment: payment.id, amount: refundAmount, reason: text, requestedBy: admin?.id ?? null, trackingTokenHash: tracking?.hash ?? null });
+    if (tracking) {
+      await tx.populate(payment, ['shop']);
+      await queueRefundRequestedMail(tx, { id: refund.id, amount: refundAmount, payment }, tracking.token);
+    }
     // The seller's own request is not an admin action: the refund row (requested_by null) is its record.
     if (admin) recordAudit(tx, admin, { action: 'refund.requested', targetType: 'refund', targetId: refund.id, reason: text, details: { paymentId: payment.id, amount: refundAmount } });
     return refund;
@@ -215,12 +222,14 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
     if (fullyRefunded(payment.amount, [...refunded.map((r) => r.amount), current.amount])) {
       if (!(await movePayment(tx, 'refund', { id: paymentId, readBack: false }))) throw new Error(`payment ${paymentId} is not completed: refund ${refundId} cannot be booked`);
     }
-    const done = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'succeed', {
+    // A live test's refund takes back its fee-free credit on the test journal (succeedTest), any other the seller's money.
+    const book = payment.test ? bookLiveTestRefund : bookRefund;
+    const done = await applyMove(tx, REFUND_LIFECYCLE, Refund, payment.test ? 'succeedTest' : 'succeed', {
       id: refundId,
       changes: { refundedAt: new Date(), processorReference: reference, needsAttentionAt: null },
       populate: ['payment', 'payment.shop', 'payment.shop.seller'],
       effects: {
-        journal: (t, r) => bookRefund(t, r.payment, r.payment.shop.seller, r),
+        journal: (t, r) => book(t, r.payment, r.payment.shop.seller, r),
         event: (t, r, type) => recordPaymentEvent(t, r.payment, type as 'payment.refunded', deps.baseUrl, refundPayload(r)),
       },
     });
@@ -277,6 +286,7 @@ export async function reverseRefund(em: EntityManager, refundId: string, money: 
     if (payment.status === PaymentStatus.REFUNDED) await movePayment(tx, 'reverseRefund', { id: payment.id, readBack: false });
     await applyMove(tx, REFUND_LIFECYCLE, Refund, 'reverse', {
       id: refundId,
+      changes: { reversedAt: new Date() },
       populate: ['payment', 'payment.shop', 'payment.shop.seller'],
       effects: { journal: (t, r) => bookRefundReversal(t, r.payment, r.payment.shop.seller, r) },
     });
@@ -288,7 +298,7 @@ export async function reverseRefund(em: EntityManager, refundId: string, money: 
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
   const failed = await applyMove(em, REFUND_LIFECYCLE, Refund, 'fail', {
     id: refund.id,
-    changes: { failureReason: reason, needsAttentionAt: null },
+    changes: { failureReason: reason, needsAttentionAt: null, failedAt: new Date() },
     populate: ['payment', 'payment.shop'],
     effects: {
       event: async (tx, done, type) => {

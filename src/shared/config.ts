@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseRedisTarget } from './redis-url';
@@ -67,10 +68,16 @@ export interface Config {
   accountAttemptsPerClient: number;
   /** PASSWORD_RESET_MAILS_PER_HOUR: password reset mails one e-mail address may receive per hour, whoever asks; past it the answer is the same and no mail goes out (default 3). */
   passwordResetMailsPerHour: number;
+  /** REFUND_PAGE_VIEWS_PER_CLIENT: refund tracking pages (`/refunds/<token>`) one client address may open per 15 minutes, right link or wrong, so links cannot be guessed at speed (default 60). */
+  refundPageViewsPerClient: number;
   /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets and payout account numbers in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
   accountSecretsKey: string | undefined;
   /** ACCOUNT_SECRETS_OLD_KEYS: earlier values of ACCOUNT_SECRETS_KEY, comma-separated, still opening what they sealed until `npm run cli -- reencrypt-secrets` has sealed everything again with the current key; unset = none. */
   accountSecretsOldKeys: string[];
+  /** STATEMENT_SIGNING_KEY: the Ed25519 private key signing sellers' JSON statements, PEM (PKCS#8) or that key's DER in base64 (`openssl genpkey -algorithm ed25519`); its public half is served at /.well-known/statement-keys.json; required unless BASE_URL is localhost; unset = with a localhost BASE_URL a key is generated once and kept in DATA_DIR (docs/dashboard.md, "Signed statements"). */
+  statementSigningKey: string | undefined;
+  /** STATEMENT_SIGNING_OLD_PUBLIC_KEYS: public keys (PEM or base64 DER, comma-separated) of earlier values of STATEMENT_SIGNING_KEY, still published so the statements they signed stay verifiable; unset = none. */
+  statementSigningOldPublicKeys: string[];
   /** PAYMENT_EXPIRES_AFTER_MS: a pending payment takes no card (nor 3-D Secure answer) this long after it was created, and reads as failed with the reason `expired` (default 86400000). */
   paymentExpiresAfterMs: number;
   /** Refund execution (docs/admin.md). */
@@ -262,8 +269,11 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || `Payments <no-reply@${new URL(base).hostname}>`,
     accountAttemptsPerClient: integer(env, 'ACCOUNT_ATTEMPTS_PER_CLIENT', 30, 1, 1_000_000_000),
     passwordResetMailsPerHour: integer(env, 'PASSWORD_RESET_MAILS_PER_HOUR', 3, 1, 1000),
+    refundPageViewsPerClient: integer(env, 'REFUND_PAGE_VIEWS_PER_CLIENT', 60, 1, 1_000_000_000),
     accountSecretsKey: hexKey(env, 'ACCOUNT_SECRETS_KEY'),
     accountSecretsOldKeys: oldHexKeys(env),
+    statementSigningKey: statementSigningKey(env),
+    statementSigningOldPublicKeys: oldPublicKeys(env),
     paymentExpiresAfterMs: integer(env, 'PAYMENT_EXPIRES_AFTER_MS', 86_400_000, 10, 30 * 86_400_000),
     refunds: {
       sweepIntervalMs: integer(env, 'REFUND_SWEEP_INTERVAL_MS', 30_000, 10, 3_600_000),
@@ -395,6 +405,36 @@ function oldHexKeys(env: Env): string[] {
   return keys;
 }
 
+/** An Ed25519 key as PEM, or its DER in base64 (one line, easier to set); answered as PEM, and never echoed in a refusal. */
+function ed25519Key(name: string, kind: 'private' | 'public', raw: string): string {
+  const pem = raw.startsWith('-----BEGIN');
+  const der = <T extends 'pkcs8' | 'spki'>(type: T) => ({ key: Buffer.from(raw, 'base64'), format: 'der' as const, type });
+  try {
+    // createPublicKey would also take a private key (and derive its public half): one has no place among public keys.
+    const key = kind === 'private' ? createPrivateKey(pem ? raw : der('pkcs8')) : raw.includes('PRIVATE') ? null : createPublicKey(pem ? raw : der('spki'));
+    if (key?.asymmetricKeyType === 'ed25519') return key.export({ format: 'pem', type: kind === 'private' ? 'pkcs8' : 'spki' }).toString();
+  } catch {
+    // Refused below, in the same words as a key of another type.
+  }
+  return fail(name, kind === 'private' ? 'must be an Ed25519 private key, PEM (PKCS#8) or base64 DER' : 'must be Ed25519 public keys, PEM or base64 DER, comma-separated');
+}
+
+function statementSigningKey(env: Env): string | undefined {
+  const raw = env.STATEMENT_SIGNING_KEY?.trim();
+  return raw ? ed25519Key('STATEMENT_SIGNING_KEY', 'private', raw) : undefined;
+}
+
+function oldPublicKeys(env: Env): string[] {
+  const keys = (env.STATEMENT_SIGNING_OLD_PUBLIC_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  return keys.map((key) => ed25519Key('STATEMENT_SIGNING_OLD_PUBLIC_KEYS', 'public', key));
+}
+
+/** BASE_URL names this machine (localhost or a loopback address): local development, not a service others reach. */
+export function isLocalBaseUrl(base: string): boolean {
+  const host = new URL(base).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback');
+}
+
 /** Cookies without `Secure` travel over plain http: never where BASE_URL says the service is on https. */
 function sessionCookiesInsecure(env: Env, base: string): boolean {
   const wanted = flag(env, 'SESSION_COOKIES_INSECURE', false);
@@ -433,9 +473,7 @@ function trustProxy(env: Env): TrustProxy {
 /** Stack traces name server paths and code: never on a service others can reach. */
 function graphqlStackTraces(env: Env, base: string): boolean {
   const wanted = flag(env, 'GRAPHQL_STACK_TRACES', false);
-  const host = new URL(base).hostname.replace(/^\[|\]$/g, '');
-  const local = host === 'localhost' || (ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback');
-  if (wanted && !local) fail('GRAPHQL_STACK_TRACES', `is for local debugging only (BASE_URL ${base} is not localhost)`);
+  if (wanted && !isLocalBaseUrl(base)) fail('GRAPHQL_STACK_TRACES', `is for local debugging only (BASE_URL ${base} is not localhost)`);
   return wanted;
 }
 

@@ -113,6 +113,10 @@ const catalogue = {
     status: 403,
     message: 'Your shop is deactivated: you can still read its history, but nothing can be changed until our team reactivates it',
   },
+  LIVE_TEST_LIMIT_REACHED: {
+    status: 429,
+    message: (limit: number) => `This shop has run its ${limit} live tests for today (UTC); try again after midnight UTC`,
+  },
   SHOP_CLOSED_BY_ADMIN: {
     status: 403,
     message: 'Your shop was closed by our team: you can still read your account, but nothing can be changed and a new shop cannot be opened from the dashboard; contact support',

@@ -6,6 +6,10 @@
 
 /** Spec: minimum amount 50 cents. */
 export const MINIMUM_AMOUNT_CENTS = 50;
+/** A live test from the dashboard (docs/dashboard.md, "Live test"): the smallest payment, never the caller's amount. */
+export const LIVE_TEST_AMOUNT_CENTS = MINIMUM_AMOUNT_CENTS;
+/** Live tests a shop may run per UTC day (counted from midnight UTC, whatever became of them). */
+export const LIVE_TESTS_PER_SHOP_PER_DAY = 5;
 /** Spec: `usd` only. */
 export const SUPPORTED_CURRENCY = 'usd';
 /** Spec: withdrawal minimum 10 USD. */

@@ -40,7 +40,7 @@ export type { Logger };
 
 /**
  * Written in 4 KB batches off the request path: a synchronous write per log line was a measurable share of
- * the CPU under load (docs/performance.md). Batches are flushed at least every second and on shutdown
+ * the CPU under load (docs/decisions/0012-hot-paths.md). Batches are flushed at least every second and on shutdown
  * (`logger.flush()`), so at most a second of lines is at risk if the process is killed.
  */
 function bufferedStream(fd: 1 | 2): DestinationStream {

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-// CSPRNG bytes drawn 4 KB at a time: one system call serves about a hundred ids (docs/performance.md).
+// CSPRNG bytes drawn 4 KB at a time: one system call serves about a hundred ids (docs/decisions/0012-hot-paths.md).
 const pool = Buffer.alloc(4096);
 let next = pool.length;
 

@@ -22,6 +22,7 @@ import { Shop, ShopStatus } from './shop.entity';
 import { AccountStatus, paymentMaximumFor } from './account-status';
 import type { NewShop } from './shop-provisioning';
 import { type Page, PageArgs, PageType } from '../shared/pagination';
+import { ShopOrder } from '../shared/list-order';
 
 export const ShopList = PageType(Shop, 'ShopList');
 
@@ -116,15 +117,16 @@ export class ShopAdminResolver {
   }
 
   @Authorized('ADMIN')
-  @Query(() => ShopList, { description: 'Shops, newest first; `search` matches the shop name or the seller e-mail.' })
+  @Query(() => ShopList, { description: 'Shops, newest first unless `order` says otherwise; `search` matches the shop name or the seller e-mail.' })
   shops(
     @Arg('status', () => ShopStatus, { nullable: true }) status: ShopStatus | null,
     @Arg('search', () => String, { nullable: true }) search: string | null,
     @Arg('includeDeleted', () => Boolean, { nullable: true }) includeDeleted: boolean | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
     @Ctx() context: GraphQLContext,
+    @Arg('order', () => ShopOrder, { nullable: true, description: 'Default NEWEST_FIRST.' }) order?: ShopOrder | null,
   ): Promise<Page<Shop>> {
-    return listShops(context.em, { status, search, includeDeleted }, page, limit);
+    return listShops(context.em, { status, search, includeDeleted }, page, limit, order);
   }
 
   @Authorized('ADMIN')

@@ -15,6 +15,7 @@ import { Shop, ShopStatus } from './shop.entity';
 import { endAllSessions } from '../accounts/sessions';
 import { validPageRequest, pageOf, windowOf, type Page } from '../shared/pagination';
 import { SHOP_NAME_MAX_LENGTH } from '../shared/limits';
+import { ShopOrder } from '../shared/list-order';
 
 
 export interface ShopRequest {
@@ -215,8 +216,16 @@ export interface ShopFilter {
   includeDeleted?: boolean | null;
 }
 
-/** Shops for the console, newest first. */
-export async function listShops(em: EntityManager, filter: ShopFilter, page?: number | null, limit?: number | null): Promise<Page<Shop>> {
+/** How each order sorts the shops; ties broken by id so pages never overlap. */
+const SHOP_ORDER_BY: Record<ShopOrder, Record<string, 'asc' | 'desc'>> = {
+  [ShopOrder.NEWEST_FIRST]: { createdAt: 'desc', id: 'desc' },
+  [ShopOrder.OLDEST_FIRST]: { createdAt: 'asc', id: 'asc' },
+  [ShopOrder.NAME_A_TO_Z]: { name: 'asc', id: 'asc' },
+  [ShopOrder.NAME_Z_TO_A]: { name: 'desc', id: 'desc' },
+};
+
+/** Shops for the console, newest first unless asked otherwise. */
+export async function listShops(em: EntityManager, filter: ShopFilter, page?: number | null, limit?: number | null, order?: ShopOrder | null): Promise<Page<Shop>> {
   const request = validPageRequest(page, limit);
   const where: FilterQuery<Shop> = {};
   if (!filter.includeDeleted) where.deletedAt = null;
@@ -226,7 +235,7 @@ export async function listShops(em: EntityManager, filter: ShopFilter, page?: nu
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.$or = [{ name: { $ilike: pattern } }, { seller: { email: { $ilike: pattern } } }];
   }
-  const [items, total] = await em.findAndCount(Shop, where, { orderBy: { createdAt: 'desc', id: 'desc' }, ...windowOf(request) });
+  const [items, total] = await em.findAndCount(Shop, where, { orderBy: SHOP_ORDER_BY[order ?? ShopOrder.NEWEST_FIRST], ...windowOf(request) });
   return pageOf(request, items, total);
 }
 

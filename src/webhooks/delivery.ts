@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
+import { unavailableError } from '../db/unavailable';
 import { applyMove } from '../lifecycles/apply-move';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from '../lifecycles/webhook-delivery.lifecycle';
 import { outcomeAfterAttempt, type RetryPolicy } from './retry-schedule';
@@ -44,6 +45,7 @@ interface ClaimedAttempt {
  * (so a worker that dies leaves a trace), and the outcome and the next `next_attempt_at` after it.
  */
 export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, attemptCount: number): Promise<AttemptResult> {
+  const leaseEndsAt = Date.now() + deps.leaseMs;
   const claimed = await claim(deps, deliveryId, attemptCount);
   if (!claimed) return 'skipped';
 
@@ -56,7 +58,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
     : { status: null, error: 'the shop has no webhook URL', durationMs: 0, responseExcerpt: null, retryAfter: null };
 
   const outcome = outcomeAfterAttempt(deps.policy, claimed.inSchedule, answer, claimed.test || !claimed.url);
-  await deps.orm.em.fork().transactional(async (tx) => {
+  await whileLeaseHolds(leaseEndsAt, () => deps.orm.em.fork().transactional(async (tx) => {
     await tx.nativeUpdate(WebhookAttempt, { id: claimed.attemptId }, {
       durationMs: answer.durationMs,
       httpStatus: answer.status,
@@ -75,7 +77,7 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
       },
       readBack: false,
     });
-  });
+  }));
   deps.logger.info(
     { deliveryId, eventId: claimed.eventId, attempt: claimed.number, httpStatus: answer.status, error: answer.error, ms: answer.durationMs, outcome: outcome.status },
     'webhook attempt',
@@ -83,6 +85,24 @@ export async function attemptDelivery(deps: DeliveryDeps, deliveryId: string, at
   observe(deps.metrics, outcome.status, claimed);
   if (outcome.move === 'retry') deps.onRetryScheduled?.(deliveryId, claimed.number, outcome.nextAttemptAt);
   return outcome.status;
+}
+
+const OUTCOME_RETRY_MS = 250;
+
+/**
+ * Writes an attempt's outcome, again and again while the database is away (a failover takes seconds) and the
+ * attempt's lease holds. An outcome never written is an attempt made again once the lease runs out: the seller
+ * would get the webhook twice. Writing it twice is harmless (the move is conditional on the attempt count).
+ */
+async function whileLeaseHolds(leaseEndsAt: number, write: () => Promise<void>): Promise<void> {
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!unavailableError(error) || Date.now() + OUTCOME_RETRY_MS >= leaseEndsAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, OUTCOME_RETRY_MS));
+    }
+  }
 }
 
 /** `retry_scheduled` rather than `pending`; lag is measured from the event's own timestamp (its commit). */
@@ -114,7 +134,7 @@ async function claim(deps: DeliveryDeps, deliveryId: string, attemptCount: numbe
       { error: 'worker lost: no outcome was recorded' },
     );
     // What the request needs, in one plain read: a populated find of the delivery, its event and its shop cost
-    // about 3 ms of CPU, and a burst of completions is a burst of deliveries (docs/performance.md, "Webhook deliveries").
+    // about 3 ms of CPU, and a burst of completions is a burst of deliveries (docs/decisions/0004-webhook-outbox.md).
     const [target] = await tx.execute<{ url: string | null; secret: string; event_id: string; body: string; test: boolean }[]>(
       `select case when s."deleted_at" is null then s."webhook_url" end as url, s."webhook_secret" as secret,
               e."id" as event_id, e."body", e."test"

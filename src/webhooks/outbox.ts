@@ -12,8 +12,14 @@ import { newWebhookEventId, WebhookEvent } from './webhook-event.entity';
 export type PaymentEventType = Extract<WebhookEventType, `payment.${string}` | `refund.${string}`>;
 export type WithdrawalEventType = Extract<WebhookEventType, `withdrawal.${string}`>;
 
-/** What an event is about besides the payment: a refund (refund events) or a withdrawal (withdrawal events). */
-export type EventSubjects = { refund?: object; withdrawal?: object };
+/**
+ * What an event is about besides the payment: a refund (refund events) or a withdrawal (withdrawal events);
+ * `test: true` marks every event of a live test (docs/reference.md, "Webhooks"), so the seller's code can ignore it.
+ */
+export type EventSubjects = { refund?: object; withdrawal?: object; test?: true };
+
+/** `test: true` for a live test's events; nothing at all for any other payment, whose bodies stay as they were. */
+const liveTestMark = (test: boolean): Pick<EventSubjects, 'test'> => (test ? { test: true } : {});
 
 /**
  * Writes a payment event (payment.*, refund.*) to the outbox inside the caller's transaction, so the event
@@ -30,7 +36,7 @@ export async function recordPaymentEvent(
 ): Promise<WebhookEvent> {
   const next = await nextSequence(tx, 'payment_id', payment.id);
   const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: next, body: '' });
-  event.body = eventBody(event, { payment: paymentPayload(payment, baseUrl), ...(refund ? { refund } : {}) }, payment.shop);
+  event.body = eventBody(event, { payment: paymentPayload(payment, baseUrl), ...(refund ? { refund } : {}), ...liveTestMark(payment.test) }, payment.shop);
   deliverIfChosen(tx, event, payment);
   return event;
 }
@@ -52,11 +58,11 @@ export interface PaymentEventDraft {
  * Everything of a payment event but its sequence, for a writer that takes the sequence in the same statement
  * as the insert (checkout/completion-statement.ts). `payment` holds the fields as they are after the change.
  */
-export function paymentEventDraft(payment: PaymentFields, shop: Pick<Shop, 'id' | 'name'>, type: PaymentEventType, baseUrl: string): PaymentEventDraft {
+export function paymentEventDraft(payment: PaymentFields, shop: Pick<Shop, 'id' | 'name'>, type: PaymentEventType, baseUrl: string, test = false): PaymentEventDraft {
   const id = newWebhookEventId();
   const createdAt = new Date();
   const SENTINEL = '"sequence":0,';
-  const body = eventBody({ id, type, sequence: 0, createdAt }, { payment: paymentPayload(payment, baseUrl) }, shop);
+  const body = eventBody({ id, type, sequence: 0, createdAt }, { payment: paymentPayload(payment, baseUrl), ...liveTestMark(test) }, shop);
   const at = body.indexOf(SENTINEL) + '"sequence":'.length;
   const before = body.slice(0, at);
   const after = body.slice(at + 1);
@@ -123,7 +129,7 @@ export function recordTestEvent(tx: EntityManager, shop: Shop, baseUrl: string):
 
 /**
  * The one serialization of every event: `id`, `event`, `sequence`, then what it is about (`payment`, plus
- * `refund` for refund events; `withdrawal` for withdrawal events), `shop`, `timestamp`. `amount` is integer
+ * `refund` for refund events; `withdrawal` for withdrawal events), `test: true` for a live test only, `shop`, `timestamp`. `amount` is integer
  * cents, as everywhere in the API.
  */
 function eventBody(event: Pick<WebhookEvent, 'id' | 'type' | 'sequence' | 'createdAt'>, subjects: { payment?: object } & EventSubjects, shop: Pick<Shop, 'id' | 'name'>): string {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
@@ -14,6 +14,9 @@ export function runToEnd(script: string, args: string[], env: Record<string, str
   });
 }
 
+/** The benchmarks' BASE_URL is not localhost, where the service refuses to start without a statement signing key. */
+export const BENCH_STATEMENT_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
 /**
  * `cpus` (a taskset list such as "1" or "1-3"): the process and its children run only on those cores.
  * `nodeArgs`: flags for node itself (`--cpu-prof` is refused in NODE_OPTIONS).
@@ -22,7 +25,7 @@ export function startChild(script: string, args: string[], env: Record<string, s
   return new Promise((resolve, reject) => {
     const command = [process.execPath, ...nodeArgs, path.join(ROOT, script), ...args];
     const pinned = cpus ? ['taskset', '-c', cpus, ...command] : command;
-    const child = spawn(pinned[0], pinned.slice(1), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(pinned[0], pinned.slice(1), { cwd: ROOT, env: { STATEMENT_SIGNING_KEY: BENCH_STATEMENT_KEY, ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let seen = '';
     const onData = (d: Buffer) => {
       seen += d;

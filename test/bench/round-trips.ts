@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
 import { createSellerWithShop } from '../../src/shops/shop-provisioning';
 import { approvedSubmission } from './card-submission';
+import { BENCH_STATEMENT_KEY } from './children';
 
 /**
  * Round trips to PostgreSQL of one checkout completion (SubmitCard, approving card): a service started in
@@ -16,6 +17,7 @@ import { approvedSubmission } from './card-submission';
  */
 export async function completionRoundTrips(env: Record<string, string>): Promise<{ roundTrips: number; statements: string[] }> {
   const config = loadConfig({
+    STATEMENT_SIGNING_KEY: BENCH_STATEMENT_KEY,
     ...env,
     PORT: '0',
     WEB_CONCURRENCY: '1',

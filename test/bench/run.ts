@@ -24,9 +24,10 @@ const POOL_SIZE = 10;
 const PROCESSES = Number(process.env.WEB_CONCURRENCY ?? 1);
 const asJson = process.argv.includes('--json');
 /**
- * Scaling shape (docs/scaling.md): `BENCH_LOAD_CPUS=0 BENCH_SERVICE_CPUS=1` pins this process (the load
- * generator) and the service and baseline processes to those cores with `taskset`, so a second service process
- * shows what it adds instead of competing with the generator. PostgreSQL and Redis stay where they are.
+ * Scaling shape (docs/performance.md, "Measuring"; docs/decisions/0011-scaling-out.md): `BENCH_LOAD_CPUS=0
+ * BENCH_SERVICE_CPUS=1` pins this process (the load generator) and the service and baseline processes to those
+ * cores with `taskset`, so a second service process shows what it adds instead of competing with the generator.
+ * PostgreSQL and Redis stay where they are.
  */
 const LOAD_CPUS = process.env.BENCH_LOAD_CPUS;
 const SERVICE_CPUS = process.env.BENCH_SERVICE_CPUS;

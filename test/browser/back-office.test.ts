@@ -267,6 +267,11 @@ test("an owner suspends a seller and resets the seller's two-factor, each with a
   await page.getByLabel('Shop name or seller e-mail').fill(shop.seller.email);
   await page.getByLabel('Shop name or seller e-mail').press('Enter');
   await page.waitForURL(/search=/);
+  // Sorted by name through the address, so the sorted list is a link a colleague can open.
+  await page.getByRole('button', { name: 'Shop', exact: true }).click();
+  await page.waitForURL(/order=NAME_A_TO_Z/);
+  expect(await page.getByRole('columnheader', { name: 'Shop', exact: true }).getAttribute('aria-sort')).toBe('ascending');
+  await page.getByRole('region', { name: 'Shops, by name, A to Z' }).waitFor();
   await check(page, 'shops-owner');
   await page.getByRole('link', { name: 'Test Shop' }).first().click();
   await page.getByRole('heading', { name: 'Test Shop', level: 1 }).waitFor();
@@ -306,6 +311,16 @@ test('the audit log shows each action with the admin who took it, filtered by ad
   for (const action of ['refund.approved', 'withdrawal.approved', 'payout_account.read', 'withdrawal.paid']) await table.getByRole('link', { name: `Only ${action} actions` }).first().waitFor();
   expect(await table.getByText(admins.financeA.email).count()).toBe(0);
   await check(page, 'audit-finance-b');
+  // Oldest first through the address: the same entries the other way round.
+  const actionsIn = (region: ReturnType<Page['getByRole']>) => region.getByRole('link', { name: /^Only .* actions$/ }).allTextContents();
+  const newestFirst = await actionsIn(table);
+  await page.getByRole('button', { name: 'When', exact: true }).click();
+  await page.waitForURL(/order=OLDEST_FIRST/);
+  const oldestFirst = page.getByRole('region', { name: 'Audit log, oldest first' });
+  await oldestFirst.waitFor();
+  expect(await page.getByRole('columnheader', { name: 'When', exact: true }).getAttribute('aria-sort')).toBe('ascending');
+  expect(await actionsIn(oldestFirst)).toEqual([...newestFirst].reverse());
+  expect(newestFirst.length).toBeGreaterThan(3);
 
   const today = new Date().toISOString().slice(0, 10);
   await page.goto(`${web.service.url}/admin?view=audit&action=seller.suspended&from=${today}&to=${today}`);

@@ -82,7 +82,7 @@ test('the refund notice reads well at 320 px and 800 px too (axe-core)', async (
   const finance = await adminClient(service, AdminRole.FINANCE);
   const refundId = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "customer asked", amount: 1250) { id } }`, { p: paymentId })).requestRefund.id;
   await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: refundId });
-  const [notice] = await smtp.waitFor((m) => m.envelopeTo.includes('ann@example.com') && /refund/i.test(m.parsed.subject ?? ''));
+  const [notice] = await smtp.waitFor((m) => m.envelopeTo.includes('ann@example.com') && /^Your refund from/.test(m.parsed.subject ?? ''));
   const html = notice.parsed.html as string;
   expect(html).toContain('$12.50 (USD)');
   for (const width of [320, 800]) {

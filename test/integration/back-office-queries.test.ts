@@ -188,6 +188,32 @@ describe('sorted queues', () => {
   });
 });
 
+describe('sorted lists', () => {
+  test('shops newest first by default, oldest first, by name either way, ties never repeated across pages', async () => {
+    const tag = `Sorted ${Date.now()}`;
+    for (const letter of ['B', 'A', 'C']) await service.createShop({ shopName: `${tag} ${letter}` });
+    const SHOPS = `query ($s: String, $order: ShopOrder, $page: Int) { shops(search: $s, order: $order, limit: 2, page: $page) { items { name } pagination { total } } }`;
+    const names = async (order: string | null) => {
+      const pages = [1, 2].map((page) => owner.ok(SHOPS, { s: tag, order, page }));
+      return (await Promise.all(pages)).flatMap((answer) => answer.shops.items.map((shop: { name: string }) => shop.name.slice(-1)));
+    };
+    expect(await names(null)).toEqual(['C', 'A', 'B']);
+    expect(await names('OLDEST_FIRST')).toEqual(['B', 'A', 'C']);
+    expect(await names('NAME_A_TO_Z')).toEqual(['A', 'B', 'C']);
+    expect(await names('NAME_Z_TO_A')).toEqual(['C', 'B', 'A']);
+  });
+
+  test('the audit log newest first by default, oldest first on request', async () => {
+    const { paymentId } = await completedPayment(service, 1500);
+    const refundId = (await support.ok(REFUND, { p: paymentId })).requestRefund.id;
+    await finance.ok(`mutation ($id: ID!) { rejectRefund(id: $id, reason: "Outside the return window") { id } }`, { id: refundId });
+    const LOG = `query ($t: String, $order: TimeOrder) { auditLog(targetId: $t, order: $order) { items { action } } }`;
+    const actions = async (order: string | null) => (await owner.ok(LOG, { t: refundId, order })).auditLog.items.map((e: { action: string }) => e.action);
+    expect(await actions(null)).toEqual(['refund.rejected', 'refund.requested']);
+    expect(await actions('OLDEST_FIRST')).toEqual(['refund.requested', 'refund.rejected']);
+  });
+});
+
 describe('payment search', () => {
   async function paid(body: Record<string, unknown>) {
     const owner = await service.createShop();

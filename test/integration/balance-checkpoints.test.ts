@@ -8,7 +8,7 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
- * Balances as the last append-only checkpoint plus the entries after it (docs/ledger.md, "Balances in constant
+ * Balances as the last append-only checkpoint plus the entries after it (docs/checkout.md, "Balances in constant
  * time"). A database of its own: this file writes a wrong checkpoint on purpose.
  */
 jest.setTimeout(60_000);

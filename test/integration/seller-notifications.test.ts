@@ -69,7 +69,7 @@ async function paidPayment(seller: Seller, fields: Record<string, unknown> = {},
 /** The next mail of `kind` to the seller (by subject), waited for. */
 const mailTo = async (address: string, subject: RegExp): Promise<SunkMail> => (await smtp.waitFor((m) => m.envelopeTo.includes(address) && subject.test(m.parsed.subject ?? '')))[0];
 /** The rows written for a seller, by kind: a notification switched off has none. */
-const noticesOf = async (sellerId: string) => (await sql<{ kind: string }>(`select "kind" from "mail_outbox" where "seller_id" = ? and "kind" <> 'receipt' and "kind" <> 'refund-notice' order by "created_at"`, [sellerId])).map((r) => r.kind);
+const noticesOf = async (sellerId: string) => (await sql<{ kind: string }>(`select "kind" from "mail_outbox" where "seller_id" = ? and "kind" not in ('receipt', 'refund-requested', 'refund-notice') order by "created_at"`, [sellerId])).map((r) => r.kind);
 
 /** No link that signs anyone in, no secret: links only to the dashboard's own pages, without a token. */
 function expectHarmless(mail: SunkMail) {
@@ -129,7 +129,7 @@ describe('each notification arrives when its topic is on (the default)', () => {
     expect(approved.parsed.text).toContain('$200.00');
     expectHarmless(approved);
 
-    const notice = await mailTo(customer, /refund/i);
+    const notice = await mailTo(customer, /^Your refund from/);
     expect(notice.envelopeTo).toEqual([customer]);
     expect(notice.parsed.subject).toBe('Your refund from Dashboard Shop');
     expect(notice.parsed.from?.value).toEqual([{ name: 'Dashboard Shop via Payments', address: 'no-reply@pay.example.test' }]);
@@ -143,7 +143,7 @@ describe('each notification arrives when its topic is on (the default)', () => {
     }
     expect(notice.parsed.text).toMatch(/Original payment: \$200\.00 on \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC/);
     expect(notice.raw).not.toContain('4242424242424242');
-    expect((await sql(`select "kind" from "mail_outbox" where "payment_id" = ? order by "kind"`, [paymentId])).map((r) => r.kind)).toEqual(['receipt', 'refund-approved', 'refund-notice']);
+    expect((await sql(`select "kind" from "mail_outbox" where "payment_id" = ? order by "kind"`, [paymentId])).map((r) => r.kind)).toEqual(['receipt', 'refund-approved', 'refund-notice', 'refund-requested']);
   });
 
   test('a refund request rejected, with the reason', async () => {
@@ -155,7 +155,7 @@ describe('each notification arrives when its topic is on (the default)', () => {
     expectHarmless(rejected);
   });
 
-  test('a refund the card refuses: the seller is told it failed, the customer gets no notice', async () => {
+  test('a refund the card refuses: the seller is told it failed, the customer gets no refund notice (only the request, with its tracking link)', async () => {
     const customer = newEmail();
     const paymentId = await paidPayment(seller, { customer_email: customer });
     // An authorization the acquirer does not know: it declines the refund (unknown_authorization).
@@ -165,7 +165,8 @@ describe('each notification arrives when its topic is on (the default)', () => {
     const failed = await mailTo(seller.email, /refund failed/);
     expect(failed.parsed.text).toContain('Reason: unknown_authorization');
     await sleep(300);
-    expect(smtp.to(customer, /refund/i)).toEqual([]);
+    expect(smtp.to(customer, /^Your refund from/)).toEqual([]);
+    expect(smtp.to(customer, /asked to refund your payment/)).toHaveLength(1);
   });
 
   test('a withdrawal paid (with its reference) and one rejected (with the reason)', async () => {

@@ -24,7 +24,7 @@ import { testRun } from '../support/test-env';
  * The functions that apply a lifecycle move, against real PostgreSQL: each move is one conditional UPDATE,
  * and an UPDATE that changes no row (the payment or withdrawal is no longer in the state the move leaves)
  * must be reported as "not moved". It calls the services on the run's database, without a server, so the
- * mutation run of the state machines (docs/mutation-testing.md) can afford it for every mutant.
+ * mutation run of the state machines (docs/decisions/0015-mutation-testing.md) can afford it for every mutant.
  */
 let database: Database;
 let shop: NewShop;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../../src/shared/config';
@@ -14,6 +14,9 @@ export interface TestService extends RunningService {
   em(): EntityManager;
   createShop(overrides?: Partial<{ email: string; shopName: string; webhookUrl: string }>): Promise<NewShop>;
 }
+
+/** BASE_URL below is not localhost, where the service refuses to start without a statement signing key. */
+const TEST_STATEMENT_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 /**
  * The real service on a free port, against the run's PostgreSQL database and real Redis.
@@ -38,6 +41,7 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
     PAYMENT_MAX_CENTS_RESTRICTED: '0',
     // Every test client is 127.0.0.1 and suites sign up many sellers: the per-client limit has its own test.
     ACCOUNT_ATTEMPTS_PER_CLIENT: '1000000',
+    STATEMENT_SIGNING_KEY: TEST_STATEMENT_KEY,
     ...env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -3,8 +3,8 @@ import { DOC_FILE, lifecycleSection, lifecyclesDoc, withLifecycles } from '../..
 import { WITHDRAWAL_LIFECYCLE } from '../../src/lifecycles/withdrawal.lifecycle';
 import type { Lifecycle } from '../../src/lifecycles/lifecycle';
 
-describe('the state diagrams of docs/architecture.md are generated from src/lifecycles/', () => {
-  test('docs/architecture.md holds them as generated now (if not: npm run docs:lifecycles)', () => {
+describe('the state diagrams of docs/lifecycles.md are generated from src/lifecycles/', () => {
+  test('docs/lifecycles.md holds them as generated now (if not: npm run docs:lifecycles)', () => {
     const page = fs.readFileSync(DOC_FILE, 'utf8');
     expect(withLifecycles(page, lifecyclesDoc())).toBe(page);
   });

@@ -113,7 +113,7 @@ export function SortHeader({ label, params, first, second, isDefault }: { label:
   const current = params.order || (isDefault === 'first' ? first : isDefault === 'second' ? second : '');
   const active = current === first || current === second;
   const next = current === first ? second : first;
-  const ascending = (value: string) => /OLDEST|SMALLEST/.test(value);
+  const ascending = (value: string) => /OLDEST|SMALLEST|A_TO_Z/.test(value);
   const sort = active ? (ascending(current) ? 'ascending' : 'descending') : 'none';
   return (
     <th scope="col" aria-sort={sort}>

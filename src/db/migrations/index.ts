@@ -26,6 +26,8 @@ import { Migration20261129040000_partial_refunds } from './Migration202611290400
 import { Migration20261130000000_trace_context } from './Migration20261130000000_trace_context';
 import { Migration20261130010000_seller_balance_history } from './Migration20261130010000_seller_balance_history';
 import { Migration20261130020000_back_office } from './Migration20261130020000_back_office';
+import { Migration20261201030000_live_tests } from './Migration20261201030000_live_tests';
+import { Migration20261201010000_refund_tracking } from './Migration20261201010000_refund_tracking';
 
 /** Every migration, in order. Listed explicitly so the same list runs from src/ and from dist/. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -56,4 +58,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130000000_trace_context', class: Migration20261130000000_trace_context },
   { name: 'Migration20261130010000_seller_balance_history', class: Migration20261130010000_seller_balance_history },
   { name: 'Migration20261130020000_back_office', class: Migration20261130020000_back_office },
+  { name: 'Migration20261201030000_live_tests', class: Migration20261201030000_live_tests },
+  { name: 'Migration20261201010000_refund_tracking', class: Migration20261201010000_refund_tracking },
 ];

@@ -1,6 +1,6 @@
 import { endOfDay, money, startOfDay, when } from '../format';
 import type { Params } from '../route';
-import { FilterField, FilterForm, Link, Loading, NoRows, Pager, ScreenTitle, Table, useOperation, type Pagination } from '../ui';
+import { FilterField, FilterForm, Link, Loading, NoRows, Pager, ScreenTitle, SortHeader, Table, useOperation, type Pagination } from '../ui';
 
 interface AuditItem {
   createdAt: string;
@@ -37,7 +37,7 @@ function detailsText(details: Record<string, unknown>): string {
     .join(' · ');
 }
 
-/** The audit log: every admin action, newest first, by admin, action, target and dates. */
+/** The audit log: every admin action, newest first (or oldest), by admin, action, target and dates. */
 export function AuditScreen({ params }: { params: Params }) {
   const loaded = useOperation<{ auditLog: { items: AuditItem[]; pagination: Pagination } }>('AuditLog', {
     actor: params.admin || null,
@@ -47,6 +47,7 @@ export function AuditScreen({ params }: { params: Params }) {
     createdTo: endOfDay(params.to ?? ''),
     page: Number(params.page) || 1,
     limit: 25,
+    order: params.order || null,
   });
   return (
     <>
@@ -61,10 +62,10 @@ export function AuditScreen({ params }: { params: Params }) {
       <Loading loaded={loaded} what="the audit log">
         {({ auditLog }) => (
           <>
-            <Table caption="Audit log, newest first">
+            <Table caption={`Audit log, ${params.order === 'OLDEST_FIRST' ? 'oldest' : 'newest'} first`}>
               <thead>
                 <tr>
-                  <th scope="col">When</th>
+                  <SortHeader label="When" params={params} first="NEWEST_FIRST" second="OLDEST_FIRST" isDefault="first" />
                   <th scope="col">Admin</th>
                   <th scope="col">Action</th>
                   <th scope="col">Target</th>

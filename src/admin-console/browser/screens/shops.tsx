@@ -3,7 +3,7 @@ import { runOperation } from '../api';
 import { label, money, when } from '../format';
 import { may } from '../permissions';
 import type { Params } from '../route';
-import { Badge, ConfirmDialog, Done, Facts, FilterField, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, ScreenTitle, Table, useMe, useOperation, type DialogField, type Pagination, type Tone } from '../ui';
+import { Badge, ConfirmDialog, Done, Facts, FilterField, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, ScreenTitle, SortHeader, Table, useMe, useOperation, type DialogField, type Pagination, type Tone } from '../ui';
 
 interface ListedShop {
   id: string;
@@ -19,7 +19,9 @@ const statusTone = (status: string): Tone => (status === 'ACTIVE' ? 'good' : sta
 
 export const maximumText = (maximum: number | null) => (maximum === null ? 'No maximum' : `${money(maximum)} per payment`);
 
-/** Sellers and their shops: search by shop name or seller e-mail, by status. */
+const SHOP_ORDER_WORDS: Record<string, string> = { OLDEST_FIRST: 'oldest first', NAME_A_TO_Z: 'by name, A to Z', NAME_Z_TO_A: 'by name, Z to A' };
+
+/** Sellers and their shops: search by shop name or seller e-mail, by status; sorted by name or opening time. */
 export function ShopListScreen({ params }: { params: Params }) {
   const loaded = useOperation<{ shops: { items: ListedShop[]; pagination: Pagination } }>('Shops', {
     search: params.search || null,
@@ -27,6 +29,7 @@ export function ShopListScreen({ params }: { params: Params }) {
     includeDeleted: params.deleted === 'yes' ? true : null,
     page: Number(params.page) || 1,
     limit: 20,
+    order: params.order || null,
   });
   return (
     <>
@@ -56,10 +59,11 @@ export function ShopListScreen({ params }: { params: Params }) {
       <Loading loaded={loaded} what="shops">
         {({ shops }) => (
           <>
-            <Table caption="Shops, newest first">
+            <Table caption={`Shops, ${SHOP_ORDER_WORDS[params.order] ?? 'newest first'}`}>
               <thead>
                 <tr>
-                  <th scope="col">Shop</th>
+                  <SortHeader label="Shop" params={params} first="NAME_A_TO_Z" second="NAME_Z_TO_A" />
+                  <SortHeader label="Opened" params={params} first="NEWEST_FIRST" second="OLDEST_FIRST" isDefault="first" />
                   <th scope="col">Seller</th>
                   <th scope="col">Shop status</th>
                   <th scope="col">Seller status</th>
@@ -70,13 +74,14 @@ export function ShopListScreen({ params }: { params: Params }) {
                 </tr>
               </thead>
               <tbody>
-                {shops.items.length === 0 && <NoRows columns={6}>No shop matches this search.</NoRows>}
+                {shops.items.length === 0 && <NoRows columns={7}>No shop matches this search.</NoRows>}
                 {shops.items.map((shop) => (
                   <tr key={shop.id}>
                     <td>
                       <Link to={{ view: 'shop', id: shop.id }}>{shop.name}</Link>
                       <div className="quiet small">{shop.id}</div>
                     </td>
+                    <td className="when">{when(shop.createdAt)}</td>
                     <td>{shop.seller.email}</td>
                     <td>{shop.deletedAt ? <Badge tone="bad">Deleted</Badge> : <Badge tone={statusTone(shop.status)}>{label(shop.status === 'INACTIVE' ? 'deactivated' : shop.status)}</Badge>}</td>
                     <td>
