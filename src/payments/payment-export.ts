@@ -75,15 +75,15 @@ function pageQuery(shopIds: string[], search: PaymentSearch) {
   if (shopIds.length === 1 || search.text?.trim()) {
     const filter = paymentFilterSql({ ...search, shopId: null }, shopIds);
     return {
-      sql: (cursor: [Date | string, string] | null) => `select p.* from "payments" p where ${filter.sql}${keyset('p', cursor)} ${order} limit ${EXPORT_PAGE_ROWS}`,
-      params: (cursor: [Date | string, string] | null) => [...filter.params, ...cursorParams(cursor)],
+      sql: (cursor: [Date | string, string] | null) => `select p.* from ${filter.from} p where ${filter.sql}${keyset('p', cursor)} ${order} limit ${EXPORT_PAGE_ROWS}`,
+      params: (cursor: [Date | string, string] | null) => [...filter.fromParams, ...filter.params, ...cursorParams(cursor)],
     };
   }
   const branches = shopIds.map((id) => paymentFilterSql({ ...search, shopId: null }, [id]));
   return {
     sql: (cursor: [Date | string, string] | null) =>
-      `select p.* from (${branches.map((b) => `(select p.* from "payments" p where ${b.sql}${keyset('p', cursor)} ${order} limit ${EXPORT_PAGE_ROWS})`).join(' union all ')}) p ${order} limit ${EXPORT_PAGE_ROWS}`,
-    params: (cursor: [Date | string, string] | null) => branches.flatMap((b) => [...b.params, ...cursorParams(cursor)]),
+      `select p.* from (${branches.map((b) => `(select p.* from ${b.from} p where ${b.sql}${keyset('p', cursor)} ${order} limit ${EXPORT_PAGE_ROWS})`).join(' union all ')}) p ${order} limit ${EXPORT_PAGE_ROWS}`,
+    params: (cursor: [Date | string, string] | null) => branches.flatMap((b) => [...b.fromParams, ...b.params, ...cursorParams(cursor)]),
   };
 }
 

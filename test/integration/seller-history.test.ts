@@ -58,7 +58,7 @@ describe('a seller who deleted the shop and created a new one', () => {
     expect(between.searchPayments.pagination.total).toBe(3);
     const created = await ok('CreateMyShop', { shopName: 'Dashboard Shop Two' }, seller.session);
     newKey = created.createMyShop.apiKey;
-    newPaid = await pay(newKey, 5_000, { customer_email: 'carol@shop.test' });
+    newPaid = await pay(newKey, 5_000, { customer_email: 'carol@shop.test', metadata: { size: 'Größe "XL"', city: 'Zürich' } });
   });
 
   test('Overview and Payments list every payment of both shops, marked by shop, and the totals agree with the list', async () => {
@@ -118,6 +118,10 @@ describe('a seller who deleted the shop and created a new one', () => {
     expect(await found('%')).toEqual([]);
     expect(await found('_')).toEqual([]);
     expect(await found('carol')).toEqual([newPaid]);
+    // Values JSON escapes (a quote) and letters beyond ASCII are whole values too.
+    expect(await found('größe "xl"')).toEqual([newPaid]);
+    expect(await found('Zürich')).toEqual([newPaid]);
+    expect(await found('Zür')).toEqual([]);
     expect((await ok('Payments', { filter: { text: 'example', status: 'FAILED' } }, seller.session)).searchPayments.items.map((p: { id: string }) => p.id)).toEqual([oldFailed]);
   });
 
