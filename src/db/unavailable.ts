@@ -7,8 +7,15 @@ const UNAVAILABLE_CODES = new Set([
   '08000', '08001', '08003', '08004', '08006', // connection exceptions
   '53300', // too many connections
   '57014', // statement cancelled: ran past DATABASE_STATEMENT_TIMEOUT_MS (rolled back, so a retry is safe)
+  '25006', // read-only transaction: a connection reached a node a failover has just demoted, before the proxy noticed
 ]);
-const UNAVAILABLE_MESSAGES = /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|Query read timeout|terminating connection|connection error|not queryable/i;
+/**
+ * `timeout expired` is pg's connect time-out: behind HAProxy the TCP connection is accepted and the server's
+ * greeting never comes while no node is primary. Knex says `Transaction query already complete` when the
+ * connection under a transaction died half-way (knex ended the transaction; nothing of it was committed).
+ */
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Timeout acquiring a connection|timeout exceeded when trying to connect|timeout expired|Query read timeout|terminating connection|connection error|not queryable|Transaction query already complete/i;
 
 /**
  * The answer for a failure caused by the database being down or restarting: 503 with Retry-After, so
