@@ -139,7 +139,7 @@ const NOT_FOR_ADMINS = new Set([
   // the dashboard session's own (authorization-matrix.test.ts): an admin token gets FORBIDDEN
   'deleteMyShop', 'createMyShop', 'setPayoutAccount', 'setMailSettings',
   'acceptInvitation', 'requestPasswordReset', 'resetPassword', 'changePassword', 'mySessions', 'revokeSession',
-  'beginTwoFactor', 'confirmTwoFactor', 'disableTwoFactor', 'resendVerificationEmail',
+  'beginTwoFactor', 'confirmTwoFactor', 'disableTwoFactor', 'resendVerificationEmail', 'runLiveTest', 'liveTestAllowance',
   // the admin console's sign-in and set-up link: public, before any admin credential (admin-sign-in.test.ts)
   'adminSignIn', 'adminSetUp', 'confirmAdminSetUp',
 ]);

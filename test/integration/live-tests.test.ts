@@ -6,7 +6,8 @@ import { PaymentStatus } from '../../src/payments/payment-status';
 import request from 'supertest';
 import { approveLiveTestRefund, LIVE_TEST_REFUND_REASON } from '../../src/refunds/live-test-refund';
 import { Refund } from '../../src/refunds/refund.entity';
-import { eventually, graphql } from '../support/admin-client';
+import { AdminRole } from '../../src/admins/admin-role';
+import { adminClient, eventually, graphql } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
@@ -174,6 +175,9 @@ test('attacks: no fee-free payment of another amount through REST or GraphQL, no
   expect(viaKey.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   const allowanceViaKey = await graphql(service.url, key, '{ liveTestAllowance { usedToday } }');
   expect(allowanceViaKey.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  // Nor with an admin token: the service never makes a fee-free payment for anyone but the signed-in seller.
+  const owner = await adminClient(service, AdminRole.OWNER);
+  expect((await owner.run('mutation { runLiveTest { payment { id } } }')).errors?.[0].extensions?.code).toBe('FORBIDDEN');
 
   // The session cannot name an amount or a shop: the mutation takes no argument at all.
   for (const argument of ['amount: 5000', `shopId: "${seller.shopId}"`, 'test: true']) {

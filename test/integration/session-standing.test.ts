@@ -81,6 +81,7 @@ const WALK: Attempt[] = [
   ['rotateWebhookSecret', op('RotateWebhookSecret', (s) => ({ currentPassword: s.password }))],
   ['setMailSettings', op('SetMailSettings', () => ({ supportEmail: 'support@attacker.example', enabledTopics: [] }))],
   ['sendTestWebhook', op('SendTestWebhook')],
+  ['runLiveTest', op('RunLiveTest')],
   ['resendWebhookDelivery', op('ResendWebhookDelivery', (s) => ({ id: s.deliveryId }))],
   ['resendVerificationEmail', op('ResendVerificationEmail')],
   ['verifyEmail', op('VerifyEmail', (s) => ({ token: s.verificationToken }))],
