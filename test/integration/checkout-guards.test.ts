@@ -103,7 +103,9 @@ describe('card numbers and security codes never reach the database or the logs',
     // As a standalone token: the digits may occur by chance inside a random hash, or as the fraction of a
     // timestamp (`07:52:45.9731+00`, seen in a full run), so a token right after a dot does not count.
     const securityCode = /(^|[^0-9A-Za-z.])9731([^0-9A-Za-z]|$)/;
-    expect(dump).not.toMatch(securityCode);
+    // Sequence ids (ledger entries, audit entries, checkpoints) pass 9731 once the run's database is that full.
+    const withoutSequenceIds = dump.replace(/"(\w+_)?id":"?\d+"?/g, '');
+    expect(withoutSequenceIds).not.toMatch(securityCode);
     expect(logs).not.toMatch(securityCode);
   });
 });
