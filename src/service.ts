@@ -26,7 +26,7 @@ import { pooledRunner } from './db/pooled-query';
 import { createCredentialCache } from './shops/credential-cache';
 import { startWebhookRuntime, type WebhookRuntime } from './webhooks/webhook-runtime';
 import { startMailRuntime, type MailRuntime } from './notifications/mail-runtime';
-import { loadStatementKeys } from './ledger/statement-keys';
+import { loadStatementKeys, requireStatementKeyOutsideLocal } from './ledger/statement-keys';
 
 export interface RunningService {
   url: string;
@@ -44,8 +44,10 @@ export interface RunningService {
  */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   // First: a refusal (no signing key outside localhost) leaves nothing opened.
-  const statementKeys = loadStatementKeys(config, logger);
+  requireStatementKeyOutsideLocal(config);
   const database = await openDatabase(config, logger);
+  // Once the data directory is this process's: a second service refused by its lock neither writes nor warns.
+  const statementKeys = loadStatementKeys(config, logger);
   const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
   if (redis) {
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));

@@ -69,13 +69,17 @@ export function loadStatementKeys(config: Pick<Config, 'statementSigningKey' | '
   };
 }
 
-function developmentKey(config: Pick<Config, 'baseUrl' | 'dataDir'>, logger: Logger): string {
-  if (config.baseUrl && !isLocalBaseUrl(config.baseUrl)) {
-    throw new StartupError(
-      `STATEMENT_SIGNING_KEY is required when BASE_URL is not localhost (${config.baseUrl}): it signs sellers' statements and must be the same on every instance. ` +
-        'Generate one with `openssl genpkey -algorithm ed25519` (docs/operations.md, "Rotating secrets").',
-    );
-  }
+/** Refuses to start without STATEMENT_SIGNING_KEY where a development key would not do: BASE_URL not on this machine. */
+export function requireStatementKeyOutsideLocal(config: Pick<Config, 'statementSigningKey' | 'baseUrl'>): void {
+  if (config.statementSigningKey || !config.baseUrl || isLocalBaseUrl(config.baseUrl)) return;
+  throw new StartupError(
+    `STATEMENT_SIGNING_KEY is required when BASE_URL is not localhost (${config.baseUrl}): it signs sellers' statements and must be the same on every instance. ` +
+      'Generate one with `openssl genpkey -algorithm ed25519` (docs/operations.md, "Rotating secrets").',
+  );
+}
+
+function developmentKey(config: Pick<Config, 'statementSigningKey' | 'baseUrl' | 'dataDir'>, logger: Logger): string {
+  requireStatementKeyOutsideLocal(config);
   const file = path.join(config.dataDir, DEVELOPMENT_KEY_FILE);
   const pem = readOrCreateKeyFile(file);
   logger.warn({ file }, 'STATEMENT_SIGNING_KEY is not set: statements are signed with a development key kept in DATA_DIR. Set it outside local use.');
