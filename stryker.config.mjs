@@ -72,7 +72,7 @@ export default {
     'src/webhooks/webhook-url.ts',
     'src/webhooks/signing.ts',
     'src/webhooks/retry-schedule.ts',
-    'src/admins/admin-rules.ts',
+    'src/shared/reason.ts',
     // Reading Adyen's notification items (fields, HMAC, event codes) and telling a refusal from an unknown outcome.
     'src/processor/adyen/notifications.ts',
     'src/processor/adyen/refusal-reasons.ts',

@@ -16,7 +16,7 @@ import { endAllSessions, startSession, userAgentSummary } from './sessions';
 import { forgetDevices, knownDevice, rememberDevice } from './known-devices';
 import { noticeNewSignIn } from '../notifications/notices';
 import type { Admin } from '../admins/admin.entity';
-import { validReason } from '../admins/admin-rules';
+import { validReason } from '../shared/reason';
 import { recordAudit } from '../audit/audit.service';
 import { Shop } from '../shops/shop.entity';
 

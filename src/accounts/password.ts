@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../shared/project-root';
  * scrypt (RFC 7914), memory-hard, built into Node: N = 2^15, r = 8, p = 1 uses 32 MiB and about 50-100 ms
  * per hash on one core (OWASP's 2023 minimum for scrypt is N = 2^17 with r = 8, p = 1 or an equal cost;
  * N = 2^15 is its listed alternative with p = 3 — we chose p = 1 to keep a sign-in short on a 2-core host,
- * see docs/dashboard.md). The parameters are stored with each hash, so raising them later needs no migration.
+ * see docs/decisions/0016-seller-account-security.md). The parameters are stored with each hash, so raising them later needs no migration.
  */
 const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;

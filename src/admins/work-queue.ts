@@ -1,15 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPEN_DISPUTE_STATUSES } from '../disputes/dispute-listing';
 import { balanceFigures } from '../ledger/ledger.service';
-import { REFUND_REVIEW_REMINDER_MS } from '../refunds/refund-review-reminders';
-import { REFUND_REVIEW_WINDOW_MS } from '../refunds/refund.service';
-import { RefundStatus } from '../refunds/refund.entity';
-import { WithdrawalStatus } from '../withdrawals/withdrawal.entity';
-import { MailStatus } from '../notifications/mail-outbox';
 import { enumOf } from '../lifecycles/lifecycle';
+import { MAIL_LIFECYCLE } from '../lifecycles/mail.lifecycle';
+import { REFUND_LIFECYCLE } from '../lifecycles/refund.lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from '../lifecycles/webhook-delivery.lifecycle';
+import { WITHDRAWAL_LIFECYCLE } from '../lifecycles/withdrawal.lifecycle';
+import { REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS } from '../shared/limits';
 
+// The states come from the lifecycle tables (the kernel), not from the features that move them: Home only counts.
 const DELIVERY = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
+const REFUND = enumOf(REFUND_LIFECYCLE.states);
+const WITHDRAWAL = enumOf(WITHDRAWAL_LIFECYCLE.states);
+const MAIL = enumOf(MAIL_LIFECYCLE.states);
 
 /** How far back the Home screen counts acquirer notifications that booked nothing (they are never cleared). */
 export const FLAGGED_NOTIFICATIONS_WINDOW_DAYS = 7;
@@ -53,13 +56,13 @@ export async function workQueueFigures(em: EntityManager): Promise<WorkQueueFigu
               count(*) filter (where "created_at" < now() - ? * interval '1 millisecond') as past,
               min("created_at") as oldest
          from "refunds" where "status" = ?`,
-      [REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS, REFUND_REVIEW_WINDOW_MS, RefundStatus.REQUESTED],
+      [REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS, REFUND_REVIEW_WINDOW_MS, REFUND.REQUESTED],
     ),
     em.execute<{ requested: Count; approved: Count; sellers: string[] | null }[]>(
       `select count(*) filter (where "status" = ?) as requested, count(*) filter (where "status" = ?) as approved,
               array_agg(distinct "seller_id") filter (where "status" = ?) as sellers
          from "withdrawals" where "status" in (?, ?)`,
-      [WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED, WithdrawalStatus.REQUESTED, WithdrawalStatus.REQUESTED, WithdrawalStatus.APPROVED],
+      [WITHDRAWAL.REQUESTED, WITHDRAWAL.APPROVED, WITHDRAWAL.REQUESTED, WITHDRAWAL.REQUESTED, WITHDRAWAL.APPROVED],
     ),
     em.execute<{ open: Count; contest: Count }[]>(
       `select count(*) as open, count(*) filter (where "contest_flagged_at" is not null) as contest from "disputes" where "status" in (?)`,
@@ -68,7 +71,7 @@ export async function workQueueFigures(em: EntityManager): Promise<WorkQueueFigu
     em.execute<{ failed: Count; unknown: Count }[]>(
       `select count(*) filter (where "status" = ?) as failed, count(*) filter (where "status" = ?) as unknown
          from "mail_outbox" where "status" in (?, ?)`,
-      [MailStatus.FAILED, MailStatus.UNKNOWN, MailStatus.FAILED, MailStatus.UNKNOWN],
+      [MAIL.FAILED, MAIL.UNKNOWN, MAIL.FAILED, MAIL.UNKNOWN],
     ),
     em.execute<{ flagged: Count }[]>(
       `select count(*) as flagged from "adyen_notifications" where "status" in ('flagged', 'rejected') and "received_at" > now() - ? * interval '1 day'`,
@@ -92,7 +95,7 @@ export async function workQueueFigures(em: EntityManager): Promise<WorkQueueFigu
   const balances = await balanceFigures(em, requestedSellers);
   const notCovered = requestedSellers.filter((id) => (balances.get(id)?.available ?? 0n) < 0n);
   const withdrawalsNotCovered = notCovered.length
-    ? Number((await em.execute<{ n: Count }[]>(`select count(*) as n from "withdrawals" where "status" = ? and "seller_id" in (?)`, [WithdrawalStatus.REQUESTED, notCovered]))[0].n)
+    ? Number((await em.execute<{ n: Count }[]>(`select count(*) as n from "withdrawals" where "status" = ? and "seller_id" in (?)`, [WITHDRAWAL.REQUESTED, notCovered]))[0].n)
     : 0;
   return {
     refundsWaiting: Number(refunds.waiting),

@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Admin } from '../admins/admin.entity';
+import type { Admin } from '../admins/admin.entity';
 import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
 import { domainError } from '../shared/errors';
@@ -30,7 +30,8 @@ export function recordAudit(tx: EntityManager, actor: Admin | null | typeof SYST
   const admin = actor === SYSTEM_ACTOR ? null : actor;
   const credential = admin?.actingWith ?? null;
   return tx.create(AuditEntry, {
-    admin: admin ? tx.getReference(Admin, admin.id) : null,
+    // By entity name, as AuditEntry's relation names it: the audit log names admins' type, it loads nothing of admins/.
+    admin: admin ? tx.getReference<Admin>('Admin', admin.id) : null,
     actor: admin ? admin.email : actor === SYSTEM_ACTOR ? SYSTEM_ACTOR : 'cli',
     action: record.action,
     targetType: record.targetType,

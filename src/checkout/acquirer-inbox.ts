@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
-import { eventOf } from '../processor/adyen/notifications';
+import { eventOf, metricEvent } from '../processor/adyen/notifications';
 import type { InboxItem, NotificationStore } from '../processor/adyen/notification-store';
 import { applyAcquirerEvent } from './acquirer-events';
 import type { CheckoutDeps } from './checkout.service';
@@ -99,9 +99,4 @@ async function applyItem({ orm, store, checkout, metrics, logger }: AcquirerInbo
     log({ ...context, attempts: item.attempts, err: message }, 'adyen notification could not be applied: it will be tried again');
     return false;
   }
-}
-
-/** Event codes are Adyen's upper-case names; anything else is counted as `other`, so labels stay few. */
-export function metricEvent(eventCode: string): string {
-  return /^[A-Z_]{1,40}$/.test(eventCode) ? eventCode : 'other';
 }

@@ -1,8 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { metricEvent } from '../checkout/acquirer-inbox';
 import type { Metrics } from '../observability/metrics';
-import { basicAuthMatches, notificationItems, readItem, signatureValid, type NotificationCredentials } from '../processor/adyen/notifications';
+import { basicAuthMatches, metricEvent, notificationItems, readItem, signatureValid, type NotificationCredentials } from '../processor/adyen/notifications';
 import type { NotificationStore } from '../processor/adyen/notification-store';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { clientAddress, locals } from './request-context';

@@ -4,7 +4,8 @@ import { exactCents, type Cents } from '../shared/cents';
 import { timeOf } from '../shared/csv';
 import { DAILY_VOLUME_MAX_DAYS, EXPORT_PAGE_ROWS } from '../shared/limits';
 import { pageOf, validPageRequest, windowOf, type Page } from '../shared/pagination';
-import { PaymentStatus } from '../payments/payment-status';
+import { enumOf } from '../lifecycles/lifecycle';
+import { PAYMENT_LIFECYCLE } from '../lifecycles/payment.lifecycle';
 import { balanceFigures } from './balance-checkpoints';
 
 /**
@@ -252,6 +253,9 @@ export interface DayVolume {
   count: number;
 }
 
+// Payment states from the lifecycle table (the kernel): the ledger reads payments, it does not import their feature.
+const PAYMENT = enumOf(PAYMENT_LIFECYCLE.states);
+
 /**
  * Gross volume and payment count per UTC day for the last `days` days up to `now` (today included), days
  * without payments as zeros: the payments of every shop of the seller that were charged (now completed or
@@ -267,7 +271,7 @@ export async function dailyVolume(em: EntityManager, sellerId: string, days: num
       where p."shop_id" in (select s."id" from "shops" s where s."seller_id" = ?)
         and p."created_at" >= ? and p."created_at" < ? and p."status" = any(array[?]::text[]) and not p."test"
       group by 1`,
-    [sellerId, new Date(first), new Date(today + 86_400_000), [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED]],
+    [sellerId, new Date(first), new Date(today + 86_400_000), [PAYMENT.COMPLETED, PAYMENT.REFUNDED]],
   );
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return Array.from({ length: days }, (_, i) => {

@@ -1,7 +1,7 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { selfApprovalRefused } from '../admins/admin-rules';
-import type { DomainError } from '../shared/errors';
+import { recordRefusal } from '../audit/audit.service';
+import { type DomainError, domainError } from '../shared/errors';
 import { applyMove, type MoveEffects } from './apply-move';
 import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
 
@@ -59,4 +59,14 @@ export async function applyReviewMove<E extends ReviewedRequest, S extends strin
   const move = moveOf(lifecycle, moveName);
   if (move.notByRequester && row.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, lifecycle.name as 'refund' | 'withdrawal', id);
   throw request.conflict(move, row.status);
+}
+
+/**
+ * Four eyes: whoever recorded a refund request or requested a withdrawal may not approve it. The move enforces
+ * it in the approving UPDATE's condition; this is the refusal it answers, written to the audit log.
+ */
+async function selfApprovalRefused(em: EntityManager, admin: Admin, targetType: 'refund' | 'withdrawal', targetId: string): Promise<DomainError> {
+  const error = domainError('SELF_APPROVAL_NOT_ALLOWED', targetType);
+  await recordRefusal(em, admin, { action: `${targetType}.approval_refused`, targetType, targetId, details: { code: error.code } });
+  return error;
 }

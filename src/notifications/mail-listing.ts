@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { validReason } from '../admins/admin-rules';
+import { validReason } from '../shared/reason';
 import { applyMove } from '../lifecycles/apply-move';
 import { MAIL_LIFECYCLE } from '../lifecycles/mail.lifecycle';
 import { domainError } from '../shared/errors';

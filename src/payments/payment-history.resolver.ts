@@ -8,7 +8,7 @@ import { PaymentStatus } from './payment-status';
 import { failedAtOf } from './seller-history';
 
 /**
- * What the dashboard shows of a payment's money and origin (docs/dashboard.md, "Money shown right" and
+ * What the dashboard shows of a payment's money and origin (docs/dashboard.md, "Payments and refunds" and
  * "History across shops"): what went back to the card, what may still be asked back, and whether it belongs to a
  * shop the seller has since deleted.
  */

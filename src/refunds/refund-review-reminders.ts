@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queueRefundReviewReminders } from '../notifications/admin-notices';
 import { RefundStatus } from './refund.entity';
-import { REFUND_REVIEW_WINDOW_MS } from './refund.service';
-
-/** A refund request still waiting this long is near the 24-hour review promise: finance is mailed, and the back office marks it. */
-export const REFUND_REVIEW_REMINDER_MS = 20 * 60 * 60 * 1000;
+import { REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS } from '../shared/limits';
 
 /** How many requests one pass reminds about; the rest wait for the next pass (or another instance). */
 const BATCH = 50;

@@ -2,7 +2,7 @@ import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Admin } from '../admins/admin.entity';
-import { optionalReason, validReason } from '../admins/admin-rules';
+import { optionalReason, validReason } from '../shared/reason';
 import { recordAudit } from '../audit/audit.service';
 import { chargebackStands } from '../disputes/dispute.service';
 import { bookLiveTestRefund, bookRefund, bookRefundReversal } from '../ledger/ledger.service';
@@ -17,6 +17,7 @@ import { findPayment } from '../payments/payment.service';
 import { findSellerPayment } from '../payments/seller-history';
 import type { CardProcessor, RefundLookup } from '../processor/card-processor';
 import { domainError } from '../shared/errors';
+import { REFUND_REVIEW_WINDOW_MS } from '../shared/limits';
 import { Refund, RefundStatus } from './refund.entity';
 import { fullyRefunded, refundableRemaining, refundAmountOf } from './refund-rules';
 import { refundPayload } from './refund-payload';
@@ -26,9 +27,6 @@ import { newTrackingToken } from './refund-tracking-token';
 import type { Page } from '../shared/pagination';
 import type { ListOrder } from '../shared/list-order';
 import { reviewQueue } from '../admins/reviewed-by-admins';
-
-/** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
-export const REFUND_REVIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export function refundAgeSeconds(refund: Refund, now = Date.now()): number {
   return Math.max(0, Math.floor((now - refund.createdAt.getTime()) / 1000));

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { optionalReason, validReason } from '../admins/admin-rules';
+import { optionalReason, validReason } from '../shared/reason';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
 import { isEmailAddress, normalEmail } from '../shared/email';
 import { domainError } from '../shared/errors';

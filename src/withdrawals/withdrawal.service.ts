@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
-import { validReason } from '../admins/admin-rules';
+import { validReason } from '../shared/reason';
 import { recordAudit } from '../audit/audit.service';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
 import { domainError } from '../shared/errors';

@@ -67,6 +67,9 @@ describe('a seller who deleted the shop and created a new one', () => {
     expect(overview.searchPayments.items.map((p: { fromPastShop: boolean }) => p.fromPastShop)).toEqual([false, true, true, true]);
     // Gross is the charged payments of the list: 10,000 + 3,000 + 5,000 (the failed one charged nothing).
     expect(overview.balance).toMatchObject({ gross: 18000, fees: 2700, refunds: 0, available: 15300 });
+    // The volume chart counts the same charged payments (completed, or since refunded), whatever day they fell on.
+    const volume = overview.balance.dailyVolume as Array<{ gross: number; count: number }>;
+    expect(volume.reduce((sum, day) => ({ gross: sum.gross + day.gross, count: sum.count + day.count }), { gross: 0, count: 0 })).toEqual({ gross: 18000, count: 3 });
     const list = await ok('Payments', { filter: {} }, seller.session);
     expect(list.searchPayments.pagination.total).toBe(4);
   });

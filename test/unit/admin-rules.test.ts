@@ -1,5 +1,5 @@
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { optionalReason, validReason } from '../../src/admins/admin-rules';
+import { optionalReason, validReason } from '../../src/shared/reason';
 import { AdminRole, parseAdminRole } from '../../src/admins/admin-role';
 import { tokenIsLive } from '../../src/admins/admin-token.entity';
 import { buildAppSchema } from '../../src/graphql/schema';

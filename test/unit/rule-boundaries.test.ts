@@ -1,4 +1,4 @@
-import { optionalReason, validReason } from '../../src/admins/admin-rules';
+import { optionalReason, validReason } from '../../src/shared/reason';
 import { checkAgainstBalance, validWithdrawalAmount } from '../../src/withdrawals/withdrawal.service';
 import { codeOf } from '../support/domain-errors';
 

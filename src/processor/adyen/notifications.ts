@@ -95,6 +95,14 @@ export function readItem(item: RawItem): { kept: KeptNotification } | { rejected
 }
 
 /**
+ * The `event` label of the notification metric, counted both where a notification is accepted and where it is
+ * applied. Event codes are Adyen's upper-case names; anything else is counted as `other`, so labels stay few.
+ */
+export function metricEvent(eventCode: string): string {
+  return /^[A-Z_]{1,40}$/.test(eventCode) ? eventCode : 'other';
+}
+
+/**
  * Every event code of Adyen's standard notifications (Webhooks-v1) and what it does to money here; the
  * table of docs/acquirers.md says the same in words (a test holds them together). An event code not listed
  * is acknowledged and kept, like `nothing`.
