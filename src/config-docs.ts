@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './shared/config';
 import { PROJECT_ROOT } from './shared/project-root';
 
 /**
- * The configuration table of docs/operations.md, generated from src/shared/config.ts so it cannot drift: `npm run docs:config`
+ * The configuration table of docs/reference.md, generated from src/shared/config.ts so it cannot drift: `npm run docs:config`
  * rewrites it, and test/unit/config-docs.test.ts fails when it is stale. Each setting's doc line in
  * config.ts reads `NAME: meaning (default X).` or `NAME: meaning; unset = what happens.`; what a setting
  * accepts is asked of loadConfig itself, by giving it a value no setting accepts and reading the refusal.
@@ -21,8 +21,8 @@ export interface SettingDoc {
 }
 
 const CONFIG_SOURCE = path.join(PROJECT_ROOT, 'src/shared/config.ts');
-/** Where the table lives: the operators' page (the README links to it). */
-export const TABLE_FILE = path.join(PROJECT_ROOT, 'docs/operations.md');
+/** Where the table lives: the reference (operations.md and the README link to it). */
+export const TABLE_FILE = path.join(PROJECT_ROOT, 'docs/reference.md');
 export const TABLE_START = '<!-- config-table: generated from src/shared/config.ts by `npm run docs:config`; edit the doc lines there -->';
 export const TABLE_END = '<!-- /config-table -->';
 
@@ -70,7 +70,7 @@ export function configTable(docs = settingDocs()): string {
 
 const TABLE_SECTION: GeneratedSection = { file: TABLE_FILE, start: TABLE_START, end: TABLE_END };
 
-/** The page (docs/operations.md) with its table section replaced by `table`. */
+/** The page (docs/reference.md) with its table section replaced by `table`. */
 export function withTable(page: string, table: string): string {
   return withGeneratedSection(page, TABLE_SECTION, table);
 }

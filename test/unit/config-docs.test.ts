@@ -5,9 +5,9 @@ import { configTable, settingDocs, settingsRead, TABLE_FILE, withTable } from '.
 
 const PAGE = fs.readFileSync(TABLE_FILE, 'utf8');
 
-describe('the configuration table of docs/operations.md is generated from src/shared/config.ts', () => {
-  test('docs/operations.md holds the table as generated now (if not: npm run docs:config)', () => {
-    expect(path.relative(path.join(__dirname, '../..'), TABLE_FILE)).toBe(path.join('docs', 'operations.md'));
+describe('the configuration table of docs/reference.md is generated from src/shared/config.ts', () => {
+  test('docs/reference.md holds the table as generated now (if not: npm run docs:config)', () => {
+    expect(path.relative(path.join(__dirname, '../..'), TABLE_FILE)).toBe(path.join('docs', 'reference.md'));
     expect(withTable(PAGE, configTable())).toBe(PAGE);
   });
 
