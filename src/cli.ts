@@ -33,7 +33,7 @@ const COMMANDS: Record<
       const email = required(o, 'email');
       const shopName = required(o, 'name');
       const webhookUrl = o['webhook-url'] === undefined ? undefined : await validWebhookUrl(o['webhook-url'], config);
-      const created = await createSellerWithShop(em, { email, shopName, webhookUrl });
+      const created = await createSellerWithShop(em, { email, shopName, webhookUrl }, createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys));
       // The seller has no password: the operator hands them this single-use link (72 hours) to choose one.
       const { token } = await inviteSeller(em, created.seller.id);
       const invitationLink = `${publicBaseUrl(config, config.port)}/dashboard/accept-invitation?token=${token}`;

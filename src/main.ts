@@ -9,6 +9,7 @@ import { processLogger } from './shared/logger';
 import { stopOnSignals } from './shared/shutdown';
 import { exitOnStartupFailure } from './shared/startup-error';
 import { createDemoShopIfEmpty } from './shops/demo-shop';
+import { createSecretBox } from './accounts/secret-box';
 import { shutdownTracing, traceLogMixin } from './observability/tracing';
 
 async function main(): Promise<void> {
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   if (isClusterPrimary(config)) return runClusterPrimary(config, logger);
   const service = await startService(config, logger);
   if (service.database.embedded) {
-    const demo = await createDemoShopIfEmpty(service.database.orm.em.fork());
+    const demo = await createDemoShopIfEmpty(service.database.orm.em.fork(), createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys));
     if (demo) printDemoCredentials(demo.shop.id, demo.apiKey, demo.webhookSecret);
   }
   stopOnSignals(logger, 'shutting down: draining requests', async () => {

@@ -60,7 +60,7 @@ export class AccountResolver {
   @Mutation(() => SignedUp, { description: 'Creates a seller, its shop and API key, and signs in. SELLER_SIGNUP=invite refuses it.' })
   async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() context: GraphQLContext): Promise<SignedUp> {
     await countAttempt(context);
-    const created = await signUp(context.em, context.services.accounts.signup, input, context.userAgent, context.knownDevice.token);
+    const created = await signUp(context.em, context.services.accounts.signup, input, context.services.accounts.secrets, context.userAgent, context.knownDevice.token);
     context.knownDevice.remember(created.deviceToken);
     mail(context, accountMails.verification(context.baseUrl, created.seller.email, created.verificationToken));
     return { ...created, csrfToken: started(context, created.sessionToken) };

@@ -36,6 +36,7 @@ export async function signUp(
   em: EntityManager,
   mode: SignUpMode,
   request: SignUpRequest,
+  secrets: SecretBox,
   userAgent: string | null = null,
   device: string | null = null,
 ): Promise<NewShop & { sessionToken: string; verificationToken: string; deviceToken: string }> {
@@ -45,7 +46,7 @@ export async function signUp(
   checkPasswordPolicy(request.password ?? '');
   const passwordHash = await hashPassword(request.password);
   try {
-    const created = await createSellerWithShop(em, { email, shopName });
+    const created = await createSellerWithShop(em, { email, shopName }, secrets);
     created.seller.passwordHash = passwordHash;
     created.seller.emailVerifiedAt = null;
     const sessionToken = startSession(em, created.seller, userAgent);

@@ -6,6 +6,7 @@ export const SEALED_COLUMNS = [
   { table: 'sellers', column: 'totp_secret' },
   { table: 'admins', column: 'totp_secret' },
   { table: 'sellers', column: 'payout_account_number' },
+  { table: 'shops', column: 'webhook_secret' },
 ] as const;
 
 export interface ReencryptionReport {

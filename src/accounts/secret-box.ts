@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * Secrets we must read back, so cannot hash like passwords, links and recovery codes: TOTP secrets (to
- * check a code) and payout account numbers (for finance's bank transfer). With ACCOUNT_SECRETS_KEY set they
+ * check a code), payout account numbers (for finance's bank transfer) and webhook secrets (to sign deliveries). With ACCOUNT_SECRETS_KEY set they
  * are sealed with AES-256-GCM under that key, kept out of the database: a copy of the database alone then
  * yields neither a second factor nor a bank account.
  *

@@ -70,7 +70,7 @@ export interface Config {
   passwordResetMailsPerHour: number;
   /** REFUND_PAGE_VIEWS_PER_CLIENT: refund tracking pages (`/refunds/<token>`) one client address may open per 15 minutes, right link or wrong, so links cannot be guessed at speed (default 60). */
   refundPageViewsPerClient: number;
-  /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets and payout account numbers in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
+  /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets, payout account numbers and webhook secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
   accountSecretsKey: string | undefined;
   /** ACCOUNT_SECRETS_OLD_KEYS: earlier values of ACCOUNT_SECRETS_KEY, comma-separated, still opening what they sealed until `npm run cli -- reencrypt-secrets` has sealed everything again with the current key; unset = none. */
   accountSecretsOldKeys: string[];

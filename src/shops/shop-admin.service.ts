@@ -1,4 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { SecretBox } from '../accounts/secret-box';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins/admin.entity';
 import { optionalReason, validReason } from '../shared/reason';
@@ -27,6 +28,8 @@ export interface ShopRequest {
 export interface ShopAdminDeps {
   credentials: CredentialCache;
   webhookUrlPolicy: WebhookUrlPolicy;
+  /** Seals each new shop's webhook secret. */
+  secrets: SecretBox;
 }
 
 /** A valid address in its normal form (trimmed, lower case: src/shared/email.ts), as every seller's is stored. */
@@ -55,7 +58,7 @@ export async function createSellerAndShop(em: EntityManager, admin: Admin, email
   if (await em.count(Seller, { email: address })) throw domainError('EMAIL_TAKEN');
   try {
     return await em.transactional(async (tx) => {
-      const created = await createSellerWithShop(tx, { email: address, ...shop });
+      const created = await createSellerWithShop(tx, { email: address, ...shop }, deps.secrets);
       recordAudit(tx, admin, { action: 'seller.created', targetType: 'seller', targetId: created.seller.id, details: { email: address, shopId: created.shop.id, shopName: shop.shopName } });
       return created;
     });
@@ -78,7 +81,7 @@ export async function createShopForExistingSeller(em: EntityManager, admin: Admi
   if (!admin && (await lastShopClosedByAdmin(em, seller.id))) throw domainError('SHOP_CLOSED_BY_ADMIN');
   try {
     return await em.transactional(async (tx) => {
-      const created = await createShopForSeller(tx, seller, shop);
+      const created = await createShopForSeller(tx, seller, shop, deps.secrets);
       // null: the seller's own new shop from the dashboard, not an admin action.
       if (admin) recordAudit(tx, admin, { action: 'shop.created', targetType: 'shop', targetId: created.shop.id, details: { sellerId: seller.id, shopName: shop.shopName } });
       return created;

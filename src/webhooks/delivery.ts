@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SecretBox } from '../accounts/secret-box';
 import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../shared/logger';
 import { unavailableError } from '../db/unavailable';
@@ -17,6 +18,8 @@ export interface DeliveryDeps {
   /** How long a claimed attempt belongs to its worker: the time-out plus a margin. Past it, the worker counts as lost. */
   leaseMs: number;
   logger: Logger;
+  /** Opens the shops' webhook secrets, stored sealed with ACCOUNT_SECRETS_KEY. */
+  secrets: SecretBox;
   /** Delivery outcomes and completion-to-delivery lag, when this process exposes /metrics. */
   metrics?: Metrics;
   /** Told when a retry is scheduled, so the queue can carry it as a delayed job (best effort: the relay is the backstop). */
@@ -149,7 +152,7 @@ async function claim(deps: DeliveryDeps, deliveryId: string, attemptCount: numbe
       number,
       inSchedule: number - taken[0].schedule_start,
       url: target.url,
-      secret: target.secret,
+      secret: deps.secrets.open(target.secret),
       eventId: target.event_id,
       body: target.body,
       test: target.test,

@@ -8,6 +8,7 @@ import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { openDeliveryQueue, queueDispatcher } from './delivery-queue';
 import { startRelay, type Dispatcher, type Relay } from './relay';
 import { WakeOnCommit } from './wake-on-commit';
+import { createSecretBox } from '../accounts/secret-box';
 import { httpWebhookSender } from './webhook-sender';
 
 /** Margin of a claimed attempt's lease beyond the time-out: DNS, database writes, a busy event loop. */
@@ -44,6 +45,7 @@ export function startWebhookRuntime(config: Config, orm: MikroORM, logger: Logge
     leaseMs,
     logger,
     metrics,
+    secrets: createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys),
   };
   if (settings.allowPrivateNetworks) logger.warn('WEBHOOK_ALLOW_PRIVATE_NETWORKS=1: webhooks may go to http:// and internal addresses. Never in production.');
 

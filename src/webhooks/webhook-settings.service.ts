@@ -1,3 +1,4 @@
+import type { SecretBox } from '../accounts/secret-box';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit/audit.service';
 import type { Admin } from '../admins/admin.entity';
@@ -74,10 +75,10 @@ export async function setWebhookEvents(em: EntityManager, admin: Admin | null, s
 }
 
 /** A new secret, returned once; attempts from now on (retries of older events too) are signed with it. */
-export async function rotateWebhookSecret(em: EntityManager, admin: Admin | null, shop: Shop): Promise<string> {
+export async function rotateWebhookSecret(em: EntityManager, admin: Admin | null, shop: Shop, secrets: SecretBox): Promise<string> {
   const secret = newWebhookSecret();
   await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Shop, { id: shop.id }, { webhookSecret: secret });
+    await tx.nativeUpdate(Shop, { id: shop.id }, { webhookSecret: secrets.seal(secret) });
     auditIfAdmin(tx, admin, { action: 'shop.webhook_secret_rotated', targetType: 'shop', targetId: shop.id });
     await noticeWebhookSecretRotated(tx, shop.id);
   });

@@ -62,7 +62,7 @@ export class WebhookResolver {
   ): Promise<RotatedWebhookSecret> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     await reauthenticated(context, { currentPassword, code });
-    return { shop, webhookSecret: await rotateWebhookSecret(context.em, adminOrNull(context), shop) };
+    return { shop, webhookSecret: await rotateWebhookSecret(context.em, adminOrNull(context), shop, context.services.accounts.secrets) };
   }
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')

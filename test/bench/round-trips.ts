@@ -35,7 +35,7 @@ export async function completionRoundTrips(env: Record<string, string>): Promise
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof Client.prototype.query;
   try {
-    const { apiKey } = await createSellerWithShop(service.database.orm.em.fork(), { email: `round-trips-${Date.now()}@example.com`, shopName: 'Round trips' });
+    const { apiKey } = await createSellerWithShop(service.database.orm.em.fork(), { email: `round-trips-${Date.now()}@example.com`, shopName: 'Round trips' }, service.services.accounts.secrets);
     const created = await fetch(`${service.url}/api/v1/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },

@@ -86,8 +86,8 @@ test('reencrypt-secrets seals clear, old-key and first-format secrets with the n
   expect(run.stdout.trim().split('\n')).toHaveLength(1);
   expect(JSON.parse(run.stdout)).toEqual({
     key_id: keyId(NEW),
-    resealed: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2 },
-    current: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0 },
+    resealed: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2, 'shops.webhook_secret': 3 },
+    current: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0, 'shops.webhook_secret': 0 },
     failed: [],
   });
 
@@ -100,8 +100,8 @@ test('reencrypt-secrets seals clear, old-key and first-format secrets with the n
     const again = await cli({ ACCOUNT_SECRETS_KEY: NEW, ACCOUNT_SECRETS_OLD_KEYS: OLD });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({
-      resealed: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0 },
-      current: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2 },
+      resealed: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0, 'shops.webhook_secret': 0 },
+      current: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2, 'shops.webhook_secret': 3 },
     });
     expect(await sealedValues(service)).toEqual(after);
     const dump = JSON.stringify(await service.em().execute('select * from "sellers"'));
@@ -124,7 +124,7 @@ test('reencrypt-secrets seals clear, old-key and first-format secrets with the n
     const wrong = await cli({ ACCOUNT_SECRETS_KEY: OLD });
     expect(wrong.code).toBe(1);
     const report = JSON.parse(wrong.stdout);
-    expect(report.failed).toHaveLength(6);
+    expect(report.failed).toHaveLength(9);
     expect(report.failed[0].problem).toMatch(new RegExp(`sealed with key ${keyId(NEW)}, which is neither ACCOUNT_SECRETS_KEY nor one of ACCOUNT_SECRETS_OLD_KEYS`));
     expect(await sealedValues(service)).toEqual(after);
   } finally {

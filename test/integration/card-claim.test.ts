@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '../../src/accounts/secret-box';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimForCard } from '../../src/checkout/card-claim';
 import { openDatabase, type Database } from '../../src/db/database';
@@ -23,7 +24,7 @@ const HOUR = 3600_000;
 
 beforeAll(async () => {
   database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
-  shop = await createSellerWithShop(em(), { email: `claim-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Claim Shop' });
+  shop = await createSellerWithShop(em(), { email: `claim-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Claim Shop' }, createSecretBox(undefined));
 });
 afterAll(() => database?.close());
 

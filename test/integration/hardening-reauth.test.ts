@@ -74,7 +74,9 @@ test('with the current password each change goes through (the owner at the scree
   expect(rotated).toMatch(/^whsec_/);
   expect((await changes.payoutAccount(seller.session, proof)).body.data.setPayoutAccount).toEqual({ holder: 'Mallory', accountNumberMasked: '•••• 3000' });
   const after = await stored(seller.sellerId);
-  expect([after.webhook_url, after.webhook_secret, after.failed_sign_ins]).toEqual([HOOK, rotated, 0]);
+  // The secret is stored sealed with ACCOUNT_SECRETS_KEY, and opens to the one shown.
+  expect(after.webhook_secret).toMatch(/^aes2:/);
+  expect([after.webhook_url, service.services.accounts.secrets.open(after.webhook_secret), after.failed_sign_ins]).toEqual([HOOK, rotated, 0]);
 });
 
 test('input is checked before the proof: a refused URL or account number spends no password attempt', async () => {

@@ -1,4 +1,5 @@
 import { LIFECYCLES } from '../../src/lifecycles/all';
+import { createSecretBox } from '../../src/accounts/secret-box';
 import { checkConstraints, statesOf, type Lifecycle } from '../../src/lifecycles/lifecycle';
 import { openDatabase, type Database } from '../../src/db/database';
 import { loadConfig } from '../../src/shared/config';
@@ -40,7 +41,7 @@ test.each(columns)('$table $column: the check constraint and default are the tab
 
 test('a state no table holds is refused by the database', async () => {
   const em = database.orm.em.fork();
-  const shop = await createSellerWithShop(em, { email: `checks-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Checks' });
+  const shop = await createSellerWithShop(em, { email: `checks-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Checks' }, createSecretBox(undefined));
   const { payment } = await createPayment(em, shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });
   await expect(sql(`update "payments" set "status" = 'captured' where "id" = ?`, [payment.id])).rejects.toThrow(/payments_status_check/);
   await expect(sql(`update "payments" set "checkout_stage" = 'shipped' where "id" = ?`, [payment.id])).rejects.toThrow(/payments_checkout_stage_check/);

@@ -1,4 +1,5 @@
 import { AdminRole } from '../../src/admins/admin-role';
+import { createSecretBox } from '../../src/accounts/secret-box';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createAdmin } from '../../src/admins/admin.service';
@@ -33,7 +34,7 @@ const em = (): EntityManager => database.orm.em.fork();
 
 beforeAll(async () => {
   database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
-  shop = await createSellerWithShop(em(), { email: `state-${randomBytes(4).toString('hex')}@example.com`, shopName: 'State Shop' });
+  shop = await createSellerWithShop(em(), { email: `state-${randomBytes(4).toString('hex')}@example.com`, shopName: 'State Shop' }, createSecretBox(undefined));
   admin = (await createAdmin(em(), { email: `ops-${randomBytes(4).toString('hex')}@example.com`, role: AdminRole.FINANCE, tokenTtlDays: 90 })).admin;
 });
 

@@ -61,7 +61,7 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
         email: overrides.email ?? `seller-${randomBytes(6).toString('hex')}@example.com`,
         shopName: overrides.shopName ?? 'Test Shop',
         webhookUrl: overrides.webhookUrl,
-      }),
+      }, service.services.accounts.secrets),
   };
 }
 
