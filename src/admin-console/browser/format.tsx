@@ -31,6 +31,13 @@ export function when(iso: string | null | undefined): string {
   return `${dateTime.format(new Date(iso))} UTC`;
 }
 
+const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** 3 Dec 2026 (UTC): for a column where the day is what matters, such as when a shop was opened. */
+export function day(iso: string | null | undefined): string {
+  return iso ? dateOnly.format(new Date(iso)) : '—';
+}
+
 /** How long ago, in words a queue is read in: 45 min, 5 h 12 min, 2 d 3 h. */
 export function age(seconds: number): string {
   const minutes = Math.floor(seconds / 60);

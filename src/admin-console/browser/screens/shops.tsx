@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { runOperation } from '../api';
-import { label, money, when } from '../format';
+import { day, label, money, when } from '../format';
 import { may } from '../permissions';
 import type { Params } from '../route';
 import { Badge, ConfirmDialog, Done, Facts, FilterField, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, ScreenTitle, SortHeader, Table, useMe, useOperation, type DialogField, type Pagination, type Tone } from '../ui';
@@ -65,8 +65,7 @@ export function ShopListScreen({ params }: { params: Params }) {
                   <SortHeader label="Shop" params={params} first="NAME_A_TO_Z" second="NAME_Z_TO_A" />
                   <SortHeader label="Opened" params={params} first="NEWEST_FIRST" second="OLDEST_FIRST" isDefault="first" />
                   <th scope="col">Seller</th>
-                  <th scope="col">Shop status</th>
-                  <th scope="col">Seller status</th>
+                  <th scope="col">Status</th>
                   <th scope="col">Account status</th>
                   <th scope="col" className="number">
                     Available
@@ -74,18 +73,26 @@ export function ShopListScreen({ params }: { params: Params }) {
                 </tr>
               </thead>
               <tbody>
-                {shops.items.length === 0 && <NoRows columns={7}>No shop matches this search.</NoRows>}
+                {shops.items.length === 0 && <NoRows columns={6}>No shop matches this search.</NoRows>}
                 {shops.items.map((shop) => (
                   <tr key={shop.id}>
                     <td>
                       <Link to={{ view: 'shop', id: shop.id }}>{shop.name}</Link>
                       <div className="quiet small">{shop.id}</div>
                     </td>
-                    <td className="when">{when(shop.createdAt)}</td>
+                    <td className="when">
+                      <time dateTime={shop.createdAt} title={when(shop.createdAt)}>
+                        {day(shop.createdAt)}
+                      </time>
+                    </td>
                     <td>{shop.seller.email}</td>
-                    <td>{shop.deletedAt ? <Badge tone="bad">Deleted</Badge> : <Badge tone={statusTone(shop.status)}>{label(shop.status === 'INACTIVE' ? 'deactivated' : shop.status)}</Badge>}</td>
                     <td>
-                      <Badge tone={statusTone(shop.seller.status)}>{label(shop.seller.status)}</Badge>
+                      <div>
+                        Shop {shop.deletedAt ? <Badge tone="bad">Deleted</Badge> : <Badge tone={statusTone(shop.status)}>{label(shop.status === 'INACTIVE' ? 'deactivated' : shop.status)}</Badge>}
+                      </div>
+                      <div>
+                        Seller <Badge tone={statusTone(shop.seller.status)}>{label(shop.seller.status)}</Badge>
+                      </div>
                     </td>
                     <td>
                       {label(shop.seller.accountStatus)}
