@@ -3,9 +3,11 @@ import type { EventArgs, EventSubscriber, TransactionEventArgs } from '@mikro-or
 import { WebhookDelivery } from './webhook-delivery.entity';
 
 /**
- * Wakes the relay when a transaction that created a delivery commits in this process (a checkout
- * completion, a test delivery), so the first attempt goes out at once instead of at the next poll.
- * Deliveries written by other processes are found by the relay's poll.
+ * Wakes the relay when a transaction that created a delivery through the ORM commits in this process (a
+ * refund, a dispute, a withdrawal, a test delivery), so the first attempt goes out at once instead of at the
+ * next poll. The card completion writes its deliveries in its one plain statement, which no subscriber sees,
+ * and calls the same wake itself (checkout.service.ts). Deliveries written by other processes are found by
+ * the relay's poll.
  */
 export class WakeOnCommit implements EventSubscriber {
   private readonly created = new WeakSet<EntityManager>();
