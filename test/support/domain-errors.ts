@@ -20,3 +20,13 @@ export function codeOf(run: () => unknown): string {
 export function messageOf(run: () => unknown): string {
   return refusalOf(run)?.message ?? 'no error';
 }
+
+/** The catalogue error an async call is refused with; throws when it succeeds or fails with anything else. */
+export async function refusedWith(call: Promise<unknown>): Promise<DomainError> {
+  const outcome = await call.then(
+    () => ({ error: undefined }),
+    (error: unknown) => ({ error }),
+  );
+  if (outcome.error instanceof DomainError) return outcome.error;
+  throw new Error(outcome.error === undefined ? 'expected a refusal, but the call succeeded' : `expected a refusal, got ${String(outcome.error)}`);
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createSecretBox } from '../../src/accounts/secret-box';
+import { AdminRole } from '../../src/admins/admin-role';
+import type { Admin } from '../../src/admins/admin.entity';
+import { createAdmin } from '../../src/admins/admin.service';
+import { claimForCard } from '../../src/checkout/card-claim';
+import { completeInOneStatement } from '../../src/checkout/completion-statement';
+import { openDatabase, type Database } from '../../src/db/database';
+import { createPayment } from '../../src/payments/payment.service';
+import { loadConfig } from '../../src/shared/config';
+import { createLogger } from '../../src/shared/logger';
+import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
+import { testRun } from './test-env';
+
+/**
+ * The run's database for a module test: the services are called directly, with no HTTP server and no Redis.
+ * Opened before the file's tests (migrating it if this worker is first) and closed after them. Each call of
+ * `em()` is a fresh unit of work, as each request of the service gets one.
+ */
+export function useModuleDatabase(options: { poolSize?: number } = {}) {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    const config = loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: String(options.poolSize ?? 2) });
+    database = await openDatabase(config, createLogger('silent'));
+  });
+  afterAll(() => database?.close());
+
+  const em = (): EntityManager => {
+    if (!database) throw new Error('the module database is opened in beforeAll: call em() inside a test or hook');
+    return database.orm.em.fork();
+  };
+  const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
+  return {
+    em,
+    /** A seller of its own with its shop: balances and daily limits are per seller or shop, so tests do not share them. */
+    newShop: (label: string): Promise<NewShop> => createSellerWithShop(em(), { email: unique(label), shopName: `${label} shop` }, createSecretBox(undefined)),
+    /**
+     * A payment of `amount` cents paid in full, through the checkout's own steps: created, claimed for a card, then
+     * completed by the completion statement, which books its journal (the seller is credited `amount` less the fee).
+     */
+    async completedPayment(shop: NewShop, amount: number): Promise<string> {
+      const { payment } = await createPayment(em(), shop.shop.id, { amount, currency: 'usd', returnUrl: 'https://shop.example/back' });
+      const claimed = await claimForCard(em(), payment.id, new Date(Date.now() - 3600_000), { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 });
+      if (!claimed) throw new Error(`payment ${payment.id} was not claimed for a card`);
+      const done = await completeInOneStatement(em(), {
+        payment: { ...payment, test: false },
+        shop: { id: shop.shop.id, name: shop.shop.name },
+        processorReference: `psp-${payment.id}`,
+        threeDsOutcome: undefined,
+        baseUrl: 'https://pay.example',
+      });
+      if (!done.completed) throw new Error(`payment ${payment.id} was not completed`);
+      return payment.id;
+    },
+    newAdmin: async (role: AdminRole = AdminRole.FINANCE): Promise<Admin> => (await createAdmin(em(), { email: unique('admin'), role, tokenTtlDays: 90 })).admin,
+  };
+}
