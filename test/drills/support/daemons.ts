@@ -77,6 +77,9 @@ export async function startDaemon(name: string, command: string, args: string[],
   const user = options.asPostgres ? postgresUser() : undefined;
   // A process group of its own, so a stop also reaches what it started (Patroni's postmaster).
   const child = spawn(command, args, {
+    // The drill's own folder: the repository may be a checkout only root can enter (a mktemp clone is 0700), and
+    // the postgres user's initdb and Patroni's workers change to their working directory first.
+    cwd: options.logDir,
     env: { PATH: process.env.PATH, HOME: user ? tmpdir() : process.env.HOME, LANG: 'C.UTF-8', ...options.env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../support/processes';
 import { killPostmasterOf, onCleanup, postgresDir, postgresUser, startDaemon, type Daemon } from './daemons';
@@ -9,7 +10,7 @@ const PG_BIN = '/usr/lib/postgresql/15/bin';
 /** A PostgreSQL tool (initdb, pgbackrest …) run as the `postgres` user when we are root; rejects with its output. */
 export function runAsPostgres(command: string, args: string[], timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { ...(postgresUser() ?? {}), timeout: timeoutMs, env: { PATH: process.env.PATH, LANG: 'C.UTF-8' }, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+    execFile(command, args, { ...(postgresUser() ?? {}), cwd: tmpdir(), timeout: timeoutMs, env: { PATH: process.env.PATH, LANG: 'C.UTF-8' }, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       error ? reject(new Error(`${path.basename(command)} ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`)) : resolve(stdout),
     );
   });
