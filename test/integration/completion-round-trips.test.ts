@@ -11,10 +11,15 @@ import { startTestService, type TestService } from '../support/test-service';
  * How many times one card completion (SubmitCard, card 4242…) waits on PostgreSQL: every statement the pg
  * driver sends while the request runs is one round trip (BEGIN and COMMIT included). The service's
  * background work (relay polls, sweeps) is slowed right down so that only the request's statements count.
- * The budget (issue 16 asked for at most 5; it was 21): 4: read, claim, the simulated acquirer's record, the
- * completion statement. The answer is not read back: it is the payment as the completion statement left it.
+ * The budget (it was 21 before the card path became plain SQL): 4: read, claim, the simulated acquirer's record,
+ * the completion statement. The answer is not read back: it is the payment as the completion statement left it.
+ * Two pollers cannot be slowed past a few seconds (the mail relay, the acquirer inbox): their statements are
+ * told apart by what they read and left out of the count.
  */
 export const COMPLETION_ROUND_TRIP_BUDGET = 4;
+
+/** The mail relay's look for due mails and the acquirer inbox's claim: background passes, not the request's. */
+const POLLER_STATEMENT = /^\s*(select "id", "attempt_count".* from "mail_outbox"|update "adyen_notifications" set "next_attempt_at")/s;
 
 let service: TestService;
 const sent: string[] = [];
@@ -27,10 +32,12 @@ beforeAll(async () => {
     WEBHOOK_WORKERS_IN_SERVICE: '0',
     RECONCILE_INTERVAL_MS: '3600000',
     REFUND_SWEEP_INTERVAL_MS: '3600000',
+    MAIL_POLL_INTERVAL_MS: '60000',
   });
   // Counting, not changing: every call goes on to the real driver and the real database.
   Client.prototype.query = function countedQuery(this: Client, ...args: unknown[]) {
-    if (counting) sent.push(typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text));
+    const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);
+    if (counting && !POLLER_STATEMENT.test(sql)) sent.push(sql);
     return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof Client.prototype.query;
 });
