@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { callersProblems } from './support/calls';
-import { sleep, startDaemon, stopEverything, stopEverythingOnSignals, workDir } from './support/daemons';
+import { sleep, startDaemon } from './support/daemons';
 import { startMixedLoad } from './support/mixed-load';
 import { startPostgresHa, type PatroniNode, type PostgresHa } from './support/postgres-ha';
-import { printReport, say, seconds, type DrillReport } from './support/report';
+import { say, seconds, type DrillReport } from './support/report';
+import { runDrill } from './support/run-drill';
 import { drillEnv, freePort, provisionActors, startServiceProcesses, type DrillActors, type ServiceProcesses } from './support/service-processes';
 import { findings, findingsProblems, waitForQuiet } from './support/verify';
 import { waitUntilWhole } from './support/whole-again';
@@ -100,33 +101,20 @@ async function runScenario(setup: Setup, scenario: Scenario) {
   };
 }
 
-async function main(): Promise<number> {
-  stopEverythingOnSignals();
-  const dir = workDir('failover');
-  const drillStartedAt = Date.now();
-  try {
-    const setup = await setUp(dir);
-    const pids = setup.processes.pids;
-    const scenarios = [];
-    for (const scenario of SCENARIOS) scenarios.push(await runScenario(setup, scenario));
-    const samePids = setup.processes.service.child.pid === pids.service && setup.processes.worker.child.pid === pids.worker;
-    const report: DrillReport = {
-      drill: 'failover',
-      ok: scenarios.every((s) => s.ok) && samePids,
-      problems: scenarios.flatMap((s) => s.problems.map((p) => `${s.name}: ${p}`)),
-      database_url: setup.databaseUrl,
-      drill_seconds: seconds(Date.now() - drillStartedAt),
-      scenarios,
-    };
-    printReport(report);
-    await setup.receiver.close();
-    return report.ok ? 0 : 1;
-  } catch (error) {
-    printReport({ drill: 'failover', ok: false, problems: [`the drill could not run: ${(error as Error).stack ?? error}`], work_dir: dir });
-    return 1;
-  } finally {
-    await stopEverything();
-  }
-}
-
-main().then((code) => process.exit(code));
+runDrill('failover', async (dir, drillStartedAt) => {
+  const setup = await setUp(dir);
+  const pids = setup.processes.pids;
+  const scenarios = [];
+  for (const scenario of SCENARIOS) scenarios.push(await runScenario(setup, scenario));
+  const samePids = setup.processes.service.child.pid === pids.service && setup.processes.worker.child.pid === pids.worker;
+  const report: DrillReport = {
+    drill: 'failover',
+    ok: scenarios.every((s) => s.ok) && samePids,
+    problems: scenarios.flatMap((s) => s.problems.map((p) => `${s.name}: ${p}`)),
+    database_url: setup.databaseUrl,
+    drill_seconds: seconds(Date.now() - drillStartedAt),
+    scenarios,
+  };
+  await setup.receiver.close();
+  return report;
+});

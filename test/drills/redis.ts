@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { callersProblems, type CallLog } from './support/calls';
-import { sleep, stopEverything, stopEverythingOnSignals, workDir } from './support/daemons';
+import { sleep } from './support/daemons';
 import { startMixedLoad, type MixedLoad } from './support/mixed-load';
 import { startRedis, startRedisClusterWithReplicas } from './support/redis-servers';
-import { printReport, say, seconds, type DrillReport } from './support/report';
+import { say, seconds, type DrillReport } from './support/report';
+import { runDrill } from './support/run-drill';
 import { drillEnv, freePort, provisionActors, startServiceProcesses, type DrillActors, type ServiceProcesses } from './support/service-processes';
 import { initCluster, startPostgres } from './support/single-postgres';
 import { findings, findingsProblems, waitForQuiet } from './support/verify';
@@ -145,32 +146,19 @@ async function clusterMasterLost(dir: string, databaseUrl: string, receiver: Rec
   };
 }
 
-async function main(): Promise<number> {
-  stopEverythingOnSignals();
-  const dir = workDir('redis');
-  const drillStartedAt = Date.now();
-  try {
-    const { home, dataDir } = await initCluster(dir, 'postgres');
-    const pg = await startPostgres(dir, 'postgres', home, dataDir, { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' });
-    const receiver = await startReceiver();
-    const databaseUrl = pg.url('payments');
-    const scenarios = [await singleRedisLost(dir, databaseUrl, receiver), await clusterMasterLost(dir, databaseUrl, receiver)];
-    await receiver.close();
-    const report: DrillReport = {
-      drill: 'redis',
-      ok: scenarios.every((s) => s.ok),
-      problems: scenarios.flatMap((s) => s.problems.map((p) => `${s.name}: ${p}`)),
-      drill_seconds: seconds(Date.now() - drillStartedAt),
-      scenarios,
-    };
-    printReport(report);
-    return report.ok ? 0 : 1;
-  } catch (error) {
-    printReport({ drill: 'redis', ok: false, problems: [`the drill could not run: ${(error as Error).stack ?? error}`], work_dir: dir });
-    return 1;
-  } finally {
-    await stopEverything();
-  }
-}
-
-main().then((code) => process.exit(code));
+runDrill('redis', async (dir, drillStartedAt) => {
+  const { home, dataDir } = await initCluster(dir, 'postgres');
+  const pg = await startPostgres(dir, 'postgres', home, dataDir, { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '200' });
+  const receiver = await startReceiver();
+  const databaseUrl = pg.url('payments');
+  const scenarios = [await singleRedisLost(dir, databaseUrl, receiver), await clusterMasterLost(dir, databaseUrl, receiver)];
+  await receiver.close();
+  const report: DrillReport = {
+    drill: 'redis',
+    ok: scenarios.every((s) => s.ok),
+    problems: scenarios.flatMap((s) => s.problems.map((p) => `${s.name}: ${p}`)),
+    drill_seconds: seconds(Date.now() - drillStartedAt),
+    scenarios,
+  };
+  return report;
+});

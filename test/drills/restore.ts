@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { Client } from 'pg';
 import { startReceiver } from '../support/webhook-receiver';
-import { onCleanup, postgresDir, sleep, stopEverything, stopEverythingOnSignals, until, workDir } from './support/daemons';
+import { onCleanup, postgresDir, sleep, until } from './support/daemons';
 import { startMixedLoad, type Acknowledged } from './support/mixed-load';
-import { printReport, say, seconds, type DrillReport } from './support/report';
+import { say, seconds, type DrillReport } from './support/report';
+import { runDrill } from './support/run-drill';
 import { checkLedger, drillEnv, provisionActors, startService } from './support/service-processes';
 import { initCluster, runAsPostgres, startPostgres, writeReadable, type SinglePostgres } from './support/single-postgres';
 
@@ -114,75 +115,62 @@ async function restoreTo(dir: string, repo: Repository, target: string): Promise
   return { pg, restoreSeconds: seconds(restoredAt - restoreStartedAt), replaySeconds: seconds(Date.now() - restoredAt) };
 }
 
-async function main(): Promise<number> {
-  stopEverythingOnSignals();
-  const dir = workDir('restore');
-  const drillStartedAt = Date.now();
-  try {
-    say('starting PostgreSQL 15 with WAL archiving to a pgBackRest repository');
-    const { pg, repo } = await startArchivingPostgres(dir);
-    const receiver = await startReceiver();
-    onCleanup(() => void receiver.close());
-    const env = drillEnv(path.join(dir, 'data'), pg.url('payments'), undefined);
-    const { baseUrl, service } = await startService(dir, env);
-    const actors = await provisionActors(env, receiver.url);
+runDrill('restore', async (dir, drillStartedAt) => {
+  say('starting PostgreSQL 15 with WAL archiving to a pgBackRest repository');
+  const { pg, repo } = await startArchivingPostgres(dir);
+  const receiver = await startReceiver();
+  onCleanup(() => void receiver.close());
+  const env = drillEnv(path.join(dir, 'data'), pg.url('payments'), undefined);
+  const { baseUrl, service } = await startService(dir, env);
+  const actors = await provisionActors(env, receiver.url);
 
-    say('full backup');
-    const backupStartedAt = Date.now();
-    await repo.run('backup', ['--type=full']);
-    const backupSeconds = seconds(Date.now() - backupStartedAt);
+  say('full backup');
+  const backupStartedAt = Date.now();
+  await repo.run('backup', ['--type=full']);
+  const backupSeconds = seconds(Date.now() - backupStartedAt);
 
-    say(`payments for ${LOAD_MS / 1000} s, then the moment T, then payments again`);
-    const beforeT = await takePayments(baseUrl, actors);
-    const [{ t }] = await sql<{ t: string }>(pg.url('payments'), 'select clock_timestamp()::text as t');
-    await sleep(500);
-    const afterT = await takePayments(baseUrl, actors);
-    const archiveLagSeconds = await measureArchiveLag(pg.url('payments'));
-    await service.stop();
+  say(`payments for ${LOAD_MS / 1000} s, then the moment T, then payments again`);
+  const beforeT = await takePayments(baseUrl, actors);
+  const [{ t }] = await sql<{ t: string }>(pg.url('payments'), 'select clock_timestamp()::text as t');
+  await sleep(500);
+  const afterT = await takePayments(baseUrl, actors);
+  const archiveLagSeconds = await measureArchiveLag(pg.url('payments'));
+  await service.stop();
 
-    say(`restoring to T = ${t} into a new data directory`);
-    const restored = await restoreTo(dir, repo, t);
-    const restoredEnv = { ...env, DATABASE_URL: restored.pg.url('payments'), DATABASE_CREATE: '0' };
-    const ledger = await checkLedger(restoredEnv);
-    const rows = await sql<{ id: string; status: string }>(restored.pg.url('payments'), 'select id, status from payments');
-    const restoredIds = new Set(rows.map((r) => r.id));
-    const completedIds = new Set(rows.filter((r) => r.status === 'completed' || r.status === 'refunded').map((r) => r.id));
+  say(`restoring to T = ${t} into a new data directory`);
+  const restored = await restoreTo(dir, repo, t);
+  const restoredEnv = { ...env, DATABASE_URL: restored.pg.url('payments'), DATABASE_CREATE: '0' };
+  const ledger = await checkLedger(restoredEnv);
+  const rows = await sql<{ id: string; status: string }>(restored.pg.url('payments'), 'select id, status from payments');
+  const restoredIds = new Set(rows.map((r) => r.id));
+  const completedIds = new Set(rows.filter((r) => r.status === 'completed' || r.status === 'refunded').map((r) => r.id));
 
-    const missingBeforeT = [...beforeT.creates.keys()].filter((id) => !restoredIds.has(id));
-    const completionsMissing = [...beforeT.completions].filter((id) => !completedIds.has(id));
-    const presentAfterT = [...afterT.creates.keys()].filter((id) => restoredIds.has(id));
-    const unexpected = rows.filter((r) => !beforeT.creates.has(r.id)).length;
-    const problems = [
-      ...(ledger.clean ? [] : [`check-ledger on the restored database found ${ledger.violations.length} violations`]),
-      ...(missingBeforeT.length ? [`${missingBeforeT.length} payments acknowledged before T are missing`] : []),
-      ...(completionsMissing.length ? [`${completionsMissing.length} completions acknowledged before T are missing`] : []),
-      ...(presentAfterT.length ? [`${presentAfterT.length} payments made after T were restored`] : []),
-      ...(unexpected ? [`${unexpected} restored payments were never acknowledged before T`] : []),
-      ...(beforeT.creates.size === 0 || afterT.creates.size === 0 ? ['the load made no payments: nothing was tested'] : []),
-    ];
-    const report: DrillReport = {
-      drill: 'restore',
-      ok: problems.length === 0,
-      problems,
-      target_time: t,
-      payments_acknowledged_before_t: beforeT.creates.size,
-      completions_acknowledged_before_t: beforeT.completions.size,
-      payments_acknowledged_after_t: afterT.creates.size,
-      payments_restored: rows.length,
-      check_ledger_clean: ledger.clean,
-      rpo: { archive_timeout_seconds: ARCHIVE_TIMEOUT_SECONDS, measured_archive_lag_seconds: archiveLagSeconds, payments_lost_before_t: missingBeforeT.length },
-      rto: { restore_seconds: restored.restoreSeconds, replay_and_start_seconds: restored.replaySeconds, total_seconds: Math.round((restored.restoreSeconds + restored.replaySeconds) * 10) / 10 },
-      full_backup_seconds: backupSeconds,
-      drill_seconds: seconds(Date.now() - drillStartedAt),
-    };
-    printReport(report);
-    return report.ok ? 0 : 1;
-  } catch (error) {
-    printReport({ drill: 'restore', ok: false, problems: [`the drill could not run: ${(error as Error).stack ?? error}`], work_dir: dir });
-    return 1;
-  } finally {
-    await stopEverything();
-  }
-}
-
-main().then((code) => process.exit(code));
+  const missingBeforeT = [...beforeT.creates.keys()].filter((id) => !restoredIds.has(id));
+  const completionsMissing = [...beforeT.completions].filter((id) => !completedIds.has(id));
+  const presentAfterT = [...afterT.creates.keys()].filter((id) => restoredIds.has(id));
+  const unexpected = rows.filter((r) => !beforeT.creates.has(r.id)).length;
+  const problems = [
+    ...(ledger.clean ? [] : [`check-ledger on the restored database found ${ledger.violations.length} violations`]),
+    ...(missingBeforeT.length ? [`${missingBeforeT.length} payments acknowledged before T are missing`] : []),
+    ...(completionsMissing.length ? [`${completionsMissing.length} completions acknowledged before T are missing`] : []),
+    ...(presentAfterT.length ? [`${presentAfterT.length} payments made after T were restored`] : []),
+    ...(unexpected ? [`${unexpected} restored payments were never acknowledged before T`] : []),
+    ...(beforeT.creates.size === 0 || afterT.creates.size === 0 ? ['the load made no payments: nothing was tested'] : []),
+  ];
+  const report: DrillReport = {
+    drill: 'restore',
+    ok: problems.length === 0,
+    problems,
+    target_time: t,
+    payments_acknowledged_before_t: beforeT.creates.size,
+    completions_acknowledged_before_t: beforeT.completions.size,
+    payments_acknowledged_after_t: afterT.creates.size,
+    payments_restored: rows.length,
+    check_ledger_clean: ledger.clean,
+    rpo: { archive_timeout_seconds: ARCHIVE_TIMEOUT_SECONDS, measured_archive_lag_seconds: archiveLagSeconds, payments_lost_before_t: missingBeforeT.length },
+    rto: { restore_seconds: restored.restoreSeconds, replay_and_start_seconds: restored.replaySeconds, total_seconds: Math.round((restored.restoreSeconds + restored.replaySeconds) * 10) / 10 },
+    full_backup_seconds: backupSeconds,
+    drill_seconds: seconds(Date.now() - drillStartedAt),
+  };
+  return report;
+});
