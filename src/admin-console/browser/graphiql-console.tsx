@@ -1,6 +1,7 @@
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 import { GraphiQL } from 'graphiql';
 import { useMemo, useState } from 'react';
+import { soleOperationName } from './sole-operation-name';
 import { presetQuery, presetsFor, presetVariables, type Preset } from './presets';
 import { authHeaders, type SignedIn } from './sign-in';
 
@@ -58,6 +59,7 @@ export default function GraphiQLConsole({ admin }: { admin: SignedIn }) {
         <GraphiQL
           fetcher={fetcher}
           query={query}
+          operationName={soleOperationName(query)}
           variables={variables}
           onEditQuery={setQuery}
           onEditVariables={setVariables}
