@@ -61,25 +61,25 @@ const RULE_TESTS = [
 export default {
   ...common,
   mutate: [
-    'src/ledger/fee.ts',
-    'src/checkout/card-predicates.ts',
-    'src/checkout/card-intake.ts',
-    'src/payments/payment-rules.ts',
+    'src/modules/ledger/fee.ts',
+    'src/modules/checkout/card-predicates.ts',
+    'src/modules/checkout/card-intake.ts',
+    'src/modules/payments/payment-rules.ts',
     // validPageRequest, pageOf and windowOf, not the GraphQL types below them.
     'src/shared/pagination.ts:17-34',
-    // validWithdrawalAmount and checkAgainstBalance; the withdrawal moves (src/lifecycles/) are in the state run.
-    'src/withdrawals/withdrawal.service.ts:20-31',
-    'src/webhooks/webhook-url.ts',
-    'src/webhooks/signing.ts',
-    'src/webhooks/retry-schedule.ts',
+    // validWithdrawalAmount and checkAgainstBalance; the withdrawal moves (src/modules/lifecycles.ts) are in the state run.
+    'src/modules/withdrawals/withdrawal.service.ts:20-31',
+    'src/modules/webhooks/webhook-url.ts',
+    'src/modules/webhooks/signing.ts',
+    'src/modules/webhooks/retry-schedule.ts',
     'src/shared/reason.ts',
     // Reading Adyen's notification items (fields, HMAC, event codes) and telling a refusal from an unknown outcome.
-    'src/processor/adyen/notifications.ts',
-    'src/processor/adyen/refusal-reasons.ts',
+    'src/platform/processor/adyen/notifications.ts',
+    'src/platform/processor/adyen/refusal-reasons.ts',
     // What remains refundable of a payment, and the amount a refund request may take.
-    'src/refunds/refund-rules.ts',
+    'src/modules/refunds/refund-rules.ts',
     // Whether a dispute notice fits its payment, and the seller's share of a chargeback.
-    'src/disputes/dispute-rules.ts',
+    'src/modules/disputes/dispute-rules.ts',
   ],
   jest: {
     ...common.jest,

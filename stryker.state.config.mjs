@@ -3,29 +3,30 @@ import { common } from './stryker.config.mjs';
 
 /**
  * Mutation testing of the lifecycle moves that only a database can exercise: the lifecycle tables and their
- * format (src/lifecycles/), the one move function applyMove (one conditional UPDATE and the declared effects),
- * the review move shared by refunds and withdrawals, movePayment, the card claim (the submitCard move as one
- * plain UPDATE), and the withdrawal actions. Run after
+ * format (src/modules/lifecycles.ts), the one move function applyMove (one conditional UPDATE and the declared effects),
+ * the review move shared by refunds and withdrawals, movePayment, the engine's one-statement form with the card
+ * claim and the completion that use it, and the withdrawal actions. Run after
  * stryker.config.mjs by `npm run test:mutation` (docs/decisions/0015-mutation-testing.md).
  */
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...common,
   mutate: [
-    'src/lifecycles/lifecycle.ts',
-    'src/lifecycles/apply-move.ts',
-    'src/lifecycles/review-move.ts',
-    'src/lifecycles/payment.lifecycle.ts',
-    'src/lifecycles/withdrawal.lifecycle.ts',
-    'src/payments/payment-lifecycle.ts',
-    'src/checkout/card-claim.ts',
+    'src/platform/lifecycle/lifecycle.ts',
+    'src/platform/lifecycle/apply-move.ts',
+    'src/platform/lifecycle/review-move.ts',
+    'src/modules/payments/payment.lifecycle.ts',
+    'src/modules/withdrawals/withdrawal.lifecycle.ts',
+    'src/modules/payments/payment-lifecycle.ts',
+    'src/modules/checkout/card-claim.ts',
+    'src/platform/lifecycle/move-statement.ts',
     // The three actions and moveWithdrawal (the amount rules are in the rules run; the moves are in the table).
-    'src/withdrawals/withdrawal.service.ts:57-104',
+    'src/modules/withdrawals/withdrawal.service.ts:57-104',
   ],
   jest: {
     ...common.jest,
     config: {
-      testMatch: ['<rootDir>/test/unit/checkout-rules.test.ts', '<rootDir>/test/unit/lifecycles.test.ts', '<rootDir>/test/integration/state-moves.test.ts', '<rootDir>/test/integration/card-claim.test.ts'],
+      testMatch: ['<rootDir>/test/unit/checkout-rules.test.ts', '<rootDir>/test/unit/lifecycles.test.ts', '<rootDir>/test/integration/state-moves.test.ts', '<rootDir>/test/integration/card-claim.test.ts', '<rootDir>/test/unit/move-statement.test.ts', '<rootDir>/test/module/completion-follows-the-table.test.ts'],
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',
       globalTeardown: undefined,

@@ -1,4 +1,4 @@
-// Writes src/accounts/common-passwords.txt, the list of passwords refused as too common (docs/dashboard.md).
+// Writes src/modules/identity/common-passwords.txt, the list of passwords refused as too common (docs/dashboard.md).
 // Source: the ranked password list of @zxcvbn-ts/language-common (MIT licence, © Dropbox and the zxcvbn-ts
 // authors; a devDependency, so nothing of it runs in the service): its 10,000 most common entries, and every
 // entry of 12 characters or more from the whole list (the length rule already refuses shorter ones), plus
@@ -14,5 +14,5 @@ const chosen = [...ranked.slice(0, 10_000), ...ranked.filter((p) => [...p].lengt
   .map((p) => p.trim().toLowerCase())
   .filter(Boolean);
 const unique = [...new Set(chosen)];
-fs.writeFileSync(new URL('../src/accounts/common-passwords.txt', import.meta.url), `${unique.join('\n')}\n`);
+fs.writeFileSync(new URL('../src/modules/identity/common-passwords.txt', import.meta.url), `${unique.join('\n')}\n`);
 console.log(`${unique.length} passwords written`);

@@ -21,11 +21,20 @@ import { parseArgs } from 'node:util';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_ALLOWED = path.join(ROOT, '.folder-cycles-allowed.json');
 
-/** `src/payments/payment.entity.ts` → `payments`; files directly in src/ (the entry files) belong to no folder. */
+/**
+ * The room a file lives in: `src/modules/payments/payment.entity.ts` → `modules/payments`, `src/platform/db/x.ts` →
+ * `platform/db`, `src/shared/cents.ts` → `shared`, `src/apps/main.ts` → `apps`. The lifecycle tables (each module's
+ * `*.lifecycle.ts`, the list of them in src/modules/lifecycles.ts, and the engine's table type) are one room of
+ * their own, `lifecycle tables`: pure data every layer reads, as the layer rules have it (.dependency-cruiser.cjs).
+ */
 export function folderOf(source) {
-  const match = /^src\/([^/]+)\/./.exec(source);
-  return match ? match[1] : null;
+  if (LIFECYCLE_TABLE.test(source)) return 'lifecycle tables';
+  const match = /^src\/(?:(modules|platform)\/([^/]+)\/.|([^/]+)\/.)/.exec(source);
+  if (!match) return null;
+  return match[3] ?? `${match[1]}/${match[2]}`;
 }
+
+const LIFECYCLE_TABLE = /^src\/(platform\/lifecycle\/lifecycle\.ts|modules\/lifecycles\.ts|modules\/[a-z-]+\/[a-z-]+\.lifecycle\.ts)$/;
 
 /** `import type` and `import('…').Name` in a type position: the compiled code loads nothing. */
 function isTypeOnly(dependencyTypes) {

@@ -65,7 +65,7 @@ export function enableAsyncContextOnlyWhileRunning(): void {
  * With tracing on, OpenTelemetry carries the active span in an AsyncLocalStorage through every request and job,
  * so the promise hook is on for good anyway, and disabling the storage between runs would lose the span of work
  * a run started (a request handler returns before its work is done). This turns the above off for the process:
- * called by src/observability/tracing-sdk.ts before the SDK starts (and so before openDatabase applies it).
+ * called by src/platform/observability/tracing-sdk.ts before the SDK starts (and so before openDatabase applies it).
  */
 export function keepAsyncContextOn(): void {
   const prototype = AsyncLocalStorage.prototype as Storage & { [APPLIED]?: true; [KEPT_ON]?: true };

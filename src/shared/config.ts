@@ -10,7 +10,7 @@ export interface Config {
   port: number;
   /** BASE_URL: public root address, used to build `checkout_url`; an https address also turns on HSTS on every answer; unset = `http://localhost:` and the port actually bound (PORT=0 included). */
   baseUrl: string | undefined;
-  /** TRUST_PROXY: which proxies' X-Forwarded-For to believe, so per-client limits count the real client behind a load balancer: a hop count, or addresses, CIDR ranges and loopback, linklocal, uniquelocal (docs/scaling.md); unset = trust no proxy. */
+  /** TRUST_PROXY: which proxies' X-Forwarded-For to believe, so per-client limits count the real client behind a load balancer (docs/scaling.md); unset = trust no proxy. */
   trustProxy: TrustProxy;
   /** GRAPHQL_STACK_TRACES: 1 adds stack traces to GraphQL error answers; only with a localhost BASE_URL (default 0). */
   graphqlStackTraces: boolean;
@@ -24,9 +24,9 @@ export interface Config {
   databasePoolSize: number;
   /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL cancels any statement of the service running longer (default 5000; 0 = no limit). Migrations and check-ledger lift it. */
   databaseStatementTimeoutMs: number;
-  /** DATABASE_POOLER: `none`, or `pgbouncer-transaction` when DATABASE_URL points at PgBouncer in transaction mode: no per-connection settings are sent, set statement_timeout per role (docs/scaling.md) (default none). */
+  /** DATABASE_POOLER: `pgbouncer-transaction` when DATABASE_URL is PgBouncer in transaction mode: no per-connection settings are sent, set statement_timeout per role (docs/scaling.md) (default none). */
   databasePooler: 'none' | 'pgbouncer-transaction';
-  /** REDIS_URL: Redis for shared rate limits and queues, `redis://host:port` or a cluster `redis-cluster://host1:port1,host2:port2` (docs/scaling.md); unset = in-process equivalents (one instance only). */
+  /** REDIS_URL: Redis for shared rate limits and queues (docs/scaling.md); unset = in-process equivalents (one instance only). */
   redisUrl: string | undefined;
   /** REDIS_KEY_PREFIX: namespace of every Redis key (default "hcp:"), so several deployments or test runs can share a server. */
   redisKeyPrefix: string;
@@ -60,7 +60,7 @@ export interface Config {
   sessionAbsoluteTimeoutMs: number;
   /** SESSION_COOKIES_INSECURE: 1 names the session and CSRF cookies without the `__Host-` prefix and sends them without `Secure`, so a browser keeps them over plain http on a host other than localhost; local development only, refused with an https BASE_URL (default 0). */
   sessionCookiesInsecure: boolean;
-  /** SMTP_URL: mail server for account mails (verification, invitation, password reset) and the mail outbox (receipts, refund notices, seller notifications), `smtp://user:pass@host:587` or `smtps://…`; unset = account mails are written to the log and the outbox's mails are kept in the database for `npm run cli -- mail list`, with a warning at start (docs/dashboard.md). */
+  /** SMTP_URL: mail server for account mails (verification, invitation, password reset) and the mail outbox (receipts, refund notices, seller notifications); unset = account mails are written to the log and the outbox's mails are kept in the database for `npm run cli -- mail list`, with a warning at start (docs/dashboard.md). */
   smtpUrl: string | undefined;
   /** MAIL_FROM: the From address of every mail; its display name names the service (receipts come from `<shop name> via <display name>`); unset = `Payments <no-reply@…>` on BASE_URL's host. */
   mailFrom: string;
@@ -129,7 +129,7 @@ export interface TracingConfig {
   endpoint: string | undefined;
   /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: the full address spans are sent to, taking precedence over OTEL_EXPORTER_OTLP_ENDPOINT; setting it turns tracing on; unset = none. */
   tracesEndpoint: string | undefined;
-  /** OTEL_EXPORTER_OTLP_PROTOCOL: how spans are sent to the collector: `http/protobuf`, `http/json` or `grpc` (default http/protobuf). */
+  /** OTEL_EXPORTER_OTLP_PROTOCOL: how spans are sent to the collector (default http/protobuf). */
   protocol: 'http/protobuf' | 'http/json' | 'grpc';
   /** OTEL_SERVICE_NAME: the `service.name` every span carries (default payments). */
   serviceName: string;
@@ -362,7 +362,7 @@ function adyen(env: Env): AdyenConfig | null {
  * The standard OTEL_* variables the service itself reads (the SDK reads them too, and its other OTEL_* variables
  * apply: headers, sampler, resource attributes, batch sizes). Unlike the SDK's own default (an OTLP exporter on
  * localhost:4318), tracing stays off until an exporter or an endpoint is named: with it off no part of the SDK is
- * loaded. Read before anything else by src/observability/tracing-bootstrap.ts.
+ * loaded. Read before anything else by src/platform/observability/tracing-bootstrap.ts.
  */
 export function tracingSettings(env: Env): TracingConfig {
   const sdkDisabled = flag(env, 'OTEL_SDK_DISABLED', false);

@@ -239,7 +239,7 @@ const catalogue = {
   PAYOUT_ACCOUNT_REQUIRED: { status: 409, message: 'Add the bank account your withdrawals are paid to (Where the payout goes) before requesting a withdrawal' },
   EMAIL_PREFIX_INVALID: { status: 400, message: 'Search by the start of an e-mail address with 3 to 254 characters' },
   METADATA_SEARCH_INVALID: { status: 400, message: `Search metadata with a key of 1 to ${METADATA_KEY_MAX_LENGTH} characters and a value of at most 500 characters` },
-  // mail: receipts, notices, seller notifications (src/notifications/)
+  // mail: receipts, notices, seller notifications (src/modules/notifications/)
   SUPPORT_EMAIL_INVALID: { status: 400, message: 'Support email must be a valid email address, without spaces, quotes or brackets' },
   MAIL_NOT_FOUND: { status: 404, message: 'Mail not found' },
   MAIL_NOT_RESENDABLE: {

@@ -60,12 +60,12 @@ export const KNOWN_DEVICE_DAYS = 90;
 /** How long an e-mail verification link works. */
 export const EMAIL_VERIFICATION_TTL_HOURS = 24;
 
-// Refund review (src/refunds/, counted on the back office's Home by src/admins/work-queue.ts)
+// Refund review (src/modules/refunds/, counted on the back office's Home by src/modules/back-office/work-queue.ts)
 /** Spec: a refund request is reviewed within 24 hours. The console flags requests older than this. */
 export const REFUND_REVIEW_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A refund request still waiting this long is near the 24-hour review promise: finance is mailed, and the back office marks it. */
 export const REFUND_REVIEW_REMINDER_MS = 20 * 60 * 60 * 1000;
 
-// Mail (src/notifications/, docs/dashboard.md "Notifications")
+// Mail (src/modules/notifications/, docs/dashboard.md "Notifications")
 /** A seller is told when webhook deliveries have kept failing this long, with no delivery succeeding meanwhile. */
 export const WEBHOOK_FAILURE_NOTICE_AFTER_HOURS = 24;

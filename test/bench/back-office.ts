@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { operationSources } from '../../src/admin-console/browser/operation-sources';
+import { operationSources } from '../../ui/admin/src/operation-sources';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
 import { freePort } from '../support/processes';
 import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
@@ -49,12 +49,12 @@ async function run(databaseUrl: string): Promise<Timing[]> {
     PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', ...UNCAPPED_LIMITS,
   };
   const shops: Shop[] = [];
-  for (let i = 0; i < SHOPS; i++) shops.push(JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', `seller-${i}@bench.example.com`, '--name', `Bench shop ${i}`], env)));
-  const support = JSON.parse(await runToEnd('dist/src/cli.js', ['create-admin', '--email', 'support@bench.example.com', '--role', 'support'], env)).token as string;
-  const finance = JSON.parse(await runToEnd('dist/src/cli.js', ['create-admin', '--email', 'finance@bench.example.com', '--role', 'finance'], env)).token as string;
+  for (let i = 0; i < SHOPS; i++) shops.push(JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', `seller-${i}@bench.example.com`, '--name', `Bench shop ${i}`], env)));
+  const support = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-admin', '--email', 'support@bench.example.com', '--role', 'support'], env)).token as string;
+  const finance = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-admin', '--email', 'finance@bench.example.com', '--role', 'finance'], env)).token as string;
   log(`writing ${PAYMENTS} payments over ${SHOPS} shops and ${AUDIT_ENTRIES} audit entries…`);
   await seed(databaseUrl, shops);
-  const service = await startChild('dist/src/main.js', [], env, /payment service listening/);
+  const service = await startChild('dist/src/apps/main.js', [], env, /payment service listening/);
   try {
     const origin = `http://127.0.0.1:${port}`;
     const call = (token: string) => (name: string, variables: Record<string, unknown>) => graphql(origin, token, name, variables);

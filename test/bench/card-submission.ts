@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Client } from 'pg';
 import path from 'node:path';
-import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
+import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
 
 const CHECKOUT_DOCUMENT = fs.readFileSync(path.join(PROJECT_ROOT, 'schema/operations/checkout.graphql'), 'utf8');

@@ -101,7 +101,7 @@ async function alone(): Promise<void> {
     };
     let child: ChildProcess | undefined;
     try {
-      child = await startChild('dist/src/main.js', [], { ...env, LOG_LEVEL: 'info' }, /payment service listening/, undefined, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
+      child = await startChild('dist/src/apps/main.js', [], { ...env, LOG_LEVEL: 'info' }, /payment service listening/, undefined, process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []);
       process.stdout.write(`${describeExport(await measureExport(`http://127.0.0.1:${port}`, databaseUrl, child.pid!))}\n`);
     } finally {
       child?.kill('SIGTERM');

@@ -31,10 +31,10 @@ async function run(databaseUrl: string) {
       REDIS_URL: BENCH_REDIS, REDIS_KEY_PREFIX: `isolation:${randomBytes(4).toString('hex')}:`, BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info',
     };
     const [servicePort, fixturesPort] = [await freePort(), await freePort()];
-    const heavy: Shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'heavy@example.com', '--name', 'Heavy'], base));
-    const victim: Shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'victim@example.com', '--name', 'Victim'], base));
-    children.push(await startChild('dist/src/main.js', [], { ...base, PORT: String(servicePort) }, /payment service listening/));
-    children.push(await startChild('dist/src/main.js', [], { ...base, PORT: String(fixturesPort), REDIS_KEY_PREFIX: `${base.REDIS_KEY_PREFIX}fixtures:` }, /payment service listening/));
+    const heavy: Shop = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', 'heavy@example.com', '--name', 'Heavy'], base));
+    const victim: Shop = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', 'victim@example.com', '--name', 'Victim'], base));
+    children.push(await startChild('dist/src/apps/main.js', [], { ...base, PORT: String(servicePort) }, /payment service listening/));
+    children.push(await startChild('dist/src/apps/main.js', [], { ...base, PORT: String(fixturesPort), REDIS_KEY_PREFIX: `${base.REDIS_KEY_PREFIX}fixtures:` }, /payment service listening/));
     const fixtures = `http://127.0.0.1:${fixturesPort}`;
     for (let i = 0; i < 100; i++) await createPayment(fixtures, heavy.api_key, { order: String(i), note: 'x'.repeat(200) });
     const service = `http://127.0.0.1:${servicePort}`;

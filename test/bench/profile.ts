@@ -39,11 +39,11 @@ async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: 
     DATABASE_URL: databaseUrl, REDIS_URL: BENCH_REDIS, REDIS_KEY_PREFIX: `profile:${randomBytes(4).toString('hex')}:`,
     PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', ...UNCAPPED_LIMITS,
   };
-  const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
+  const shop = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
   const profiled = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const service = baseline
     ? await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(port), '10'], env, /baseline listening/, undefined, profiled)
-    : await startChild('dist/src/main.js', [], env, /payment service listening/, undefined, profiled);
+    : await startChild('dist/src/apps/main.js', [], env, /payment service listening/, undefined, profiled);
   const exited = new Promise((resolve) => service.once('exit', resolve));
   try {
     const origin = `http://127.0.0.1:${port}${baseline ? '' : '/api/v1'}`;

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { Client } from 'pg';
-import { startService } from '../../src/service';
+import { startService } from '../../src/apps/service';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
-import { createSellerWithShop } from '../../src/shops/shop-provisioning';
+import { createSellerWithShop } from '../../src/modules/identity/shop-provisioning';
 import { approvedSubmission } from './card-submission';
 import { BENCH_STATEMENT_KEY } from './children';
 

@@ -57,8 +57,8 @@ async function run(databaseUrl: string) {
       PORT: String(servicePort), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', DATABASE_POOL_SIZE: String(POOL_SIZE),
       ...UNCAPPED_LIMITS, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEB_CONCURRENCY: String(PROCESSES),
     };
-    const shop = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'bench@example.com', '--name', 'Bench'], env));
-    children.push(await startChild('dist/src/main.js', [], env, /payment service listening/, SERVICE_CPUS));
+    const shop = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', 'bench@example.com', '--name', 'Bench'], env));
+    children.push(await startChild('dist/src/apps/main.js', [], env, /payment service listening/, SERVICE_CPUS));
     const baselinePort = await freePort();
     children.push(await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(baselinePort), String(POOL_SIZE)], env, /baseline listening/, SERVICE_CPUS));
 
@@ -106,7 +106,7 @@ async function run(databaseUrl: string) {
     const ratios = { create: rows[0].rps / rows[1].rps, retrieve: rows[2].rps / rows[3].rps, completion: serviceCompletion.rps / baselineCompletion.rps };
     const webhook = await measureWebhookLag(service, auth, shop.shop_id, databaseUrl);
     const { roundTrips } = await completionRoundTrips(env);
-    const bigSeller = JSON.parse(await runToEnd('dist/src/cli.js', ['create-shop', '--email', 'big-seller@example.com', '--name', 'Big seller'], env));
+    const bigSeller = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', 'big-seller@example.com', '--name', 'Big seller'], env));
     log(`loading ${process.env.BENCH_BALANCE_ENTRIES ?? '1000000'} ledger entries for one seller…`);
     const balance = await measureBalanceAtScale(service, databaseUrl, bigSeller);
     log(`writing ${process.env.BENCH_EXPORT_PAYMENTS ?? '200000'} payments for one seller, then exporting them as CSV…`);

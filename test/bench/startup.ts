@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { liveOwner } from '../../src/db/data-dir-lock';
+import { liveOwner } from '../../src/platform/db/data-dir-lock';
 import { PROJECT_ROOT as ROOT } from '../../src/shared/project-root';
 import { freePort } from '../support/processes';
 

@@ -63,7 +63,7 @@ export async function measureTracingCost(env: Record<string, string>, ids: strin
     for (const variant of variants) {
       const port = await freePort();
       // WEB_CONCURRENCY=1: one process each, whatever the main rows run with.
-      children.push(await startChild('dist/src/main.js', [], { ...env, ...variant.env, PORT: String(port), WEB_CONCURRENCY: '1' }, /payment service listening/, options.cpus));
+      children.push(await startChild('dist/src/apps/main.js', [], { ...env, ...variant.env, PORT: String(port), WEB_CONCURRENCY: '1' }, /payment service listening/, options.cpus));
       started.push({ ...variant, origin: `http://127.0.0.1:${port}`, rows: [] as TracingRow[] });
     }
     const retrieve = (origin: string) => ({

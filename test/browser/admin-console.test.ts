@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { ADMIN_CONSOLE_CSP } from '../../src/admin-console/admin-page';
-import { AdminRole } from '../../src/admins/admin-role';
+import { ADMIN_CONSOLE_CSP } from '../../src/modules/back-office/admin-page';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually } from '../support/admin-client';
 import { useBrowserService } from '../support/browser';
 

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { adminSetupLink } from '../../src/accounts/admin-accounts';
-import { totpCode } from '../../src/accounts/totp';
-import { AdminRole } from '../../src/admins/admin-role';
-import { createAdmin } from '../../src/admins/admin.service';
+import { adminSetupLink } from '../../src/modules/identity/admin-accounts';
+import { totpCode } from '../../src/modules/identity/totp';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { createAdmin } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { axeViolations, launchBrowser } from '../support/browser';
 import { startTestService, type TestService } from '../support/test-service';

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { axeViolations, createPayment, customerPage, fillCard, launchBrowser, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
 import { startTestService, type TestService } from '../support/test-service';

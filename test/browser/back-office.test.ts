@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { totpCode } from '../../src/accounts/totp';
-import { beginTwoFactor, confirmTwoFactor } from '../../src/accounts/credentials';
-import { AdminRole } from '../../src/admins/admin-role';
-import { applyDisputeNotice } from '../../src/disputes/dispute.service';
-import { sellerBalance } from '../../src/ledger/ledger.service';
-import { setPayoutAccount } from '../../src/withdrawals/payout-account';
+import { totpCode } from '../../src/modules/identity/totp';
+import { beginTwoFactor, confirmTwoFactor } from '../../src/modules/identity/credentials';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { setPayoutAccount } from '../../src/modules/withdrawals/payout-account';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
 import { nextCode, setUpAdmin } from '../support/admin-session';
 import { axeViolations, useBrowserService } from '../support/browser';

@@ -1,4 +1,4 @@
-import { Seller, SellerStatus } from '../../src/shops/seller.entity';
+import { Seller, SellerStatus } from '../../src/modules/identity/seller.entity';
 import { axeViolations, createPayment, fillCard, useBrowserService, type AxeViolation } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 

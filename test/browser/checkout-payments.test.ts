@@ -1,9 +1,9 @@
-import { Payment } from '../../src/payments/payment.entity';
-import type { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
-import { Seller, SellerStatus } from '../../src/shops/seller.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import type { SimulatedAcquirer } from '../../src/platform/processor/simulated-acquirer';
+import { Seller, SellerStatus } from '../../src/modules/identity/seller.entity';
 import { CARD_EXPIRY, createPayment, fillCard, RETURN_URL, SHOP_ORIGIN, useBrowserService } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
-import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
+import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
 import { sellerClient } from '../support/seller-client';
 
 const web = useBrowserService();

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { totpCode } from '../../src/accounts/totp';
-import { AdminRole } from '../../src/admins/admin-role';
+import { totpCode } from '../../src/modules/identity/totp';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { adminClient } from '../support/admin-client';
 import { axeViolations, launchBrowser } from '../support/browser';

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CHECKOUT_CSP } from '../../src/checkout/checkout-page';
-import { DASHBOARD_CSP } from '../../src/accounts/dashboard-page';
-import { AdminRole } from '../../src/admins/admin-role';
+import { CHECKOUT_CSP } from '../../src/modules/checkout/checkout-page';
+import { DASHBOARD_CSP } from '../../src/modules/dashboard/dashboard-page';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { ERROR_CATALOGUE } from '../../src/shared/errors';
-import { totpCode } from '../../src/accounts/totp';
+import { totpCode } from '../../src/modules/identity/totp';
 import { adminClient, eventually } from '../support/admin-client';
 import { setUpAdmin } from '../support/admin-session';
 import { axeViolations, createPayment, customerPage, fillCard, launchBrowser } from '../support/browser';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { eventually } from '../support/admin-client';
 import { nextCode, setUpAdmin } from '../support/admin-session';
 import { useBrowserService } from '../support/browser';

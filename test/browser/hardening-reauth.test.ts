@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { totpCode } from '../../src/accounts/totp';
+import { totpCode } from '../../src/modules/identity/totp';
 import { axeViolations, useBrowserService } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
 import { eventually, graphql } from '../support/admin-client';
 import { axeViolations, fillCard, useBrowserService } from '../support/browser';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';

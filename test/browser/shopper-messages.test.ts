@@ -1,5 +1,5 @@
-import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
-import { Payment } from '../../src/payments/payment.entity';
+import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
+import { Payment } from '../../src/modules/payments/payment.entity';
 import { axeViolations, createPayment, fillCard, useBrowserService } from '../support/browser';
 
 /** Where to save the screenshot of the failed page, to be looked at (unset: none is taken). */

@@ -1,4 +1,4 @@
-import { totpCode } from '../../src/accounts/totp';
+import { totpCode } from '../../src/modules/identity/totp';
 import { adminClient, graphql } from '../support/admin-client';
 import { ADMIN_PASSWORD, adminOperation, nextCode } from '../support/admin-session';
 import { runNode } from '../support/processes';

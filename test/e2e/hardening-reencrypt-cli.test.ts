@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { keyId } from '../../src/accounts/secret-box';
-import { newTotpSecret, totpCode } from '../../src/accounts/totp';
-import { AdminRole } from '../../src/admins/admin-role';
+import { keyId } from '../../src/modules/identity/secret-box';
+import { newTotpSecret, totpCode } from '../../src/modules/identity/totp';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { adminOperation, setUpAdmin } from '../support/admin-session';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';

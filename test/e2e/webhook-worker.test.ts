@@ -6,7 +6,7 @@ import { FAST_WEBHOOKS, settledDelivery, shopActor } from '../support/webhook-su
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
- * `npm run worker` (dist/src/worker.js) as the only deliverer: the service relays but does not deliver.
+ * `npm run worker` (dist/src/apps/worker.js) as the only deliverer: the service relays but does not deliver.
  * A worker killed with SIGKILL while the receiver holds its request loses nothing: once the attempt's
  * lease (time-out + 5 s) runs out, the delivery is retried by another worker.
  */

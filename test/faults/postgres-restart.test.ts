@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { Payment } from '../../src/payments/payment.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { ownPostgres, type OwnPostgres } from '../support/postgres-server';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

@@ -1,7 +1,7 @@
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { useBuiltService } from '../support/built-service';
 import { freePort } from '../support/processes';

@@ -1,7 +1,7 @@
 import { adminClient, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 
 let service: TestService;
 let other: TestService;

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { totpCode } from '../../src/accounts/totp';
-import { AdminRole } from '../../src/admins/admin-role';
+import { totpCode } from '../../src/modules/identity/totp';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, eventually, type AdminClient } from '../support/admin-client';
 import { nextCode } from '../support/admin-session';
 import { checkoutClient } from '../support/checkout-client';

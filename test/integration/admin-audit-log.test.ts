@@ -1,4 +1,4 @@
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, adminTeam, completedPayment, eventually } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

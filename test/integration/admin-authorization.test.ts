@@ -1,7 +1,7 @@
-import { buildAppSchema } from '../../src/graphql/schema';
-import { Admin } from '../../src/admins/admin.entity';
-import { AdminRole } from '../../src/admins/admin-role';
-import { AdminToken } from '../../src/admins/admin-token.entity';
+import { buildAppSchema } from '../../src/apps/schema';
+import { Admin } from '../../src/modules/admins/admin.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminClient, adminTeam, completedPayment, graphql, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

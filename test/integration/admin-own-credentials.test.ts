@@ -1,11 +1,11 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import request from 'supertest';
 import { ormConfig } from '../../mikro-orm.config';
-import { Admin } from '../../src/admins/admin.entity';
-import { AdminRole } from '../../src/admins/admin-role';
-import { AdminToken } from '../../src/admins/admin-token.entity';
-import { adminForToken } from '../../src/admins/admin.service';
-import { MIGRATIONS } from '../../src/db/migrations';
+import { Admin } from '../../src/modules/admins/admin.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { AdminToken } from '../../src/modules/admins/admin-token.entity';
+import { adminForToken } from '../../src/modules/admins/admin.service';
+import { MIGRATIONS } from '../../src/platform/db/migrations';
 import { randomHex, sha256Hex } from '../../src/shared/secrets';
 import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';

@@ -1,4 +1,4 @@
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, adminTeam, completedPayment, eventually, graphql } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

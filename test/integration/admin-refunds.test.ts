@@ -1,8 +1,8 @@
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { sellerBalance } from '../../src/ledger/ledger.service';
-import { Refund } from '../../src/refunds/refund.entity';
-import { executeRefund } from '../../src/refunds/refund.service';
-import { AdminRole } from '../../src/admins/admin-role';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { executeRefund } from '../../src/modules/refunds/refund.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';

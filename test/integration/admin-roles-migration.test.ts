@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config';
-import { AdminRole } from '../../src/admins/admin-role';
-import { adminForToken } from '../../src/admins/admin.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { adminForToken } from '../../src/modules/admins/admin.service';
 import { sha256Hex } from '../../src/shared/secrets';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { adminSetupLink } from '../../src/accounts/admin-accounts';
-import { totpCode } from '../../src/accounts/totp';
-import { AdminRole } from '../../src/admins/admin-role';
-import { createAdmin, revokeAdmin } from '../../src/admins/admin.service';
+import { adminSetupLink } from '../../src/modules/identity/admin-accounts';
+import { totpCode } from '../../src/modules/identity/totp';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { createAdmin, revokeAdmin } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { ADMIN_PASSWORD, adminCookieOf, adminOperation, adminSignedIn, nextCode, setUpAdmin } from '../support/admin-session';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';

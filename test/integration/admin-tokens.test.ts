@@ -1,6 +1,6 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { AdminToken } from '../../src/admins/admin-token.entity';
-import { adminForToken } from '../../src/admins/admin.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { AdminToken } from '../../src/modules/admins/admin-token.entity';
+import { adminForToken } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { adminClient, graphql, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';

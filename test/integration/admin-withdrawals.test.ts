@@ -1,6 +1,6 @@
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { sellerBalance } from '../../src/ledger/ledger.service';
-import { AdminRole } from '../../src/admins/admin-role';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

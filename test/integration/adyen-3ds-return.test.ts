@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { CARD, checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

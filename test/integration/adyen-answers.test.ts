@@ -1,9 +1,9 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { Refund } from '../../src/refunds/refund.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { BROWSER_DEFAULTS } from '../../src/processor/adyen/adyen-processor';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { BROWSER_DEFAULTS } from '../../src/platform/processor/adyen/adyen-processor';
 import { adminClient, eventually } from '../support/admin-client';
 import { AdyenStandIn, HOLDER, REFUND_IN_PROGRESS_CENTS, REFUND_SERVER_ERROR_CENTS, REFUSE_REFUND_CENTS } from '../support/adyen-stand-in';
 import { CARD, checkoutClient } from '../support/checkout-client';

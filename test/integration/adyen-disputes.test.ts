@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { LEDGER_INVARIANTS, checkLedger } from '../../src/ledger/ledger-invariants';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Refund } from '../../src/refunds/refund.entity';
-import { AdminRole } from '../../src/admins/admin-role';
+import { LEDGER_INVARIANTS, checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, eventually } from '../support/admin-client';
 import { type AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { checkoutClient, CARD } from '../support/checkout-client';

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Refund } from '../../src/refunds/refund.entity';
-import { AdminRole } from '../../src/admins/admin-role';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { SHOPPER_FAILURE_OF, SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
-import { REFUSAL_REASONS } from '../../src/processor/adyen/refusal-reasons';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { SHOPPER_FAILURE_OF, SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
+import { REFUSAL_REASONS } from '../../src/platform/processor/adyen/refusal-reasons';
 import { adminClient, eventually } from '../support/admin-client';
 import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER, LOSE_REFUND_ANSWER_CENTS } from '../support/adyen-stand-in';
 import { checkoutClient, CARD } from '../support/checkout-client';

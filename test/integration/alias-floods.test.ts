@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { Client } from 'pg';
-import { checkLedger, LEDGER_INVARIANTS } from '../../src/ledger/ledger-invariants';
-import { Payment } from '../../src/payments/payment.entity';
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
+import { checkLedger, LEDGER_INVARIANTS } from '../../src/modules/ledger/ledger-invariants';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { adminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, type GraphQLField, type GraphQLInputType } from 'graphql';
-import { AdminRole } from '../../src/admins/admin-role';
-import { isSecretName, REDACTED } from '../../src/audit/secret-arguments';
-import { buildAppSchema } from '../../src/graphql/schema';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { isSecretName, REDACTED } from '../../src/modules/audit/secret-arguments';
+import { buildAppSchema } from '../../src/apps/schema';
 import { adminTeam } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { startTestService, type TestService } from '../support/test-service';

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { ApiKey } from '../../src/shops/api-key.entity';
-import { Seller, SellerStatus } from '../../src/shops/seller.entity';
-import { Shop, ShopStatus } from '../../src/shops/shop.entity';
+import { ApiKey } from '../../src/modules/identity/api-key.entity';
+import { Seller, SellerStatus } from '../../src/modules/identity/seller.entity';
+import { Shop, ShopStatus } from '../../src/modules/identity/shop.entity';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,6 +1,6 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { applyDisputeNotice } from '../../src/disputes/dispute.service';
-import { sellerBalance } from '../../src/ledger/ledger.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { checkoutClient } from '../support/checkout-client';

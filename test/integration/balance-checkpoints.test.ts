@@ -1,6 +1,6 @@
-import { CHECKPOINT_EVERY, balanceFigures } from '../../src/ledger/balance-checkpoints';
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { sellerBalance } from '../../src/ledger/ledger.service';
+import { CHECKPOINT_EVERY, balanceFigures } from '../../src/modules/ledger/balance-checkpoints';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { checkoutClient } from '../support/checkout-client';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 import { seedCompletedPayments } from '../support/ledger-seed';

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { createSecretBox } from '../../src/accounts/secret-box';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { claimForCard } from '../../src/checkout/card-claim';
-import { openDatabase, type Database } from '../../src/db/database';
-import { Payment } from '../../src/payments/payment.entity';
-import { CheckoutStage, PaymentStatus } from '../../src/payments/payment-status';
-import { createPayment } from '../../src/payments/payment.service';
+import { claimForCard } from '../../src/modules/checkout/card-claim';
+import { openDatabase, type Database } from '../../src/platform/db/database';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { CheckoutStage, PaymentStatus } from '../../src/modules/payments/payment-status';
+import { createPayment } from '../../src/modules/payments/payment.service';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
-import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
+import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
 import { testRun } from '../support/test-env';
 
 /**
- * The card claim (src/checkout/card-claim.ts): the payment table's `submitCard` move as one plain UPDATE. Only
+ * The card claim (src/modules/checkout/card-claim.ts): the payment table's `submitCard` move as one plain UPDATE. Only
  * a pending payment at `card_required`, created after the deadline, is claimed, once; the claim writes the card
  * summary and the time it went to the acquirer, and nothing for a payment it does not claim.
  */

@@ -1,6 +1,6 @@
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { sellerBalance } from '../../src/ledger/ledger.service';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';

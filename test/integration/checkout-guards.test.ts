@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
+import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
 import { checkoutClient, CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, useServiceWithShop, type TestService } from '../support/test-service';

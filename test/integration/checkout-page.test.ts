@@ -6,8 +6,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
-import { CHECKOUT_CSP, checkoutPageRouter } from '../../src/checkout/checkout-page';
-import { securityHeaders } from '../../src/http/security-headers';
+import { CHECKOUT_CSP, checkoutPageRouter } from '../../src/modules/checkout/checkout-page';
+import { securityHeaders } from '../../src/platform/http/security-headers';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
 
 /**

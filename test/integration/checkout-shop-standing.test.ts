@@ -1,8 +1,8 @@
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import type { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
-import { Seller, SellerStatus } from '../../src/shops/seller.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import type { SimulatedAcquirer } from '../../src/platform/processor/simulated-acquirer';
+import { Seller, SellerStatus } from '../../src/modules/identity/seller.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

@@ -1,7 +1,7 @@
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';

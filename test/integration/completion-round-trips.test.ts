@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';

@@ -1,4 +1,4 @@
-import { Shop, ShopStatus } from '../../src/shops/shop.entity';
+import { Shop, ShopStatus } from '../../src/modules/identity/shop.entity';
 import { sellerClient } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 

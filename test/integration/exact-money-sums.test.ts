@@ -1,5 +1,5 @@
-import { feeFor } from '../../src/ledger/fee';
-import { sellerBalance } from '../../src/ledger/ledger.service';
+import { feeFor } from '../../src/modules/ledger/fee';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { adminClient, completedPayment, graphql } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { Client } from 'pg';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';

@@ -1,8 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import request from 'supertest';
 import { ormConfig } from '../../mikro-orm.config';
-import { keyId } from '../../src/accounts/secret-box';
-import { AdminRole } from '../../src/admins/admin-role';
+import { keyId } from '../../src/modules/identity/secret-box';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';

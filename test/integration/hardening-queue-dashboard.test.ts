@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { signUpSeller } from '../support/dashboard-client';
 import { startTestService, type TestService } from '../support/test-service';

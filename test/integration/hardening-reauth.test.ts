@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { totpCode } from '../../src/accounts/totp';
+import { totpCode } from '../../src/modules/identity/totp';
 import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { adminClient } from '../support/admin-client';
 import { dashboard, signUpSeller, type DashboardSession } from '../support/dashboard-client';

@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { health } from '../../src/http/health';
+import { health } from '../../src/platform/http/health';
 import { startTestService, type TestService } from '../support/test-service';
 
 let service: TestService;

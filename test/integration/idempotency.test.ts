@@ -1,5 +1,5 @@
-import { IdempotencyRecord } from '../../src/payments/idempotency-record.entity';
-import { Payment } from '../../src/payments/payment.entity';
+import { IdempotencyRecord } from '../../src/modules/payments/idempotency-record.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,6 +1,6 @@
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { Payment } from '../../src/payments/payment.entity';
-import { PaymentStatus } from '../../src/payments/payment-status';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { checkoutClient } from '../support/checkout-client';
 import { runNode } from '../support/processes';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

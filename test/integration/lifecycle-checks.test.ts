@@ -1,16 +1,16 @@
-import { LIFECYCLES } from '../../src/lifecycles/all';
-import { createSecretBox } from '../../src/accounts/secret-box';
-import { checkConstraints, statesOf, type Lifecycle } from '../../src/lifecycles/lifecycle';
-import { openDatabase, type Database } from '../../src/db/database';
+import { LIFECYCLES } from '../../src/modules/lifecycles';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
+import { checkConstraints, statesOf, type Lifecycle } from '../../src/platform/lifecycle/lifecycle';
+import { openDatabase, type Database } from '../../src/platform/db/database';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
 import { testRun } from '../support/test-env';
 import { randomBytes } from 'node:crypto';
-import { createPayment } from '../../src/payments/payment.service';
-import { createSellerWithShop } from '../../src/shops/shop-provisioning';
+import { createPayment } from '../../src/modules/payments/payment.service';
+import { createSellerWithShop } from '../../src/modules/identity/shop-provisioning';
 
 /**
- * The database holds the lifecycle tables' states and nothing else (src/lifecycles/, migration
+ * The database holds the lifecycle tables' states and nothing else (src/modules/lifecycles.ts, migration
  * Migration20261127020000_lifecycle_checks): each status column's check constraint lists exactly the table's
  * states, in order, its default is the initial state, and a state the table does not hold is refused.
  */

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { adminClient, eventually } from '../support/admin-client';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';

@@ -12,9 +12,9 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { AdminRole } from '../../src/admins/admin-role';
-import { buildAppSchema } from '../../src/graphql/schema';
-import { Seller } from '../../src/shops/seller.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { buildAppSchema } from '../../src/apps/schema';
+import { Seller } from '../../src/modules/identity/seller.entity';
 import { adminTeam, graphql } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { CHECKOUT_DOCUMENT, checkoutClient } from '../support/checkout-client';
@@ -23,8 +23,8 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { FAST_WEBHOOKS, settledDelivery } from '../support/webhook-support';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
-import { Dispute } from '../../src/disputes/dispute.entity';
-import { applyDisputeNotice } from '../../src/disputes/dispute.service';
+import { Dispute } from '../../src/modules/disputes/dispute.entity';
+import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
 
 /**
  * No field a caller can reach answers the spec's 500 (`INTERNAL`) or makes the service log an error. For
@@ -41,7 +41,7 @@ let callers: Record<Caller, (req: request.Test) => request.Test>;
 
 type Caller = 'API key seller' | 'dashboard session' | 'support admin' | 'finance admin' | 'owner admin' | 'admin session' | 'anonymous';
 const CALLERS: Caller[] = ['API key seller', 'dashboard session', 'support admin', 'finance admin', 'owner admin', 'admin session', 'anonymous'];
-/** What error-answers.ts makes of an unexpected error (src/http/error-answer.ts: the spec's 500). */
+/** What error-answers.ts makes of an unexpected error (src/platform/http/error-answer.ts: the spec's 500). */
 const FAULT_CODES = new Set(['INTERNAL', 'INTERNAL_SERVER_ERROR']);
 
 beforeAll(async () => {

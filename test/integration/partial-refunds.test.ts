@@ -1,9 +1,9 @@
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { sellerBalance } from '../../src/ledger/ledger.service';
-import { Refund } from '../../src/refunds/refund.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { AdminRole } from '../../src/admins/admin-role';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,9 +1,9 @@
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { expirePayment } from '../../src/payments/payment-expiry';
-import type { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { expirePayment } from '../../src/modules/payments/payment-expiry';
+import type { SimulatedAcquirer } from '../../src/platform/processor/simulated-acquirer';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

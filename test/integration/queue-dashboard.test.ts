@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
-import { AdminToken } from '../../src/admins/admin-token.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminClient } from '../support/admin-client';
 import { adminSignedIn } from '../support/admin-session';
 import { startTestService, type TestService } from '../support/test-service';

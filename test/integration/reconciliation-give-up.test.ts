@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import type { CardProcessor } from '../../src/processor/card-processor';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import type { CardProcessor } from '../../src/platform/processor/card-processor';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';

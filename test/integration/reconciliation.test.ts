@@ -1,9 +1,9 @@
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { Refund } from '../../src/refunds/refund.entity';
-import { AdminRole } from '../../src/admins/admin-role';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

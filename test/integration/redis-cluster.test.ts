@@ -1,6 +1,6 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { Payment } from '../../src/payments/payment.entity';
-import { Shop, ShopStatus } from '../../src/shops/shop.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { Shop, ShopStatus } from '../../src/modules/identity/shop.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { startRedisCluster, type OwnRedisCluster } from '../support/redis-cluster';

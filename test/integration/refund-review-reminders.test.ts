@@ -1,7 +1,7 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { revokeAdmin } from '../../src/admins/admin.service';
-import { mailIdentity, renderMail, type OutboxRow } from '../../src/notifications/mail-render';
-import { remindStaleRefundReviews } from '../../src/refunds/refund-review-reminders';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { revokeAdmin } from '../../src/modules/admins/admin.service';
+import { mailIdentity, renderMail, type OutboxRow } from '../../src/modules/notifications/mail-render';
+import { remindStaleRefundReviews } from '../../src/modules/refunds/refund-review-reminders';
 import { adminClient, completedPayment, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
-import { NOTIFICATION_TOPICS } from '../../src/notifications/mail-kinds';
-import { setMailSettings } from '../../src/notifications/mail-settings';
-import { reverseRefund } from '../../src/refunds/refund.service';
-import { trackingTokenHash } from '../../src/refunds/refund-tracking-token';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { NOTIFICATION_TOPICS } from '../../src/modules/notifications/mail-kinds';
+import { setMailSettings } from '../../src/modules/notifications/mail-settings';
+import { reverseRefund } from '../../src/modules/refunds/refund.service';
+import { trackingTokenHash } from '../../src/modules/refunds/refund-tracking-token';
 import { adminClient, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

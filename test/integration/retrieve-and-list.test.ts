@@ -1,5 +1,5 @@
-import { Payment } from '../../src/payments/payment.entity';
-import { PaymentStatus } from '../../src/payments/payment-status';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 

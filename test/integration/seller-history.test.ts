@@ -1,5 +1,5 @@
-import { applyDisputeNotice } from '../../src/disputes/dispute.service';
-import { AdminRole } from '../../src/admins/admin-role';
+import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';

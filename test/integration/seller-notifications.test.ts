@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
-import { applyDisputeNotice } from '../../src/disputes/dispute.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
 import { adminClient, eventually, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { getMetadataStorage } from 'type-graphql';
-import { totpCode } from '../../src/accounts/totp';
+import { totpCode } from '../../src/modules/identity/totp';
 import { sha256Hex } from '../../src/shared/secrets';
 import { adminClient, type AdminClient } from '../support/admin-client';
 import { nextCode } from '../support/admin-session';
@@ -9,7 +9,7 @@ import { sessionOf, signInFrom, signUpInBrowser, type Browser } from '../support
 import { dashboard } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 
 /**
  * An open dashboard session against an owner admin's suspension of its seller, deactivation of its shop, or
@@ -290,7 +290,7 @@ test("the seller's own deletion is not an admin's: the seller may create a new s
 });
 
 test('a suspended seller cannot open a shop through the service either (not only through the session check)', async () => {
-  const { createShopForExistingSeller } = await import('../../src/shops/shop-admin.service');
+  const { createShopForExistingSeller } = await import('../../src/modules/identity/shop-admin.service');
   const s = await signUpInBrowser(service.url);
   expect(code(await dashboard(service.url, 'DeleteMyShop', { shopName: 'Standing Shop' }, sessionOf(s.browser)))).toBeNull();
   await sql(`update "sellers" set "status" = 'suspended' where "id" = ?`, [s.sellerId]);

@@ -1,7 +1,7 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { SHOPPER_FAILURE_OF, SHOPPER_MESSAGES } from '../../src/checkout/failure-messages';
-import { Payment } from '../../src/payments/payment.entity';
-import type { FailureCode } from '../../src/processor/card-processor';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { SHOPPER_FAILURE_OF, SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import type { FailureCode } from '../../src/platform/processor/card-processor';
 import { adminClient, type AdminClient } from '../support/admin-client';
 import { AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
 import { CARD, checkoutClient } from '../support/checkout-client';

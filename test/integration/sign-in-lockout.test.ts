@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
+import { AdminRole } from '../../src/modules/admins/admin-role';
 import { sha256Hex } from '../../src/shared/secrets';
 import { ADMIN_SIGN_IN_DOCUMENT, nextCode, setUpAdmin } from '../support/admin-session';
 import { CookieJar, sessionOf, signInFrom, signUpInBrowser } from '../support/cookie-jar';
@@ -132,7 +132,7 @@ test('a password reset forgets every known device (whoever signed in before is a
   expect(code(await dashboard(service.url, 'ChangePassword', { currentPassword: seller.password, newPassword }, sessionOf(owner)))).toBeNull();
   const kept = await sql(`select "token_hash" from "known_devices" where "account_id" = ?`, [seller.sellerId]);
   expect(kept).toEqual([{ token_hash: sha256Hex(seller.known.value('hcp_device')!) }]);
-  const { issueAccountToken } = await import('../../src/accounts/account-tokens');
+  const { issueAccountToken } = await import('../../src/modules/identity/account-tokens');
   const token = await issueAccountToken(service.em(), 'password_reset', seller.sellerId);
   expect(code(await dashboard(service.url, 'ResetPassword', { token, password: STRONG_PASSWORD.replace('42', '43') }))).toBeNull();
   expect(await sql(`select 1 from "known_devices" where "account_id" = ?`, [seller.sellerId])).toEqual([]);

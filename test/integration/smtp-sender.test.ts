@@ -1,9 +1,9 @@
 import net, { type AddressInfo } from 'node:net';
-import { smtpSender } from '../../src/mail/smtp-sender';
+import { smtpSender } from '../../src/platform/mail/smtp-sender';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 
 /**
- * What an SMTP answer means to the mail outbox (src/mail/smtp-sender.ts, docs/decisions/0001-mail-outbox.md), against
+ * What an SMTP answer means to the mail outbox (src/platform/mail/smtp-sender.ts, docs/decisions/0001-mail-outbox.md), against
  * real servers on loopback: only a server that had the whole message and then went silent leaves the outcome unknown;
  * every failure before the message was handed over is "not sent" (safe to try again), a 5xx is a refusal.
  */

@@ -1,24 +1,24 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { createSecretBox } from '../../src/accounts/secret-box';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createAdmin } from '../../src/admins/admin.service';
-import type { Admin } from '../../src/admins/admin.entity';
-import { AuditEntry } from '../../src/audit/audit-entry.entity';
+import { createAdmin } from '../../src/modules/admins/admin.service';
+import type { Admin } from '../../src/modules/admins/admin.entity';
+import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
 import { loadConfig } from '../../src/shared/config';
-import { openDatabase, type Database } from '../../src/db/database';
-import { LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { Payment } from '../../src/payments/payment.entity';
-import { movePayment, paymentEvent, type PaymentMove } from '../../src/payments/payment-lifecycle';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
-import { UndeclaredEffectError } from '../../src/lifecycles/apply-move';
-import { UnknownMoveError } from '../../src/lifecycles/lifecycle';
-import { CheckoutStage, PaymentStatus } from '../../src/payments/payment-status';
-import { createPayment } from '../../src/payments/payment.service';
+import { openDatabase, type Database } from '../../src/platform/db/database';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { movePayment, paymentEvent, type PaymentMove } from '../../src/modules/payments/payment-lifecycle';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { UndeclaredEffectError } from '../../src/platform/lifecycle/apply-move';
+import { UnknownMoveError } from '../../src/platform/lifecycle/lifecycle';
+import { CheckoutStage, PaymentStatus } from '../../src/modules/payments/payment-status';
+import { createPayment } from '../../src/modules/payments/payment.service';
 import { createLogger } from '../../src/shared/logger';
-import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
-import { Withdrawal, WithdrawalStatus } from '../../src/withdrawals/withdrawal.entity';
-import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from '../../src/withdrawals/withdrawal.service';
+import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
+import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
+import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
 import { testRun } from '../support/test-env';
 
 /**
@@ -62,7 +62,7 @@ function counting() {
 /** Applies `move` with the effects the table declares for it (none, journal, event, or both). */
 async function apply(id: string, move: PaymentMove, where = {}, changes = {}) {
   const { calls, effects } = counting();
-  const spec = (await import('../../src/lifecycles/payment.lifecycle')).PAYMENT_LIFECYCLE.moves[move] as { journal?: string; event?: string };
+  const spec = (await import('../../src/modules/payments/payment.lifecycle')).PAYMENT_LIFECYCLE.moves[move] as { journal?: string; event?: string };
   const moved = await movePayment(em(), move, {
     id,
     where,

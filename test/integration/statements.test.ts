@@ -1,12 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LedgerAccount, LedgerEntry } from '../../src/ledger/ledger-entry.entity';
-import { bookPayout, bookWithdrawalHold, postJournal } from '../../src/ledger/ledger.service';
-import { checkLedger } from '../../src/ledger/ledger-invariants';
-import { Seller } from '../../src/shops/seller.entity';
-import { Shop } from '../../src/shops/shop.entity';
-import { Withdrawal, WithdrawalStatus } from '../../src/withdrawals/withdrawal.entity';
+import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { bookPayout, bookWithdrawalHold, postJournal } from '../../src/modules/ledger/ledger.service';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { Seller } from '../../src/modules/identity/seller.entity';
+import { Shop } from '../../src/modules/identity/shop.entity';
+import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
 import { dashboard, signUpSeller, type DashboardSession } from '../support/dashboard-client';
 import { startTestService, type TestService } from '../support/test-service';
 

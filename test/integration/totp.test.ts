@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { totpCode } from '../../src/accounts/totp';
+import { totpCode } from '../../src/modules/identity/totp';
 import { dashboard, sessionCookieOf, signUpSeller, type DashboardSession } from '../support/dashboard-client';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -9,7 +9,7 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 let service: TestService;
 beforeAll(async () => {
-  // TOTP secrets sealed at rest (src/accounts/secret-box.ts): every test below runs through the box.
+  // TOTP secrets sealed at rest (src/modules/identity/secret-box.ts): every test below runs through the box.
   service = await startTestService({ ACCOUNT_SECRETS_KEY: SECRETS_KEY });
 });
 afterAll(() => service.stop());

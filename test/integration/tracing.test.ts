@@ -10,8 +10,8 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS } from '../support/webhook-support';
 
 /**
- * Tracing on (docs/operations.md, "Tracing"): the built service (dist/src/main.js, `npm run build` first) and a
- * built worker (dist/src/worker.js) export their spans with OTLP/HTTP JSON to a collector that is a plain HTTP
+ * Tracing on (docs/operations.md, "Tracing"): the built service (dist/src/apps/main.js, `npm run build` first) and a
+ * built worker (dist/src/apps/worker.js) export their spans with OTLP/HTTP JSON to a collector that is a plain HTTP
  * server in this process. The service writes the outbox; only the worker delivers (WEBHOOK_WORKERS_IN_SERVICE=0),
  * so the webhook's trace context must travel through PostgreSQL and the bull job to reach the other process.
  */

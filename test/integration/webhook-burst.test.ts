@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, shopActor, sleep } from '../support/webhook-support';
 import { startTestService, type TestService } from '../support/test-service';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { Shop } from '../../src/shops/shop.entity';
+import { Shop } from '../../src/modules/identity/shop.entity';
 import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep, useWebhookService } from '../support/webhook-support';
 import type { TestService } from '../support/test-service';
 

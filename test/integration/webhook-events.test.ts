@@ -1,6 +1,6 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep } from '../support/webhook-support';
 import { startTestService, type TestService } from '../support/test-service';
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 
 let receiver: Receiver;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { WebhookDelivery } from '../../src/webhooks/webhook-delivery.entity';
-import { WebhookEvent } from '../../src/webhooks/webhook-event.entity';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
+import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { ownRedis, type OwnRedis } from '../support/redis-server';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep } from '../support/webhook-support';

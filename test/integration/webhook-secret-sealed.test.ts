@@ -1,11 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { keyId } from '../../src/accounts/secret-box';
+import { keyId } from '../../src/modules/identity/secret-box';
 import type { TestService } from '../support/test-service';
 import { graphqlAs, shopActor, useWebhookService } from '../support/webhook-support';
 
 /**
  * Webhook secrets are read back to sign every delivery, so they are sealed with ACCOUNT_SECRETS_KEY like the
- * other secrets we must read (src/accounts/secret-box.ts): a copy of the database alone cannot forge a
+ * other secrets we must read (src/modules/identity/secret-box.ts): a copy of the database alone cannot forge a
  * seller's webhooks. The seller still gets the plain secret once, and every delivery verifies with it.
  */
 const KEY = randomBytes(32).toString('hex');

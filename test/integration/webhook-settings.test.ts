@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { AuditEntry } from '../../src/audit/audit-entry.entity';
-import { Shop } from '../../src/shops/shop.entity';
+import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
+import { Shop } from '../../src/modules/identity/shop.entity';
 import { graphqlAs, settledDelivery, shopActor, sleep, useWebhookService } from '../support/webhook-support';
 import type { TestService } from '../support/test-service';
 

@@ -2,8 +2,8 @@ import dns from 'node:dns';
 import net from 'node:net';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { Shop } from '../../src/shops/shop.entity';
-import { httpWebhookSender } from '../../src/webhooks/webhook-sender';
+import { Shop } from '../../src/modules/identity/shop.entity';
+import { httpWebhookSender } from '../../src/modules/webhooks/webhook-sender';
 import { graphqlAs, newAdminToken, settledDelivery, shopActor } from '../support/webhook-support';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,5 +1,5 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import { sellerBalance } from '../../src/ledger/ledger.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,12 +1,12 @@
-import { Payment } from '../../src/payments/payment.entity';
-import { PaymentStatus } from '../../src/payments/payment-status';
-import { createPayment } from '../../src/payments/payment.service';
-import { liveTestAllowance, runLiveTest } from '../../src/payments/live-test';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { PaymentStatus } from '../../src/modules/payments/payment-status';
+import { createPayment } from '../../src/modules/payments/payment.service';
+import { liveTestAllowance, runLiveTest } from '../../src/modules/payments/live-test';
 import { refusedWith } from '../support/domain-errors';
 import { useModuleDatabase } from '../support/module-database';
 
 /**
- * Live tests (src/payments/live-test.ts, docs/dashboard.md "Live test"), on the run's database: a pending payment
+ * Live tests (src/modules/payments/live-test.ts, docs/dashboard.md "Live test"), on the run's database: a pending payment
  * of exactly 50 cents marked `test`, at most 5 per shop per UTC day, whatever became of them. The numbers are
  * written out here, not read from the limits, so a changed limit fails this file.
  */

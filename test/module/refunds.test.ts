@@ -1,14 +1,14 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import type { Admin } from '../../src/admins/admin.entity';
-import { AuditEntry } from '../../src/audit/audit-entry.entity';
-import { createPayment } from '../../src/payments/payment.service';
-import { Refund, RefundStatus } from '../../src/refunds/refund.entity';
-import { approveRefund, rejectRefund, requestRefund } from '../../src/refunds/refund.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import type { Admin } from '../../src/modules/admins/admin.entity';
+import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
+import { createPayment } from '../../src/modules/payments/payment.service';
+import { Refund, RefundStatus } from '../../src/modules/refunds/refund.entity';
+import { approveRefund, rejectRefund, requestRefund } from '../../src/modules/refunds/refund.service';
 import { refusedWith } from '../support/domain-errors';
 import { useModuleDatabase } from '../support/module-database';
 
 /**
- * Refund requests and their review (src/refunds/refund.service.ts), called directly on the run's database: what
+ * Refund requests and their review (src/modules/refunds/refund.service.ts), called directly on the run's database: what
  * remains of a payment bounds every request, open requests included; a rejected request gives its amount back;
  * whoever recorded a request cannot approve it, and that refusal is written to the audit log.
  */

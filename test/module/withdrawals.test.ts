@@ -1,18 +1,18 @@
-import { AdminRole } from '../../src/admins/admin-role';
-import type { Admin } from '../../src/admins/admin.entity';
-import { AuditEntry } from '../../src/audit/audit-entry.entity';
-import { sellerBalance } from '../../src/ledger/ledger.service';
-import type { CardProcessor } from '../../src/processor/card-processor';
-import { approveRefund, executeRefund, requestRefund } from '../../src/refunds/refund.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import type { Admin } from '../../src/modules/admins/admin.entity';
+import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import type { CardProcessor } from '../../src/platform/processor/card-processor';
+import { approveRefund, executeRefund, requestRefund } from '../../src/modules/refunds/refund.service';
 import { createLogger } from '../../src/shared/logger';
-import type { NewShop } from '../../src/shops/shop-provisioning';
-import { Withdrawal, WithdrawalStatus } from '../../src/withdrawals/withdrawal.entity';
-import { approveWithdrawal, rejectWithdrawal, requestWithdrawal } from '../../src/withdrawals/withdrawal.service';
+import type { NewShop } from '../../src/modules/identity/shop-provisioning';
+import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
+import { approveWithdrawal, rejectWithdrawal, requestWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
 import { refusedWith } from '../support/domain-errors';
 import { useModuleDatabase } from '../support/module-database';
 
 /**
- * Withdrawals against the seller's balance (src/withdrawals/withdrawal.service.ts), on the run's database. A request
+ * Withdrawals against the seller's balance (src/modules/withdrawals/withdrawal.service.ts), on the run's database. A request
  * holds its amount at once, so the available balance already has it taken out; a refund booked after the request
  * can take that balance below zero, and approval is then refused (WITHDRAWAL_NOT_COVERED) until sales cover it again.
  * The fee is 15%: a payment of 10000 cents makes 8500 available.

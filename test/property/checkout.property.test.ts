@@ -2,7 +2,7 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { Client } from 'pg';
 import request from 'supertest';
-import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
+import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { catalogueEntryFor, readErrorCatalogue } from '../support/error-catalogue';
 import { hostileString, percentEncode, rawRequest, withinHeaderBudget, type RawAnswer, type RawRequest } from '../support/hostile';
@@ -199,7 +199,7 @@ function buildRequest(c: OperationCase, id: unknown): RawRequest {
     case 'batch': payload = [body, body]; break;
     case 'text-plain': headers['Content-Type'] = 'text/plain'; break;
     case 'no-content-type': delete headers['Content-Type']; break;
-    // Not `persistedQuery`: Apollo's refusal of one reaches the caller as INTERNAL today (reported, in src/graphql/).
+    // Not `persistedQuery`: Apollo's refusal of one reaches the caller as INTERNAL today (reported, in src/platform/graphql/).
     case 'extensions': body.extensions = { junk: c.junk, clientLibrary: { name: c.junk } }; break;
     case 'query-not-string': body.query = { document: CHECKOUT_DOCUMENT }; break;
     case 'get': {

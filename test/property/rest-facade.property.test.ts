@@ -2,7 +2,7 @@ import http from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import request from 'supertest';
-import { canonicalJson } from '../../src/payments/idempotency';
+import { canonicalJson } from '../../src/modules/payments/idempotency';
 import { readErrorCatalogue } from '../support/error-catalogue';
 import {
   assertEnvelope,

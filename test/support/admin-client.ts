@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { AdminRole } from '../../src/admins/admin-role';
-import { createAdmin } from '../../src/admins/admin.service';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { createAdmin } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { ADMIN_SESSION_COOKIE } from '../../src/http/session-cookies';
-import { adminSetupLink } from '../../src/accounts/admin-accounts';
-import { totpCode } from '../../src/accounts/totp';
-import { AdminRole } from '../../src/admins/admin-role';
-import { createAdmin } from '../../src/admins/admin.service';
+import { ADMIN_SESSION_COOKIE } from '../../src/platform/http/session-cookies';
+import { adminSetupLink } from '../../src/modules/identity/admin-accounts';
+import { totpCode } from '../../src/modules/identity/totp';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { createAdmin } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import type { TestService } from './test-service';
 

@@ -1,4 +1,4 @@
-import { Payment } from '../../src/payments/payment.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
 import { AdyenStandIn } from './adyen-stand-in';
 import { startTestService, type TestService } from './test-service';
 

@@ -10,7 +10,7 @@ export interface BuiltServiceSuite {
   readonly inspector: TestService;
   /** The process `start` ran last, if any. */
   readonly running: WatchedProcess | undefined;
-  /** Starts the built service (`npm start`, dist/src/main.js) on the suite's database; answers its base URL. */
+  /** Starts the built service (`npm start`, dist/src/apps/main.js) on the suite's database; answers its base URL. */
   start(port: number, env?: Record<string, string>): Promise<string>;
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { SESSION_COOKIE } from '../../src/http/session-cookies';
+import { SESSION_COOKIE } from '../../src/platform/http/session-cookies';
 
 /** The dashboard's operations, sent as the page sends them: the whole document and an operation name. */
 export const DASHBOARD_DOCUMENT = fs.readFileSync(path.join(__dirname, '../../schema/operations/seller-dashboard.graphql'), 'utf8');

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createSecretBox } from '../../src/accounts/secret-box';
-import { AdminRole } from '../../src/admins/admin-role';
-import type { Admin } from '../../src/admins/admin.entity';
-import { createAdmin } from '../../src/admins/admin.service';
-import { claimForCard } from '../../src/checkout/card-claim';
-import { completeInOneStatement } from '../../src/checkout/completion-statement';
-import { openDatabase, type Database } from '../../src/db/database';
-import { createPayment } from '../../src/payments/payment.service';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import type { Admin } from '../../src/modules/admins/admin.entity';
+import { createAdmin } from '../../src/modules/admins/admin.service';
+import { claimForCard } from '../../src/modules/checkout/card-claim';
+import { completeInOneStatement } from '../../src/modules/checkout/completion-statement';
+import { openDatabase, type Database } from '../../src/platform/db/database';
+import { createPayment } from '../../src/modules/payments/payment.service';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
-import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
+import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
 import { testRun } from './test-env';
 
 /**

@@ -2,9 +2,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../../src/shared/config';
-import { startService, type RunningService } from '../../src/service';
+import { startService, type RunningService } from '../../src/apps/service';
 import { createLogger } from '../../src/shared/logger';
-import { createSellerWithShop, type NewShop } from '../../src/shops/shop-provisioning';
+import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
 import { suiteFixture } from './suite-fixture';
 import { TEST_REDIS_URL, testRun } from './test-env';
 
@@ -63,6 +63,14 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
         webhookUrl: overrides.webhookUrl,
       }, service.services.accounts.secrets),
   };
+}
+
+/**
+ * The service (started with `env`) for the file or the enclosing `describe`, stopped after it: the way a suite
+ * starts one (a lint holds suites to the fixtures). Read its fields inside hooks and tests.
+ */
+export function useTestService(env: Record<string, string> = {}, redisNamespace?: string): Readonly<TestService> {
+  return suiteFixture('useTestService', () => startTestService(env, redisNamespace), (service) => service.stop());
 }
 
 export interface ServiceWithShop {

@@ -1,4 +1,4 @@
-import { AccountStatus, exceedsPaymentMaximum, paymentMaximumFor } from '../../src/shops/account-status';
+import { AccountStatus, exceedsPaymentMaximum, paymentMaximumFor } from '../../src/modules/identity/account-status';
 import { ConfigError, loadConfig } from '../../src/shared/config';
 import { domainError } from '../../src/shared/errors';
 

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { parse, validate, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import { loadConfig } from '../../src/shared/config';
-import { buildAppSchema } from '../../src/graphql/schema';
-import { measureOperation } from '../../src/graphql/query-guards';
+import { buildAppSchema } from '../../src/apps/schema';
+import { measureOperation } from '../../src/platform/graphql/query-guards';
 
 const source = fs.readFileSync(path.join(__dirname, '../../schema/operations/admin-console.graphql'), 'utf8');
-const presets = fs.readFileSync(path.join(__dirname, '../../src/admin-console/browser/presets.tsx'), 'utf8');
+const presets = fs.readFileSync(path.join(__dirname, '../../ui/admin/src/presets.tsx'), 'utf8');
 
 describe("the admin console's ready-made operations", () => {
   test('are valid against the schema', async () => {

@@ -1,12 +1,12 @@
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { optionalReason, validReason } from '../../src/shared/reason';
-import { AdminRole, parseAdminRole } from '../../src/admins/admin-role';
-import { tokenIsLive } from '../../src/admins/admin-token.entity';
-import { buildAppSchema } from '../../src/graphql/schema';
-import { measureOperation } from '../../src/graphql/query-guards';
-import { Refund, RefundStatus } from '../../src/refunds/refund.entity';
-import { isPastReviewWindow, refundAgeSeconds } from '../../src/refunds/refund.service';
-import { checkAgainstBalance, validWithdrawalAmount } from '../../src/withdrawals/withdrawal.service';
+import { AdminRole, parseAdminRole } from '../../src/modules/admins/admin-role';
+import { tokenIsLive } from '../../src/modules/admins/admin-token.entity';
+import { buildAppSchema } from '../../src/apps/schema';
+import { measureOperation } from '../../src/platform/graphql/query-guards';
+import { Refund, RefundStatus } from '../../src/modules/refunds/refund.entity';
+import { isPastReviewWindow, refundAgeSeconds } from '../../src/modules/refunds/refund.service';
+import { checkAgainstBalance, validWithdrawalAmount } from '../../src/modules/withdrawals/withdrawal.service';
 
 describe('withdrawal rules', () => {
   test('at least 1000 cents, integers only', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
-import { signatureValid } from '../../src/processor/adyen/notifications';
+import { signatureValid } from '../../src/platform/processor/adyen/notifications';
 
 /**
  * Adyen's own known answers (test/fixtures/adyen/hmac-vectors.json, from the test suites of Adyen's API

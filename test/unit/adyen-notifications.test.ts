@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { hmacValidator } from '@adyen/api-library';
-import { basicAuthMatches, EVENT_READINGS, eventOf, notificationItems, readItem, signatureValid } from '../../src/processor/adyen/notifications';
-import { failureCodeOfReasonText, failureCodeOfRefusal, REFUSAL_REASONS } from '../../src/processor/adyen/refusal-reasons';
+import { basicAuthMatches, EVENT_READINGS, eventOf, notificationItems, readItem, signatureValid } from '../../src/platform/processor/adyen/notifications';
+import { failureCodeOfReasonText, failureCodeOfRefusal, REFUSAL_REASONS } from '../../src/platform/processor/adyen/refusal-reasons';
 
 const KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const credentials = { username: 'adyen', password: 's3cret', hmacKey: KEY };

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/shared/config';
-import { createCardProcessor } from '../../src/processor/processors';
-import { AdyenProcessor } from '../../src/processor/adyen/adyen-processor';
-import type { NotificationStore } from '../../src/processor/adyen/notification-store';
+import { createCardProcessor } from '../../src/platform/processor/processors';
+import { AdyenProcessor } from '../../src/platform/processor/adyen/adyen-processor';
+import type { NotificationStore } from '../../src/platform/processor/adyen/notification-store';
 import { AdyenStandIn } from '../support/adyen-stand-in';
 
 /** Adyen's `origin` is the checkout page's: BASE_URL without its path, checked at start against what Adyen takes. */

@@ -1,6 +1,6 @@
 import { HttpClientException } from '@adyen/api-library';
-import { refundReasonNote } from '../../dashboard-ui/src/format';
-import { AdyenOutcomeUnknown, refusalOf, refusalReason } from '../../src/processor/adyen/adyen-processor';
+import { refundReasonNote } from '../../ui/dashboard/src/format';
+import { AdyenOutcomeUnknown, refusalOf, refusalReason } from '../../src/platform/processor/adyen/adyen-processor';
 
 /** Adyen's error body (ServiceError), as the document's generic examples have it. */
 const answer = (statusCode: number, body: unknown) =>

@@ -1,9 +1,9 @@
 import { getNamedType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
-import { ALSO_SECRET, isSecretName, NOT_SECRET, REDACTED, redactSecrets } from '../../src/audit/secret-arguments';
-import { buildAppSchema } from '../../src/graphql/schema';
+import { ALSO_SECRET, isSecretName, NOT_SECRET, REDACTED, redactSecrets } from '../../src/modules/audit/secret-arguments';
+import { buildAppSchema } from '../../src/apps/schema';
 
 /**
- * The secret-bearing arguments a refused admin call must not carry into the audit log (src/audit/secret-arguments.ts).
+ * The secret-bearing arguments a refused admin call must not carry into the audit log (src/modules/audit/secret-arguments.ts).
  * The rule is written out here again, so narrowing the module's rule fails this test.
  */
 const MAY_CARRY_A_SECRET = /password|code|token|secret|account|iban|key/i;

@@ -1,5 +1,5 @@
-import { brandOf, summarizeCard, validCard } from '../../src/checkout/card-intake';
-import { CARD_NUMBER, isCardNumber, isUnexpired, passesLuhn, SECURITY_CODE } from '../../src/checkout/card-predicates';
+import { brandOf, summarizeCard, validCard } from '../../src/modules/checkout/card-intake';
+import { CARD_NUMBER, isCardNumber, isUnexpired, passesLuhn, SECURITY_CODE } from '../../src/modules/checkout/card-predicates';
 import { codeOf } from '../support/domain-errors';
 
 /** The edges of the card rules, where a changed comparison or a pattern without anchors would go unnoticed. */

@@ -1,13 +1,13 @@
-import { brandOf, validCard } from '../../src/checkout/card-intake';
-import { isUnexpired, passesLuhn } from '../../src/checkout/card-predicates';
-import { failureMessageFor, SHOPPER_FAILURE_OF, SHOPPER_MESSAGES, shopperFailureCodeOf } from '../../src/checkout/failure-messages';
-import { feeFor, netOf } from '../../src/ledger/fee';
-import { moveOf, statesOf } from '../../src/lifecycles/lifecycle';
-import { PAYMENT_LIFECYCLE } from '../../src/lifecycles/payment.lifecycle';
-import { PaymentStatus } from '../../src/payments/payment-status';
-import { returnUrlWith } from '../../src/checkout/checkout-view';
-import { TEST_CARDS } from '../../src/processor/simulated-acquirer';
-import { REFUND_LIFECYCLE } from '../../src/lifecycles/refund.lifecycle';
+import { brandOf, validCard } from '../../src/modules/checkout/card-intake';
+import { isUnexpired, passesLuhn } from '../../src/modules/checkout/card-predicates';
+import { failureMessageFor, SHOPPER_FAILURE_OF, SHOPPER_MESSAGES, shopperFailureCodeOf } from '../../src/modules/checkout/failure-messages';
+import { feeFor, netOf } from '../../src/modules/ledger/fee';
+import { moveOf, statesOf } from '../../src/platform/lifecycle/lifecycle';
+import { PAYMENT_LIFECYCLE } from '../../src/modules/payments/payment.lifecycle';
+import { PaymentStatus } from '../../src/modules/payments/payment-status';
+import { returnUrlWith } from '../../src/modules/checkout/checkout-view';
+import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
+import { REFUND_LIFECYCLE } from '../../src/modules/refunds/refund.lifecycle';
 
 describe('the fee: 15%, rounded half up to the cent', () => {
   test.each([

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/shared/config';
-import { configTable, settingDocs, settingsRead, TABLE_FILE, withTable } from '../../src/config-docs';
+import { configTable, settingDocs, settingsRead, TABLE_FILE, withTable } from '../../tools/config-docs';
 
 const PAGE = fs.readFileSync(TABLE_FILE, 'utf8');
 

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, publicBaseUrl } from '../../src/shared/config';
 import { parseRedisTarget } from '../../src/shared/redis-url';
-import { createCardProcessor } from '../../src/processor/processors';
-import { SimulatedAcquirer } from '../../src/processor/simulated-acquirer';
+import { createCardProcessor } from '../../src/platform/processor/processors';
+import { SimulatedAcquirer } from '../../src/platform/processor/simulated-acquirer';
 
 describe('configuration from the environment', () => {
   test('defaults: port 3000, base URL from the port bound, embedded database, in-process limits, 100/minute', () => {

@@ -1,5 +1,5 @@
-import { dollarsToCents, money } from '../../dashboard-ui/src/format';
-import { maskAccountNumber, maskedPayoutAccount, validAccountNumber, validHolder } from '../../src/withdrawals/payout-account';
+import { dollarsToCents, money } from '../../ui/dashboard/src/format';
+import { maskAccountNumber, maskedPayoutAccount, validAccountNumber, validHolder } from '../../src/modules/withdrawals/payout-account';
 
 describe('the Withdrawals screen turns dollars into cents on the digits', () => {
   test.each([

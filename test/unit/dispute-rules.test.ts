@@ -1,4 +1,4 @@
-import { disputeMismatch, sellerShareOf } from '../../src/disputes/dispute-rules';
+import { disputeMismatch, sellerShareOf } from '../../src/modules/disputes/dispute-rules';
 
 const payment = { id: 'pay_1', status: 'completed', amount: 5000, currency: 'usd' };
 

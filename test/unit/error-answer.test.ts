@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { errorAnswer } from '../../src/http/error-answer';
+import { errorAnswer } from '../../src/platform/http/error-answer';
 import { domainError } from '../../src/shared/errors';
 
 const answered = (error: unknown, malformedPath?: 'PAYMENT_NOT_FOUND' | 'ROUTE_NOT_FOUND') => {

@@ -40,11 +40,11 @@ function runCheck(imports: Import[], allowed: Array<[string, string]> = []) {
 }
 
 const ONE_WAY: Import[] = [
-  ['src/refunds/refund.service.ts', 'src/payments/payment.entity.ts'],
-  ['src/refunds/refund.service.ts', 'src/shared/errors.ts'],
-  ['src/main.ts', 'src/refunds/refund.service.ts'],
+  ['src/modules/refunds/refund.service.ts', 'src/modules/payments/payment.entity.ts'],
+  ['src/modules/refunds/refund.service.ts', 'src/shared/errors.ts'],
+  ['src/apps/main.ts', 'src/modules/refunds/refund.service.ts'],
 ];
-const BACK_AT_RUNTIME: Import = ['src/payments/payment-export.ts', 'src/refunds/refund.entity.ts'];
+const BACK_AT_RUNTIME: Import = ['src/modules/payments/payment-export.ts', 'src/modules/refunds/refund.entity.ts'];
 
 describe('the folder-level cycle check', () => {
   test('passes when every arrow between folders points one way', () => {
@@ -56,42 +56,65 @@ describe('the folder-level cycle check', () => {
   test('fails on a new pair importing both ways at runtime, naming the file imports of each side', () => {
     const { status, output } = runCheck([...ONE_WAY, BACK_AT_RUNTIME]);
     expect(status).toBe(1);
-    expect(output).toContain('payments <-> refunds');
-    expect(output).toContain('src/payments/payment-export.ts -> src/refunds/refund.entity.ts');
-    expect(output).toContain('src/refunds/refund.service.ts -> src/payments/payment.entity.ts');
+    expect(output).toContain('modules/payments <-> modules/refunds');
+    expect(output).toContain('src/modules/payments/payment-export.ts -> src/modules/refunds/refund.entity.ts');
+    expect(output).toContain('src/modules/refunds/refund.service.ts -> src/modules/payments/payment.entity.ts');
   });
 
   test('passes when one side is type-only imports (the two sides of an ORM relation)', () => {
-    const { status } = runCheck([...ONE_WAY, ['src/payments/payment.entity.ts', 'src/refunds/refund.entity.ts', 'type-only']]);
+    const { status } = runCheck([...ONE_WAY, ['src/modules/payments/payment.entity.ts', 'src/modules/refunds/refund.entity.ts', 'type-only']]);
     expect(status).toBe(0);
   });
 
   test('a file imported once for a type and once for a value is a runtime import', () => {
     const { status } = runCheck([
       ...ONE_WAY,
-      ['src/payments/payment-export.ts', 'src/refunds/refund.entity.ts', 'type-only'],
+      ['src/modules/payments/payment-export.ts', 'src/modules/refunds/refund.entity.ts', 'type-only'],
       BACK_AT_RUNTIME,
     ]);
     expect(status).toBe(1);
   });
 
   test('passes on a pair the ratchet file lists, whichever way round', () => {
-    expect(runCheck([...ONE_WAY, BACK_AT_RUNTIME], [['refunds', 'payments']]).status).toBe(0);
+    expect(runCheck([...ONE_WAY, BACK_AT_RUNTIME], [['modules/refunds', 'modules/payments']]).status).toBe(0);
   });
 
   test('fails on a listed pair that no longer imports both ways, so the list only shrinks', () => {
-    const { status, output } = runCheck(ONE_WAY, [['payments', 'refunds']]);
+    const { status, output } = runCheck(ONE_WAY, [['modules/payments', 'modules/refunds']]);
     expect(status).toBe(1);
     expect(output).toContain('no longer import each other both ways');
-    expect(output).toContain('payments <-> refunds');
+    expect(output).toContain('modules/payments <-> modules/refunds');
   });
 
-  test('imports inside one folder and from the entry files in src/ are no folder arrows', () => {
+  test('imports inside one room, and arrows into the entry points (src/apps/), make no pair', () => {
     const { status } = runCheck([
       ...ONE_WAY,
-      ['src/refunds/refund.entity.ts', 'src/refunds/refund.service.ts'],
-      ['src/payments/payment.entity.ts', 'src/main.ts'],
+      ['src/modules/refunds/refund.entity.ts', 'src/modules/refunds/refund.service.ts'],
+      ['src/modules/payments/payment.entity.ts', 'src/apps/main.ts'],
     ]);
     expect(status).toBe(0);
+  });
+});
+
+/** The room of each file, as the script sees it (run in node: the script is an ES module). */
+function roomsOf(files: string[]): Array<string | null> {
+  const program = `import(${JSON.stringify(SCRIPT)}).then((m) => console.log(JSON.stringify(${JSON.stringify(files)}.map(m.folderOf))))`;
+  return JSON.parse(spawnSync(process.execPath, ['-e', program], { encoding: 'utf8' }).stdout);
+}
+
+describe('the rooms of src/', () => {
+  test('are the modules and platform pieces one by one, the shared kernel, the entry points, and the lifecycle tables together', () => {
+    const files = {
+      'src/modules/payments/payment.entity.ts': 'modules/payments',
+      'src/platform/db/migrations/Migration20261123000000_initial.ts': 'platform/db',
+      'src/shared/cents.ts': 'shared',
+      'src/apps/main.ts': 'apps',
+      'src/modules/loaders.ts': 'modules',
+      'src/modules/refunds/refund.lifecycle.ts': 'lifecycle tables',
+      'src/modules/lifecycles.ts': 'lifecycle tables',
+      'src/platform/lifecycle/lifecycle.ts': 'lifecycle tables',
+      'src/platform/lifecycle/apply-move.ts': 'platform/lifecycle',
+    };
+    expect(roomsOf(Object.keys(files))).toEqual(Object.values(files));
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { newReturnToken, RETURN_TOKEN_MAX_LENGTH, returnTokenMatches } from '../../src/checkout/issuer-return-token';
+import { newReturnToken, RETURN_TOKEN_MAX_LENGTH, returnTokenMatches } from '../../src/modules/checkout/issuer-return-token';
 
 test('a return token is 256 random bits, URL-safe, fresh every time; only its SHA-256 is handed out for keeping', () => {
   const tokens = Array.from({ length: 50 }, () => newReturnToken());

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { DOC_FILE, lifecycleSection, lifecyclesDoc, withLifecycles } from '../../src/lifecycle-docs';
-import { WITHDRAWAL_LIFECYCLE } from '../../src/lifecycles/withdrawal.lifecycle';
-import type { Lifecycle } from '../../src/lifecycles/lifecycle';
+import { DOC_FILE, lifecycleSection, lifecyclesDoc, withLifecycles } from '../../tools/lifecycle-docs';
+import { WITHDRAWAL_LIFECYCLE } from '../../src/modules/withdrawals/withdrawal.lifecycle';
+import type { Lifecycle } from '../../src/platform/lifecycle/lifecycle';
 
-describe('the state diagrams of docs/lifecycles.md are generated from src/lifecycles/', () => {
+describe('the state diagrams of docs/lifecycles.md are generated from the lifecycle tables', () => {
   test('docs/lifecycles.md holds them as generated now (if not: npm run docs:lifecycles)', () => {
     const page = fs.readFileSync(DOC_FILE, 'utf8');
     expect(withLifecycles(page, lifecyclesDoc())).toBe(page);

@@ -1,4 +1,4 @@
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../../src/accounts/password';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from '../../src/modules/identity/password';
 import { DomainError } from '../../src/shared/errors';
 
 const codeOf = (password: string) => {

@@ -1,4 +1,4 @@
-import { checkoutUrlFor, isHttpsUrl, isPaymentId, validateCreatePayment, validMetadata, type CreatePaymentRequest } from '../../src/payments/payment-rules';
+import { checkoutUrlFor, isHttpsUrl, isPaymentId, validateCreatePayment, validMetadata, type CreatePaymentRequest } from '../../src/modules/payments/payment-rules';
 import { pageOf, validPageRequest, windowOf } from '../../src/shared/pagination';
 import { codeOf } from '../support/domain-errors';
 

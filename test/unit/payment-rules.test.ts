@@ -1,6 +1,6 @@
 import { messageOf } from '../support/domain-errors';
-import { isHttpsUrl, isPaymentId, isStorableText, newPaymentId, validateCreatePayment, validMetadata } from '../../src/payments/payment-rules';
-import { canonicalJson } from '../../src/payments/idempotency';
+import { isHttpsUrl, isPaymentId, isStorableText, newPaymentId, validateCreatePayment, validMetadata } from '../../src/modules/payments/payment-rules';
+import { canonicalJson } from '../../src/modules/payments/idempotency';
 import { validPageRequest } from '../../src/shared/pagination';
 
 const valid = { amount: 50, currency: 'usd', returnUrl: 'https://a.example/' };

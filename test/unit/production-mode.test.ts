@@ -18,15 +18,15 @@ function withNodeEnv(value: string | undefined, run: () => void): string | undef
 }
 
 test('an unset NODE_ENV becomes production', () => {
-  expect(withNodeEnv(undefined, () => require('../../src/production-mode'))).toBe('production');
+  expect(withNodeEnv(undefined, () => require('../../src/apps/production-mode'))).toBe('production');
 });
 
 test('a NODE_ENV someone chose is kept', () => {
-  expect(withNodeEnv('development', () => require('../../src/production-mode'))).toBe('development');
+  expect(withNodeEnv('development', () => require('../../src/apps/production-mode'))).toBe('development');
 });
 
 test.each(ENTRY_POINTS)('%s imports production-mode before anything else', (file) => {
-  const source = readFileSync(path.join(__dirname, '../../src', file), 'utf8');
+  const source = readFileSync(path.join(__dirname, '../../src/apps', file), 'utf8');
   const firstImport = source.split('\n').find((line) => line.startsWith('import '));
   expect(firstImport).toBe("import './production-mode';");
 });

@@ -1,5 +1,5 @@
 import { DomainError } from '../../src/shared/errors';
-import { AMOUNT_HOLDING_STATUSES, fullyRefunded, refundableRemaining, refundAmountOf } from '../../src/refunds/refund-rules';
+import { AMOUNT_HOLDING_STATUSES, fullyRefunded, refundableRemaining, refundAmountOf } from '../../src/modules/refunds/refund-rules';
 
 const code = (run: () => unknown) => {
   try {

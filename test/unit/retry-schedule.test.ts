@@ -1,4 +1,4 @@
-import { JITTER, nominalSchedule, outcomeAfterAttempt, retryAfterMs, retryDelayMs } from '../../src/webhooks/retry-schedule';
+import { JITTER, nominalSchedule, outcomeAfterAttempt, retryAfterMs, retryDelayMs } from '../../src/modules/webhooks/retry-schedule';
 import { loadConfig } from '../../src/shared/config';
 
 const config = loadConfig({}).webhooks;

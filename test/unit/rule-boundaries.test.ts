@@ -1,5 +1,5 @@
 import { optionalReason, validReason } from '../../src/shared/reason';
-import { checkAgainstBalance, validWithdrawalAmount } from '../../src/withdrawals/withdrawal.service';
+import { checkAgainstBalance, validWithdrawalAmount } from '../../src/modules/withdrawals/withdrawal.service';
 import { codeOf } from '../support/domain-errors';
 
 describe('reasons', () => {

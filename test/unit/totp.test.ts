@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
-import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpCode, totpStep } from '../../src/accounts/totp';
-import { needsRehash } from '../../src/accounts/password';
-import { createSecretBox } from '../../src/accounts/secret-box';
+import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpCode, totpStep } from '../../src/modules/identity/totp';
+import { needsRehash } from '../../src/modules/identity/password';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { loadConfig } from '../../src/shared/config';
 
 /** RFC 6238 appendix B: the SHA-1 secret "12345678901234567890", 8 digits, 30-second steps. */

@@ -1,4 +1,4 @@
-import { unavailableError } from '../../src/db/unavailable';
+import { unavailableError } from '../../src/platform/db/unavailable';
 
 // What the service meets while PostgreSQL fails over behind HAProxy (npm run drill:failover): each is the
 // database being away for a moment, a 503 with Retry-After, never the spec's 500.

@@ -1,4 +1,4 @@
-import { unavailableError } from '../../src/db/unavailable';
+import { unavailableError } from '../../src/platform/db/unavailable';
 
 // The database being away is a 503 with Retry-After (clients retry), never the spec's 500, however the error
 // reaches us: raw, as a resolver's error wrapped by graphql-js, or as a value graphql-js did not take for an Error.

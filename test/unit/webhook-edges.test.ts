@@ -1,6 +1,6 @@
-import { deliveryHeaders, standardSignature } from '../../src/webhooks/signing';
-import { outcomeAfterAttempt, retryAfterMs, retryDelayMs } from '../../src/webhooks/retry-schedule';
-import { isPublicAddress, parseWebhookUrl } from '../../src/webhooks/webhook-url';
+import { deliveryHeaders, standardSignature } from '../../src/modules/webhooks/signing';
+import { outcomeAfterAttempt, retryAfterMs, retryDelayMs } from '../../src/modules/webhooks/retry-schedule';
+import { isPublicAddress, parseWebhookUrl } from '../../src/modules/webhooks/webhook-url';
 
 /** The webhook rules at their edges: exact headers, Retry-After forms, and URL parts the examples skip. */
 const NOW = new Date('2026-11-23T10:00:00Z');

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { deliveryHeaders, serviceSignature, standardSignature } from '../../src/webhooks/signing';
-import { newWebhookSecret } from '../../src/shops/credentials';
+import { deliveryHeaders, serviceSignature, standardSignature } from '../../src/modules/webhooks/signing';
+import { newWebhookSecret } from '../../src/modules/identity/api-keys';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const BODY = '{"id":"evt_1","event":"payment.completed","payment":{"amount":1234}}';

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { checkWebhookUrl, parseWebhookUrl } from '../../src/webhooks/webhook-url';
+import { checkWebhookUrl, parseWebhookUrl } from '../../src/modules/webhooks/webhook-url';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../src/shared/limits';
 
 /**

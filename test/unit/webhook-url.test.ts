@@ -1,4 +1,4 @@
-import { checkWebhookUrl, isPublicAddress, parseWebhookUrl } from '../../src/webhooks/webhook-url';
+import { checkWebhookUrl, isPublicAddress, parseWebhookUrl } from '../../src/modules/webhooks/webhook-url';
 
 /** `a.b.c.d` as the two hex groups 6to4 puts after 2002:. */
 const ipaddrHex = (ipv4: string) => {

@@ -4,7 +4,7 @@ import { freePort } from '../../support/processes';
 import { REPOSITORY_ROOT, startDaemon, type Daemon } from './daemons';
 
 /**
- * The built service (dist/src/main.js) and the worker (dist/src/worker.js) as the processes production runs,
+ * The built service (dist/src/apps/main.js) and the worker (dist/src/apps/worker.js) as the processes production runs,
  * with the settings a drill needs: loopback webhooks, short schedules, limits high enough that the drill's
  * own load is never refused by them. Webhooks are delivered by the worker only, refunds by the service.
  */

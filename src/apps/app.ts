@@ -1,0 +1,163 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { Queue } from 'bull';
+import { dashboardRouter } from '../modules/dashboard/dashboard-page';
+import { dashboardExportsRouter } from '../modules/dashboard/dashboard-exports-page';
+import { adminConsoleRouter } from '../modules/back-office/admin-page';
+import { queueDashboardRouter } from '../modules/back-office/queue-dashboard';
+import { checkoutPageRouter } from '../modules/checkout/checkout-page';
+import { issuerRedirectFor, paymentExists, returnFromIssuer } from '../modules/checkout/checkout.service';
+import { adyenNotificationsRouter } from '../platform/http/adyen-notifications';
+import { clientAddress } from '../platform/http/request-context';
+import type { Config } from '../shared/config';
+import type { AppServices } from '../platform/graphql/context';
+import { graphqlRouter } from '../platform/graphql/graphql-server';
+import { loadOperations } from '../platform/graphql/operations';
+import { apiReferenceRouter } from '../platform/rest/api-reference';
+import { restRouter } from '../platform/rest/rest-router';
+import { sendError } from '../platform/rest/envelope';
+import { domainError } from '../shared/errors';
+import { errorAnswer } from '../platform/http/error-answer';
+import type { Redis } from '../shared/redis';
+import type { RateLimits } from '../platform/http/authenticate';
+import { health } from '../platform/http/health';
+import { metricsEndpoint, requestMetrics } from '../platform/observability/metrics';
+import { sampleQueueDepth } from '../platform/observability/queue-depth';
+import { watchLedger } from '../modules/ledger/ledger-watch';
+import type { StatementKeys } from '../modules/ledger/statement-keys';
+import { statementKeysRouter } from '../modules/ledger/statement-keys-page';
+import { locals, requestContext } from '../platform/http/request-context';
+import { securityHeaders } from '../platform/http/security-headers';
+import { findTrackedRefund } from '../modules/refunds/refund-tracking';
+import { REFUND_PAGE_WINDOW_SECONDS, refundTrackingPageRouter } from '../modules/refunds/refund-tracking-page';
+import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
+
+export interface AppDeps {
+  config: Config;
+  /** BASE_URL, or this machine on the port bound. */
+  baseUrl: string;
+  orm: MikroORM;
+  redis: Redis | undefined;
+  schema: GraphQLSchema;
+  limits: RateLimits;
+  services: AppServices;
+  /** The bull queues of this process, shown to admins at /admin/queues. */
+  queues: Queue[];
+  /** Heartbeats of this process's workers (webhooks, mail), which /readyz reports. */
+  workers?: Record<string, () => boolean | null>;
+  /** Signs sellers' JSON statements; its public keys are served at /.well-known/statement-keys.json. */
+  statementKeys: StatementKeys;
+  logger: Logger;
+}
+
+/** The HTTP application: /livez and /readyz, the REST facade under /api/v1, GraphQL at /graphql, the admin console at /admin. */
+export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: () => void; stop: () => Promise<void> }> {
+  const { orm, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // req.ip, so every per-client limit (clientAddress), believes X-Forwarded-For only from these proxies.
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(securityHeaders(deps.baseUrl));
+  app.use(requestContext(orm, logger));
+  app.use(requestMetrics(deps.services.metrics));
+  const restOperations = loadOperations(deps.schema, 'rest.graphql', (error, context) =>
+    logger.error({ requestId: context.requestId, err: error }, 'unexpected error in REST operation'),
+  );
+  // The dashboard's operations are sent by its page to /graphql; loading them here fails the start if one breaks.
+  loadOperations(deps.schema, 'seller-dashboard.graphql', () => undefined);
+  loadOperations(deps.schema, 'admin-sign-in.graphql', () => undefined);
+  // Public: the OpenAPI document and its reference page, before the facade's authentication.
+  app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
+  app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));
+  // After the facade: its calls are most of the traffic and need not be matched against these first.
+  const metrics = deps.services.metrics;
+  const probes = health(orm, deps.redis, { metrics, workers: deps.workers });
+  const ledger = watchLedger(orm, metrics, deps.config.ledgerCheckIntervalMs, logger);
+  app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken, async () => {
+    // The readiness checks first: with PostgreSQL away the scrape still answers, and says so (readiness_check_up).
+    const readiness = await probes.check();
+    ledger.onScrape();
+    if (readiness.database === 'up') await sampleQueueDepth(orm, metrics).catch((error: Error) => logger.warn({ err: error.message }, 'queue depths not sampled for /metrics'));
+  }));
+  app.get('/livez', probes.live);
+  app.get(['/readyz', '/healthz'], probes.ready);
+
+  const graphql = await graphqlRouter(deps.schema, deps.limits, deps.services, logger, {
+    queryLimits: deps.config.graphqlLimits,
+    stackTraces: deps.config.graphqlStackTraces,
+  });
+  app.use('/graphql', graphql.router);
+  const notifications = deps.services.acquirerNotifications;
+  if (deps.config.adyen && notifications) {
+    const adyen = deps.config.adyen;
+    app.use(
+      adyenNotificationsRouter({
+        credentials: { username: adyen.notificationUsername, password: adyen.notificationPassword, hmacKey: adyen.hmacKey },
+        merchantAccount: adyen.merchantAccount,
+        store: notifications.store,
+        wakeInbox: notifications.inbox.wake,
+        metrics: deps.services.metrics,
+        authFailures: deps.limits.authFailuresPerClient,
+        logger,
+      }),
+    );
+  }
+  app.use(queueDashboardRouter(deps.queues, { sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, baseUrl: deps.baseUrl }));
+  app.use(adminConsoleRouter());
+  app.use(dashboardExportsRouter({ sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, logger, statementSigner: deps.statementKeys.signer }));
+  app.use(statementKeysRouter(deps.statementKeys));
+  app.use(dashboardRouter());
+  app.use(
+    checkoutPageRouter({
+      paymentExists: (id) => paymentExists(orm.em.fork(), id),
+      issuer: {
+        redirectOf: (id, challengeToken) => issuerRedirectFor(orm.em.fork(), id, challengeToken),
+        returnFromIssuer: async (id, redirectResult, returnToken, req) => {
+          const caller = { em: orm.em.fork(), clientAddress: clientAddress(req), requestId: locals(req.res!).requestId };
+          await returnFromIssuer(deps.services.checkout, caller, id, redirectResult, returnToken);
+        },
+      },
+      onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'checkout page failed'),
+    }),
+  );
+
+  app.use(
+    refundTrackingPageRouter({
+      findRefund: (token) => findTrackedRefund(orm.em.fork(), token),
+      viewsPerClient: createRateLimiter({
+        points: deps.config.refundPageViewsPerClient,
+        windowSeconds: REFUND_PAGE_WINDOW_SECONDS,
+        keyPrefix: `${deps.config.redisKeyPrefix}rl:refund-page`,
+        redis: deps.redis,
+      }),
+      onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'refund tracking page failed'),
+    }),
+  );
+
+  // A person opening the service's address in a browser lands on the dashboard; API clients keep the 404 envelope.
+  app.get('/', (req, res, next) => (req.accepts(['json', 'html']) === 'html' ? res.redirect(303, '/dashboard') : next()));
+  app.use((_req, res) => sendError(res, domainError('ROUTE_NOT_FOUND')));
+  app.use(lastErrors(logger));
+  const stop = async () => {
+    await graphql.stop();
+    await ledger.stop();
+  };
+  return { app, drain: probes.drain, stop };
+}
+
+/**
+ * Errors no router answered (a page path that is not valid percent-encoding, a fault in a page or the
+ * queue dashboard): answered here so Express's own handler, which prints the stack trace unless
+ * NODE_ENV=production, never runs.
+ */
+function lastErrors(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const { shown, unexpected } = errorAnswer(error);
+    if (unexpected) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
+    if (res.headersSent) res.destroy();
+    else sendError(res, shown);
+  };
+}

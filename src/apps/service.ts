@@ -1,0 +1,218 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { publicBaseUrl, type Config } from '../shared/config';
+import { openDatabase, type Database } from '../platform/db/database';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createCardTestingGuard } from '../modules/checkout/card-testing-guard';
+import { createMetrics, type Metrics } from '../platform/observability/metrics';
+import type { AppServices } from '../platform/graphql/context';
+import { buildAppSchema } from './schema';
+import { createCardProcessor, processorDescription } from '../platform/processor/processors';
+import { createApp } from './app';
+import { answerClientError } from '../platform/http/client-errors';
+import type { RateLimits } from '../platform/http/authenticate';
+import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
+import { createMailer } from '../platform/mail/mailer';
+import { createSecretBox } from '../modules/identity/secret-box';
+import { startRefundJobs } from '../modules/refunds/refund-jobs';
+import { startReconciliationJobs } from '../modules/checkout/reconciliation-jobs';
+import { startAcquirerInbox } from '../modules/checkout/acquirer-inbox';
+import type { CheckoutDeps } from '../modules/checkout/checkout.service';
+import { sqlNotificationStore } from '../platform/processor/adyen/notification-store';
+import type { Logger } from '../shared/logger';
+import { StartupError } from '../shared/startup-error';
+import { connectRedis, redisReady, type Redis } from '../shared/redis';
+import { pooledRunner } from '../platform/db/pooled-query';
+import { createCredentialCache } from '../modules/identity/credential-cache';
+import { startWebhookRuntime, type WebhookRuntime } from '../modules/webhooks/webhook-runtime';
+import { startMailRuntime, type MailRuntime } from '../modules/notifications/mail-runtime';
+import { loadStatementKeys, requireStatementKeyOutsideLocal } from '../modules/ledger/statement-keys';
+
+export interface RunningService {
+  url: string;
+  database: Database;
+  redis: Redis | undefined;
+  services: AppServices;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boot order: database (migrated) -> Redis -> the port -> webhook relay and workers -> schema -> HTTP. The
+ * port is taken before the app is built so that `checkout_url` carries the port actually bound (PORT=0);
+ * requests arriving meanwhile wait for the app. `stop` drains requests, lets webhook attempts in flight
+ * finish, then closes.
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  // First: a refusal (no signing key outside localhost) leaves nothing opened.
+  requireStatementKeyOutsideLocal(config);
+  const database = await openDatabase(config, logger);
+  // Once the data directory is this process's: a second service refused by its lock neither writes nor warns.
+  const statementKeys = loadStatementKeys(config, logger);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl) : undefined;
+  if (redis) {
+    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem'));
+    if (!(await redisReady(redis, 5000))) logger.warn('Redis is not reachable yet: starting anyway (limits per process, events wait in the outbox)');
+  } else {
+    logger.warn('REDIS_URL is not set: rate limits are kept in this process. For one instance and local use only.');
+  }
+
+  const { server, port, serve } = await listen(config.port).catch(async (error) => {
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  });
+  const baseUrl = publicBaseUrl(config, port);
+  const metrics = createMetrics();
+  const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
+  const mail = startMailRuntime(config, database.orm, logger, baseUrl, config.mail.workersInService, metrics);
+  const schema = await buildAppSchema();
+  const services = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
+  const { app, drain, stop: stopGraphQL } = await createApp({
+    config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
+    queues: [...webhooks.queues, ...services.refunds.queues, ...mail.queues],
+    workers: { webhook: webhooks.alive, mail: mail.alive },
+    statementKeys,
+  });
+  server.on('clientError', answerClientError(logger));
+  serve(app);
+  logger.info({ port, baseUrl }, 'payment service listening');
+  logger.info({ cardProcessor: config.cardProcessor }, processorDescription(config));
+  if (!config.accountSecretsKey) {
+    logger.warn('ACCOUNT_SECRETS_KEY is not set: TOTP secrets and payout account numbers are stored unencrypted. Set it outside local use (docs/operations.md, "Security settings").');
+  }
+  if (config.sessionCookiesInsecure) logger.warn('SESSION_COOKIES_INSECURE=1: session cookies go without Secure and the __Host- prefix. For plain-http local development only.');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    database,
+    redis,
+    services,
+    async stop() {
+      drain();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopGraphQL();
+      await services.reconciliation.stop();
+      await services.acquirerNotifications?.inbox.stop();
+      await services.refunds.stop();
+      await services.accounts.mailer.stop();
+      await webhooks.stop();
+      await mail.stop();
+      services.credentials.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}
+
+/** Binds the port; requests that arrive before `serve(app)` are held and then handed to the app. */
+async function listen(port: number): Promise<{ server: http.Server; port: number; serve(app: http.RequestListener): void }> {
+  const held: [http.IncomingMessage, http.ServerResponse][] = [];
+  const hold: http.RequestListener = (req, res) => void held.push([req, res]);
+  const server = http.createServer(hold);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? portTaken(port) : error));
+    server.listen(port, resolve);
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    serve(app) {
+      server.off('request', hold).on('request', app);
+      for (const [req, res] of held.splice(0)) app(req, res);
+    },
+  };
+}
+
+const portTaken = (port: number) =>
+  new StartupError(`Port ${port} is already in use (is the service already running?). Stop the other process, or set PORT to a free port (0 picks one).`);
+
+function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics, mail: MailRuntime): AppServices {
+  // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
+  // statements run on a pooled connection, like the card path around them (docs/decisions/0012-hot-paths.md).
+  const processor = createCardProcessor(config, pooledRunner(orm.em), baseUrl);
+  const checkout = {
+    processor,
+    metrics,
+    guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
+    baseUrl,
+    logger,
+    wakeDeliveries: webhooks.wake,
+    wakeMail: mail.wake,
+    expiresAfterMs: config.paymentExpiresAfterMs,
+    // A live test's automatic refund, handed to the refund jobs once its completion committed (only called later, by a completion).
+    refundLiveTest: (paymentId: string) => refunds.refundLiveTest(paymentId),
+  };
+  const refunds = startRefundJobs({
+    orm,
+    processor,
+    logger,
+    redisUrl: config.redisUrl,
+    redisKeyPrefix: config.redisKeyPrefix,
+    sweepIntervalMs: config.refunds.sweepIntervalMs,
+    processingTimeoutMs: config.refunds.processingTimeoutMs,
+    baseUrl,
+  });
+  return {
+    baseUrl,
+    logger,
+    adminTokenTtlDays: config.adminTokenTtlDays,
+    paymentMaximums: config.paymentMaximums,
+    accounts: {
+      signup: config.sellerSignup,
+      sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }, logger),
+      attemptsPerClient: createRateLimiter({ points: config.accountAttemptsPerClient, windowSeconds: 900, keyPrefix: `${config.redisKeyPrefix}rl:account-attempts`, redis }),
+      secrets: createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys),
+      cookies: config.sessionCookiesInsecure ? 'insecure-http' : 'secure',
+      resetMailsPerAddress: createRateLimiter({
+        points: config.passwordResetMailsPerHour,
+        windowSeconds: 3600,
+        keyPrefix: `${config.redisKeyPrefix}rl:reset-mails`,
+        redis,
+      }),
+    },
+    metrics,
+    checkout,
+    credentials: createCredentialCache({
+      ttlMs: 60_000,
+      maxEntries: 100_000,
+      redis,
+      // A subscribed connection cannot run other commands; it queues while Redis is away and resubscribes.
+      subscriber: config.redisUrl ? connectRedis(config.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: null }) : undefined,
+      channel: `${config.redisKeyPrefix}credentials-changed`,
+      logger,
+    }),
+    webhooks: {
+      urlPolicy: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
+      baseUrl,
+      wake: webhooks.wake,
+      testDeliveries: createRateLimiter({
+        points: config.webhooks.testDeliveriesPerMinute,
+        windowSeconds: 60,
+        keyPrefix: `${config.redisKeyPrefix}rl:webhook-test`,
+        redis,
+      }),
+    },
+    refunds,
+    reconciliation: startReconciliationJobs({ orm, checkout, metrics, logger, settings: config.reconciliation, enqueueRefund: (id) => refunds.enqueue(id) }),
+    acquirerNotifications: config.adyen ? startAdyenInbox(orm, checkout, metrics, logger, config.reconciliation.intervalMs) : null,
+    mail,
+  };
+}
+
+/** Adyen's notifications are accepted into their inbox, then applied by this job (docs/acquirers.md, "Notifications"). */
+function startAdyenInbox(orm: MikroORM, checkout: CheckoutDeps, metrics: Metrics, logger: Logger, reconcileIntervalMs: number): AppServices['acquirerNotifications'] {
+  const store = sqlNotificationStore(pooledRunner(orm.em));
+  // Due retries and items another instance accepted are picked up within this; a fresh item is applied at once (wake).
+  const inbox = startAcquirerInbox({ orm, store, checkout, metrics, logger, intervalMs: Math.min(reconcileIntervalMs, 5000) });
+  return { store, inbox };
+}
+
+function rateLimits(config: Config, redis: Redis | undefined): RateLimits {
+  const prefix = `${config.redisKeyPrefix}rl:`;
+  return {
+    perApiKey: createRateLimiter({ points: config.rateLimitPerMinute, windowSeconds: 60, keyPrefix: `${prefix}key`, redis }),
+    authFailuresPerClient: createRateLimiter({ points: config.authFailuresPerMinute, windowSeconds: 60, keyPrefix: `${prefix}authfail`, redis }),
+    graphqlCostPerApiKey: createRateLimiter({ points: config.graphqlLimits.costPerMinute, windowSeconds: 60, keyPrefix: `${prefix}cost`, redis }),
+  };
+}

@@ -1,0 +1,34 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import type { GraphQLContext } from '../../platform/graphql/context';
+import { AuditEntry } from './audit-entry.entity';
+import { listAudit } from './audit.service';
+import { TimeOrder } from '../../shared/list-order';
+import { type Page, PageArgs, PageType } from '../../shared/pagination';
+
+export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
+
+@Resolver(() => AuditEntry)
+export class AuditResolver {
+  @Authorized('ADMIN')
+  @Query(() => AuditEntryList, { description: 'The audit log of admin actions, newest first unless `order` says otherwise.' })
+  auditLog(
+    @Arg('targetId', () => String, { nullable: true, description: 'A payment, refund, withdrawal, shop, seller or admin id.' }) targetId: string | null,
+    @Arg('action', () => String, { nullable: true, description: 'For example refund.approved.' }) action: string | null,
+    @Arg('adminId', () => ID, { nullable: true }) adminId: string | null,
+    @Args(() => PageArgs) { page, limit }: PageArgs,
+    @Ctx() context: GraphQLContext,
+    @Arg('actor', () => String, { nullable: true, description: "The acting admin's e-mail address (any case), or `cli`." }) actor?: string | null,
+    @Arg('createdFrom', () => DateTimeISOResolver, { nullable: true, description: 'Written at or after.' }) createdFrom?: Date | null,
+    @Arg('createdTo', () => DateTimeISOResolver, { nullable: true, description: 'Written before.' }) createdTo?: Date | null,
+    @Arg('order', () => TimeOrder, { nullable: true, description: 'Default NEWEST_FIRST.' }) order?: TimeOrder | null,
+  ): Promise<Page<AuditEntry>> {
+    return listAudit(context.em, { targetId, action, adminId, actor, createdFrom, createdTo }, page, limit, order);
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => ID, { nullable: true, description: 'The acting admin; null for the operations CLI.' })
+  adminId(@Root() entry: AuditEntry): string | null {
+    return entry.admin?.id ?? null;
+  }
+}

@@ -1,0 +1,89 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Admin } from '../admins/admin.entity';
+import { AuditEntry } from './audit-entry.entity';
+import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
+import { domainError } from '../../shared/errors';
+import { TimeOrder } from '../../shared/list-order';
+
+/** `operation`: a refused GraphQL field (its name is the target id). */
+export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail';
+
+export interface AuditRecord {
+  action: string;
+  targetType: AuditTargetType;
+  targetId: string;
+  reason?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** The service acting on a rule of its own, with no admin behind it (a live test's automatic refund). */
+export const SYSTEM_ACTOR = 'system';
+
+/**
+ * Adds an entry to the caller's unit of work, so it is written in the same transaction as the action
+ * it describes: no action without its entry, no entry for an action that did not happen.
+ * `admin` null means the operations CLI, SYSTEM_ACTOR the service itself. The entry names the credential the
+ * admin acts with in this request (`admin.actingWith`: the token or console session, and who issued it).
+ */
+export function recordAudit(tx: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): AuditEntry {
+  const admin = actor === SYSTEM_ACTOR ? null : actor;
+  const credential = admin?.actingWith ?? null;
+  return tx.create(AuditEntry, {
+    // By entity name, as AuditEntry's relation names it: the audit log names admins' type, it loads nothing of admins/.
+    admin: admin ? tx.getReference<Admin>('Admin', admin.id) : null,
+    actor: admin ? admin.email : actor === SYSTEM_ACTOR ? SYSTEM_ACTOR : 'cli',
+    action: record.action,
+    targetType: record.targetType,
+    targetId: record.targetId,
+    reason: record.reason ?? null,
+    details: record.details ?? {},
+    credentialKind: credential?.kind ?? null,
+    credentialId: credential?.id ?? null,
+    credentialIssuedBy: credential?.issuedBy ?? null,
+  });
+}
+
+/**
+ * An admin's refused action (wrong role, self-approval): written and committed on its own unit of work,
+ * since the refused action's own transaction, if any, writes nothing. Action `<what>.refused`, with the
+ * error code in `details.code`.
+ */
+export async function recordRefusal(em: EntityManager, admin: Admin, record: AuditRecord & { details: { code: string } }): Promise<void> {
+  const own = em.fork({ clear: true });
+  recordAudit(own, admin, record);
+  await own.flush();
+}
+
+export interface AuditFilter {
+  targetId?: string | null;
+  action?: string | null;
+  adminId?: string | null;
+  /** The acting admin's e-mail address as it was written (any case), or `cli`. */
+  actor?: string | null;
+  /** Written at or after. */
+  createdFrom?: Date | null;
+  /** Written before. */
+  createdTo?: Date | null;
+}
+
+/** The log, newest first unless asked otherwise, optionally for one target, action, admin (by id or e-mail) and period. */
+export async function listAudit(em: EntityManager, filter: AuditFilter, page?: number | null, limit?: number | null, order?: TimeOrder | null): Promise<Page<AuditEntry>> {
+  const request = validPageRequest(page, limit);
+  if (filter.createdFrom && filter.createdTo && filter.createdFrom >= filter.createdTo) throw domainError('DATE_RANGE_INVALID');
+  const where: Record<string, unknown> = {};
+  if (filter.targetId?.trim()) where.targetId = filter.targetId.trim();
+  if (filter.action?.trim()) where.action = filter.action.trim();
+  if (filter.adminId?.trim()) where.admin = filter.adminId.trim();
+  // The same expression as the audit_log_actor_idx index: addresses are compared in any case.
+  if (filter.actor?.trim()) where[raw('lower(actor)')] = filter.actor.trim().toLowerCase();
+  if (filter.createdFrom || filter.createdTo) {
+    where.createdAt = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdTo ? { $lt: filter.createdTo } : {}) };
+  }
+  const [items, total] = await em.findAndCount(AuditEntry, where, {
+    // Ids grow with time (a sequence), so they order the log as written, ties included.
+    orderBy: { id: order === TimeOrder.OLDEST_FIRST ? 'asc' : 'desc' },
+    ...windowOf(request),
+  });
+  return pageOf(request, items, total);
+}

@@ -1,0 +1,112 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullAdapter } from '@bull-board/api/bullAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Queue } from 'bull';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { csrfTokenFor, liveAdminSession, type SessionSettings } from '../identity/sessions';
+import { Admin } from '../admins/admin.entity';
+import { locals } from '../../platform/http/request-context';
+import { sessionTokenOf, type CookieMode } from '../../platform/http/session-cookies';
+import { sendError } from '../../platform/rest/envelope';
+import { domainError } from '../../shared/errors';
+import { PROJECT_ROOT } from '../../shared/project-root';
+import { digestsEqual } from '../../shared/secrets';
+
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * The cookie Bull Board's page reads its CSRF token from: its API client (axios) sends a same-origin cookie of
+ * this name back as the X-XSRF-TOKEN header on every request. It holds the admin session's CSRF token (the one
+ * the console sends as X-CSRF-Token), scoped to this path; it grants nothing by itself, since the server
+ * compares the header with the token derived from the httpOnly session cookie.
+ */
+export const QUEUE_CSRF_COOKIE = 'XSRF-TOKEN';
+const QUEUE_CSRF_HEADERS = ['x-xsrf-token', 'x-csrf-token'];
+
+export interface QueueDashboardSettings {
+  /** The admin session's timeouts (the dashboard's SESSION_IDLE_TIMEOUT_MS and SESSION_ABSOLUTE_TIMEOUT_MS). */
+  sessions: SessionSettings;
+  /** SESSION_COOKIES_INSECURE: the session cookie's name, and whether the CSRF cookie is Secure. */
+  cookies: CookieMode;
+  /** BASE_URL: its origin is accepted in Origin besides the request's own host (a proxy that rewrites Host). */
+  baseUrl: string;
+}
+
+/**
+ * Bull Board over this service's bull queues (webhook deliveries, refunds), for an admin signed in at /admin
+ * (any role; docs/admin.md, "The queue dashboard"): the admin console's session cookie, with its sign-in
+ * lockout and per-client attempt limit, instead of a password prompt anyone could guess at. Reads are plain
+ * same-origin GETs; a change (retry, clean, remove, pause …) must carry the session's CSRF token and come from
+ * this site (docs/operations.md, "Security settings").
+ */
+export function queueDashboardRouter(queues: Queue[], settings: QueueDashboardSettings, views = path.join(PROJECT_ROOT, 'dist/admin-console/queue-views')): express.Router {
+  const adapter = new ExpressAdapter();
+  adapter.setBasePath(QUEUE_DASHBOARD_PATH);
+  createBullBoard({ queues: queues.map((queue) => new BullAdapter(queue, { readOnlyMode: false })), serverAdapter: adapter });
+  adapter.setViewsPath(views); // Bull Board's page without its web-font link (built by ui/admin/build.mjs)
+  const router = express.Router();
+  router.use(QUEUE_DASHBOARD_PATH, requireAdminSession(settings), refuseCrossSite(settings), relaxedContentSecurityPolicy, adapter.getRouter());
+  return router;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What an HTML form can send cross-site without a preflight (text/plain included), body or not. */
+const FORM_TYPES = /^\s*(text\/|application\/x-www-form-urlencoded|multipart\/form-data)/i;
+
+/** The admin of a live console session, or: a page request goes to /admin to sign in, anything else is 401. */
+function requireAdminSession(settings: QueueDashboardSettings) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const token = sessionTokenOf(req, 'admin', settings.cookies);
+      const em = locals(res).em;
+      const live = token ? await liveAdminSession(em, token, settings.sessions) : null;
+      const admin = live && (await em.findOne(Admin, { id: live.adminId }));
+      if (!token || !admin || admin.revokedAt) {
+        if (req.method === 'GET' && req.accepts(['json', 'html']) === 'html') return res.redirect(303, '/admin');
+        return sendError(res, domainError('UNAUTHENTICATED'));
+      }
+      res.locals.queueSessionToken = token;
+      if (req.method === 'GET') {
+        res.cookie(QUEUE_CSRF_COOKIE, csrfTokenFor(token), { path: QUEUE_DASHBOARD_PATH, sameSite: 'strict', secure: settings.cookies === 'secure', httpOnly: false });
+      }
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * A change is refused unless it carries the session's CSRF token (X-XSRF-TOKEN as Bull Board sends it, or
+ * X-CSRF-Token as the console does), comes from this site (Sec-Fetch-Site and Origin, when the browser sends
+ * them), and is not a body a cross-site HTML form could send (text/plain, form encodings).
+ */
+function refuseCrossSite(settings: QueueDashboardSettings) {
+  const ownOrigin = new URL(settings.baseUrl).origin;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const refuse = () => sendError(res, domainError('CROSS_SITE_REQUEST_REFUSED'));
+    const fetchSite = req.get('sec-fetch-site');
+    if (fetchSite !== undefined && fetchSite !== 'same-origin') return refuse();
+    const origin = req.get('origin');
+    if (origin !== undefined && origin !== ownOrigin && !sameHost(origin, req.get('host'))) return refuse();
+    if (FORM_TYPES.test(req.get('content-type') ?? '')) return refuse();
+    const expected = csrfTokenFor(String(res.locals.queueSessionToken));
+    if (!QUEUE_CSRF_HEADERS.some((name) => digestsEqual(String(req.get(name) ?? ''), expected))) return refuse();
+    next();
+  };
+}
+
+function sameHost(origin: string, host: string | undefined): boolean {
+  return URL.canParse(origin) && host !== undefined && new URL(origin).host === host;
+}
+
+/** Bull Board's page runs an inline bootstrap script; this path (admins only) allows it, nothing external. */
+function relaxedContentSecurityPolicy(_req: Request, res: Response, next: NextFunction) {
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'",
+  );
+  next();
+}

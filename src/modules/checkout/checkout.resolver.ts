@@ -1,0 +1,51 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../platform/graphql/context';
+import { authenticationUrlWith, cancelRedirectOf, checkoutViewOf } from './checkout-view';
+import { answerThreeDSecure, openCheckoutPayment, submitCard } from './checkout.service';
+import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
+
+function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+/**
+ * The public checkout operations. No `@Authorized`: the payment id (about 143 random bits) is the
+ * capability, and the view shows nothing about the customer. Callers without credentials reach only
+ * these, through the allow-list in src/platform/graphql/public-operations.ts.
+ */
+@Resolver()
+export class CheckoutResolver {
+  @Query(() => CheckoutView, { description: 'The hosted checkout view of a payment.' })
+  async checkoutPayment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutView> {
+    return checkoutViewOf(await openCheckoutPayment(context.services.checkout, context.em, id));
+  }
+
+  @Mutation(() => CheckoutView, { description: 'Pays with a card. Runs at most once per payment; later calls answer the outcome.' })
+  async submitCard(
+    @Arg('paymentId', () => ID) paymentId: string,
+    @Arg('card', () => CardInput) card: CardInput,
+    @Ctx() context: GraphQLContext,
+    @Arg('browser', () => BrowserInput, { nullable: true, description: "The customer's screen, for 3-D Secure 2." }) browser?: BrowserInput | null,
+  ): Promise<CheckoutView> {
+    const shopper = { ip: context.clientAddress, userAgent: context.browserHeaders.userAgent, acceptHeader: context.browserHeaders.accept, ...withoutNulls(browser ?? {}) };
+    let challengeToken: string | undefined;
+    const caller = { em: context.em, clientAddress: context.clientAddress, requestId: context.requestId, keepChallengeToken: (token: string) => void (challengeToken = token) };
+    const view = checkoutViewOf(await submitCard(context.services.checkout, caller, paymentId, card, shopper));
+    // Only this answer carries the way to the issuer: nobody else who knows the payment id can reach it.
+    return challengeToken && view.authenticationUrl ? { ...view, authenticationUrl: authenticationUrlWith(view.authenticationUrl, challengeToken) } : view;
+  }
+
+  @Mutation(() => CheckoutView, { description: 'The answer to the 3-D Secure challenge.' })
+  async answerThreeDSecure(
+    @Arg('paymentId', () => ID) paymentId: string,
+    @Arg('authenticated', () => Boolean) authenticated: boolean,
+    @Ctx() context: GraphQLContext,
+  ): Promise<CheckoutView> {
+    return checkoutViewOf(await answerThreeDSecure(context.services.checkout, context, paymentId, authenticated));
+  }
+
+  @Mutation(() => CancelCheckoutResult, { description: 'The customer gives up; the payment stays pending.' })
+  async cancelCheckout(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<CancelCheckoutResult> {
+    return { redirectUrl: cancelRedirectOf(await openCheckoutPayment(context.services.checkout, context.em, paymentId)) };
+  }
+}

@@ -1,0 +1,153 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { moveOf, type Lifecycle } from '../../platform/lifecycle/lifecycle';
+import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
+import { completionPostings, newJournalId } from '../ledger/ledger.service';
+import type { Payment } from '../payments/payment.entity';
+import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
+import type { PaymentFields } from '../payments/payment-snapshot';
+import type { SellerStatus } from '../identity/seller.entity';
+import type { ShopStatus } from '../identity/shop.entity';
+import { TAKES_PAYMENTS_SQL, type ShopStanding } from '../identity/payment-standing';
+import { shopReceives } from '../identity/webhook-event-choice';
+import { newWebhookDeliveryId } from '../webhooks/webhook-delivery.entity';
+import { NEXT_SEQUENCE_SQL, paymentEventDraft, type PaymentEventDraft, type PaymentEventType } from '../webhooks/outbox';
+import { newMailId } from '../notifications/mail-outbox';
+import type { CustomerMailKind } from '../notifications/mail-kinds';
+import { currentTraceparent } from '../../platform/observability/tracing';
+
+export interface CompletionFacts {
+  /** The payment as created (its amount, customer, metadata and `test` never change). */
+  payment: PaymentFields & { test: boolean };
+  shop: { id: string; name: string };
+  processorReference: string;
+  /** Undefined: keep what is stored (reconciliation does not know how 3-D Secure went). */
+  threeDsOutcome: Payment['threeDsOutcome'] | undefined;
+  baseUrl: string;
+}
+
+export interface CompletionResult {
+  /** Whether this statement moved the payment to `completed` (and wrote its journal and event). */
+  completed: boolean;
+  /** The shop's standing read under FOR SHARE locks by the same statement. */
+  standing: ShopStanding;
+  /** Whether a webhook delivery was written (the relay is woken for it). */
+  delivery: boolean;
+  /** Whether the customer's receipt was written to the mail outbox (the mail relay is woken for it). */
+  receipt: boolean;
+  /** When `completed`: the columns a checkout view shows, as this statement wrote them. */
+  written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
+}
+
+/** The mail kind of the customer's receipt (src/modules/notifications/mail-kinds.ts). */
+const RECEIPT = 'receipt' satisfies CustomerMailKind;
+
+/** The shop and seller under FOR SHARE locks: a suspension, deactivation or deletion waits for the statement. */
+const STANDING = `select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,
+       sh."webhook_url", sh."webhook_events", (${TAKES_PAYMENTS_SQL}) as takes_payments
+  from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
+ where p."id" = ? for share of sh, se`;
+
+const postingRows = (count: number) => Array.from({ length: count }, () => '(?::text, ?::text, ?::bigint, ?::boolean, ?::int)').join(', ');
+
+/** The journal's entries (four; a live test's two, without fee) in one INSERT, only for a moved row. */
+function journalPart(journal: string, amount: number, at: Date): SqlPart {
+  const postings = completionPostings(journal, amount);
+  return {
+    sql: `insert into "ledger_entries" ("journal_id", "account", "seller_id", "payment_id", "kind", "amount", "created_at")
+          select ?::text, v.account, case when v.to_seller then s.seller_id end, m."id", v.kind, v.amount, ?::timestamptz
+            from moved m cross join standing s
+           cross join (values ${postingRows(postings.length)}) as v(account, kind, amount, to_seller, n)
+           order by v.n`,
+    params: [newJournalId(), at, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n])],
+  };
+}
+
+/** The outbox row, its sequence taken in the same INSERT, and its delivery when the shop's webhook receives the type. */
+function eventPart(event: PaymentEventDraft, paymentId: string, traceparent: string | null) {
+  return {
+    sql: `insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at", "traceparent")
+          select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz, ?::text
+            from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
+          returning "id"`,
+    params: [event.id, event.type, event.before, event.after, event.createdAt, traceparent, paymentId],
+    follows: {
+      delivery: {
+        sql: `insert into "webhook_deliveries" ("id", "event_id", "shop_id", "payment_id", "next_attempt_at", "created_at")
+              select ?::text, e."id", s.shop_id, ?::text, ?::timestamptz, ?::timestamptz
+                from event e cross join standing s
+               where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
+              returning "id"`,
+        params: [newWebhookDeliveryId(), paymentId, event.createdAt, event.createdAt, shopReceives([], event.type), event.type],
+      },
+    },
+  };
+}
+
+/** The customer's receipt in the mail outbox, when the payment has an address (docs/decisions/0001-mail-outbox.md). */
+const receiptPart = (customerEmail: string | null, traceparent: string | null): SqlPart => ({
+  sql: `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "traceparent")
+        select ?::text, ?::text, m."id", ?::text, s.seller_id, s.shop_id, m."id", ?::text
+          from moved m cross join standing s
+         where ?::text is not null
+        on conflict ("kind", "subject_id") do nothing
+        returning "id"`,
+  params: [newMailId(), RECEIPT, customerEmail, traceparent, customerEmail],
+});
+
+const ANSWER: SqlPart = {
+  sql: `select (select count(*) from moved)::int as moved, (select count(*) from delivery)::int as deliveries,
+               (select count(*) from receipt)::int as receipts, s.shop_status, s.deleted_at, s.seller_status
+          from standing s`,
+  params: [],
+};
+
+/**
+ * The whole completion as ONE statement, so it is atomic without BEGIN/COMMIT and costs one round trip (sent on
+ * a pooled connection, never inside a transaction; docs/decisions/0003-completion-statement.md). It is the
+ * payment table's `complete` move (`completeTest` for a live test) in the move engine's one-statement form, so
+ * the move's states and its declared journal and event come from the table:
+ * 1. `standing`: the shop and seller rows under FOR SHARE, so a suspension, deactivation or deletion waits for
+ *    this statement, and one committed before it is seen (READ COMMITTED re-reads a locked row's newest version);
+ * 2. `moved`: the conditional UPDATE `processing` -> `completed`, only while the shop takes payments; it takes the
+ *    payment's row lock, so only one completion of a payment ever gets a row out of it;
+ * 3. `journal`: the declared journal's entries (the journal-balance trigger runs at the end of the statement);
+ * 4. `event`: the declared event in the outbox (with tracing on, the request's traceparent), and its `delivery`,
+ *    due at once, when the shop has a webhook URL that receives the event;
+ * 5. `receipt`: the customer's receipt in the mail outbox, when the payment has `customer_email`: the mail
+ *    workers render and send it later.
+ * Nothing is written unless `moved` returned a row, and all of it commits together or not at all.
+ */
+export async function completeInOneStatement(em: EntityManager, facts: CompletionFacts, lifecycle: Lifecycle = PAYMENT_LIFECYCLE): Promise<CompletionResult> {
+  const { test } = facts.payment;
+  const moveName = test ? 'completeTest' : 'complete';
+  const { to, stage } = moveOf(lifecycle, moveName);
+  const completedAt = new Date();
+  const { id, amount, currency, customerEmail, customerName, metadata, createdAt } = facts.payment;
+  const after: PaymentFields = { id, amount, currency, status: to as PaymentFields['status'], customerEmail, customerName, metadata, createdAt, completedAt };
+  // With tracing on, the event and the receipt carry this request's trace to their delivery (null when off).
+  const traceparent = currentTraceparent();
+  const [row] = (await runMoveStatement(em, lifecycle, moveName, {
+    id,
+    before: { standing: { sql: STANDING, params: [id] } },
+    set: {
+      completed_at: { sql: '?', params: [completedAt] },
+      processor_reference: { sql: '?', params: [facts.processorReference] },
+      needs_attention_at: { sql: 'null', params: [] },
+      three_ds_outcome: { sql: 'case when ?::boolean then "three_ds_outcome" else ?::text end', params: [facts.threeDsOutcome === undefined, facts.threeDsOutcome ?? null] },
+    },
+    condition: { sql: 'select takes_payments from standing', params: [] },
+    effects: {
+      journal: (journal) => journalPart(journal, amount, completedAt),
+      event: (type) => eventPart(paymentEventDraft(after, facts.shop, type as PaymentEventType, facts.baseUrl, test), id, traceparent),
+    },
+    after: { receipt: receiptPart(customerEmail, traceparent) },
+    select: ANSWER,
+  })) as { moved: number; deliveries: number; receipts: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];
+  return {
+    completed: row.moved === 1,
+    standing: { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status },
+    delivery: row.deliveries > 0,
+    receipt: row.receipts > 0,
+    written: row.moved === 1 ? { status: to as Payment['status'], checkoutStage: stage?.to as Payment['checkoutStage'], completedAt } : null,
+  };
+}

@@ -1,0 +1,42 @@
+import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../platform/graphql/context';
+import { LedgerEntry } from '../ledger/ledger-entry.entity';
+import { Payment } from '../payments/payment.entity';
+import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
+import { Seller } from '../identity/seller.entity';
+import { Dispute } from './dispute.entity';
+import { disputeJournalLines, sellerDisputes } from './dispute-history';
+
+/** One of the seller's disputes as the dashboard shows it: the dispute, its payment, and its lines on the balance. */
+@ObjectType({ description: "A dispute against one of the seller's payments, with that payment and what the dispute did to the seller's balance." })
+export class SellerDispute {
+  @Field(() => Dispute) dispute!: Dispute;
+}
+
+export const SellerDisputeList = PageType(SellerDispute, 'SellerDisputeList');
+
+/** The seller's disputes (the dashboard's Disputes screen, docs/dashboard.md) and what each did to the balance. */
+@Resolver(() => Seller)
+export class SellerDisputesResolver {
+  @Authorized('SESSION', 'ADMIN')
+  @FieldResolver(() => SellerDisputeList, { description: 'Disputes (chargebacks) against payments of every shop of the seller, past and present, newest first.' })
+  async disputes(@Root() seller: Seller, @Args(() => PageArgs) { page, limit }: PageArgs, @Ctx() context: GraphQLContext): Promise<Page<SellerDispute>> {
+    const found = await sellerDisputes(context.em, seller.id, page, limit);
+    return pageOf(found.pagination, found.items.map((dispute) => ({ dispute })), found.pagination.total);
+  }
+}
+
+@Resolver(() => SellerDispute)
+export class DisputeFieldsResolver {
+  @FieldResolver(() => Payment, { description: 'The disputed payment.' })
+  async payment(@Root() item: SellerDispute, @Ctx() context: GraphQLContext): Promise<Payment> {
+    return (await context.loaders.payment.load(item.dispute.payment.id))!;
+  }
+
+  @FieldResolver(() => [LedgerEntry], {
+    description: "What the dispute did to the seller's balance: its journal lines on the seller's balance (chargeback, chargeback_reversed, second_chargeback, dispute_won), oldest first. None when the platform bears it.",
+  })
+  balanceEntries(@Root() item: SellerDispute, @Ctx() context: GraphQLContext): Promise<LedgerEntry[]> {
+    return disputeJournalLines(context.em, item.dispute.payment.id);
+  }
+}

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sha256Hex } from '../../shared/secrets';
+
+/**
+ * Single-use tokens of mailed or printed links (table `account_tokens`): 256 random bits, only their
+ * SHA-256 stored, each for one purpose and one account (a seller `sel_…` or an admin `adm_…`).
+ */
+export type TokenPurpose = 'invitation' | 'password_reset' | 'admin_setup';
+
+/** How long each kind of link works (docs/dashboard.md). */
+export const ACCOUNT_TOKEN_TTL: Record<TokenPurpose, number> = {
+  /** An invitation may sit in an inbox over a weekend. */
+  invitation: 72 * 3_600_000,
+  /** Short: a reset link is a way into the account for whoever reads the mail. */
+  password_reset: 30 * 60_000,
+  /** Printed by the CLI to the operator, who hands it to the new admin. */
+  admin_setup: 72 * 3_600_000,
+};
+
+/** A new token for `accountId`; the plaintext goes into the link only. Earlier unused ones of the same purpose stop working. */
+export async function issueAccountToken(em: EntityManager, purpose: TokenPurpose, accountId: string, now = new Date()): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await em.execute(`update "account_tokens" set "used_at" = ? where "account_id" = ? and "purpose" = ? and "used_at" is null`, [now, accountId, purpose]);
+  await em.execute(`insert into "account_tokens" ("token_hash", "purpose", "account_id", "created_at", "expires_at") values (?, ?, ?, ?, ?)`, [
+    sha256Hex(token),
+    purpose,
+    accountId,
+    now,
+    new Date(now.getTime() + ACCOUNT_TOKEN_TTL[purpose]),
+  ]);
+  return token;
+}
+
+/** The account a live token of `purpose` names, without using it up (null when unknown, used or expired). */
+export async function peekAccountToken(em: EntityManager, purpose: TokenPurpose, token: string, now = new Date()): Promise<string | null> {
+  const rows: { account_id: string }[] = await em.execute(
+    `select "account_id" from "account_tokens" where "token_hash" = ? and "purpose" = ? and "used_at" is null and "expires_at" > ?`,
+    [sha256Hex(String(token ?? '')), purpose, now],
+  );
+  return rows[0]?.account_id ?? null;
+}
+
+/**
+ * Uses the token up and answers its account, or null. One UPDATE: two requests racing with the same
+ * token cannot both succeed.
+ */
+export async function consumeAccountToken(em: EntityManager, purpose: TokenPurpose, token: string, now = new Date()): Promise<string | null> {
+  const rows: { account_id: string }[] = await em.execute(
+    `update "account_tokens" set "used_at" = ? where "token_hash" = ? and "purpose" = ? and "used_at" is null and "expires_at" > ? returning "account_id"`,
+    [now, sha256Hex(String(token ?? '')), purpose, now],
+  );
+  return rows[0]?.account_id ?? null;
+}

@@ -1,0 +1,65 @@
+import { Entity, Enum, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { prefixedId } from '../../shared/random-id';
+import { AccountStatus } from './account-status';
+
+export enum SellerStatus {
+  ACTIVE = 'active',
+  INACTIVE = 'inactive',
+  SUSPENDED = 'suspended',
+}
+registerEnumType(SellerStatus, { name: 'SellerStatus' });
+
+/** A seller account. It owns at most one live shop (spec: one shop per seller account). */
+@ObjectType()
+@Entity({ tableName: 'sellers' })
+export class Seller {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'string' })
+  id: string = prefixedId('sel', 16);
+
+  @Field(() => String)
+  @Property({ type: 'string', unique: true })
+  email!: string;
+
+  @Field(() => SellerStatus)
+  @Enum({ items: () => SellerStatus })
+  status: Opt<SellerStatus> = SellerStatus.ACTIVE;
+
+  @Field(() => AccountStatus, { description: 'Caps the amount of each payment (docs/admin.md); set by owner admins.' })
+  @Enum({ items: () => AccountStatus })
+  accountStatus: Opt<AccountStatus> = AccountStatus.NEW;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+
+  /** scrypt hash (src/modules/identity/password.ts); null for sellers created by an operator, who cannot sign in. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  passwordHash: string | null = null;
+
+  /** When the seller proved the e-mail address; withdrawals wait for it. Operators vouch for theirs. */
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  emailVerifiedAt: Date | null = new Date();
+
+  /** Failed sign-ins since the last success or lockout (PCI DSS 8.3.4). */
+  @Property({ type: 'integer' })
+  failedSignIns: Opt<number> = 0;
+
+  @Property({ type: 'datetime', nullable: true })
+  lockedUntil: Date | null = null;
+
+  /** Where withdrawals are paid (src/modules/withdrawals/payout-account.ts): shown only masked on GraphQL. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  payoutAccountHolder: string | null = null;
+
+  /** Sealed with ACCOUNT_SECRETS_KEY (src/modules/identity/secret-box.ts); finance opens it for the bank transfer. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  payoutAccountNumber: string | null = null;
+
+  /** The number's last four characters: all the dashboard and most admins ever see of it. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  payoutAccountLast4: string | null = null;
+}

@@ -1,0 +1,36 @@
+import { SellerStatus } from './seller.entity';
+import { ShopStatus } from './shop.entity';
+
+/**
+ * What a dashboard session may do, given its seller's and shop's standing, checked on every request as an API
+ * key's is (docs/dashboard.md, "Standing of a session"):
+ * - seller suspended or inactive: the session is ended and refused (`SELLER_INACTIVE`, as the key);
+ * - shop deactivated by an owner admin: the session reads, but every change is refused (`SHOP_INACTIVE_READ_ONLY`);
+ * - no live shop, the last one deleted by an owner admin: the same, and no new shop (`SHOP_CLOSED_BY_ADMIN`);
+ * - otherwise (active shop, or none after the seller's own deletion): everything a session may do.
+ */
+export type SessionChangeRefusal = 'SHOP_INACTIVE_READ_ONLY' | 'SHOP_CLOSED_BY_ADMIN';
+
+export interface SessionStandingRow {
+  sellerStatus: SellerStatus;
+  /** The live (not deleted) shop's status, or null without one. */
+  liveShopStatus: ShopStatus | null;
+  /** Whether the seller's most recently deleted shop was deleted by an admin (null: none was deleted). */
+  lastDeletedByAdmin: boolean | null;
+}
+
+export function sellerMaySignIn(row: SessionStandingRow): boolean {
+  return row.sellerStatus === SellerStatus.ACTIVE;
+}
+
+/** The catalogue code every change of such a session is refused with, or null when it may change things. */
+export function changeRefusalOf(row: SessionStandingRow): SessionChangeRefusal | null {
+  if (row.liveShopStatus !== null) return row.liveShopStatus === ShopStatus.ACTIVE ? null : 'SHOP_INACTIVE_READ_ONLY';
+  return row.lastDeletedByAdmin ? 'SHOP_CLOSED_BY_ADMIN' : null;
+}
+
+/**
+ * What a read-only session may still run besides reads: ending sessions, which only takes access away (the
+ * seller must be able to sign out of a shared computer). Every other mutation is refused.
+ */
+export const READ_ONLY_SESSION_MAY_RUN: ReadonlySet<string> = new Set(['signOut', 'signOutEverywhere', 'revokeSession']);

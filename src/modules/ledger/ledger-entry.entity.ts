@@ -1,0 +1,72 @@
+import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
+import type { Payment } from '../payments/payment.entity';
+import type { Refund } from '../refunds/refund.entity';
+import type { Seller } from '../identity/seller.entity';
+import type { Withdrawal } from '../withdrawals/withdrawal.entity';
+
+/** The accounts money moves between; only `seller_balance` belongs to one seller. */
+export enum LedgerAccount {
+  CUSTOMER_FUNDS = 'customer_funds',
+  SELLER_BALANCE = 'seller_balance',
+  FEE_REVENUE = 'fee_revenue',
+  WITHDRAWALS_PAYABLE = 'withdrawals_payable',
+  /** Money paid out to sellers' bank accounts (withdrawals marked paid). */
+  PAYOUTS = 'payouts',
+  /** Disputes the platform bears: a chargeback on a payment already refunded, which finance contests. */
+  PLATFORM_DISPUTES = 'platform_disputes',
+}
+registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
+
+/**
+ * One line of the append-only, double-entry ledger (the database refuses UPDATE and DELETE, and
+ * refuses a journal whose entries do not sum to zero). Balances are sums of entries, never counters.
+ */
+@ObjectType()
+@Entity({ tableName: 'ledger_entries' })
+export class LedgerEntry {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  /** Entries written together for one money movement share a journal id and sum to zero. */
+  @Field(() => String)
+  @Property({ type: 'string' })
+  journalId!: string;
+
+  @Field(() => LedgerAccount)
+  @Enum({ items: () => LedgerAccount })
+  account!: LedgerAccount;
+
+  @ManyToOne('Seller', { nullable: true })
+  seller: Seller | null = null;
+
+  @ManyToOne('Payment', { nullable: true })
+  payment: Payment | null = null;
+
+  /** The withdrawal a hold, release or payout belongs to (one per withdrawal and kind). */
+  @ManyToOne('Withdrawal', { nullable: true })
+  withdrawal: Withdrawal | null = null;
+
+  /** The refund a `refund`, `test_refund` or `refund_reversed` journal belongs to (one per refund and kind). */
+  @ManyToOne('Refund', { nullable: true })
+  refund: Refund | null = null;
+
+  /**
+   * What the movement was: `payment`, `fee`, `refund`, `refund_reversed`, `withdrawal_hold`, `withdrawal_release`,
+   * `payout`, the dispute journals (`chargeback`, `chargeback_reversed`, `second_chargeback`, `dispute_won`), and a
+   * live test's fee-free `test_payment` and its automatic `test_refund`.
+   */
+  @Field(() => String)
+  @Property({ type: 'string' })
+  kind!: string;
+
+  /** Signed integer cents: positive adds to the account, negative takes from it. */
+  @Field(() => SafeIntResolver)
+  @Property({ type: new BigIntType('number') })
+  amount!: number;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+}

@@ -1,0 +1,90 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Admin } from './admins/admin.entity';
+import { AuditEntry } from './audit/audit-entry.entity';
+import { LedgerEntry } from './ledger/ledger-entry.entity';
+import { balanceFigures, type BalanceFigures } from './ledger/ledger.service';
+import { Payment } from './payments/payment.entity';
+import { Refund } from './refunds/refund.entity';
+import { Seller } from './identity/seller.entity';
+import { Shop } from './identity/shop.entity';
+import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
+import type { Cents } from '../shared/cents';
+import { withdrawalTotals } from './withdrawals/withdrawal.service';
+
+/** A seller's balance figures with its withdrawals: what the console's Balance type shows. */
+export interface BalanceSummary extends BalanceFigures {
+  sellerId: string;
+  pendingWithdrawals: Cents;
+  paidOut: Cents;
+}
+
+/**
+ * One set per request (it lives in the GraphQL context): every relation the console walks is fetched in
+ * one query per relation and per request, whatever the number of rows (payment -> shop -> seller,
+ * refund -> payment, shop -> balance, payment -> refunds, ledger entries, audit entries, deliveries).
+ * The request's unit of work already holds the rows it has read, so loaded entities are shared too.
+ */
+export interface Loaders {
+  shop: DataLoader<string, Shop | null>;
+  seller: DataLoader<string, Seller | null>;
+  payment: DataLoader<string, Payment | null>;
+  admin: DataLoader<string, Admin | null>;
+  liveShopOfSeller: DataLoader<string, Shop | null>;
+  refundsOfPayment: DataLoader<string, Refund[]>;
+  ledgerOfPayment: DataLoader<string, LedgerEntry[]>;
+  auditOfTarget: DataLoader<string, AuditEntry[]>;
+  deliveriesOfPayment: DataLoader<string, WebhookDelivery[]>;
+  balanceOfSeller: DataLoader<string, BalanceSummary>;
+}
+
+type Entity = typeof Shop | typeof Seller | typeof Payment | typeof Admin;
+
+function byId<E extends Entity>(em: EntityManager, entity: E): DataLoader<string, InstanceType<E> | null> {
+  return new DataLoader(async (ids) => {
+    const rows = (await em.find(entity as never, { id: { $in: [...ids] } } as never)) as InstanceType<E>[];
+    const found = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
+}
+
+/** Groups `rows` under the key each belongs to, in the order of `keys`. */
+function grouped<T>(keys: readonly string[], rows: T[], keyOf: (row: T) => string): T[][] {
+  const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(row);
+  return keys.map((k) => groups.get(k)!);
+}
+
+export function createLoaders(em: EntityManager): Loaders {
+  return {
+    shop: byId(em, Shop),
+    seller: byId(em, Seller),
+    payment: byId(em, Payment),
+    admin: byId(em, Admin),
+    liveShopOfSeller: new DataLoader(async (sellerIds) => {
+      const shops = await em.find(Shop, { seller: { $in: [...sellerIds] }, deletedAt: null });
+      const bySeller = new Map(shops.map((shop) => [shop.seller.id, shop]));
+      return sellerIds.map((id) => bySeller.get(id) ?? null);
+    }),
+    refundsOfPayment: new DataLoader(async (paymentIds) =>
+      grouped(paymentIds, await em.find(Refund, { payment: { $in: [...paymentIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } }), (r) => r.payment.id),
+    ),
+    ledgerOfPayment: new DataLoader(async (paymentIds) =>
+      grouped(paymentIds, await em.find(LedgerEntry, { payment: { $in: [...paymentIds] } }, { orderBy: { id: 'asc' } }), (e) => e.payment!.id),
+    ),
+    auditOfTarget: new DataLoader(async (targetIds) =>
+      grouped(targetIds, await em.find(AuditEntry, { targetId: { $in: [...targetIds] } }, { orderBy: { id: 'asc' } }), (e) => e.targetId),
+    ),
+    deliveriesOfPayment: new DataLoader(async (paymentIds) =>
+      grouped(
+        paymentIds,
+        await em.find(WebhookDelivery, { payment: { $in: [...paymentIds] } }, { populate: ['event', 'attempts'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+        (d) => d.payment!.id,
+      ),
+    ),
+    balanceOfSeller: new DataLoader(async (sellerIds) => {
+      const [figures, withdrawals] = await Promise.all([balanceFigures(em, sellerIds), withdrawalTotals(em, sellerIds)]);
+      return sellerIds.map((id) => ({ sellerId: id, ...figures.get(id)!, pendingWithdrawals: withdrawals.get(id)!.pending, paidOut: withdrawals.get(id)!.paid }));
+    }),
+  };
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { SmtpOutcome, SmtpSender } from '../../platform/mail/smtp-sender';
+import type { Metrics } from '../../platform/observability/metrics';
+import type { Logger } from '../../shared/logger';
+import { applyMove } from '../../platform/lifecycle/apply-move';
+import { MAIL_LIFECYCLE } from './mail.lifecycle';
+import { MailOutboxEntry } from './mail-outbox.entity';
+import { MailStatus } from './mail-outbox';
+import { renderMail, UnrenderableMail, type MailIdentity, type OutboxRow, type RenderedMail } from './mail-render';
+
+export interface MailDeliveryDeps {
+  orm: MikroORM;
+  /** SMTP_URL's sender; null: SMTP_URL is unset and mails are kept in the database (`npm run cli -- mail show`). */
+  sender: SmtpSender | null;
+  identity: MailIdentity;
+  /** How long a claim belongs to its worker; past it, the worker counts as dead and the mail is claimed again. */
+  leaseMs: number;
+  /** MAIL_RETRY_BASE_DELAY_MS: the first retry's wait; each later one doubles, up to 120 times it. */
+  retryBaseDelayMs: number;
+  /** MAIL_GIVE_UP_AFTER_MS: no retry is scheduled later than this after the mail was written (or re-sent by an admin). */
+  giveUpAfterMs: number;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Told when a retry is scheduled, so the queue can carry it as a delayed job (the relay is the backstop). */
+  onRetryScheduled?(mailId: string, attemptCount: number, at: Date): void;
+}
+
+/** `skipped`: not this worker's to send (already sent, claimed by another worker, not due). */
+export type MailAttemptResult = 'skipped' | MailStatus;
+
+interface ClaimedRow extends OutboxRow {
+  attempt_count: number;
+  /** When its retries started: its writing, or an admin's resend. */
+  retry_from: Date | string;
+  raw_message: string | null;
+  message_id: string | null;
+  subject: string | null;
+}
+
+/** The longest wait between two tries: 120 times the base (an hour with the default 30 s). */
+const MAX_DELAY_FACTOR = 120;
+
+/** When try number `attempt + 1` is due after `attempt` failed: doubling from the base, capped, plus 0-20% jitter. */
+export function nextAttemptAt(baseDelayMs: number, attempt: number, now = Date.now(), random = Math.random()): Date {
+  const delay = Math.min(baseDelayMs * 2 ** Math.max(0, attempt - 1), baseDelayMs * MAX_DELAY_FACTOR);
+  return new Date(now + delay * (1 + 0.2 * random));
+}
+
+/**
+ * One attempt at a mail, once: the claim is one conditional UPDATE (due and pending, or `sending` with its lease
+ * run out, and still at `attemptCount` attempts), so two workers, a duplicate job or a retried job can never send
+ * the same attempt twice. The first claim writes the message out (`raw_message`, with its Message-ID) and every
+ * later attempt sends those very bytes. The outcome is recorded only under the claim's token: a worker whose
+ * lease ran out records nothing (docs/decisions/0001-mail-outbox.md).
+ */
+export async function attemptMail(deps: MailDeliveryDeps, mailId: string, attemptCount: number): Promise<MailAttemptResult> {
+  const em = deps.orm.em.fork();
+  const token = randomBytes(12).toString('base64url');
+  const [row] = await em.execute<ClaimedRow[]>(
+    `update "mail_outbox"
+        set "status" = ?, "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(), "claim_token" = ?,
+            "locked_until" = now() + ? * interval '1 millisecond'
+      where "id" = ? and "attempt_count" = ?
+        and (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
+      returning "id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "created_at",
+                "retry_from", "attempt_count", "raw_message", "message_id", "subject"`,
+    [MailStatus.SENDING, token, deps.leaseMs, mailId, attemptCount, MailStatus.PENDING, MailStatus.SENDING],
+  );
+  if (!row) return 'skipped';
+
+  let mail: { raw: string; messageId: string; subject: string };
+  try {
+    mail = row.raw_message ? { raw: row.raw_message, messageId: row.message_id!, subject: row.subject ?? '' } : await writeOut(deps, em, row, token);
+  } catch (error) {
+    if (!(error instanceof UnrenderableMail)) throw error;
+    return record(deps, row, token, 'giveUp', { lastError: error.message, failedAt: new Date() });
+  }
+
+  if (!deps.sender) {
+    const kept = await record(deps, row, token, 'keep', { lastError: null });
+    if (kept !== 'skipped') deps.logger.info({ mail: { id: row.id, kind: row.kind } }, `mail kept, not sent (SMTP_URL unset): read it with npm run -s cli -- mail show ${row.id}`);
+    return kept;
+  }
+
+  const outcome = await deps.sender.send({ from: deps.identity.address, to: row.recipient }, mail.raw);
+  return recordOutcome(deps, row, token, outcome);
+}
+
+/** The first claim renders the mail and keeps it on the row; a claim that lost its lease meanwhile writes nothing. */
+async function writeOut(deps: MailDeliveryDeps, em: EntityManager, row: ClaimedRow, token: string): Promise<RenderedMail> {
+  const rendered = await renderMail(em, deps.identity, row);
+  await em.execute(
+    `update "mail_outbox" set "message_id" = ?, "subject" = ?, "text_body" = ?, "html_body" = ?, "raw_message" = ?
+      where "id" = ? and "claim_token" = ? and "raw_message" is null`,
+    [rendered.messageId, rendered.subject, rendered.text, rendered.html, rendered.raw, row.id, token],
+  );
+  return rendered;
+}
+
+async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedRow, token: string, outcome: SmtpOutcome): Promise<MailAttemptResult> {
+  const log = { mail: { id: row.id, kind: row.kind, attempt: row.attempt_count } };
+  switch (outcome.kind) {
+    case 'accepted': {
+      const result = await record(deps, row, token, 'send', { sentAt: new Date(), lastError: null });
+      if (result !== 'skipped') deps.logger.info(log, 'mail sent');
+      return result;
+    }
+    case 'refused':
+      deps.logger.error({ ...log, error: outcome.error }, 'mail refused by the SMTP server: not sent (admins: the mails query)');
+      return record(deps, row, token, 'giveUp', { lastError: outcome.error, failedAt: new Date() });
+    case 'unknown':
+      deps.logger.error({ ...log, error: outcome.error }, 'mail handed over but unanswered: maybe delivered, not resent (admins: resendMail)');
+      return record(deps, row, token, 'lose', { lastError: outcome.error });
+    case 'notSent': {
+      const at = nextAttemptAt(deps.retryBaseDelayMs, row.attempt_count);
+      if (at.getTime() > new Date(row.retry_from).getTime() + deps.giveUpAfterMs) {
+        deps.logger.error({ ...log, error: outcome.error }, 'mail not sent: SMTP kept failing past MAIL_GIVE_UP_AFTER_MS, given up (admins: resendMail)');
+        return record(deps, row, token, 'giveUp', { lastError: outcome.error, failedAt: new Date() });
+      }
+      deps.logger.warn({ ...log, error: outcome.error, retryAt: at.toISOString() }, 'mail not sent yet: SMTP failed, will retry');
+      const result = await record(deps, row, token, 'retry', { lastError: outcome.error, nextAttemptAt: at });
+      if (result !== 'skipped') deps.onRetryScheduled?.(row.id, row.attempt_count, at);
+      return result;
+    }
+  }
+}
+
+type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp';
+
+/** The move out of `sending`, only under this claim's token; the lease is released with it. */
+async function record(deps: MailDeliveryDeps, row: ClaimedRow, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
+  const moved = await applyMove(deps.orm.em.fork(), MAIL_LIFECYCLE, MailOutboxEntry, move, {
+    id: row.id,
+    where: { claimToken: token },
+    changes: { ...changes, lockedUntil: null, claimToken: null },
+    readBack: false,
+  });
+  if (!moved) return 'skipped';
+  const status = MAIL_LIFECYCLE.moves[move].to as MailStatus;
+  deps.metrics?.mails.inc({ kind: row.kind, outcome: move === 'retry' ? 'retry_scheduled' : status });
+  return status;
+}

@@ -1,0 +1,87 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { Admin } from '../admins/admin.entity';
+import { validReason } from '../../shared/reason';
+import { applyMove } from '../../platform/lifecycle/apply-move';
+import { MAIL_LIFECYCLE } from './mail.lifecycle';
+import { domainError } from '../../shared/errors';
+import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
+import { MailOutboxEntry } from './mail-outbox.entity';
+import type { MailStatus } from './mail-outbox';
+
+export interface MailFilter {
+  status?: MailStatus | null;
+  kind?: string | null;
+  recipient?: string | null;
+  paymentId?: string | null;
+  sellerId?: string | null;
+}
+
+/** The outbox, newest first, for admins (the `mails` query) and the CLI (`mail list`). */
+export async function listMails(em: EntityManager, filter: MailFilter, page?: number | null, limit?: number | null): Promise<Page<MailOutboxEntry>> {
+  const request = validPageRequest(page, limit);
+  const where: FilterQuery<MailOutboxEntry> = {};
+  if (filter.status) where.status = filter.status;
+  if (filter.kind) where.kind = filter.kind;
+  if (filter.recipient) where.recipient = filter.recipient.trim().toLowerCase();
+  if (filter.paymentId) where.paymentId = filter.paymentId;
+  if (filter.sellerId) where.sellerId = filter.sellerId;
+  const [items, total] = await em.findAndCount(MailOutboxEntry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, ...windowOf(request) });
+  return pageOf(request, items, total);
+}
+
+/** One mail whole, as the CLI's `mail show` prints it: its words and its message as written at the first attempt. */
+export interface MailText {
+  id: string;
+  kind: string;
+  status: string;
+  recipient: string;
+  createdAt: Date;
+  sentAt: Date | null;
+  lastError: string | null;
+  /** Null until a worker wrote the mail out (its first attempt). */
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  raw: string | null;
+}
+
+export async function mailText(em: EntityManager, id: string): Promise<MailText> {
+  const [row] = await em.execute<
+    { id: string; kind: string; status: string; recipient: string; created_at: Date; sent_at: Date | null; last_error: string | null; subject: string | null; text_body: string | null; html_body: string | null; raw_message: string | null }[]
+  >(
+    `select "id", "kind", "status", "recipient", "created_at", "sent_at", "last_error", "subject", "text_body", "html_body", "raw_message" from "mail_outbox" where "id" = ?`,
+    [id],
+  );
+  if (!row) throw domainError('MAIL_NOT_FOUND');
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    recipient: row.recipient,
+    createdAt: new Date(row.created_at),
+    sentAt: row.sent_at ? new Date(row.sent_at) : null,
+    lastError: row.last_error,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    raw: row.raw_message,
+  };
+}
+
+/**
+ * A support or owner admin sends a mail again that failed or whose delivery is unknown (the mail table's `resend`,
+ * audited with the reason): the same bytes and Message-ID, a fresh retry window. For an `unknown` one, the admin
+ * accepts that the customer may get it twice (the Message-ID lets mail programs recognise the copy).
+ */
+export async function resendMail(em: EntityManager, admin: Admin, id: string, reason: string): Promise<MailOutboxEntry> {
+  const text = validReason(reason);
+  const moved = await applyMove(em, MAIL_LIFECYCLE, MailOutboxEntry, 'resend', {
+    id,
+    changes: { nextAttemptAt: new Date(), retryFrom: new Date(), failedAt: null },
+    effects: { audit: { admin, reason: text, details: (mail) => ({ kind: mail.kind, subjectId: mail.subjectId, recipient: mail.recipient }) } },
+  });
+  if (moved) return moved;
+  const current = await em.findOne(MailOutboxEntry, { id }, { refresh: true });
+  if (!current) throw domainError('MAIL_NOT_FOUND');
+  throw domainError('MAIL_NOT_RESENDABLE', current.status);
+}

@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { isEmailAddress } from '../../shared/email';
+
+/**
+ * The words and numbers of our mails, one way each: money in dollars, times in UTC (labelled), a card as its brand
+ * and last four digits, and text made safe for a header line or for HTML.
+ */
+
+/** Integer cents as dollars with thousands separators: 123456 -> "$1,234.56". */
+export function dollars(cents: number): string {
+  const negative = cents < 0;
+  const whole = Math.trunc(Math.abs(cents) / 100);
+  const rest = Math.abs(cents) % 100;
+  return `${negative ? '-' : ''}$${whole.toLocaleString('en-US')}.${String(rest).padStart(2, '0')}`;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** "23 November 2026, 10:01 UTC": the date and time in UTC, said so. */
+export function utcDateTime(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
+}
+
+/** "23 November 2026" (UTC). */
+export function utcDate(date: Date): string {
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' };
+
+/**
+ * "Visa ending in 4242". Never more of a card than its last four digits: anything stored that is not exactly four
+ * digits is left out rather than shown.
+ */
+export function cardLabel(brand: string | null, last4: string | null): string {
+  const name = (brand && BRANDS[brand]) ?? 'Card';
+  return last4 && /^\d{4}$/.test(last4) ? `${name} ending in ${last4}` : name;
+}
+
+/** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: none may reach a header. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/**
+ * Text bound for a header (a display name, a subject): every control character, CR and LF first, becomes a space,
+ * spaces collapse, and it is cut to `max` characters. nodemailer encodes what is left (RFC 2047) and quotes
+ * display names; this makes sure nothing can end a header line whatever the encoder does.
+ */
+export function headerText(text: string | null | undefined, max = 120): string {
+  const clean = String(text ?? '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  const chars = [...clean];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : clean;
+}
+
+/** Text for a mail body line: control characters other than none become spaces (the text part has its own lines). */
+export function bodyText(text: string | null | undefined): string {
+  return String(text ?? '').replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The receipt number: the completion's UTC date and eight characters derived from the payment id (Crockford
+ * base 32: no I, L, O or U to misread), e.g. "R-20261123-7K4M9Q2D". The same payment always has the same number,
+ * and it can be read out on the phone; the payment id beside it is the exact reference.
+ */
+export function receiptNumber(paymentId: string, completedAt: Date): string {
+  const digest = createHash('sha256').update(paymentId).digest();
+  let code = '';
+  for (let i = 0; i < 8; i++) code += CROCKFORD[digest[i] % 32];
+  const day = completedAt.toISOString().slice(0, 10).replace(/-/g, '');
+  return `R-${day}-${code}`;
+}
+
+/** Only the host of a URL (a webhook URL may carry a token in its path or query: never mailed). */
+export function hostOf(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An address a mail may be sent to or name (a recipient, a support address): the e-mail rule, and none of the
+ * characters that would need quoting or could end a header: controls, spaces, `<>()[]\,;:"`.
+ */
+export function mailableAddress(text: string | null | undefined): boolean {
+  return typeof text === 'string' && isEmailAddress(text) && !/[\u0000-\u0020\u007f-\u009f\u2028\u2029<>()[\]\\,;:"]/.test(text);
+}

@@ -1,0 +1,43 @@
+import { Authorized, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { sellerShopId } from '../../platform/graphql/auth-checker';
+import type { GraphQLContext } from '../../platform/graphql/context';
+import { Payment } from './payment.entity';
+import { liveTestAllowance, runLiveTest } from './live-test';
+
+@ObjectType({ description: 'How many live tests the shop may run today (UTC).' })
+export class LiveTestAllowance {
+  @Field(() => Int) dailyLimit!: number;
+  @Field(() => Int) usedToday!: number;
+  @Field(() => Int) remainingToday!: number;
+}
+
+@ObjectType()
+export class LiveTest {
+  @Field(() => Payment, { description: 'The 50-cent test payment: pay it at its checkoutUrl with your own card.' })
+  payment!: Payment;
+
+  @Field(() => LiveTestAllowance)
+  allowance!: LiveTestAllowance;
+}
+
+/**
+ * Live tests (docs/dashboard.md, "Live test"): a signed-in seller only. An API key, which may have leaked and
+ * which the REST API is built on, can neither start one nor read the allowance.
+ */
+@Resolver()
+export class LiveTestResolver {
+  @Authorized('SESSION')
+  @Mutation(() => LiveTest, { description: "A 50-cent live test of the session's shop, refunded automatically (fee waived) once paid; at most 5 per UTC day." })
+  async runLiveTest(@Ctx() context: GraphQLContext): Promise<LiveTest> {
+    const shopId = sellerShopId(context);
+    const payment = await runLiveTest(context.em, shopId, context.baseUrl);
+    context.services.logger.info({ requestId: context.requestId, paymentId: payment.id, shopId }, 'live test created');
+    return { payment, allowance: await liveTestAllowance(context.em, shopId) };
+  }
+
+  @Authorized('SESSION')
+  @Query(() => LiveTestAllowance, { description: "The session's shop's live tests today (UTC)." })
+  liveTestAllowance(@Ctx() context: GraphQLContext): Promise<LiveTestAllowance> {
+    return liveTestAllowance(context.em, sellerShopId(context));
+  }
+}

@@ -1,0 +1,116 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pooledQuery } from '../../platform/db/pooled-query';
+import type { Seller } from '../identity/seller.entity';
+import type { Shop } from '../identity/shop.entity';
+import type { Payment } from './payment.entity';
+import type { CreatePaymentCommand } from './payment-rules';
+import type { PaymentSnapshot, PaymentFields } from './payment-snapshot';
+import type { CheckoutStage, PaymentStatus } from './payment-status';
+
+// The hot paths' SQL: one statement per request on a pooled connection (src/platform/db/pooled-query.ts).
+
+/** A json column comes back as text on this pool (the ORM's type parsers), a jsonb column parsed. */
+const parsedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+const dateOf = (epochMs: unknown): Date | null => (epochMs === null ? null : new Date(Number(epochMs)));
+
+const PAYMENT_COLUMNS = `"id", "shop_id", "amount", "currency", "return_url", "customer_email", "customer_name", "metadata", "created_at"`;
+
+function paymentValues(shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): unknown[] {
+  return [snapshot.id, shopId, command.amount, command.currency, command.returnUrl, command.customerEmail, command.customerName, JSON.stringify(command.metadata), snapshot.createdAt];
+}
+
+/** The nine payment values' placeholders (the eighth, metadata, is JSON). */
+const PAYMENT_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?, ?::json, ?';
+
+// Built once: these run on every create.
+const INSERT_PAYMENT = `insert into "payments" (${PAYMENT_COLUMNS}) values (${PAYMENT_PLACEHOLDERS})`;
+const INSERT_PAYMENT_FOR_NEW_KEY = `with "record" as (
+       insert into "idempotency_records" ("shop_id", "key", "request", "response", "payment_id", "created_at")
+       values (?, ?, ?::json, ?::json, ?, ?) on conflict ("shop_id", "key") do nothing returning "payment_id")
+     insert into "payments" (${PAYMENT_COLUMNS}) select ${PAYMENT_PLACEHOLDERS} from "record" returning "id"`;
+
+export async function insertPayment(em: EntityManager, shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<void> {
+  await pooledQuery(em, INSERT_PAYMENT, paymentValues(shopId, snapshot, command));
+}
+
+/**
+ * Inserts the idempotency record and the payment in one statement: the payment exists only if the
+ * record for (shop, key) was new. A concurrent twin waits on the unique index for the first statement
+ * to commit, then inserts nothing. Returns false when the key was already taken.
+ */
+export async function insertPaymentForNewKey(em: EntityManager, shopId: string, key: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<boolean> {
+  const rows = await pooledQuery(
+    em,
+    INSERT_PAYMENT_FOR_NEW_KEY,
+    [shopId, key, JSON.stringify(command), JSON.stringify(snapshot), snapshot.id, snapshot.createdAt, ...paymentValues(shopId, snapshot, command)],
+  );
+  return rows.length === 1;
+}
+
+/** A shop's payment as the seller reads it: the scalar fields of the GraphQL `Payment` type. */
+export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<(PaymentFields & Pick<Payment, 'test'>) | null> {
+  const [row] = await pooledQuery(
+    em,
+    // Epoch milliseconds: the ORM's type parsers leave timestamps as driver strings on this pool.
+    `select "id", "amount", "currency", "status", "customer_email", "customer_name", "metadata", "test",
+       floor(extract(epoch from "created_at") * 1000) as "created_ms", floor(extract(epoch from "completed_at") * 1000) as "completed_ms"
+     from "payments" where "id" = ? and "shop_id" = ?`,
+    [id, shopId],
+  );
+  return row ? { ...paymentFieldsOf(row), test: row.test === true } : null;
+}
+
+/** The scalar fields of a row that selected them with `created_ms` and `completed_ms` (epoch milliseconds). */
+function paymentFieldsOf(row: Record<string, unknown>): PaymentFields {
+  return {
+    id: row.id as string,
+    amount: Number(row.amount),
+    currency: row.currency as string,
+    status: row.status as PaymentStatus,
+    customerEmail: row.customer_email as string | null,
+    customerName: row.customer_name as string | null,
+    metadata: parsedJson(row.metadata) as PaymentFields['metadata'],
+    createdAt: dateOf(row.created_ms)!,
+    completedAt: dateOf(row.completed_ms),
+  };
+}
+
+/** A payment as its checkout reads it: what the page, a card submission and a completion use, with its shop's standing. */
+export type CheckoutPayment = PaymentFields &
+  Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference' | 'threeDsReturnHash' | 'test'> & {
+    shop: Pick<Shop, 'id' | 'name' | 'status' | 'deletedAt'> & { seller: Pick<Seller, 'status'> };
+  };
+
+const SELECT_CHECKOUT_PAYMENT = `select p."id", p."amount", p."currency", p."status", p."checkout_stage", p."failure_code", p."return_url",
+       p."three_ds_redirect", p."three_ds_reference", p."three_ds_return_hash", p."test", p."customer_email", p."customer_name", p."metadata",
+       floor(extract(epoch from p."created_at") * 1000) as "created_ms", floor(extract(epoch from p."completed_at") * 1000) as "completed_ms",
+       sh."id" as "shop_id", sh."name" as "shop_name", sh."status" as "shop_status",
+       floor(extract(epoch from sh."deleted_at") * 1000) as "shop_deleted_ms", se."status" as "seller_status"
+     from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
+    where p."id" = ?`;
+
+/**
+ * Any payment with its shop and seller, by id alone (the id is the checkout's capability): one joined statement,
+ * the row as it is now. Every checkout call reads it, so no entities are built (docs/decisions/0003-completion-statement.md).
+ */
+export async function selectCheckoutPayment(em: EntityManager, id: string): Promise<CheckoutPayment | null> {
+  const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);
+  if (!row) return null;
+  return {
+    ...paymentFieldsOf(row),
+    checkoutStage: row.checkout_stage as CheckoutStage,
+    failureCode: row.failure_code as string | null,
+    returnUrl: row.return_url as string,
+    threeDsRedirect: parsedJson(row.three_ds_redirect) as CheckoutPayment['threeDsRedirect'],
+    threeDsReference: row.three_ds_reference as string | null,
+    threeDsReturnHash: row.three_ds_return_hash as string | null,
+    test: row.test === true,
+    shop: {
+      id: row.shop_id as string,
+      name: row.shop_name as string,
+      status: row.shop_status as Shop['status'],
+      deletedAt: dateOf(row.shop_deleted_ms),
+      seller: { status: row.seller_status as Seller['status'] },
+    },
+  };
+}

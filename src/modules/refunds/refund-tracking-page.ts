@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Response } from 'express';
+import { clientAddress, locals } from '../../platform/http/request-context';
+import { NO_STORE, pageSecurityHeaders } from '../../platform/http/static-page';
+import { dollars, escapeHtml as e, utcDateTime } from '../notifications/mail-text';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
+import { PROJECT_ROOT } from '../../shared/project-root';
+import { RefundStatus } from './refund.entity';
+import { trackingStages, whatHappensNext, type TrackedRefund, type TrackingStage } from './refund-tracking';
+
+export interface RefundTrackingPageDeps {
+  /** The refund a link token names, or null (unknown, malformed or expired: the caller cannot tell which). */
+  findRefund(token: string): Promise<TrackedRefund | null>;
+  /** Page views per client address, right link or wrong: links cannot be guessed at speed. */
+  viewsPerClient: RateLimiter;
+  /** Told about a failure behind the 503 page, to log it. */
+  onError?(error: unknown, req: Request): void;
+  /** The built checkout page, whose style sheet this page shares (ui/checkout/build.mjs); tests may point elsewhere. */
+  checkoutDirectory?: string;
+}
+
+/** The stage list's few rules on top of the checkout's style sheet, inline and allowed by their hash alone. */
+const PAGE_STYLE = [
+  '.figure-label{margin:0;font-size:.875rem;color:var(--muted)}',
+  '.amount{margin-bottom:1rem}',
+  '.currency{font-size:1rem;font-weight:600;color:var(--muted)}',
+  'h2{margin-top:1.5rem}',
+  '.stages{list-style:none;margin:0 0 1rem;padding:0}',
+  '.stage{position:relative;padding:0 0 1rem 1.75rem;overflow-wrap:anywhere}',
+  '.stage::before{content:"";position:absolute;left:0;top:.3rem;width:.875rem;height:.875rem;border-radius:50%;border:2px solid var(--border);background:var(--surface)}',
+  '.stage.reached::before{border-color:var(--accent);background:var(--accent)}',
+  '.stage:not(:last-child)::after{content:"";position:absolute;left:.375rem;top:1.3rem;bottom:.1rem;width:2px;background:var(--border)}',
+  '.stage-label{display:block;font-weight:600}',
+  '.stage-when,.stage-detail{display:block;font-size:.875rem;color:var(--muted)}',
+  '.stage[aria-current] .stage-label::after{content:" (now)";font-weight:400}',
+  '.small{font-size:.875rem;color:var(--muted)}',
+].join('');
+
+const STYLE_HASH = createHash('sha256').update(PAGE_STYLE, 'utf8').digest('base64');
+
+/** Our own style sheet and that one inline block; no script at all, no form, no frame, no referrer. */
+export const REFUND_PAGE_CSP = `default-src 'none'; style-src 'self' 'sha256-${STYLE_HASH}'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
+
+/** How long the rate limiter's window is (the budget is REFUND_PAGE_VIEWS_PER_CLIENT per window). */
+export const REFUND_PAGE_WINDOW_SECONDS = 900;
+
+/**
+ * `GET /refunds/<token>`: the customer's refund tracking page (src/modules/refunds/refund-tracking.ts), server-rendered,
+ * with no script. Every answer (the page, 404, 429, 503) is kept out of caches, search engines and Referer headers;
+ * a wrong, malformed or expired token gets the one 404 page, byte for byte, so none of them tells anything.
+ */
+export function refundTrackingPageRouter(deps: RefundTrackingPageDeps): express.Router {
+  const stylesheet = checkoutStylesheet(deps.checkoutDirectory ?? path.join(PROJECT_ROOT, 'dist/checkout-ui'));
+  const pages = {
+    notFound: messagePage(stylesheet, 'Refund not found', 'This refund link is not valid or has expired. For news of your refund, write to the shop you paid.'),
+    tooMany: messagePage(stylesheet, 'Too many requests', 'This device opened too many refund pages. Please wait a few minutes, then reload the page.'),
+    unavailable: messagePage(stylesheet, 'Refund page unavailable', 'We cannot show this refund right now. Please reload the page in a moment.'),
+  };
+  const router = express.Router();
+  // Every path under /refunds: the raw rest of the path is the token, so `/refunds/x/y` or `/refunds/%zz` is a wrong token too.
+  router.use('/refunds', async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    // The path is the secret: the request's log line shows it without.
+    locals(res).loggedPath = '/refunds/:token';
+    try {
+      const decision = await deps.viewsPerClient.consume(clientAddress(req));
+      if (!decision.allowed) {
+        res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+        return send(res, 429, pages.tooMany);
+      }
+      const token = req.path.slice(1);
+      const refund = await deps.findRefund(token);
+      if (!refund) return send(res, 404, pages.notFound);
+      send(res, 200, refundPage(stylesheet, refund));
+    } catch (error) {
+      // The customer gets a page saying to retry, not a stack trace; the failure goes to the log.
+      deps.onError?.(error, req);
+      send(res, 503, pages.unavailable);
+    }
+  });
+  return router;
+}
+
+function send(res: Response, status: number, html: string): void {
+  pageSecurityHeaders(res, REFUND_PAGE_CSP);
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  res.setHeader('Cache-Control', NO_STORE);
+  res.status(status).type('html').send(html);
+}
+
+/** The checkout's built style sheet (its name carries a hash of its content), or null when the page is not built. */
+function checkoutStylesheet(directory: string): string | null {
+  try {
+    const name = fs.readdirSync(path.join(directory, 'assets')).find((file) => /^checkout\.[\w-]+\.css$/.test(file));
+    return name ? `/checkout/assets/${name}` : null;
+  } catch {
+    return null;
+  }
+}
+
+function document(stylesheet: string | null, title: string, main: string): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="robots" content="noindex, nofollow">',
+    `<title>${e(title)}</title>`,
+    '<link rel="icon" href="data:,">',
+    stylesheet ? `<link rel="stylesheet" href="${e(stylesheet)}">` : '',
+    `<style>${PAGE_STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<main class="card">\n${main}\n</main>`,
+    '</body>',
+    '</html>\n',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+function messagePage(stylesheet: string | null, heading: string, text: string): string {
+  return document(stylesheet, heading, `<h1>${e(heading)}</h1>\n<p>${e(text)}</p>`);
+}
+
+const timeOf = (at: Date) => `<time datetime="${at.toISOString()}">${e(utcDateTime(at))}</time>`;
+
+function stageItem(stage: TrackingStage, current: boolean): string {
+  const when = stage.reached ? (stage.at ? timeOf(stage.at) : '') : 'Not yet';
+  return [
+    `<li class="stage${stage.reached ? ' reached' : ''}"${current ? ' aria-current="step"' : ''}>`,
+    `<span class="stage-label">${e(stage.label)}</span>`,
+    when ? `<span class="stage-when">${when}</span>` : '',
+    stage.detail ? `<span class="stage-detail">${e(stage.detail)}</span>` : '',
+    '</li>',
+  ].join('');
+}
+
+/** The page: the shop, the amount, what happens next, the stages in order, and how to reach the shop. */
+export function refundPage(stylesheet: string | null, refund: TrackedRefund): string {
+  const shop = e(refund.shopName);
+  const stages = trackingStages(refund);
+  const current = stages.map((s) => s.reached).lastIndexOf(true);
+  const done = refund.status === RefundStatus.REFUNDED || refund.status === RefundStatus.REVERSED;
+  const contact = refund.supportEmail
+    ? `<p>Questions about this refund? Write to ${shop} at <a href="mailto:${e(refund.supportEmail)}">${e(refund.supportEmail)}</a>.</p>`
+    : `<p>Questions about this refund? Contact ${shop}, where you paid.</p>`;
+  const main = [
+    `<h1><span class="eyebrow">Refund from</span> ${shop}</h1>`,
+    `<p class="figure-label">${done ? 'Amount refunded' : 'Amount to refund'}</p>`,
+    `<p class="amount">${e(dollars(refund.amount))} <span class="currency">${e(refund.currency)}</span></p>`,
+    '<h2>What happens next</h2>',
+    ...whatHappensNext(refund).map((text) => `<p>${e(text)}</p>`),
+    '<h2>Progress</h2>',
+    `<ol class="stages">${stages.map((stage, i) => stageItem(stage, i === current)).join('')}</ol>`,
+    '<h2>Questions</h2>',
+    contact,
+    `<p class="small">Times are in UTC. Anyone with this page's link can see it, so keep the link to yourself.${
+      refund.expiresAt ? ` It works until ${timeOf(refund.expiresAt)}.` : ''
+    }</p>`,
+  ].join('\n');
+  return document(stylesheet, `Refund from ${refund.shopName}`, main);
+}

@@ -1,0 +1,95 @@
+import { Collection, Entity, Enum, ManyToOne, OneToMany, OneToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import type { Payment } from '../payments/payment.entity';
+import { enumOf } from '../../platform/lifecycle/lifecycle';
+import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
+import { prefixedId } from '../../shared/random-id';
+import type { Shop } from '../identity/shop.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookEvent } from './webhook-event.entity';
+
+/** From the delivery lifecycle (src/modules/webhooks/webhook-delivery.lifecycle.ts). */
+export const WebhookDeliveryStatus = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
+export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[keyof typeof WebhookDeliveryStatus];
+registerEnumType(WebhookDeliveryStatus, {
+  name: 'WebhookDeliveryStatus',
+  valuesConfig: {
+    PENDING: { description: 'Waiting for its next attempt (next_attempt_at).' },
+    DELIVERED: { description: 'The receiver answered HTTP 200.' },
+    FAILED: { description: 'Every attempt of its schedule failed; it can be re-sent.' },
+  },
+});
+
+/** A new delivery's id. */
+export const newWebhookDeliveryId = () => prefixedId('whd', 24);
+
+/**
+ * Taking one event to the shop's webhook URL: created with the event (same transaction) when the shop
+ * has a URL. PostgreSQL holds the schedule (`next_attempt_at`), so a restart or a lost Redis loses
+ * nothing; the queue only carries "attempt now" messages. An attempt is claimed with a conditional
+ * UPDATE that takes the next attempt number and a lease, so two workers can never send the same attempt.
+ */
+@ObjectType({ description: 'One event on its way to a webhook URL, with every attempt made.' })
+@Entity({ tableName: 'webhook_deliveries' })
+export class WebhookDelivery {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'string' })
+  id: string = newWebhookDeliveryId();
+
+  @OneToOne(() => WebhookEvent, { owner: true })
+  event!: WebhookEvent;
+
+  @ManyToOne('Shop')
+  shop!: Shop;
+
+  @ManyToOne('Payment', { nullable: true })
+  payment: Payment | null = null;
+
+  @Field(() => WebhookDeliveryStatus)
+  @Enum({ items: () => WebhookDeliveryStatus })
+  status: Opt<WebhookDeliveryStatus> = WebhookDeliveryStatus.PENDING;
+
+  /** Attempts made, over every schedule (a re-send starts a new schedule and keeps counting). */
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  attemptCount: Opt<number> = 0;
+
+  /** `attemptCount` when the current schedule began: the back-off position is the difference. */
+  @Property({ type: 'integer' })
+  scheduleStart: Opt<number> = 0;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due; null once delivered or failed.' })
+  @Property({ type: 'datetime', nullable: true })
+  nextAttemptAt: Date | null = new Date();
+
+  /** The lease of the worker making an attempt; an expired lease means that worker was lost. */
+  @Property({ type: 'datetime', nullable: true })
+  lockedUntil: Date | null = null;
+
+  /** The relay's note of what it last put on the queue (`attemptCount` then, and when). */
+  @Property({ type: 'integer', nullable: true })
+  enqueuedAttempt: number | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  enqueuedAt: Date | null = null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  lastAttemptAt: Date | null = null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  deliveredAt: Date | null = null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  failedAt: Date | null = null;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime' })
+  createdAt: Opt<Date> = new Date();
+
+  @OneToMany(() => WebhookAttempt, (attempt) => attempt.delivery, { orderBy: { number: 'asc' } })
+  attempts = new Collection<WebhookAttempt>(this);
+}

@@ -1,0 +1,98 @@
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import { Admin } from '../admins/admin.entity';
+import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/auth-checker';
+import type { GraphQLContext } from '../../platform/graphql/context';
+import { domainError } from '../../shared/errors';
+import { Seller } from '../identity/seller.entity';
+import { Shop } from '../identity/shop.entity';
+import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
+import { PageType, type Page } from '../../shared/pagination';
+import { ListOrder } from '../../shared/list-order';
+
+export const WithdrawalList = PageType(Withdrawal, 'WithdrawalList');
+
+const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key asks for its own (omit it)." } as const;
+
+@Resolver(() => Withdrawal)
+export class WithdrawalResolver {
+  @Authorized('SELLER', 'SUPPORT', 'FINANCE')
+  @Mutation(() => Withdrawal, { description: 'Asks for a payout: at least 1000 cents, at most the available balance; the amount is held at once.' })
+  async requestWithdrawal(
+    @Arg('amount', () => SafeIntResolver, { description: 'Integer cents.' }) amount: number,
+    @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Withdrawal> {
+    const shop = shopIdFor(context, shopId);
+    // A dashboard session needs a saved payout account; an API key cannot save one (docs/dashboard.md, "Withdrawals").
+    const withdrawal = await requestWithdrawal(context.em, shop, amount, adminOrNull(context), { payoutAccountRequired: context.actor.kind === 'session' });
+    context.services.logger.info({ requestId: context.requestId, withdrawalId: withdrawal.id, shopId: shop, amount }, 'withdrawal requested');
+    return withdrawal;
+  }
+
+  @Authorized('FINANCE')
+  @Mutation(() => Withdrawal, { description: 'REQUESTED -> APPROVED.' })
+  approveWithdrawal(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    return approveWithdrawal(context.em, currentAdmin(context), id);
+  }
+
+  @Authorized('FINANCE')
+  @Mutation(() => Withdrawal, { description: 'REQUESTED or APPROVED -> REJECTED; the held amount returns to the balance.' })
+  rejectWithdrawal(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    return rejectWithdrawal(context.em, currentAdmin(context), id, reason);
+  }
+
+  @Authorized('FINANCE')
+  @Mutation(() => Withdrawal, { description: 'APPROVED -> PAID, with the bank transfer reference.' })
+  async markWithdrawalPaid(@Arg('id', () => ID) id: string, @Arg('reference', () => String) reference: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+    const admin = currentAdmin(context);
+    const withdrawal = await markWithdrawalPaid(context.em, admin, id, reference);
+    context.services.logger.info({ requestId: context.requestId, withdrawalId: id, adminId: admin.id }, 'withdrawal paid');
+    return withdrawal;
+  }
+
+  @Authorized('SELLER', 'ADMIN')
+  @Query(() => WithdrawalList, { description: 'Withdrawals, oldest first: the queue for admins (all shops unless shopId), its own for a seller.' })
+  async withdrawals(
+    @Arg('status', () => WithdrawalStatus, { nullable: true }) status: WithdrawalStatus | null,
+    @Arg('shopId', () => ID, { nullable: true }) shopId: string | null,
+    @Arg('page', () => Int, { nullable: true }) page: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
+    @Ctx() context: GraphQLContext,
+    @Arg('order', () => ListOrder, { nullable: true, description: 'Default OLDEST_FIRST.' }) order?: ListOrder | null,
+  ): Promise<Page<Withdrawal>> {
+    // A dashboard session reads its seller's withdrawals, from every shop, whether or not one is live.
+    let sellerId: string | null = context.actor.kind === 'session' && !shopId ? context.actor.sellerId : null;
+    const shopScope = sellerId ? null : shopScopeFor(context, shopId);
+    if (shopScope) {
+      const shop = await context.loaders.shop.load(shopScope);
+      if (!shop) throw domainError('SHOP_NOT_FOUND');
+      sellerId = shop.seller.id;
+    }
+    return listWithdrawals(context.em, { status, sellerId }, page, limit, order);
+  }
+
+  @FieldResolver(() => Shop)
+  async shop(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Shop> {
+    return (await context.loaders.shop.load(withdrawal.shop.id))!;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Seller)
+  async seller(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Seller> {
+    return (await context.loaders.seller.load(withdrawal.seller.id))!;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Admin, { nullable: true, description: "The admin who asked for it; null when the seller's key did." })
+  requestedBy(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+    return withdrawal.requestedBy ? context.loaders.admin.load(withdrawal.requestedBy.id) : null;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Admin, { nullable: true })
+  reviewedBy(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+    return withdrawal.reviewedBy ? context.loaders.admin.load(withdrawal.reviewedBy.id) : null;
+  }
+}

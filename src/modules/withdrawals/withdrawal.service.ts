@@ -1,0 +1,171 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Admin } from '../admins/admin.entity';
+import { validReason } from '../../shared/reason';
+import { recordAudit } from '../audit/audit.service';
+import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
+import { domainError } from '../../shared/errors';
+import { Seller } from '../identity/seller.entity';
+import { Shop } from '../identity/shop.entity';
+import { exactCents, type Cents } from '../../shared/cents';
+import { PENDING_WITHDRAWAL_STATUSES, Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { moveOf } from '../../platform/lifecycle/lifecycle';
+import { applyReviewMove } from '../../platform/lifecycle/review-move';
+import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
+import { withdrawalPayload } from './withdrawal-payload';
+import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
+import { noticeWithdrawal } from '../notifications/notices';
+import type { Page } from '../../shared/pagination';
+import type { ListOrder } from '../../shared/list-order';
+import { reviewQueue } from '../admins/reviewed-by-admins';
+import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../../shared/limits';
+
+/** An amount a withdrawal may ask for, before the balance is looked at. */
+export function validWithdrawalAmount(amount: number): number {
+  if (!Number.isSafeInteger(amount)) throw domainError('AMOUNT_INVALID');
+  if (amount < WITHDRAWAL_MINIMUM_CENTS) throw domainError('WITHDRAWAL_BELOW_MINIMUM');
+  return amount;
+}
+
+/** Whether `amount` may be taken from `available` now; throws the catalogue's answer when not. */
+export function checkAgainstBalance(amount: number, available: Cents): void {
+  if (available < 0n) throw domainError('WITHDRAWAL_BALANCE_NEGATIVE');
+  if (BigInt(amount) > available) throw domainError('WITHDRAWAL_EXCEEDS_BALANCE', available);
+}
+
+/**
+ * A withdrawal for the seller of `shopId` (its own key, or an admin acting for it). Serialized per
+ * seller: the seller's row is locked (SELECT … FOR UPDATE) before the balance is read, and the hold is
+ * written in the same transaction, so concurrent requests see each other's holds and can never overdraw.
+ */
+export async function requestWithdrawal(em: EntityManager, shopId: string, amount: number, admin: Admin | null, options: { payoutAccountRequired?: boolean } = {}): Promise<Withdrawal> {
+  const cents = validWithdrawalAmount(amount);
+  return em.transactional(async (tx) => {
+    const shop = await tx.findOne(Shop, { id: shopId });
+    if (!shop) throw domainError('SHOP_NOT_FOUND');
+    const sellerId = shop.seller.id;
+    const [{ email_verified_at: verified, payout_account_number: payoutAccount }] = await tx.execute(
+      'select "id", "email_verified_at", "payout_account_number" from "sellers" where "id" = ? for update',
+      [sellerId],
+    );
+    if (!verified) throw domainError('EMAIL_NOT_VERIFIED');
+    checkAgainstBalance(cents, await sellerBalance(tx, sellerId));
+    // From the dashboard, the money must have somewhere to go (docs/dashboard.md, "Withdrawals"); checked after the
+    // balance rules, under the same lock as the payout account's change.
+    if (options.payoutAccountRequired && !payoutAccount) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
+    const seller = tx.getReference(Seller, sellerId);
+    const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });
+    bookWithdrawalHold(tx, withdrawal, seller);
+    if (admin) {
+      recordAudit(tx, admin, { action: 'withdrawal.requested', targetType: 'withdrawal', targetId: withdrawal.id, details: { shopId, amount: cents } });
+    }
+    return withdrawal;
+  });
+}
+
+/**
+ * requested -> approved, four eyes as every review, and only while the withdrawal is still covered: its amount
+ * was held at the request (bookWithdrawalHold), so the available balance already has it taken out; a refund or
+ * chargeback booked since may have taken that balance below zero, and then the held money is owed elsewhere.
+ * Approval is refused (WITHDRAWAL_NOT_COVERED) until the balance is back to zero or more. The seller's row is
+ * locked first, as a withdrawal request locks it, so the balance read is the one the approval stands on.
+ * A self-approval or a withdrawal no longer requested gets its own answer from the review move, not this one.
+ */
+export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
+  return em.transactional(async (tx) => {
+    const [row] = await tx.execute<{ seller_id: string; status: string; requested_by_id: string | null }[]>(
+      'select "seller_id", "status", "requested_by_id" from "withdrawals" where "id" = ?',
+      [id],
+    );
+    if (row && row.status === WithdrawalStatus.REQUESTED && row.requested_by_id !== admin.id) {
+      await tx.execute('select "id" from "sellers" where "id" = ? for update', [row.seller_id]);
+      checkCovered(await sellerBalance(tx, row.seller_id));
+    }
+    return moveWithdrawal(tx, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
+  });
+}
+
+/** Whether a requested withdrawal, its amount already held, may be approved with the seller's balance at `available`. */
+export function checkCovered(available: Cents): void {
+  if (available < 0n) throw domainError('WITHDRAWAL_NOT_COVERED', available);
+}
+
+/** The hold is released by a new, opposite journal (the ledger is never edited). */
+export function rejectWithdrawal(em: EntityManager, admin: Admin, id: string, reason: string): Promise<Withdrawal> {
+  const text = validReason(reason);
+  return moveWithdrawal(em, admin, id, 'reject', { reviewedBy: admin, reviewedAt: new Date(), rejectionReason: text }, text, (tx, w) =>
+    bookWithdrawalRelease(tx, w, w.seller),
+  );
+}
+
+/** The bank transfer went out: the held money leaves withdrawals_payable for payouts. */
+export function markWithdrawalPaid(em: EntityManager, admin: Admin, id: string, reference: string): Promise<Withdrawal> {
+  const text = reference?.trim() ?? '';
+  if (text === '' || text.length > PAYOUT_REFERENCE_MAX_LENGTH) throw domainError('PAYOUT_REFERENCE_REQUIRED');
+  return moveWithdrawal(em, admin, id, 'pay', { paidAt: new Date(), payoutReference: text }, null, (tx, w) => bookPayout(tx, w));
+}
+
+/**
+ * A move of the withdrawal table (src/modules/withdrawals/withdrawal.lifecycle.ts) through the review move shared with
+ * refunds: one conditional UPDATE (`… WHERE status IN (<from>)`, and for an approval `requested_by` is not the
+ * approver), the ledger journal, the audit entry and the event the table declares, in one transaction. Two
+ * admins acting at once cannot both move it, nor write its journal twice, and no race lets a requester approve.
+ */
+function moveWithdrawal(
+  em: EntityManager,
+  admin: Admin,
+  id: string,
+  move: WithdrawalMove,
+  changes: Partial<Withdrawal>,
+  reason: string | null,
+  journal?: (tx: EntityManager, withdrawal: Withdrawal) => void,
+): Promise<Withdrawal> {
+  const declared = moveOf(WITHDRAWAL_LIFECYCLE, move);
+  return applyReviewMove(em, WITHDRAWAL_LIFECYCLE, Withdrawal, move, {
+    id,
+    admin,
+    reason,
+    changes,
+    populate: ['shop', 'seller'],
+    details: (w) => ({ amount: w.amount, shopId: w.shop.id, ...(changes.payoutReference ? { payoutReference: changes.payoutReference } : {}) }),
+    ...(journal ? { journal } : {}),
+    ...(declared.event
+      ? {
+          event: async (tx: EntityManager, w: Withdrawal, type: string) => {
+            // The seller is told with the event (paid or rejected), in the move's transaction (src/modules/notifications/).
+            await noticeWithdrawal(tx, w, type === 'withdrawal.paid' ? 'withdrawal-paid' : 'withdrawal-rejected');
+            return recordWithdrawalEvent(tx, w, type as WithdrawalEventType, withdrawalPayload(w));
+          },
+        }
+      : {}),
+    notFound: () => domainError('WITHDRAWAL_NOT_FOUND'),
+    conflict: (spec, status) => domainError('WITHDRAWAL_STATE_CONFLICT', spec.verb!, spec.from.join(' or '), status),
+  });
+}
+
+type WithdrawalMove = keyof typeof WITHDRAWAL_LIFECYCLE.moves;
+
+/** The withdrawal queue (oldest first) or one seller's withdrawals. */
+export function listWithdrawals(
+  em: EntityManager,
+  filter: { status?: WithdrawalStatus | null; sellerId?: string | null },
+  page?: number | null,
+  limit?: number | null,
+  order?: ListOrder | null,
+): Promise<Page<Withdrawal>> {
+  return reviewQueue(em, Withdrawal, { status: filter.status, seller: filter.sellerId }, page, limit, order);
+}
+
+/** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */
+export async function withdrawalTotals(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, { pending: Cents; paid: Cents }>> {
+  const rows = await em.execute<{ seller_id: string; pending: string; paid: string }[]>(
+    `select "seller_id",
+            coalesce(sum("amount") filter (where "status" in (?)), 0) as pending,
+            coalesce(sum("amount") filter (where "status" = ?), 0) as paid
+       from "withdrawals" where "seller_id" in (?) group by "seller_id"`,
+    [[...PENDING_WITHDRAWAL_STATUSES], WithdrawalStatus.PAID, sellerIds as string[]],
+  );
+  const totals = new Map<string, { pending: Cents; paid: Cents }>();
+  for (const id of sellerIds) totals.set(id, { pending: 0n, paid: 0n });
+  for (const r of rows) totals.set(r.seller_id, { pending: exactCents(r.pending), paid: exactCents(r.paid) });
+  return totals;
+}

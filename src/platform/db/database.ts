@@ -1,0 +1,123 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
+import type { Logger } from 'pino';
+import { ormConfig } from '../../../mikro-orm.config';
+import type { Config } from '../../shared/config';
+import { StartupError } from '../../shared/startup-error';
+import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { enableAsyncContextOnlyWhileRunning } from '../../shared/async-context';
+
+export interface Database {
+  orm: MikroORM;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to DATABASE_URL, or to the embedded PostgreSQL when it is unset, and applies pending migrations.
+ * `cli`: when a service owns the embedded database, its CLI connects through that service's loopback
+ * server (so there is never a second writer, and the service sees the change at once); with no service
+ * running, it opens the files itself, holding the same lock.
+ */
+export async function openDatabase(config: Config, logger: Logger, role: DataDirOwner['role'] = 'service'): Promise<Database> {
+  // MikroORM's flushes and transactions would otherwise leave Node's promise hook on for every request.
+  enableAsyncContextOnlyWhileRunning();
+  if (config.databaseUrl) return connect(config.databaseUrl, config, logger, { embedded: false });
+  const owner = role === 'cli' ? liveOwner(config.dataDir) : undefined;
+  if (owner?.role === 'service' && owner.url) {
+    logger.info({ dataDir: config.dataDir, ownerPid: owner.pid }, 'using the embedded database of the running service');
+    return connect(owner.url, config, logger, { embedded: true });
+  }
+  if (owner) throw new StartupError(busyMessage(config.dataDir, owner));
+  const embedded = await startEmbeddedPostgres(config.dataDir, role);
+  logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is not set: using the embedded PostgreSQL (PGlite). For one instance and local use only.');
+  try {
+    return await connect(embedded.url, config, logger, { embedded: true, stop: () => embedded.stop() });
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+}
+
+async function connect(url: string, config: Config, logger: Logger, how: { embedded: boolean; stop?: () => Promise<void> }): Promise<Database> {
+  // Behind PgBouncer in transaction mode a connection-level setting would be refused by PgBouncer (a startup
+  // parameter) or leak to whichever client gets the server connection next: the timeout is the role's then.
+  const pooled = config.databasePooler === 'pgbouncer-transaction';
+  const statementTimeoutMs = pooled ? 0 : config.databaseStatementTimeoutMs;
+  // MikroORM would create a missing database; only DATABASE_CREATE=1 asks for that (a misspelt name must not start empty).
+  const orm = await MikroORM.init({ ...ormConfig(url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
+  try {
+    if (how.embedded) await migrateEmbedded(orm, url, logger);
+    else await migrate(orm, logger);
+    if (pooled && config.databaseStatementTimeoutMs > 0) await warnWithoutRoleTimeout(orm, logger);
+  } catch (error) {
+    await orm.close();
+    throw (error as { code?: string }).code === '3D000' ? missingDatabase(url) : error;
+  }
+  return {
+    orm,
+    embedded: how.embedded,
+    async close() {
+      await orm.close();
+      await how.stop?.();
+    },
+  };
+}
+
+/** Any number to name the lock; only this service takes it. */
+const MIGRATION_LOCK = 746_211_903;
+
+/**
+ * All migrations in one transaction, free of DATABASE_STATEMENT_TIMEOUT_MS (rewriting a large table may take longer
+ * than any request should), under a transaction-level advisory lock, so instances (or test workers) starting
+ * together take turns. Transaction-level, not session-level: behind PgBouncer in transaction mode a session lock
+ * would stay on a server connection after the client left (docs/scaling.md). The migrator first makes sure its
+ * own table exists, on another pooled connection: that runs in a first locked transaction, so two instances
+ * never create it at once, and so the second one, which holds the lock, never waits on a connection beside it.
+ */
+async function migrate(orm: MikroORM, logger: Logger): Promise<void> {
+  const migrator = orm.getMigrator();
+  await orm.em.fork().transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await migrator.getExecutedMigrations();
+  });
+  const applied = await orm.em.fork().transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+    await tx.execute('set local statement_timeout = 0');
+    return migrator.up({ transaction: tx.getTransactionContext() });
+  });
+  if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
+}
+
+/**
+ * The embedded PGlite: while one connection holds a transaction it makes the others wait, so the migrator's own
+ * bookkeeping beside a locked transaction would deadlock; a session lock on a connection of its own instead
+ * (the time-out does not apply there).
+ */
+async function migrateEmbedded(orm: MikroORM, url: string, logger: Logger): Promise<void> {
+  const lock = new Client({ connectionString: url });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    const applied = await orm.getMigrator().up();
+    if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
+  } finally {
+    await lock.end();
+  }
+}
+
+/** Behind a pooler the statement time-out must come from the role (ALTER ROLE … SET statement_timeout): say so when it does not. */
+async function warnWithoutRoleTimeout(orm: MikroORM, logger: Logger): Promise<void> {
+  const [row] = await orm.em.fork().execute<{ statement_timeout: string }[]>('show statement_timeout');
+  if (row.statement_timeout === '0') {
+    logger.warn('DATABASE_POOLER is set and the database role has no statement_timeout: set it per role (docs/scaling.md, "PgBouncer")');
+  }
+}
+
+function missingDatabase(url: string): StartupError {
+  const { pathname, host } = new URL(url);
+  return new StartupError(
+    `The database "${decodeURIComponent(pathname.slice(1))}" does not exist on ${host} (DATABASE_URL). Check the name, create it, or set DATABASE_CREATE=1 to have it created.`,
+  );
+}

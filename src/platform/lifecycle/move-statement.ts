@@ -1,0 +1,103 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pooledQuery } from '../db/pooled-query';
+import { UndeclaredEffectError } from './apply-move';
+import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
+
+/** SQL with positional `?` placeholders and their values, in order. */
+export interface SqlPart {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * A declared effect's rows as the body of a CTE, given the name the table declares (the journal, the event type,
+ * the notice's mail kind). It reads the moved row's id from `moved` and may read the `before` CTEs; `follows` are
+ * CTEs that belong to it and come right after it (an event's delivery).
+ */
+export type EffectPart = (declared: string) => SqlPart & { follows?: Record<string, SqlPart> };
+
+export interface StatementRequest {
+  id: string;
+  /** CTEs run before the move, by name (the shop's standing under its locks); the condition and effects may read them. */
+  before?: Record<string, SqlPart>;
+  /** Columns the move writes besides its state and stage: column → SQL expression. */
+  set?: Record<string, SqlPart>;
+  /** A condition of the UPDATE besides the states (a deadline, the shop's standing). */
+  condition?: SqlPart;
+  /** Exactly the effects the table declares: journal, event, notice. */
+  effects?: { journal?: EffectPart; event?: EffectPart; notice?: EffectPart };
+  /** When the table declares an audit entry: who acts. The engine writes the entry itself. */
+  auditActor?: string;
+  /** CTEs that follow the effects without being lifecycle effects (an event's delivery, a customer's receipt). */
+  after?: Record<string, SqlPart>;
+  /** The statement's answer; `moved` holds the moved row's id, or nothing. */
+  select: SqlPart;
+}
+
+const EFFECT_KINDS = ['journal', 'event', 'notice'] as const;
+
+/**
+ * The move engine's one-statement form, for hot paths that cannot afford a transaction's round trips
+ * (docs/decisions/0003-completion-statement.md): the conditional UPDATE of `applyMove` as the CTE `moved`, and
+ * each effect the table declares as a CTE that writes only for a moved row, all atomic in one statement. The
+ * table decides what is written: an effect it declares that the caller does not build throws, as does one the
+ * caller builds that it does not declare, so changing a move's declared effects changes (or stops) this path too.
+ * Four-eyes moves need an admin and a transaction: they go through applyMove.
+ */
+export function moveStatement(lifecycle: Lifecycle, moveName: string, request: StatementRequest): SqlPart {
+  const move = moveOf(lifecycle, moveName);
+  const where = `${lifecycle.name}.${moveName}`;
+  if (move.notByRequester) throw new UndeclaredEffectError(`${where}: four eyes need applyMove`);
+  const declared = { journal: move.journal, event: move.event, notice: move.notice };
+  for (const kind of EFFECT_KINDS) {
+    if (!!declared[kind] !== !!request.effects?.[kind]) {
+      throw new UndeclaredEffectError(`${where}: the table ${declared[kind] ? 'declares' : 'does not declare'} ${kind === 'event' ? 'an' : 'a'} ${kind}, the statement ${request.effects?.[kind] ? 'builds' : 'does not build'} one`);
+    }
+  }
+  if (!!move.audit !== (request.auditActor !== undefined)) {
+    throw new UndeclaredEffectError(`${where}: the table ${move.audit ? 'declares' : 'does not declare'} an audit entry, the statement ${request.auditActor !== undefined ? 'names' : 'does not name'} an actor`);
+  }
+
+  const ctes: [string, SqlPart][] = Object.entries(request.before ?? {});
+  ctes.push(['moved', movedPart(lifecycle, move, request)]);
+  for (const kind of EFFECT_KINDS) {
+    const name = declared[kind];
+    if (!name) continue;
+    const { follows, ...part } = request.effects![kind]!(name);
+    ctes.push([kind, part], ...Object.entries(follows ?? {}));
+  }
+  if (move.audit) ctes.push(['audit', auditPart(lifecycle.name, move.audit, request.auditActor!)]);
+  ctes.push(...Object.entries(request.after ?? {}));
+
+  const sql = `with ${ctes.map(([name, part]) => `${name} as (${part.sql})`).join(', ')} ${request.select.sql}`;
+  return { sql, params: [...ctes.flatMap(([, part]) => part.params), ...request.select.params] };
+}
+
+/** Builds the move's statement and runs it on a pooled connection (never inside a transaction): the answer's rows. */
+export function runMoveStatement(em: EntityManager, lifecycle: Lifecycle, moveName: string, request: StatementRequest): Promise<Record<string, unknown>[]> {
+  const { sql, params } = moveStatement(lifecycle, moveName, request);
+  return pooledQuery(em, sql, params);
+}
+
+function movedPart(lifecycle: Lifecycle, move: MoveSpec<string>, request: StatementRequest): SqlPart {
+  const sets: SqlPart[] = [{ sql: `"${lifecycle.column}" = ?`, params: [move.to] }];
+  const conditions: SqlPart[] = [{ sql: '"id" = ?', params: [request.id] }, inStates(lifecycle.column, move.from)];
+  if (move.stage && lifecycle.side) {
+    sets.push({ sql: `"${lifecycle.side.column}" = ?`, params: [move.stage.to] });
+    conditions.push(inStates(lifecycle.side.column, move.stage.from));
+  }
+  for (const [column, value] of Object.entries(request.set ?? {})) sets.push({ sql: `"${column}" = ${value.sql}`, params: value.params });
+  if (request.condition) conditions.push({ sql: `(${request.condition.sql})`, params: request.condition.params });
+  return {
+    sql: `update "${lifecycle.table}" set ${sets.map((s) => s.sql).join(', ')} where ${conditions.map((c) => c.sql).join(' and ')} returning "id"`,
+    params: [...sets, ...conditions].flatMap((part) => part.params),
+  };
+}
+
+const inStates = (column: string, states: readonly string[]): SqlPart => ({ sql: `"${column}" in (${states.map(() => '?').join(', ')})`, params: states });
+
+/** The audit entry of a move made by the service itself (no admin: moves with one go through applyMove). */
+const auditPart = (targetType: string, action: string, actor: string): SqlPart => ({
+  sql: `insert into "audit_log" ("actor", "action", "target_type", "target_id") select ?, ?, ?, m."id" from moved m returning "id"`,
+  params: [actor, action, targetType],
+});

@@ -1,0 +1,85 @@
+import type { IncomingMessage } from 'node:http';
+import { context, defaultTextMapGetter, defaultTextMapSetter, isSpanContextValid, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { core, NodeSDK } from '@opentelemetry/sdk-node';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { keepAsyncContextOn } from '../../shared/async-context';
+import type { TracingConfig } from '../../shared/config';
+import { installTraceHooks, type SpanAttributes, type TraceHooks } from './tracing';
+
+/** Probes and scrapes every few seconds would each be a trace of their own, telling nothing. */
+const UNTRACED_PATHS = new Set(['/metrics', '/livez', '/readyz', '/healthz']);
+/** Paths that are themselves a secret (a refund tracking link): never written into a span. */
+const SECRET_PATH = /^\/refunds\//;
+
+/**
+ * Starts the OpenTelemetry SDK (loaded only when tracing is on: src/platform/observability/tracing-bootstrap.ts) with the
+ * instrumentations of the hops a payment takes: HTTP in and out (the REST facade, /graphql, webhook POSTs, the
+ * acquirer), Express's routers and handlers, graphql-js (Apollo at /graphql), pg and ioredis. SQL and Redis
+ * commands are traced only inside a span (a request's, a job's): the relays' and bull's polling would otherwise
+ * be a stream of one-span traces. Spans go where the OTEL_* variables say (OTLP over HTTP by default); metrics
+ * and logs stay with Prometheus and pino, so the SDK exports neither.
+ */
+export function startTracing(settings: TracingConfig): void {
+  // Context travels in an AsyncLocalStorage: it must stay enabled between runs (src/shared/async-context.ts).
+  keepAsyncContextOn();
+  const sdk = new NodeSDK({
+    serviceName: settings.serviceName,
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req: IncomingMessage) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]) || SECRET_PATH.test(req.url ?? ''),
+      }),
+      // Routers and route handlers; the middleware layers (headers, request id, metrics, body parsing) would
+      // add a dozen spans to every request and say little the HTTP span does not.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      new GraphQLInstrumentation({ ignoreTrivialResolveSpans: true, mergeItems: true }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  installTraceHooks(hooksOf(sdk));
+}
+
+function hooksOf(sdk: NodeSDK): TraceHooks {
+  const tracer = trace.getTracer('hosted-checkout-payments');
+  // Jobs and outbox rows always carry W3C trace context, whatever OTEL_PROPAGATORS chooses for HTTP.
+  const w3c = new core.W3CTraceContextPropagator();
+
+  const run = async <T>(span: Span, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+      throw error;
+    } finally {
+      span.end();
+    }
+  };
+
+  return {
+    inSpan: (name, attributes, work) => tracer.startActiveSpan(name, { attributes }, (span) => run(span, work)),
+    continueTrace<T>(traceparent: string | null | undefined, name: string, attributes: SpanAttributes, work: () => Promise<T>) {
+      const parent: Context = traceparent ? w3c.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter) : ROOT_CONTEXT;
+      return tracer.startActiveSpan(name, { attributes, kind: SpanKind.CONSUMER }, parent, (span) => run(span, work));
+    },
+    detached: (work) => context.with(ROOT_CONTEXT, work),
+    traceparent() {
+      const carrier: Record<string, string> = {};
+      w3c.inject(context.active(), carrier, defaultTextMapSetter);
+      return carrier.traceparent ?? null;
+    },
+    logFields() {
+      const span = trace.getSpan(context.active())?.spanContext();
+      if (!span || !isSpanContextValid(span)) return {};
+      return { trace_id: span.traceId, span_id: span.spanId, trace_flags: `0${span.traceFlags.toString(16)}` };
+    },
+    shutdown: () => sdk.shutdown(),
+  };
+}

@@ -1,0 +1,151 @@
+import type { RunSql } from '../simulator-records';
+
+/** One of Adyen's standard notification items, as kept (never card data: Adyen's items carry none). */
+export interface KeptNotification {
+  pspReference: string;
+  eventCode: string;
+  success: boolean;
+  merchantReference: string;
+  originalReference: string | null;
+  amountValue: number;
+  currency: string;
+  reason: string | null;
+}
+
+/** An item that could not be read (a field missing or invalid): kept as it came, never applied, flagged. */
+export interface RejectedNotification {
+  pspReference: string;
+  eventCode: string;
+  success: boolean;
+  problem: string;
+  item: Record<string, unknown>;
+}
+
+/** A kept item waiting to be applied, as the inbox claims it. */
+export interface InboxItem extends KeptNotification {
+  id: string;
+  attempts: number;
+}
+
+/** What admins see of an item that was not applied: malformed, or not matching what it names. */
+export interface FlaggedNotification {
+  id: string;
+  pspReference: string;
+  eventCode: string;
+  success: boolean;
+  merchantReference: string | null;
+  amountValue: number | null;
+  currency: string | null;
+  status: 'flagged' | 'rejected';
+  problem: string;
+  receivedAt: Date;
+}
+
+/**
+ * Adyen's notifications as an inbox (`adyen_notifications`): every item is stored before Adyen gets its
+ * `[accepted]`, once per (pspReference, eventCode, success), and applied afterwards by the inbox job, with
+ * retries. `received` waits to be applied; `applied` is done; `flagged` did not match what it names (no money
+ * moved); `rejected` could not be read. The look-ups of reconciliation read applied items only (Checkout
+ * v71 has no read API), so an item that did not match never settles anything.
+ */
+export interface NotificationStore {
+  /** Stores an item to apply; true the first time, false for a replay (which changes nothing). */
+  accept(item: KeptNotification): Promise<boolean>;
+  /** Stores an unreadable item as rejected (once per its key). */
+  reject(item: RejectedNotification): Promise<boolean>;
+  /**
+   * Claims up to `limit` items due to be applied, oldest first, skipping those another instance holds: each
+   * is leased for `leaseMs` (an instance that dies mid-way leaves it to be claimed again) and its attempt counted.
+   */
+  claimDue(limit: number, leaseMs: number): Promise<InboxItem[]>;
+  settle(id: string, outcome: { status: 'applied' } | { status: 'flagged'; problem: string }): Promise<void>;
+  /** Applying failed: tried again after `delayMs`. */
+  retryLater(id: string, error: string, delayMs: number): Promise<void>;
+  latest(eventCode: string, merchantReference: string): Promise<KeptNotification | null>;
+  flagged(limit: number): Promise<FlaggedNotification[]>;
+}
+
+const COLUMNS = `"psp_reference", "event_code", "success", "merchant_reference", "original_reference", "amount_value", "currency", "reason"`;
+
+export function sqlNotificationStore(run: RunSql): NotificationStore {
+  return {
+    async accept(n) {
+      const rows = await run(
+        `insert into "adyen_notifications" (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)
+          on conflict ("psp_reference", "event_code", "success") do nothing returning "id"`,
+        [n.pspReference, n.eventCode, n.success, n.merchantReference, n.originalReference, n.amountValue, n.currency, n.reason],
+      );
+      return rows.length === 1;
+    },
+    async reject(n) {
+      const rows = await run(
+        `insert into "adyen_notifications" ("psp_reference", "event_code", "success", "status", "problem", "item")
+          values (?, ?, ?, 'rejected', ?, ?) on conflict ("psp_reference", "event_code", "success") do nothing returning "id"`,
+        [n.pspReference, n.eventCode, n.success, n.problem, JSON.stringify(n.item)],
+      );
+      return rows.length === 1;
+    },
+    async claimDue(limit, leaseMs) {
+      const rows = await run(
+        `update "adyen_notifications" set "next_attempt_at" = now() + make_interval(secs => ?::double precision), "attempts" = "attempts" + 1
+          where "id" in (select "id" from "adyen_notifications" where "status" = 'received' and "next_attempt_at" <= now()
+                         order by "id" limit ? for update skip locked)
+          returning "id", "attempts", ${COLUMNS}`,
+        [leaseMs / 1000, limit],
+      );
+      return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ id: String(row.id), attempts: Number(row.attempts), ...keptOf(row) }));
+    },
+    async settle(id, outcome) {
+      await run(
+        `update "adyen_notifications" set "status" = ?, "problem" = ?, "applied_at" = case when ? = 'applied' then now() end, "last_error" = null
+          where "id" = ? and "status" = 'received'`,
+        [outcome.status, outcome.status === 'flagged' ? outcome.problem : null, outcome.status, id],
+      );
+    },
+    async retryLater(id, error, delayMs) {
+      await run(
+        `update "adyen_notifications" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?::double precision) where "id" = ? and "status" = 'received'`,
+        [error.slice(0, 2000), delayMs / 1000, id],
+      );
+    },
+    async latest(eventCode, merchantReference) {
+      const [row] = await run(
+        `select * from "adyen_notifications" where "event_code" = ? and "merchant_reference" = ? and "status" = 'applied' order by "id" desc limit 1`,
+        [eventCode, merchantReference],
+      );
+      return row ? keptOf(row) : null;
+    },
+    async flagged(limit) {
+      const rows = await run(
+        `select "id", "psp_reference", "event_code", "success", "merchant_reference", "amount_value", "currency", "status", "problem", "received_at"
+          from "adyen_notifications" where "status" in ('flagged', 'rejected') order by "received_at" desc, "id" desc limit ?`,
+        [limit],
+      );
+      return rows.map((row) => ({
+        id: String(row.id),
+        pspReference: String(row.psp_reference),
+        eventCode: String(row.event_code),
+        success: Boolean(row.success),
+        merchantReference: (row.merchant_reference as string | null) ?? null,
+        amountValue: row.amount_value === null ? null : Number(row.amount_value),
+        currency: (row.currency as string | null) ?? null,
+        status: row.status as 'flagged' | 'rejected',
+        problem: String(row.problem),
+        receivedAt: new Date(row.received_at as string),
+      }));
+    },
+  };
+}
+
+function keptOf(row: Record<string, unknown>): KeptNotification {
+  return {
+    pspReference: String(row.psp_reference),
+    eventCode: String(row.event_code),
+    success: Boolean(row.success),
+    merchantReference: String(row.merchant_reference ?? ''),
+    originalReference: (row.original_reference as string | null) ?? null,
+    amountValue: Number(row.amount_value),
+    currency: String(row.currency),
+    reason: (row.reason as string | null) ?? null,
+  };
+}

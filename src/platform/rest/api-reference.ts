@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router, type Response } from 'express';
+import { PROJECT_ROOT } from '../../shared/project-root';
+import type { NamedOperations } from '../graphql/operations';
+import { openApiDocument } from './openapi/document';
+import { REST_ROUTES } from './routes';
+
+/**
+ * No inline script or style: only our own script (which fetches the document from this origin) and style
+ * sheet. The renderer builds the page with DOM calls and `textContent`, never HTML strings.
+ */
+export const API_REFERENCE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+const PAGE_DIRECTORY = path.join(PROJECT_ROOT, 'src/platform/rest/reference-page');
+
+const SHELL = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Payments API reference</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/api/v1/docs/reference.css">
+<script src="/api/v1/docs/reference.js" defer></script>
+</head>
+<body>
+<main id="reference" data-openapi="/api/v1/openapi.json">
+<h1>Payments API reference</h1>
+<p id="reference-status" role="status">Loading the OpenAPI document…</p>
+<noscript><p>This page needs JavaScript. The document itself is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></noscript>
+</main>
+</body>
+</html>
+`;
+
+/**
+ * Public, before the REST router's authentication: `GET /openapi.json` (the OpenAPI 3.1 document of the
+ * facade) and `GET /docs` (a reference page rendered from it in the browser by src/platform/rest/reference-page/).
+ * Anything else falls through to the REST router.
+ */
+export function apiReferenceRouter(baseUrl: string, operations: NamedOperations): Router {
+  const document = Buffer.from(JSON.stringify(openApiDocument(baseUrl, REST_ROUTES, operations), null, 2));
+  const script = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.js'));
+  const styles = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.css'));
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => send(res, 'application/json; charset=utf-8', document));
+  router.get('/docs', (_req, res) => page(res, 'text/html; charset=utf-8', Buffer.from(SHELL)));
+  router.get('/docs/reference.js', (_req, res) => page(res, 'text/javascript; charset=utf-8', script));
+  router.get('/docs/reference.css', (_req, res) => page(res, 'text/css; charset=utf-8', styles));
+  return router;
+}
+
+function send(res: Response, type: string, body: Buffer): void {
+  res.status(200);
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', 'no-cache');
+  res.end(body);
+}
+
+function page(res: Response, type: string, body: Buffer): void {
+  res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  send(res, type, body);
+}

@@ -1,0 +1,56 @@
+import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../../src/modules/checkout/card-predicates';
+
+/**
+ * The checks the page runs before anything is sent: the server's own rules (src/modules/checkout/card-predicates.ts),
+ * with messages for the customer. They only spare a round trip; the server checks again.
+ */
+
+export type Field = 'number' | 'expiry' | 'securityCode';
+
+export interface CardEntry {
+  number: string;
+  expiry: string;
+  securityCode: string;
+  nameOnCard: string;
+}
+
+export interface CheckedCard {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  securityCode: string;
+  nameOnCard: string | null;
+}
+
+export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; errors: Partial<Record<Field, string>> };
+
+/** `MM/YY`, also `M/YY`, `MMYY` (phone keypads have no slash) and `MM/YYYY`. */
+export function parseExpiry(text: string): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const month = Number(match[1]);
+  const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  return month >= 1 && month <= 12 ? { month, year } : null;
+}
+
+export function checkCard(entry: CardEntry, now = new Date()): CardCheck {
+  const errors: Partial<Record<Field, string>> = {};
+  const number = entry.number.replace(/[\s-]/g, '');
+  if (number === '') errors.number = 'Enter your card number.';
+  else if (!isCardNumber(number)) errors.number = 'Enter a valid card number: check the digits.';
+
+  const expiry = parseExpiry(entry.expiry);
+  if (entry.expiry.trim() === '') errors.expiry = 'Enter the expiry date as MM/YY.';
+  else if (!expiry) errors.expiry = 'Enter the expiry date as MM/YY, for example 04/29.';
+  else if (!isUnexpired(expiry.month, expiry.year, now)) errors.expiry = 'This card has expired: check the expiry date.';
+
+  const securityCode = entry.securityCode.trim();
+  if (!SECURITY_CODE.test(securityCode)) errors.securityCode = 'Enter the 3 or 4 digit security code.';
+
+  if (Object.keys(errors).length > 0 || !expiry) return { ok: false, errors };
+  const nameOnCard = entry.nameOnCard.trim();
+  return {
+    ok: true,
+    card: { number, expMonth: expiry.month, expYear: expiry.year, securityCode, nameOnCard: nameOnCard === '' ? null : nameOnCard },
+  };
+}

@@ -1,0 +1,325 @@
+import { checkCard, type Field } from './card-field-errors';
+import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
+
+/**
+ * The hosted checkout page. The HTML shell (ui/checkout/index.html) holds every element; this script
+ * fills them with text (never HTML: the shop name is the seller's), shows one step at a time and talks
+ * to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page, or the issuer's page and
+ * back) -> outcome or redirect.
+ */
+
+/** The shop is inactive or deleted, or its seller suspended: nothing can be paid here for now. */
+const SHOP_UNAVAILABLE = 'shop_unavailable';
+const SHOP_UNAVAILABLE_TITLE = 'This shop cannot take payments right now';
+/** Nobody paid in time (PAYMENT_EXPIRES_AFTER_MS): not a decline, so no alert, just the way back. */
+const EXPIRED = 'expired';
+
+/** Watching a payment settle: every second for a minute, then every ten seconds. */
+const POLL_MS = 1000;
+const SLOW_POLL_MS = 10_000;
+const SLOW_POLL_AFTER = 60;
+
+function element<T extends HTMLElement = HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+const ui = {
+  eyebrow: element('eyebrow'),
+  shopName: element('shop-name'),
+  amountLine: element('amount-line'),
+  amount: element('amount'),
+  alert: element('alert'),
+  form: element<HTMLFormElement>('card-form'),
+  pay: element<HTMLButtonElement>('pay'),
+  challenge: element('challenge'),
+  challengeTitle: element('challenge-title'),
+  authenticate: element<HTMLButtonElement>('authenticate'),
+  refuse: element<HTMLButtonElement>('refuse'),
+  outcome: element('outcome'),
+  outcomeTitle: element('outcome-title'),
+  outcomeText: element('outcome-text'),
+  outcomeLink: element<HTMLAnchorElement>('outcome-link'),
+  status: element('status'),
+  cancel: element<HTMLButtonElement>('cancel'),
+};
+
+const fields: Record<Field, { input: HTMLInputElement; error: HTMLElement }> = {
+  number: { input: element('card-number'), error: element('card-number-error') },
+  expiry: { input: element('card-expiry'), error: element('card-expiry-error') },
+  securityCode: { input: element('card-code'), error: element('card-code-error') },
+};
+
+/** The server serves this page only for a well-formed id (`pay_` + 24 letters and digits). */
+const paymentId = /^\/checkout\/([^/]+)\/?$/.exec(location.pathname)?.[1] ?? '';
+let shopName = 'the shop';
+let busy = false;
+let polls = 0;
+
+function pollSoon(): void {
+  window.setTimeout(poll, polls++ < SLOW_POLL_AFTER ? POLL_MS : SLOW_POLL_MS);
+}
+
+type Step = 'form' | 'challenge' | 'outcome' | 'none';
+
+function showStep(step: Step): void {
+  ui.form.hidden = step !== 'form';
+  ui.challenge.hidden = step !== 'challenge';
+  ui.outcome.hidden = step !== 'outcome';
+  ui.cancel.hidden = step !== 'form' && step !== 'challenge';
+}
+
+function setBusy(message: string | null): void {
+  busy = message !== null;
+  for (const button of [ui.pay, ui.authenticate, ui.refuse, ui.cancel]) button.disabled = busy;
+  ui.status.classList.toggle('busy', busy);
+  ui.status.textContent = message ?? '';
+}
+
+function showAlert(message: string): void {
+  ui.alert.textContent = message;
+}
+
+function formatMoney(amount: number, currency: string): string {
+  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
+  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+/** Only ever leave for an http(s) address: a `javascript:` URL must never be followed. */
+function safeUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function renderSummary(view: CheckoutView): void {
+  shopName = view.shopName;
+  const amount = formatMoney(view.amount, view.currency);
+  document.title = `Pay ${amount} to ${view.shopName}`;
+  ui.eyebrow.hidden = false;
+  ui.shopName.textContent = view.shopName;
+  ui.amount.textContent = amount;
+  ui.amountLine.hidden = false;
+  ui.pay.textContent = `Pay ${amount}`;
+  ui.cancel.textContent = `Cancel and return to ${view.shopName}`;
+}
+
+function showOutcome(title: string, text: string, link: string | null): void {
+  showStep('outcome');
+  ui.outcomeTitle.textContent = title;
+  ui.outcomeText.textContent = text;
+  const href = safeUrl(link);
+  ui.outcomeLink.hidden = href === null;
+  if (href) {
+    ui.outcomeLink.href = href;
+    ui.outcomeLink.textContent = `Return to ${shopName}`;
+  }
+}
+
+/**
+ * The way to the issuer's page for this browser: the one its card submission was given (with the challenge's
+ * token), kept in this tab's session storage so that a reload still finds it; null for a browser that did not
+ * submit the card, or when the service just sent us back from that way (`issuer=elsewhere`).
+ */
+function issuerWay(authenticationUrl: string): string | null {
+  const key = `checkout:3ds:${paymentId}`;
+  if (authenticationUrl.includes('?')) sessionStorage.setItem(key, authenticationUrl);
+  if (new URLSearchParams(location.search).get('issuer') === 'elsewhere') return null;
+  const kept = sessionStorage.getItem(key);
+  return kept?.startsWith(`${authenticationUrl.split('?')[0]}?`) ? kept : null;
+}
+
+/**
+ * Shows whatever state the payment is in. `arrived` is true when this page just moved it on (or watched
+ * it move): a completed payment then takes the customer back to the shop, as the seller asked.
+ */
+function show(view: CheckoutView, arrived: boolean): void {
+  renderSummary(view);
+  // A problem shown while the payment was in flight is over once it has moved on.
+  if (view.status !== 'FAILED' && view.stage !== 'PROCESSING') showAlert('');
+  if (view.status === 'COMPLETED') {
+    const redirect = safeUrl(view.redirectUrl);
+    if (arrived && redirect) {
+      showStep('none');
+      setBusy(`Payment complete. Taking you back to ${view.shopName}…`);
+      location.assign(redirect);
+      return;
+    }
+    setBusy(null);
+    showOutcome('Payment complete', 'This payment has been completed.', view.redirectUrl);
+  } else if (!view.acceptingPayments && (view.status === 'PENDING' || view.failureCode === SHOP_UNAVAILABLE)) {
+    setBusy(null);
+    showAlert('');
+    showOutcome(SHOP_UNAVAILABLE_TITLE, `Your card has not been charged. Return to ${view.shopName} to pay another way or try again later.`, view.redirectUrl);
+  } else if (view.status === 'FAILED' && view.failureCode === EXPIRED) {
+    setBusy(null);
+    showAlert('');
+    showOutcome('This payment link has expired', `It can no longer be paid, and your card has not been charged. To pay, return to ${view.shopName} and start again.`, view.redirectUrl);
+  } else if (view.status === 'FAILED') {
+    setBusy(null);
+    showAlert(view.failureMessage ?? 'Your payment was declined.');
+    showOutcome('Payment failed', `This payment cannot be retried. To pay, return to ${view.shopName} and start again.`, view.redirectUrl);
+  } else if (view.status === 'REFUNDED') {
+    setBusy(null);
+    showOutcome('Payment refunded', 'This payment has been refunded.', view.redirectUrl);
+  } else if (view.stage === 'CARD_REQUIRED') {
+    setBusy(null);
+    showStep('form');
+    return;
+  } else if (view.stage === 'AUTHENTICATION_REQUIRED' && view.authenticationUrl?.startsWith('/checkout/')) {
+    // The issuer's own page (redirect flow): it sends the customer back to this page when done. The way there
+    // carries a token that only the answer to this browser's card submission gave (kept for a reload).
+    const way = issuerWay(view.authenticationUrl);
+    if (!way) {
+      setBusy(null);
+      showOutcome('Waiting for your bank', 'This payment is being confirmed with the card\'s bank in the browser window where the card was entered. Finish there.', null);
+      return;
+    }
+    showStep('none');
+    setBusy('Taking you to your bank to confirm the payment…');
+    location.assign(way);
+    return;
+  } else if (view.stage === 'AUTHENTICATION_REQUIRED') {
+    setBusy(null);
+    showStep('challenge');
+    if (arrived) ui.challengeTitle.focus();
+    return;
+  } else {
+    // Processing elsewhere (another tab, or an answer we did not get): watch until it settles.
+    showStep('none');
+    setBusy('Processing payment…');
+    pollSoon();
+    return;
+  }
+  if (arrived) ui.outcomeTitle.focus();
+}
+
+async function poll(): Promise<void> {
+  try {
+    show(await checkoutApi.view(paymentId), true);
+  } catch {
+    pollSoon();
+  }
+}
+
+/** One request at a time: a double click or a second Enter finds the page busy and sends nothing. */
+async function act(request: () => Promise<CheckoutView>): Promise<void> {
+  if (busy) return;
+  const trigger = document.activeElement;
+  showAlert('');
+  setBusy('Processing payment…');
+  try {
+    show(await request(), true);
+  } catch (error) {
+    failed(error, trigger);
+  }
+}
+
+/** Errors about one field of the card, as the server words them: shown on that field. */
+const FIELD_OF_ERROR: Record<string, Field> = {
+  CARD_NUMBER_INVALID: 'number',
+  CARD_EXPIRY_INVALID: 'expiry',
+  CARD_SECURITY_CODE_INVALID: 'securityCode',
+};
+
+function failed(error: unknown, trigger: Element | null): void {
+  const problem = error instanceof CheckoutError ? error : new CheckoutError('UNKNOWN', 'Something went wrong. Please try again.');
+  if (problem.code === 'PROCESSOR_UNAVAILABLE') {
+    // The bank's answer is unknown: the server settles it; the page watches rather than charging again.
+    showAlert(problem.message);
+    showStep('none');
+    setBusy('Processing payment…');
+    pollSoon();
+    return;
+  }
+  if (problem.code === 'SHOP_CANNOT_TAKE_PAYMENTS') {
+    // The shop stopped taking payments after this page loaded: show its page, with the way back.
+    void poll();
+    return;
+  }
+  setBusy(null);
+  const field = FIELD_OF_ERROR[problem.code];
+  if (field && !ui.form.hidden) {
+    markFieldErrors({ [field]: problem.message });
+    return;
+  }
+  showAlert(problem.message);
+  if (problem.code === 'PAYMENT_NOT_FOUND') showStep('none');
+  // Disabling the button that was used dropped the focus; give it back so the keyboard user goes on from there.
+  if (trigger instanceof HTMLElement && trigger.offsetParent !== null) trigger.focus();
+}
+
+function markFieldErrors(errors: Partial<Record<Field, string>>): void {
+  let first: HTMLInputElement | null = null;
+  for (const [name, field] of Object.entries(fields) as [Field, (typeof fields)[Field]][]) {
+    const message = errors[name];
+    field.error.hidden = !message;
+    field.error.textContent = message ?? '';
+    if (message) {
+      field.input.setAttribute('aria-invalid', 'true');
+      first ??= field.input;
+    } else {
+      field.input.removeAttribute('aria-invalid');
+    }
+  }
+  const messages = Object.values(errors);
+  showAlert(messages.length === 0 ? '' : `Please check the card details. ${messages.join(' ')}`);
+  first?.focus();
+}
+
+ui.form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (busy) return;
+  const check = checkCard({
+    number: fields.number.input.value,
+    expiry: fields.expiry.input.value,
+    securityCode: fields.securityCode.input.value,
+    nameOnCard: element<HTMLInputElement>('card-name').value,
+  });
+  if (!check.ok) {
+    markFieldErrors(check.errors);
+    return;
+  }
+  markFieldErrors({});
+  void act(() => checkoutApi.submitCard(paymentId, check.card));
+});
+
+ui.authenticate.addEventListener('click', () => void act(() => checkoutApi.answerThreeDSecure(paymentId, true)));
+ui.refuse.addEventListener('click', () => void act(() => checkoutApi.answerThreeDSecure(paymentId, false)));
+
+ui.cancel.addEventListener('click', async () => {
+  if (busy) return;
+  const trigger = document.activeElement;
+  showAlert('');
+  setBusy('Cancelling…');
+  try {
+    const redirect = safeUrl((await checkoutApi.cancel(paymentId)).redirectUrl);
+    if (redirect) {
+      location.assign(redirect);
+      return;
+    }
+    setBusy(null);
+  } catch (error) {
+    failed(error, trigger);
+  }
+});
+
+async function start(): Promise<void> {
+  try {
+    // Back from the issuer's 3-D Secure page: the payment moved on, so an outcome takes the customer on.
+    show(await checkoutApi.view(paymentId), new URLSearchParams(location.search).get('issuer') === 'returned');
+  } catch (error) {
+    setBusy(null);
+    showStep('none');
+    showAlert(
+      error instanceof CheckoutError && error.code !== 'NETWORK'
+        ? error.message
+        : 'We could not load this payment. Check your connection and reload the page.',
+    );
+  }
+}
+
+void start();
