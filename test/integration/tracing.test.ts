@@ -137,7 +137,7 @@ test('the relays and bull polling make no traces of their own: SQL and Redis out
 });
 
 test('with tracing off (no exporter named, or OTEL_SDK_DISABLED=true) the service loads no part of the OpenTelemetry SDK', () => {
-  const probe = `require('./dist/src/observability/tracing-bootstrap'); require('./dist/src/service');
+  const probe = `require('./dist/src/platform/observability/tracing-bootstrap'); require('./dist/src/apps/service');
     process.stdout.write(JSON.stringify(Object.keys(require.cache).filter((p) => p.includes('@opentelemetry'))));`;
   const run = (env: Record<string, string>) => {
     const child = spawnSync(process.execPath, ['-e', probe], { cwd: `${__dirname}/../..`, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' });

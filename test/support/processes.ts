@@ -4,7 +4,7 @@ import path from 'node:path';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 
-/** Runs `node dist/src/<script>` (what `npm start` / `npm run cli` run after building) and collects its output. */
+/** Runs `node dist/src/apps/<script>` (what `npm start` / `npm run cli` run after building) and collects its output. */
 export function runNode(script: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawnNode(script, args, env);
@@ -18,7 +18,7 @@ export function runNode(script: string, args: string[], env: Record<string, stri
 
 export function spawnNode(script: string, args: string[], env: Record<string, string | undefined>): ChildProcessWithoutNullStreams {
   const cleanEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
-  return spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src', script), ...args], { cwd: PROJECT_ROOT, env: cleanEnv as NodeJS.ProcessEnv });
+  return spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/apps', script), ...args], { cwd: PROJECT_ROOT, env: cleanEnv as NodeJS.ProcessEnv });
 }
 
 /** A child process whose whole stdout is kept, so a wait never misses what was printed before it began. */

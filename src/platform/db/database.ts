@@ -20,6 +20,11 @@ export interface Database {
  * server (so there is never a second writer, and the service sees the change at once); with no service
  * running, it opens the files itself, holding the same lock.
  */
+/** One round trip to PostgreSQL on a pooled connection: the readiness probe's check of the database. */
+export async function pingDatabase(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}
+
 export async function openDatabase(config: Config, logger: Logger, role: DataDirOwner['role'] = 'service'): Promise<Database> {
   // MikroORM's flushes and transactions would otherwise leave Node's promise hook on for every request.
   enableAsyncContextOnlyWhileRunning();

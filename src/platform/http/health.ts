@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
+import { pingDatabase } from '../db/database';
 import type { Metrics } from '../observability/metrics';
 import type { Redis } from '../../shared/redis';
 
@@ -40,7 +41,7 @@ export function health(orm: MikroORM, redis: Redis | undefined, options: HealthO
   let draining = false;
   const check = async (): Promise<Readiness> => {
     const [database, cache] = await Promise.all([
-      probe(() => orm.em.getConnection().execute('select 1')),
+      probe(() => pingDatabase(orm)),
       redis ? probe(() => redis.ping()) : Promise.resolve('not configured' as const),
     ]);
     const workers: Record<string, Check> = {};

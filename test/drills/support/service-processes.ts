@@ -48,7 +48,7 @@ export function drillEnv(dataDir: string, databaseUrl: string, redisUrl: string 
   };
 }
 
-const node = (script: string) => [path.join(REPOSITORY_ROOT, 'dist/src', script)];
+const node = (script: string) => [path.join(REPOSITORY_ROOT, 'dist/src/apps', script)];
 
 function runNode(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
