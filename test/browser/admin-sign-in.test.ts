@@ -5,22 +5,20 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { createAdmin } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { axeViolations, launchBrowser } from '../support/browser';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * An admin made by the CLI follows the set-up link in Chromium (password, authenticator, first code,
  * recovery codes), then signs in at /admin with "Email", "Password" and "Authentication code" and uses the
  * console through the admin session (docs/admin.md). Controls are found by role and label, as people do.
  */
-let service: TestService;
+const service = useTestService();
 let browser: Browser;
 beforeAll(async () => {
-  service = await startTestService();
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await service?.stop();
 });
 
 const summary = (violations: Awaited<ReturnType<typeof axeViolations>>) => violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);

@@ -2,14 +2,9 @@ import { totpCode } from '../../src/modules/identity/totp';
 import { adminClient, graphql } from '../support/admin-client';
 import { ADMIN_PASSWORD, adminOperation, nextCode } from '../support/admin-session';
 import { runNode } from '../support/processes';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const service = useTestService();
 
 const cli = (args: string[]) => runNode('cli.js', args, { DATABASE_URL: service.database.orm.config.getClientUrl(), LOG_LEVEL: 'warn' });
 const AUDIT = '{ auditLog { pagination { total } } }';

@@ -1,17 +1,15 @@
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 import { runNode } from '../support/processes';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 let empty: { name: string; url: string };
-let service: TestService;
+const service = useTestService();
 
 beforeAll(async () => {
   empty = await createEmptyDatabase('payments_cli');
-  service = await startTestService();
 });
 afterAll(async () => {
-  await service.stop();
   await dropDatabase(empty.name);
 });
 

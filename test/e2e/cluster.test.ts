@@ -2,19 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { freePort, watchNode, type WatchedProcess } from '../support/processes';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { TEST_REDIS_URL, testRun } from '../support/test-env';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
-let helper: TestService;
+const helper = useTestService();
 let cluster: WatchedProcess | undefined;
 
-beforeAll(async () => {
-  helper = await startTestService();
-});
 afterAll(async () => {
   await cluster?.stop('SIGKILL');
-  await helper.stop();
 });
 
 test('WEB_CONCURRENCY=2 runs two service processes on one port that serve as one and stop together on SIGTERM', async () => {

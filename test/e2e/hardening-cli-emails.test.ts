@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { dashboard, STRONG_PASSWORD } from '../support/dashboard-client';
 import { runNode } from '../support/processes';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * A seller the operator creates with `create-shop` gets the address in the normal form sign-up stores (trimmed,
  * lower case): the same person cannot end up with two accounts differing only by case or spaces, and the
  * invitation's seller signs in however they type the address.
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const service = useTestService();
 
 const cli = (args: string[]) => runNode('cli.js', args, { DATABASE_URL: service.database.orm.config.getClientUrl(), LOG_LEVEL: 'warn' });
 

@@ -2,18 +2,14 @@ import { eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { runNode } from '../support/processes';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Local use without SMTP_URL (docs/operations.md, "Mail"): receipts and notifications are kept in the database,
  * the log says in one readable line where to read each (never its body), and the built CLI prints them:
  * `mail list`, `mail show <id>`, `mail raw <id>`. Needs `npm run build`.
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ MAIL_POLL_INTERVAL_MS: '100', SMTP_URL: '' });
-});
-afterAll(() => service?.stop());
+const service = useTestService({ MAIL_POLL_INTERVAL_MS: '100', SMTP_URL: '' });
 
 const cli = (args: string[]) => runNode('cli.js', ['mail', ...args], { DATABASE_URL: service.database.orm.config.getClientUrl(), LOG_LEVEL: 'warn' });
 

@@ -3,7 +3,7 @@ import { watchNode, type WatchedProcess } from '../support/processes';
 import { TEST_REDIS_URL, testRun } from '../support/test-env';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, settledDelivery, shopActor } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * `npm run worker` (dist/src/apps/worker.js) as the only deliverer: the service relays but does not deliver.
@@ -12,7 +12,7 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 const namespace = randomBytes(4).toString('hex');
 const settings = { ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '2000' };
-let service: TestService;
+const service = useTestService({ ...settings, WEBHOOK_WORKERS_IN_SERVICE: '0' }, namespace);
 let receiver: Receiver;
 const workers: WatchedProcess[] = [];
 
@@ -31,11 +31,9 @@ function startWorker(): WatchedProcess {
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({ ...settings, WEBHOOK_WORKERS_IN_SERVICE: '0' }, namespace);
 });
 afterAll(async () => {
   for (const worker of workers) await worker.stop('SIGKILL');
-  await service.stop();
   await receiver.close();
 });
 

@@ -1,24 +1,18 @@
 import { adminClient, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 
-let service: TestService;
-let other: TestService;
+// The defaults (new: 100000 cents, verified: none, restricted: 10000), not the test suite's lifted ones;
+// a second instance sharing Redis must hear of a status change through the credential cache too.
+const defaults = { PAYMENT_MAX_CENTS_NEW: '', PAYMENT_MAX_CENTS_RESTRICTED: '' };
+const namespace = `account-limits-${Date.now()}`;
+const service = useTestService(defaults, namespace);
+const other = useTestService(defaults, namespace);
 let owner: AdminClient;
 
 beforeAll(async () => {
-  // The defaults (new: 100000 cents, verified: none, restricted: 10000), not the test suite's lifted ones;
-  // a second instance sharing Redis must hear of a status change through the credential cache too.
-  const defaults = { PAYMENT_MAX_CENTS_NEW: '', PAYMENT_MAX_CENTS_RESTRICTED: '' };
-  const namespace = `account-limits-${Date.now()}`;
-  service = await startTestService(defaults, namespace);
-  other = await startTestService(defaults, namespace);
   owner = await adminClient(service);
-});
-afterAll(async () => {
-  await service.stop();
-  await other.stop();
 });
 
 const SET = `mutation ($id: ID!, $status: AccountStatus!, $reason: String!) {

@@ -1,15 +1,13 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, adminTeam, completedPayment, eventually } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let admin: Awaited<ReturnType<typeof adminClient>>;
 
 beforeAll(async () => {
-  service = await startTestService();
   admin = await adminClient(service);
 });
-afterAll(() => service.stop());
 
 const sql = (query: string, params: unknown[] = []) => service.em().getConnection().execute(query, params);
 const LOG = `query ($adminId: ID) { auditLog(adminId: $adminId, limit: 100) { items { id adminId actor action targetType targetId reason details createdAt } pagination { total } } }`;

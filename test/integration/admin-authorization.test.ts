@@ -3,17 +3,15 @@ import { Admin } from '../../src/modules/admins/admin.entity';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminClient, adminTeam, completedPayment, graphql, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+// Every refused call here is a failed authentication from 127.0.0.1; the guessing limit has its own tests.
+const service = useTestService({ AUTH_FAILURES_PER_MINUTE: '100000' });
 let team: Awaited<ReturnType<typeof adminTeam>>;
 
 beforeAll(async () => {
-  // Every refused call here is a failed authentication from 127.0.0.1; the guessing limit has its own tests.
-  service = await startTestService({ AUTH_FAILURES_PER_MINUTE: '100000' });
   team = await adminTeam(service);
 });
-afterAll(() => service.stop());
 
 /**
  * Targets for every admin operation, made fresh for each caller so an allowed call always has work to do.

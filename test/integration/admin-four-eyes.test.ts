@@ -1,22 +1,20 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /** Separated duties (docs/admin.md): nobody approves a request they recorded; support approves nothing. */
-let service: TestService;
+const service = useTestService();
 let support: AdminClient;
 let finance: AdminClient;
 let secondFinance: AdminClient;
 let owner: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService();
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
   secondFinance = await adminClient(service, AdminRole.FINANCE);
   owner = await adminClient(service, AdminRole.OWNER);
 });
-afterAll(() => service.stop());
 
 const REQUEST_REFUND = 'mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Parcel lost") { id status requestedBy { id } } }';
 const APPROVE_REFUND = 'mutation ($id: ID!) { approveRefund(id: $id) { id status reviewedBy { id } } }';

@@ -10,25 +10,23 @@ import { randomHex, sha256Hex } from '../../src/shared/secrets';
 import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Each admin's credentials are their own (docs/admin.md, "Admin tokens"): nobody, an owner included,
  * obtains a token for another admin, so one person cannot act as two; four eyes compares people, whatever
  * credential each step came with; and every audit entry names the credential that acted and who issued it.
  */
-let service: TestService;
+const service = useTestService({ AUTH_FAILURES_PER_MINUTE: '100000' });
 let owner: AdminClient;
 let finance: AdminClient;
 let secondFinance: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService({ AUTH_FAILURES_PER_MINUTE: '100000' });
   owner = await adminClient(service, AdminRole.OWNER);
   finance = await adminClient(service, AdminRole.FINANCE);
   secondFinance = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const ISSUE_FOR = 'mutation ($a: ID) { issueAdminToken(adminId: $a) { token adminToken { id adminId issuedBy } } }';
 const REQUEST_WITHDRAWAL = 'mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id status } }';

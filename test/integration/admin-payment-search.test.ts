@@ -2,17 +2,15 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, adminTeam, completedPayment, eventually, graphql } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+// Background pollers slowed down, so the SQL counted below is the request's own.
+const service = useTestService({ WEBHOOK_POLL_INTERVAL_MS: '60000', REFUND_SWEEP_INTERVAL_MS: '3600000', WEBHOOK_WORKERS_IN_SERVICE: '0' });
 let admin: Awaited<ReturnType<typeof adminClient>>;
 
 beforeAll(async () => {
-  // Background pollers slowed down, so the SQL counted below is the request's own.
-  service = await startTestService({ WEBHOOK_POLL_INTERVAL_MS: '60000', REFUND_SWEEP_INTERVAL_MS: '3600000', WEBHOOK_WORKERS_IN_SERVICE: '0' });
   admin = await adminClient(service);
 });
-afterAll(() => service.stop());
 
 const SEARCH = `query ($filter: PaymentSearchInput, $page: Int, $limit: Int) {
   searchPayments(filter: $filter, page: $page, limit: $limit) { items { id status customerEmail shop { id } } pagination { page limit total pages } }

@@ -5,22 +5,20 @@ import { executeRefund } from '../../src/modules/refunds/refund.service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useTestService } from '../support/test-service';
 
-let service: TestService;
+// The refund takes a moment at the acquirer, so concurrent executions really overlap; the sweep runs often.
+const service = useTestService({ SIMULATED_REFUND_DELAY_MS: '150', REFUND_SWEEP_INTERVAL_MS: '250' });
 let admin: AdminClient;
 /** Support records requests, finance decides (docs/admin.md); `admin` (an owner) reads. */
 let support: AdminClient;
 let finance: AdminClient;
 
 beforeAll(async () => {
-  // The refund takes a moment at the acquirer, so concurrent executions really overlap; the sweep runs often.
-  service = await startTestService({ SIMULATED_REFUND_DELAY_MS: '150', REFUND_SWEEP_INTERVAL_MS: '250' });
   admin = await adminClient(service);
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const REQUEST = `mutation ($paymentId: ID!, $reason: String!) { requestRefund(paymentId: $paymentId, reason: $reason) { id status amount reason } }`;
 const APPROVE = `mutation ($id: ID!) { approveRefund(id: $id) { id status reviewedBy { email } } }`;

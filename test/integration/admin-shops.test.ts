@@ -1,21 +1,15 @@
 import { adminClient, eventually } from '../support/admin-client';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 
-let service: TestService;
-let other: TestService;
+// Two instances sharing one Redis namespace: the other's API-key cache must hear of every change too.
+const namespace = `admin-shops-${Date.now()}`;
+const service = useTestService({}, namespace);
+const other = useTestService({}, namespace);
 let admin: Awaited<ReturnType<typeof adminClient>>;
 
 beforeAll(async () => {
-  // Two instances sharing one Redis namespace: the other's API-key cache must hear of every change too.
-  const namespace = `admin-shops-${Date.now()}`;
-  service = await startTestService({}, namespace);
-  other = await startTestService({}, namespace);
   admin = await adminClient(service);
-});
-afterAll(async () => {
-  await service.stop();
-  await other.stop();
 });
 
 const CREATE = `mutation ($email: String!, $shop: ShopInput!) {

@@ -8,18 +8,14 @@ import { ADMIN_PASSWORD, adminCookieOf, adminOperation, adminSignedIn, nextCode,
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { dashboard, signUpSeller } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Admins sign in at /admin with e-mail, password and a TOTP code, always (PCI DSS v4 8.4.2; docs/admin.md):
  * the set-up link, the sign-in, the admin session (cookie, CSRF, timeouts, role), and what stays as it
  * was (admin tokens for scripts).
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({});
-});
-afterAll(() => service.stop());
+const service = useTestService({});
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const sql = (query: string, params: unknown[] = []) => service.em().execute(query, params);

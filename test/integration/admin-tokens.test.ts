@@ -3,10 +3,10 @@ import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminForToken } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { adminClient, graphql, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /** Admin tokens expire (ADMIN_TOKEN_TTL_DAYS) and can be listed and revoked (docs/admin.md). */
-let service: TestService;
+const service = useTestService({ ADMIN_TOKEN_TTL_DAYS: '7', AUTH_FAILURES_PER_MINUTE: '100000' });
 let owner: AdminClient;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -17,10 +17,8 @@ const WHO = '{ currentAdmin { id email role } }';
 const REFUSED = [401, 'Authentication required', 'UNAUTHENTICATED'];
 
 beforeAll(async () => {
-  service = await startTestService({ ADMIN_TOKEN_TTL_DAYS: '7', AUTH_FAILURES_PER_MINUTE: '100000' });
   owner = await adminClient(service, AdminRole.OWNER);
 });
-afterAll(() => service.stop());
 
 async function answerTo(token: string, query = WHO) {
   const answer = await graphql(service.url, `Bearer ${token}`, query);

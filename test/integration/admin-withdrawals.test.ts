@@ -2,21 +2,19 @@ import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entr
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let admin: AdminClient;
 /** Support records requests, finance decides (docs/admin.md); `admin` (an owner) reads. */
 let support: AdminClient;
 let finance: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService();
   admin = await adminClient(service);
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const REQUEST = `mutation ($amount: SafeInt!, $shopId: ID) { requestWithdrawal(amount: $amount, shopId: $shopId) { id status amount } }`;
 const APPROVE = `mutation ($id: ID!) { approveWithdrawal(id: $id) { id status reviewedBy { email } } }`;

@@ -5,25 +5,21 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { adminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 import { testRun } from '../support/test-env';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, sleep } from '../support/webhook-support';
 
 // Issue 13, point 3: one request, many writes. `guarded` runs the defaults (aliases capped at 20); `uncapped`
 // lifts the alias cap, to show the next line of defence (each root mutation field counts against the key).
-let guarded: TestService;
-let uncapped: TestService;
+const guarded = useTestService({ ...FAST_WEBHOOKS, DATABASE_STATEMENT_TIMEOUT_MS: '300' });
+const uncapped = useTestService({ ...FAST_WEBHOOKS, GRAPHQL_MAX_ALIASES: '100000', GRAPHQL_MAX_COST: '1000000' });
 let receiver: Receiver;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  guarded = await startTestService({ ...FAST_WEBHOOKS, DATABASE_STATEMENT_TIMEOUT_MS: '300' });
-  uncapped = await startTestService({ ...FAST_WEBHOOKS, GRAPHQL_MAX_ALIASES: '100000', GRAPHQL_MAX_COST: '1000000' });
 });
 afterAll(async () => {
-  await guarded.stop();
-  await uncapped.stop();
   await receiver.close();
 });
 

@@ -6,7 +6,7 @@ import { isSecretName, REDACTED } from '../../src/modules/audit/secret-arguments
 import { buildAppSchema } from '../../src/apps/schema';
 import { adminTeam } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Refused admin calls are audited with their arguments (docs/admin.md, "Refusals"); the audit log is
@@ -15,12 +15,11 @@ import { startTestService, type TestService } from '../support/test-service';
  * admin role, with a token and with a console session, every secret a value unique to that call; then no
  * row of the audit log holds any of those values, while the refusals are there with `[redacted]`.
  */
-let service: TestService;
+const service = useTestService({ AUTH_FAILURES_PER_MINUTE: '1000000', RATE_LIMIT_PER_MINUTE: '1000000' });
 let senders: Record<string, (req: request.Test) => request.Test>;
 const MAY_CARRY_A_SECRET = /password|code|token|secret|account|iban|key/i;
 
 beforeAll(async () => {
-  service = await startTestService({ AUTH_FAILURES_PER_MINUTE: '1000000', RATE_LIMIT_PER_MINUTE: '1000000' });
   const team = await adminTeam(service);
   const session: AdminSession = (await adminSignedIn(service, AdminRole.FINANCE)).session;
   const bearer = (token: string) => (req: request.Test) => req.set('Authorization', `Bearer ${token}`);
@@ -31,7 +30,6 @@ beforeAll(async () => {
     'finance session': (req) => req.set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken),
   };
 });
-afterAll(() => service.stop());
 
 /** Every name of an argument or of a field of its input type, at any depth. */
 function names(type: GraphQLInputType, seen = new Set<string>()): string[] {

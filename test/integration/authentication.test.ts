@@ -3,14 +3,9 @@ import { ApiKey } from '../../src/modules/identity/api-key.entity';
 import { Seller, SellerStatus } from '../../src/modules/identity/seller.entity';
 import { Shop, ShopStatus } from '../../src/modules/identity/shop.entity';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const service = useTestService();
 
 const get = (authorization?: string) => {
   const req = request(service.url).get('/api/v1/payments/test');

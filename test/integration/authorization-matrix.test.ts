@@ -6,7 +6,7 @@ import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Every REST route and every seller or public GraphQL operation, tried with each kind of caller, admins of
@@ -14,7 +14,8 @@ import { startTestService, type TestService } from '../support/test-service';
  * authorization). Admin operations have their own schema-driven matrix, every operation against every role,
  * in admin-authorization.test.ts.
  */
-let service: TestService;
+// Many callers are refused on purpose: the per-client failure budget is not what this file tests.
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000' });
 let owner: string;
 let other: string;
 let admins: Record<AdminCaller, string>;
@@ -27,8 +28,6 @@ let sessions: Record<SessionCaller, DashboardSession>;
 let adminSession: AdminSession;
 
 beforeAll(async () => {
-  // Many callers are refused on purpose: the per-client failure budget is not what this file tests.
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000' });
   const ownerSeller = await signUpSeller(service.url);
   const otherSeller = await signUpSeller(service.url);
   owner = ownerSeller.apiKey;
@@ -44,7 +43,6 @@ beforeAll(async () => {
   adminSession = (await adminSignedIn(service, AdminRole.OWNER)).session;
   paymentId = (await sellerClient(service.url, owner).create({ ...VALID_PAYMENT, customer_email: VALID_PAYMENT_EMAIL })).body.data.id;
 });
-afterAll(() => service.stop());
 
 type AdminCaller = 'support admin' | 'finance admin' | 'owner admin' | 'admin session';
 type SessionCaller = 'owner session' | 'other session';

@@ -4,25 +4,23 @@ import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { checkoutClient } from '../support/checkout-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * What the back office's screens ask the server besides the queues it always had (docs/admin.md): the Home
  * screen's work queue in one request, disputes across shops, the audit log by admin and date, sorted queues,
  * payment search by the start of an e-mail and by metadata (on indexes), and a seller's payment maximum.
  */
-let service: TestService;
+const service = useTestService();
 let support: AdminClient;
 let finance: AdminClient;
 let owner: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService();
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
   owner = await adminClient(service, AdminRole.OWNER);
 });
-afterAll(() => service.stop());
 
 const WORK_QUEUE = `{ workQueue { refundsWaiting refundsNearDeadline refundsPastDeadline oldestRefundRequestedAt withdrawalsRequested withdrawalsApproved withdrawalsNotCovered
   disputesOpen disputesToContest mailsFailed mailsUnknown acquirerNotificationsFlagged failingWebhookShops failingWebhooks { shop { id name } failingSince failing } } }`;

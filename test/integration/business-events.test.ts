@@ -1,16 +1,14 @@
 import { adminTeam, completedPayment, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let team: Awaited<ReturnType<typeof adminTeam>>;
 
 beforeAll(async () => {
-  service = await startTestService();
   team = await adminTeam(service);
 });
-afterAll(() => service.stop());
 
 /** The service's info lines with message `msg` (logs are parsed JSON lines of the running service). */
 const lines = (msg: string) => service.logs.filter((line) => line.msg === msg && line.level === 30);

@@ -1,32 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimForCard } from '../../src/modules/checkout/card-claim';
-import { openDatabase, type Database } from '../../src/platform/db/database';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { CheckoutStage, PaymentStatus } from '../../src/modules/payments/payment-status';
 import { createPayment } from '../../src/modules/payments/payment.service';
-import { loadConfig } from '../../src/shared/config';
-import { createLogger } from '../../src/shared/logger';
 import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
-import { testRun } from '../support/test-env';
+import { useModuleDatabase } from '../support/module-database';
 
 /**
  * The card claim (src/modules/checkout/card-claim.ts): the payment table's `submitCard` move as one plain UPDATE. Only
  * a pending payment at `card_required`, created after the deadline, is claimed, once; the claim writes the card
  * summary and the time it went to the acquirer, and nothing for a payment it does not claim.
  */
-let database: Database;
+const { em } = useModuleDatabase();
 let shop: NewShop;
-const em = (): EntityManager => database.orm.em.fork();
 const CARD = { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 };
 const HOUR = 3600_000;
 
 beforeAll(async () => {
-  database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
   shop = await createSellerWithShop(em(), { email: `claim-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Claim Shop' }, createSecretBox(undefined));
 });
-afterAll(() => database?.close());
 
 async function newPayment(): Promise<string> {
   const { payment } = await createPayment(em(), shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });

@@ -3,14 +3,9 @@ import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService({ SIMULATED_ACQUIRER_DELAY_MS: '30' });
-});
-afterAll(() => service.stop());
+const service = useTestService({ SIMULATED_ACQUIRER_DELAY_MS: '30' });
 
 async function shopWithPayment(amount = 1000) {
   const shop = await service.createShop();

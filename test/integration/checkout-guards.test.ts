@@ -2,17 +2,13 @@ import request from 'supertest';
 import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
 import { checkoutClient, CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, useServiceWithShop, type TestService } from '../support/test-service';
+import { useServiceWithShop, useTestService } from '../support/test-service';
 
 /** Every test card of the simulator, from its own table. */
 const CARD_NUMBERS = Object.keys(TEST_CARDS);
 
 describe('card-testing defence', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ CHECKOUT_SUBMISSIONS_PER_CLIENT: '4', CHECKOUT_DECLINES_PER_CLIENT: '2', CHECKOUT_WINDOW_SECONDS: '600' });
-  });
-  afterAll(() => service.stop());
+  const service = useTestService({ CHECKOUT_SUBMISSIONS_PER_CLIENT: '4', CHECKOUT_DECLINES_PER_CLIENT: '2', CHECKOUT_WINDOW_SECONDS: '600' });
 
   test('after a burst of declines from one address, further card submissions are refused with 429', async () => {
     const seller = sellerClient(service.url, (await service.createShop()).apiKey);
@@ -26,11 +22,7 @@ describe('card-testing defence', () => {
 });
 
 describe('card submissions per client address over a sliding window', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ CHECKOUT_SUBMISSIONS_PER_CLIENT: '3' });
-  });
-  afterAll(() => service.stop());
+  const service = useTestService({ CHECKOUT_SUBMISSIONS_PER_CLIENT: '3' });
 
   test('the 4th submission in the window is refused and the payment stays payable', async () => {
     const seller = sellerClient(service.url, (await service.createShop()).apiKey);
@@ -72,11 +64,7 @@ describe('public GraphQL: only the checkout operations', () => {
 });
 
 describe('card numbers and security codes never reach the database or the logs', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ LOG_LEVEL: 'trace' });
-  });
-  afterAll(() => service.stop());
+  const service = useTestService({ LOG_LEVEL: 'trace' });
 
   test('after paying with every test card, a scan of every table and every log line finds none', async () => {
     const seller = sellerClient(service.url, (await service.createShop()).apiKey);

@@ -6,7 +6,7 @@ import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Issue 13, point 2: a shop that is inactive or deleted, or whose seller is suspended or inactive, takes no
@@ -14,15 +14,13 @@ import { startTestService, type TestService } from '../support/test-service';
  * card is at it.
  */
 const ACQUIRER_DELAY_MS = 800;
-let service: TestService;
+const service = useTestService({ SIMULATED_ACQUIRER_DELAY_MS: String(ACQUIRER_DELAY_MS) });
 let admin: Awaited<ReturnType<typeof adminClient>>;
 const customer = () => checkoutClient(service.url);
 
 beforeAll(async () => {
-  service = await startTestService({ SIMULATED_ACQUIRER_DELAY_MS: String(ACQUIRER_DELAY_MS) });
   admin = await adminClient(service);
 });
-afterAll(() => service.stop());
 
 const acquirer = () => service.services.checkout.processor as SimulatedAcquirer;
 const callsAbout = (subject: string) => acquirer().calls.filter((call) => call.subject === subject).map((call) => call.operation);

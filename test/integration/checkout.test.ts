@@ -4,18 +4,16 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let seller: ReturnType<typeof sellerClient>;
 let customer: ReturnType<typeof checkoutClient>;
 
 beforeAll(async () => {
-  service = await startTestService();
   seller = sellerClient(service.url, (await service.createShop({ shopName: 'Corner Bakery' })).apiKey);
   customer = checkoutClient(service.url);
 });
-afterAll(() => service.stop());
 
 async function newPayment(body: object = {}): Promise<string> {
   const res = await seller.create({ ...VALID_PAYMENT, ...body });

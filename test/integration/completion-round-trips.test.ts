@@ -5,7 +5,7 @@ import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.ent
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * How many times one card completion (SubmitCard, card 4242…) waits on PostgreSQL: every statement the pg
@@ -21,19 +21,18 @@ export const COMPLETION_ROUND_TRIP_BUDGET = 4;
 /** The mail relay's look for due mails and the acquirer inbox's claim: background passes, not the request's. */
 const POLLER_STATEMENT = /^\s*(select "id", "attempt_count".* from "mail_outbox"|update "adyen_notifications" set "next_attempt_at")/s;
 
-let service: TestService;
+const service = useTestService({
+  WEBHOOK_POLL_INTERVAL_MS: '60000',
+  WEBHOOK_WORKERS_IN_SERVICE: '0',
+  RECONCILE_INTERVAL_MS: '3600000',
+  REFUND_SWEEP_INTERVAL_MS: '3600000',
+  MAIL_POLL_INTERVAL_MS: '60000',
+});
 const sent: string[] = [];
 let counting = false;
 const originalQuery = Client.prototype.query;
 
 beforeAll(async () => {
-  service = await startTestService({
-    WEBHOOK_POLL_INTERVAL_MS: '60000',
-    WEBHOOK_WORKERS_IN_SERVICE: '0',
-    RECONCILE_INTERVAL_MS: '3600000',
-    REFUND_SWEEP_INTERVAL_MS: '3600000',
-    MAIL_POLL_INTERVAL_MS: '60000',
-  });
   // Counting, not changing: every call goes on to the real driver and the real database.
   Client.prototype.query = function countedQuery(this: Client, ...args: unknown[]) {
     const sql = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);
@@ -43,7 +42,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   Client.prototype.query = originalQuery;
-  await service?.stop();
 });
 
 async function countCompletion(webhookUrl?: string) {

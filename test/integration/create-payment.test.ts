@@ -1,17 +1,15 @@
 import request from 'supertest';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let seller: ReturnType<typeof sellerClient>;
 let apiKey: string;
 
 beforeAll(async () => {
-  service = await startTestService();
   apiKey = (await service.createShop()).apiKey;
   seller = sellerClient(service.url, apiKey);
 });
-afterAll(() => service.stop());
 
 describe('POST /api/v1/payments', () => {
   test('a valid request creates a pending payment with exactly the spec fields', async () => {

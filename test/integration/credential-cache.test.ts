@@ -1,18 +1,9 @@
 import { Shop, ShopStatus } from '../../src/modules/identity/shop.entity';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let a: TestService;
-let b: TestService;
-
-beforeAll(async () => {
-  a = await startTestService({}, 'shared-credentials');
-  b = await startTestService({}, 'shared-credentials');
-});
-afterAll(async () => {
-  await a.stop();
-  await b.stop();
-});
+const a = useTestService({}, 'shared-credentials');
+const b = useTestService({}, 'shared-credentials');
 
 test('API keys are served from each instance cache, and an invalidation on one instance reaches the other at once', async () => {
   const { apiKey, shop } = await a.createShop();

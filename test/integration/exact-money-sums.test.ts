@@ -1,18 +1,14 @@
 import { feeFor } from '../../src/modules/ledger/fee';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { adminClient, completedPayment, graphql } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Issue 13, point 5: each amount is at most 2^53-1 cents, but their sums are not. Three payments of the
  * largest amount put a balance past 2^53; it must read back exactly (it answered INTERNAL, and withdrawals
  * were checked against a rounded balance).
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const service = useTestService();
 
 const MAX = Number.MAX_SAFE_INTEGER;
 const NET = BigInt(MAX) - BigInt(feeFor(MAX));

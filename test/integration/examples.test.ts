@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import request from 'supertest';
 import { checkoutClient } from '../support/checkout-client';
 import { FAST_WEBHOOKS } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /*
  * examples/seller-shop.mjs (the seller integration docs/integrate.md walks through) run as a seller would run
@@ -45,13 +45,12 @@ async function startExample(env: Record<string, string>, script = EXAMPLE): Prom
 }
 
 describe('examples/seller-shop.mjs against the running service', () => {
-  let service: TestService;
+  const service = useTestService(FAST_WEBHOOKS);
   let example: Example;
   let secret: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    service = await startTestService(FAST_WEBHOOKS);
     // The example's port is known only once it listens, and the shop's webhook URL must name it: create the
     // shop after a first start, then restart the example with the shop's credentials on that same port.
     const probe = await startExample({ API_KEY: 'svc_live_x', WEBHOOK_SECRET: 'whsec_x' });
@@ -65,7 +64,6 @@ describe('examples/seller-shop.mjs against the running service', () => {
 
   afterAll(async () => {
     await example?.stop();
-    await service?.stop();
   });
 
   test('create, redirect to checkout, pay, and the example verifies the payment.completed webhook', async () => {

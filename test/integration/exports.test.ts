@@ -6,7 +6,7 @@ import { adminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { testRun } from '../support/test-env';
 
 /**
@@ -15,15 +15,13 @@ import { testRun } from '../support/test-env';
  * quoting; cells that a spreadsheet would run as a formula prefixed with '; the session rules of a download.
  */
 jest.setTimeout(120_000);
-let service: TestService;
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: '100000', SIMULATED_REFUND_DELAY_MS: '20', REFUND_SWEEP_INTERVAL_MS: '100' }, 'exports');
 let seller: Awaited<ReturnType<typeof signUpSeller>>;
 const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => service.em().getConnection().execute(text, params);
 
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '100000', SIMULATED_REFUND_DELAY_MS: '20', REFUND_SWEEP_INTERVAL_MS: '100' }, 'exports');
   seller = await signUpSeller(service.url);
 });
-afterAll(() => service.stop());
 
 async function pay(apiKey: string, amount: number, extra: Record<string, unknown> = {}, card = '4242424242424242') {
   const created = await sellerClient(service.url, apiKey).create({ ...VALID_PAYMENT, amount, ...extra });

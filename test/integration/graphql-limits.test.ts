@@ -1,16 +1,14 @@
 import { adminClient, graphql } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService({ GRAPHQL_MAX_DEPTH: '6', GRAPHQL_MAX_COST: '1000' });
 let admin: Awaited<ReturnType<typeof adminClient>>;
 let sellerKey: string;
 
 beforeAll(async () => {
-  service = await startTestService({ GRAPHQL_MAX_DEPTH: '6', GRAPHQL_MAX_COST: '1000' });
   admin = await adminClient(service);
   sellerKey = (await service.createShop()).apiKey;
 });
-afterAll(() => service.stop());
 
 const INTROSPECTION = '{ __schema { queryType { name } types { name fields { name args { name type { name ofType { name ofType { name } } } } } } } }';
 

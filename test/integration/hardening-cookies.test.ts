@@ -2,18 +2,14 @@ import request from 'supertest';
 import { loadConfig } from '../../src/shared/config';
 import { adminCookieOf, adminOperation, nextCode, setUpAdmin } from '../support/admin-session';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * The session and CSRF cookies carry the `__Host-` prefix (docs/operations.md, "Security settings"): a browser
  * keeps such a cookie only when it is Secure, Path=/ and without Domain, so a sibling subdomain or a network
  * attacker on plain http cannot plant or overwrite one (cookie tossing), and the server reads no other name.
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const service = useTestService();
 
 const setCookies = (res: request.Response) => ([] as string[]).concat(res.headers['set-cookie'] ?? []);
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
@@ -73,11 +69,7 @@ test('cookie tossing: a session token planted under the unprefixed name (what a 
 });
 
 describe('SESSION_COOKIES_INSECURE=1 (plain-http development on a host other than localhost)', () => {
-  let insecure: TestService;
-  beforeAll(async () => {
-    insecure = await startTestService({ BASE_URL: 'http://dev-box.internal:3000', SESSION_COOKIES_INSECURE: '1' });
-  });
-  afterAll(() => insecure.stop());
+  const insecure = useTestService({ BASE_URL: 'http://dev-box.internal:3000', SESSION_COOKIES_INSECURE: '1' });
 
   test('the cookies drop the prefix and Secure, stay HttpOnly and SameSite=Strict, and the session works under that name only', async () => {
     const res = await dashboard(insecure.url, 'SignUp', { input: { email: newEmail(), password: STRONG_PASSWORD, shopName: 'Dev Shop' } });

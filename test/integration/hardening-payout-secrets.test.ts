@@ -6,7 +6,7 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * The payout account number at rest (docs/dashboard.md, Withdrawals): sealed with ACCOUNT_SECRETS_KEY, only its
@@ -14,11 +14,7 @@ import { startTestService, type TestService } from '../support/test-service';
  * whoever creates the seller. The attacker here has a copy of the database, or an admin role that is not finance.
  */
 const KEY = '5e'.repeat(32);
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ ACCOUNT_SECRETS_KEY: KEY });
-});
-afterAll(() => service.stop());
+const service = useTestService({ ACCOUNT_SECRETS_KEY: KEY });
 
 const sql = (query: string, params: unknown[] = []) => service.em().execute(query, params);
 const IBAN = 'DE89 3704 0044 0532 0130 00';

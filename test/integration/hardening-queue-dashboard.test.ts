@@ -2,7 +2,7 @@ import request from 'supertest';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { signUpSeller } from '../support/dashboard-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Cross-site requests against the queue dashboard (docs/admin.md, "The queue dashboard"). The admin is signed in
@@ -10,13 +10,11 @@ import { startTestService, type TestService } from '../support/test-service';
  * is a request such a browser could send (a form's text/plain or form-encoded POST, a request without our CSRF
  * token, from another origin); none may change a queue. The queues are real (bull on Redis).
  */
-let service: TestService;
+const service = useTestService();
 let admin: AdminSession;
 beforeAll(async () => {
-  service = await startTestService();
   admin = (await adminSignedIn(service, AdminRole.SUPPORT)).session;
 });
-afterAll(() => service.stop());
 
 const base = () => `${service.url}/admin/queues/api`;
 const own = () => new URL(service.url).origin;

@@ -4,7 +4,7 @@ import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { adminClient } from '../support/admin-client';
 import { dashboard, signUpSeller, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Re-authentication (docs/dashboard.md): from a dashboard session, changing the payout account, the webhook URL
@@ -12,11 +12,7 @@ import { startTestService, type TestService } from '../support/test-service';
  * The attacker here holds a stolen session (its cookie and CSRF token, as an XSS or a borrowed laptop gives) but
  * not the password or the phone.
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', ACCOUNT_SECRETS_KEY: 'c3'.repeat(32) });
-});
-afterAll(() => service.stop());
+const service = useTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', ACCOUNT_SECRETS_KEY: 'c3'.repeat(32) });
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const message = (res: request.Response) => res.body.errors?.[0]?.message ?? null;

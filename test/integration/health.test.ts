@@ -1,14 +1,9 @@
 import express from 'express';
 import request from 'supertest';
 import { health } from '../../src/platform/http/health';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService();
-});
-afterAll(() => service.stop());
+const service = useTestService();
 
 test('/livez answers while the process runs; /readyz and /healthz report PostgreSQL, Redis and the workers', async () => {
   expect((await request(service.url).get('/livez')).body).toEqual({ status: 'ok' });

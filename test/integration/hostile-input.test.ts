@@ -2,20 +2,18 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { rawRequest } from '../support/hostile';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /** The faults the property tests (test/property/) found, kept as plain examples so they stay fixed. */
 
-let service: TestService;
+const service = useTestService();
 let apiKey: string;
 let seller: ReturnType<typeof sellerClient>;
 
 beforeAll(async () => {
-  service = await startTestService();
   apiKey = (await service.createShop()).apiKey;
   seller = sellerClient(service.url, apiKey);
 });
-afterAll(() => service.stop());
 
 test('a payment id that is not valid percent-encoding -> 404 Payment not found (was 500)', async () => {
   for (const id of ['%zz', '%E0%A4%A', '%', 'pay_%ED%A0']) {

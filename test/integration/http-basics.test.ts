@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, useServiceWithShop, type TestService } from '../support/test-service';
+import { useServiceWithShop, useTestService } from '../support/test-service';
 
 const app = useServiceWithShop();
 
@@ -65,14 +65,12 @@ describe('HTTP behaviour around the contract', () => {
 });
 
 describe('when the database is gone', () => {
-  let broken: TestService;
+  const broken = useTestService();
   let key: string;
   beforeAll(async () => {
-    broken = await startTestService();
     key = (await broken.createShop()).apiKey;
     await broken.database.orm.close(true);
   });
-  afterAll(() => broken.stop().catch(() => undefined));
 
   test('a server fault -> 500 An unexpected error occurred, no stack trace, logged with the request id', async () => {
     const res = await sellerClient(broken.url, key).test();

@@ -1,19 +1,17 @@
 import { IdempotencyRecord } from '../../src/modules/payments/idempotency-record.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: '10000' });
 let seller: ReturnType<typeof sellerClient>;
 let shopId: string;
 
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000' });
   const shop = await service.createShop();
   shopId = shop.shop.id;
   seller = sellerClient(service.url, shop.apiKey);
 });
-afterAll(() => service.stop());
 
 const countPayments = () => service.em().count(Payment, { shop: shopId });
 let keyCounter = 0;

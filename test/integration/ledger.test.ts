@@ -1,17 +1,15 @@
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let paymentId: string;
 
 beforeAll(async () => {
-  service = await startTestService();
   const seller = sellerClient(service.url, (await service.createShop()).apiKey);
   paymentId = (await seller.create(VALID_PAYMENT)).body.data.id;
   await checkoutClient(service.url).pay(paymentId, '4242424242424242');
 });
-afterAll(() => service.stop());
 
 const sql = (query: string, params: unknown[] = []) => service.em().getConnection().execute(query, params);
 

@@ -1,10 +1,7 @@
 import { LIFECYCLES } from '../../src/modules/lifecycles';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { checkConstraints, statesOf, type Lifecycle } from '../../src/platform/lifecycle/lifecycle';
-import { openDatabase, type Database } from '../../src/platform/db/database';
-import { loadConfig } from '../../src/shared/config';
-import { createLogger } from '../../src/shared/logger';
-import { testRun } from '../support/test-env';
+import { useModuleDatabase } from '../support/module-database';
 import { randomBytes } from 'node:crypto';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { createSellerWithShop } from '../../src/modules/identity/shop-provisioning';
@@ -14,13 +11,9 @@ import { createSellerWithShop } from '../../src/modules/identity/shop-provisioni
  * Migration20261127020000_lifecycle_checks): each status column's check constraint lists exactly the table's
  * states, in order, its default is the initial state, and a state the table does not hold is refused.
  */
-let database: Database;
-beforeAll(async () => {
-  database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
-});
-afterAll(() => database?.close());
+const database = useModuleDatabase({ poolSize: 2 });
 
-const sql = <T>(query: string, params: unknown[] = []) => database.orm.em.fork().getConnection().execute<T[]>(query, params);
+const sql = <T>(query: string, params: unknown[] = []) => database.em().getConnection().execute<T[]>(query, params);
 
 /** Every column with its states: the status, and the payment's checkout stage. */
 const columns = LIFECYCLES.flatMap((l: Lifecycle) => [
@@ -40,7 +33,7 @@ test.each(columns)('$table $column: the check constraint and default are the tab
 });
 
 test('a state no table holds is refused by the database', async () => {
-  const em = database.orm.em.fork();
+  const em = database.em();
   const shop = await createSellerWithShop(em, { email: `checks-${randomBytes(4).toString('hex')}@example.com`, shopName: 'Checks' }, createSecretBox(undefined));
   const { payment } = await createPayment(em, shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });
   await expect(sql(`update "payments" set "status" = 'captured' where "id" = ?`, [payment.id])).rejects.toThrow(/payments_status_check/);

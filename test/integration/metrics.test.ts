@@ -3,19 +3,17 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 describe('GET /metrics (Prometheus)', () => {
-  let service: TestService;
+  const service = useTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' });
   let receiver: http.Server;
   beforeAll(async () => {
-    service = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' });
     receiver = http.createServer((_req, res) => res.writeHead(200).end());
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   });
-  afterAll(async () => {
+  afterAll(() => {
     receiver.close();
-    await service.stop();
   });
 
   test('exposes request latency by route template, payments by outcome, webhook and queue series', async () => {
@@ -49,11 +47,7 @@ describe('GET /metrics (Prometheus)', () => {
 });
 
 describe('GET /metrics with METRICS_TOKEN', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ METRICS_TOKEN: 'scrape-secret' });
-  });
-  afterAll(() => service.stop());
+  const service = useTestService({ METRICS_TOKEN: 'scrape-secret' });
 
   test('is refused without the token, even from loopback, and served with it', async () => {
     expect((await request(service.url).get('/metrics')).status).toBe(403);

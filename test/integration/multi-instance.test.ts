@@ -3,20 +3,11 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /** Two instances of the service on one database and one Redis namespace: how it runs scaled out. */
-let a: TestService;
-let b: TestService;
-
-beforeAll(async () => {
-  a = await startTestService({ RATE_LIMIT_PER_MINUTE: '1000', SIMULATED_ACQUIRER_DELAY_MS: '20' }, 'two-instances');
-  b = await startTestService({ RATE_LIMIT_PER_MINUTE: '1000', SIMULATED_ACQUIRER_DELAY_MS: '20' }, 'two-instances');
-});
-afterAll(async () => {
-  await a.stop();
-  await b.stop();
-});
+const a = useTestService({ RATE_LIMIT_PER_MINUTE: '1000', SIMULATED_ACQUIRER_DELAY_MS: '20' }, 'two-instances');
+const b = useTestService({ RATE_LIMIT_PER_MINUTE: '1000', SIMULATED_ACQUIRER_DELAY_MS: '20' }, 'two-instances');
 
 test('one Idempotency-Key sent to both instances at once creates one payment', async () => {
   const { apiKey, shop } = await a.createShop();

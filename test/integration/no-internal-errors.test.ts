@@ -20,7 +20,7 @@ import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { CHECKOUT_DOCUMENT, checkoutClient } from '../support/checkout-client';
 import { signUpSeller, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { FAST_WEBHOOKS, settledDelivery } from '../support/webhook-support';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { Dispute } from '../../src/modules/disputes/dispute.entity';
@@ -33,7 +33,13 @@ import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
  * fields and, one level down, each object field's fields, its required arguments filled with ids of rows
  * this file makes. A refusal (FORBIDDEN, not found …) is a fine answer; a fault is not.
  */
-let service: TestService;
+const service = useTestService({
+  ...FAST_WEBHOOKS,
+  // One caller sends every field of the schema: the per-key and per-client budgets have their own tests.
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  AUTH_FAILURES_PER_MINUTE: '1000000',
+  GRAPHQL_COST_PER_MINUTE: '1000000000',
+});
 let receiver: Receiver;
 let schema: GraphQLSchema;
 let rows: { shopId: string; sellerId: string; paymentId: string; pendingPaymentId: string; refundId: string; withdrawalId: string; deliveryId: string; disputeId: string };
@@ -46,13 +52,6 @@ const FAULT_CODES = new Set(['INTERNAL', 'INTERNAL_SERVER_ERROR']);
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({
-    ...FAST_WEBHOOKS,
-    // One caller sends every field of the schema: the per-key and per-client budgets have their own tests.
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    AUTH_FAILURES_PER_MINUTE: '1000000',
-    GRAPHQL_COST_PER_MINUTE: '1000000000',
-  });
   schema = await buildAppSchema();
   const team = await adminTeam(service);
   const seller = await signUpSeller(service.url);
@@ -90,7 +89,6 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await service?.stop();
   await receiver?.close();
 });
 

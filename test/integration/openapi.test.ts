@@ -10,7 +10,7 @@ import { checkoutClient } from '../support/checkout-client';
 import { catalogueEntryFor, readErrorCatalogue } from '../support/error-catalogue';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { testRun } from '../support/test-env';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * The OpenAPI document (/api/v1/openapi.json) is valid OpenAPI 3.1, says exactly what the running service
@@ -21,20 +21,18 @@ import { startTestService, type TestService } from '../support/test-service';
 type Json = Record<string, any>;
 
 const RATE_LIMIT = 60;
-let service: TestService;
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
 let doc: Json;
 let apiKey: string;
 let seller: ReturnType<typeof sellerClient>;
 
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
   apiKey = (await service.createShop({ shopName: 'Corner Bakery' })).apiKey;
   seller = sellerClient(service.url, apiKey);
   const res = await request(service.url).get('/api/v1/openapi.json');
   expect(res.status).toBe(200);
   doc = res.body;
 });
-afterAll(() => service.stop());
 
 // ---------------------------------------------------------------------------------------------------------
 // Validation against the document's own schemas.

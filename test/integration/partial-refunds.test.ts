@@ -5,23 +5,21 @@ import { Refund } from '../../src/modules/refunds/refund.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Partial refunds (docs/admin.md, "Refunds"): any amount up to what remains, several per payment, each approved
  * by finance; the payment stays `completed` until its refunds add up to it; the fee is kept.
  */
-let service: TestService;
+const service = useTestService({ SIMULATED_REFUND_DELAY_MS: '50', REFUND_SWEEP_INTERVAL_MS: '200' }, 'partial-refunds');
 let support: AdminClient;
 let finance: AdminClient;
 const ours = new Set<string>();
 
 beforeAll(async () => {
-  service = await startTestService({ SIMULATED_REFUND_DELAY_MS: '50', REFUND_SWEEP_INTERVAL_MS: '200' }, 'partial-refunds');
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const REQUEST = `mutation ($p: ID!, $amount: SafeInt) { requestRefund(paymentId: $p, reason: "part of the order came back", amount: $amount) { id amount status } }`;
 const APPROVE = `mutation ($id: ID!) { approveRefund(id: $id) { id } }`;

@@ -9,7 +9,7 @@ import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, graphqlAs, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
@@ -18,7 +18,12 @@ jest.setTimeout(60_000);
  * moving its `created_at` back in the database, so no test waits for a clock.
  */
 const DAY_MS = 86_400_000;
-let service: TestService;
+afterAll(async () => {
+  // Every instance's relay serves the whole shared test database: leave no delivery pending towards this
+  // receiver's port, which another file may reuse once it is closed.
+  await eventually(async () => (await service.em().count(WebhookDelivery, { shop: shop.shop.id, status: 'pending' })) === 0, 20_000, 'deliveries to settle');
+});
+const service = useTestService({ ...FAST_WEBHOOKS, RECONCILE_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' });
 let receiver: Receiver;
 let shop: Awaited<ReturnType<TestService['createShop']>>;
 const customer = () => checkoutClient(service.url);
@@ -29,16 +34,11 @@ const sql = (query: string, params: unknown[] = []) => service.em().getConnectio
 const reload = (id: string) => service.em().findOneOrFail(Payment, { id }, { refresh: true });
 
 beforeAll(async () => {
-  service = await startTestService({ ...FAST_WEBHOOKS, RECONCILE_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' });
   receiver = await startReceiver();
   shop = await service.createShop({ shopName: 'Corner Bakery', webhookUrl: receiver.url });
   await graphqlAs(service, shop.apiKey)(`mutation { setWebhookEvents(events: ["payment.failed"]) { id } }`);
 });
 afterAll(async () => {
-  // Every instance's relay serves the whole shared test database: leave no delivery pending towards this
-  // receiver's port, which another file may reuse once it is closed.
-  await eventually(async () => (await service.em().count(WebhookDelivery, { shop: shop.shop.id, status: 'pending' })) === 0, 20_000, 'deliveries to settle');
-  await service.stop();
   await receiver.close();
 });
 

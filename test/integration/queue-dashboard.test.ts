@@ -3,22 +3,20 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminClient } from '../support/admin-client';
 import { adminSignedIn } from '../support/admin-session';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let token: string;
 let apiKey: string;
 let expired: string;
 
 beforeAll(async () => {
-  service = await startTestService();
   token = (await adminClient(service)).token;
   apiKey = (await service.createShop()).apiKey;
   const old = await adminClient(service, AdminRole.SUPPORT);
   await service.em().nativeUpdate(AdminToken, { admin: old.admin.id }, { expiresAt: new Date(Date.now() - 1000) });
   expired = old.token;
 });
-afterAll(() => service.stop());
 
 const basic = (password: string) => `Basic ${Buffer.from(`ops:${password}`).toString('base64')}`;
 

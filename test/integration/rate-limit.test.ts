@@ -1,20 +1,11 @@
 import request from 'supertest';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 const LIMIT = 5;
-let a: TestService;
-let b: TestService;
-
-beforeAll(async () => {
-  const sharedRedis = `shared-${Date.now()}`;
-  a = await startTestService({ RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: '3' }, sharedRedis);
-  b = await startTestService({ RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: '3' }, sharedRedis);
-});
-afterAll(async () => {
-  await a.stop();
-  await b.stop();
-});
+const sharedRedis = `shared-${Date.now()}`;
+const a = useTestService({ RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: '3' }, sharedRedis);
+const b = useTestService({ RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_FAILURES_PER_MINUTE: '3' }, sharedRedis);
 
 describe('rate limit: per API key per minute, counted in Redis', () => {
   test('every authenticated answer carries X-RateLimit-*, errors included, and the 6th request is refused', async () => {

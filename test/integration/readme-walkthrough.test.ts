@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /*
  * The README's five-minute walkthrough, run as written: its curl commands, taken from the README itself, go
@@ -29,14 +29,12 @@ function runShell(script: string): Promise<string> {
 }
 
 describe('the README walkthrough runs as written', () => {
-  let service: TestService;
+  const service = useTestService();
   let key: string;
 
   beforeAll(async () => {
-    service = await startTestService();
     key = (await service.createShop({ shopName: 'Corner Bakery' })).apiKey;
   });
-  afterAll(() => service?.stop());
 
   test('check the key, create, retrieve, list: each command answers what the README says', async () => {
     const commands = walkthrough();

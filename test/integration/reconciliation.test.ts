@@ -7,7 +7,7 @@ import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
@@ -19,17 +19,8 @@ const SETTINGS = { RECONCILE_AFTER_MS: String(AFTER_MS), RECONCILE_INTERVAL_MS: 
 const SETTLES_WITHIN_MS = AFTER_MS + INTERVAL_MS + 3000;
 
 /** Two instances on one database, both sweeping: how it runs scaled out. */
-let a: TestService;
-let b: TestService;
-
-beforeAll(async () => {
-  a = await startTestService(SETTINGS, 'reconcile');
-  b = await startTestService(SETTINGS, 'reconcile');
-});
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-});
+const a = useTestService(SETTINGS, 'reconcile');
+const b = useTestService(SETTINGS, 'reconcile');
 
 /** The payments and sellers this file made: the run's database is shared with tests that break the books on purpose. */
 const ours = new Set<string>();

@@ -3,24 +3,22 @@ import { revokeAdmin } from '../../src/modules/admins/admin.service';
 import { mailIdentity, renderMail, type OutboxRow } from '../../src/modules/notifications/mail-render';
 import { remindStaleRefundReviews } from '../../src/modules/refunds/refund-review-reminders';
 import { adminClient, completedPayment, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * A refund request still waiting 20 hours after it was recorded is mailed to every finance admin, once, before the
  * 24-hour review promise (docs/admin.md, "Refund requests"): through the mail outbox, by the refund sweep.
  */
-let service: TestService;
+const service = useTestService();
 let support: AdminClient;
 let financeA: AdminClient;
 let financeB: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService();
   support = await adminClient(service, AdminRole.SUPPORT);
   financeA = await adminClient(service, AdminRole.FINANCE);
   financeB = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const REFUND = `mutation ($p: ID!, $amount: SafeInt) { requestRefund(paymentId: $p, reason: "Parcel lost", amount: $amount) { id } }`;
 

@@ -1,18 +1,16 @@
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService();
 let seller: ReturnType<typeof sellerClient>;
 let other: ReturnType<typeof sellerClient>;
 
 beforeAll(async () => {
-  service = await startTestService();
   seller = sellerClient(service.url, (await service.createShop()).apiKey);
   other = sellerClient(service.url, (await service.createShop()).apiKey);
 });
-afterAll(() => service.stop());
 
 describe('GET /api/v1/payments/:id', () => {
   test('returns the full payment, completed_at null while pending', async () => {

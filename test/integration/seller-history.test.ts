@@ -4,7 +4,7 @@ import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * The dashboard's history across shops (docs/dashboard.md, "History across shops"): a seller who replaced a
@@ -13,12 +13,7 @@ import { startTestService, type TestService } from '../support/test-service';
  * with their balance lines; the payout account before a withdrawal; GET / for browsers and for API clients.
  */
 jest.setTimeout(60_000);
-let service: TestService;
-
-beforeAll(async () => {
-  service = await startTestService({ SIMULATED_REFUND_DELAY_MS: '20', REFUND_SWEEP_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '10000' }, 'seller-history');
-});
-afterAll(() => service.stop());
+const service = useTestService({ SIMULATED_REFUND_DELAY_MS: '20', REFUND_SWEEP_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '10000' }, 'seller-history');
 
 const code = (res: { body: { errors?: { extensions?: { code?: string } }[] } }) => res.body.errors?.[0]?.extensions?.code ?? null;
 

@@ -8,7 +8,7 @@ import { checkoutClient } from '../support/checkout-client';
 import { sessionOf, signInFrom, signUpInBrowser, type Browser } from '../support/cookie-jar';
 import { dashboard } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 
 /**
@@ -19,21 +19,19 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
  * exactly what it held after the admin acted. A control walk with a seller in good standing shows each call
  * does real work when allowed, so the refusals are not an artefact of the variables.
  */
-let service: TestService;
+const service = useTestService({
+  RATE_LIMIT_PER_MINUTE: '100000',
+  AUTH_FAILURES_PER_MINUTE: '100000',
+  // Nothing moves behind the test's back: deliveries wait (the snapshot would otherwise see attempts).
+  WEBHOOK_WORKERS_IN_SERVICE: '0',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+});
 let owner: AdminClient;
 let finance: AdminClient;
 beforeAll(async () => {
-  service = await startTestService({
-    RATE_LIMIT_PER_MINUTE: '100000',
-    AUTH_FAILURES_PER_MINUTE: '100000',
-    // Nothing moves behind the test's back: deliveries wait (the snapshot would otherwise see attempts).
-    WEBHOOK_WORKERS_IN_SERVICE: '0',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
-  });
   owner = await adminClient(service, AdminRole.OWNER);
   finance = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const sql = (query: string, params: unknown[] = []): Promise<any[]> => service.em().execute(query, params);

@@ -3,11 +3,12 @@ import { SHOPPER_FAILURE_OF, SHOPPER_MESSAGES } from '../../src/modules/checkout
 import { Payment } from '../../src/modules/payments/payment.entity';
 import type { FailureCode } from '../../src/platform/processor/card-processor';
 import { adminClient, type AdminClient } from '../support/admin-client';
-import { AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
+import { HOLDER } from '../support/adyen-stand-in';
+import { adyenSuite } from '../support/adyen-suite';
 import { CARD, checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /*
  * What a shopper is told about a failed card payment (docs/checkout.md, "What the customer is told"): one of
@@ -16,17 +17,15 @@ import { startTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
-let service: TestService;
+const service = useTestService();
 let seller: { apiKey: string; session: DashboardSession };
 let support: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService();
   const signedUp = await signUpSeller(service.url);
   seller = { apiKey: signedUp.apiKey, session: signedUp.session };
   support = await adminClient(service, AdminRole.SUPPORT);
 });
-afterAll(() => service?.stop());
 
 /** How each precise failure comes about with the simulator's test cards (docs/checkout.md, "Test cards"). */
 const FAILURES: [FailureCode, (id: string) => Promise<unknown>][] = [
@@ -74,19 +73,7 @@ test.each(FAILURES)('%s: the checkout shows only its category; the seller and ad
 });
 
 describe('Adyen: a refusal without a refusalReasonCode', () => {
-  let adyen: AdyenStandIn;
-  let onAdyen: TestService;
-
-  beforeAll(async () => {
-    adyen = await new AdyenStandIn().start();
-    onAdyen = await startTestService(adyen.env(), 'shopper-messages-adyen');
-    adyen.serviceUrl = onAdyen.url;
-  });
-  afterAll(async () => {
-    await onAdyen?.stop();
-    await adyen?.close();
-  });
-  afterEach(() => expect(adyen.violations).toEqual([]));
+  const suite = adyenSuite('shopper-messages-adyen');
 
   test.each([
     ['CVC Declined', 'incorrect_cvc'],
@@ -94,13 +81,13 @@ describe('Adyen: a refusal without a refusalReasonCode', () => {
     ['Issuer Unavailable', 'processing_error'],
     ['Something Adyen added later', 'card_declined'],
   ])('reason text "%s" is mapped by the refusal table (%s); the shopper sees only its category', async (reason, code) => {
-    const shop = await onAdyen.createShop();
-    const id = (await sellerClient(onAdyen.url, shop.apiKey).create(VALID_PAYMENT)).body.data.id as string;
-    const answer = await checkoutClient(onAdyen.url).run('SubmitCard', { id, card: { number: '4111111111111111', ...CARD, nameOnCard: HOLDER.refuseByReasonOnly(reason) } });
+    const shop = await suite.service.createShop();
+    const id = (await sellerClient(suite.service.url, shop.apiKey).create(VALID_PAYMENT)).body.data.id as string;
+    const answer = await checkoutClient(suite.service.url).run('SubmitCard', { id, card: { number: '4111111111111111', ...CARD, nameOnCard: HOLDER.refuseByReasonOnly(reason) } });
     const category = SHOPPER_FAILURE_OF[code as FailureCode];
     expect(answer.body.data.submitCard).toMatchObject({ status: 'FAILED', failureCode: category, failureMessage: SHOPPER_MESSAGES[category] });
-    expect((await onAdyen.em().findOneOrFail(Payment, id)).failureCode).toBe(code);
-    const sent = adyen.requestsTo('/payments').find((r) => r.body.reference === id)!;
+    expect((await suite.service.em().findOneOrFail(Payment, id)).failureCode).toBe(code);
+    const sent = suite.adyen.requestsTo('/payments').find((r) => r.body.reference === id)!;
     expect((sent.body.paymentMethod as { holderName: string }).holderName).toBe(HOLDER.refuseByReasonOnly(reason));
   });
 });

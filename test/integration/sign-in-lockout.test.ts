@@ -4,7 +4,7 @@ import { sha256Hex } from '../../src/shared/secrets';
 import { ADMIN_SIGN_IN_DOCUMENT, nextCode, setUpAdmin } from '../support/admin-session';
 import { CookieJar, sessionOf, signInFrom, signUpInBrowser } from '../support/cookie-jar';
 import { dashboard, STRONG_PASSWORD } from '../support/dashboard-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Anyone can type ten wrong passwords for someone else's address. PCI DSS v4 8.3.4 wants the account locked
@@ -12,11 +12,7 @@ import { startTestService, type TestService } from '../support/test-service';
  * "Lockout"). A browser that signed in before keeps a known-device cookie and counts its own failures; every
  * other browser shares the account's count. Each path locks after 10 failures for 30 minutes.
  */
-let service: TestService;
-beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '100000' });
-});
-afterAll(() => service.stop());
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '100000' });
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const sql = (query: string, params: unknown[] = []): Promise<any[]> => service.em().execute(query, params);

@@ -18,7 +18,7 @@ import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/with
 import { signUpSeller } from '../support/dashboard-client';
 import { seedCompletedPayments } from '../support/ledger-seed';
 import { testRun } from '../support/test-env';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Signed statements (docs/dashboard.md, "Signed statements"): two months of real ledger activity downloaded as
@@ -33,7 +33,7 @@ const retiredKey = generateKeyPairSync('ed25519');
 const attackerKey = generateKeyPairSync('ed25519');
 const pem = (key: KeyObject) => key.export({ format: 'pem', type: key.type === 'private' ? 'pkcs8' : 'spki' }).toString();
 
-let service: TestService;
+const service = useTestService({ STATEMENT_SIGNING_KEY: pem(serviceKey.privateKey), STATEMENT_SIGNING_OLD_PUBLIC_KEYS: pem(retiredKey.publicKey) }, 'signed-statements');
 let seller: Awaited<ReturnType<typeof signUpSeller>>;
 let other: Awaited<ReturnType<typeof signUpSeller>>;
 let dir: string;
@@ -117,7 +117,6 @@ async function downloadStatement(month: string, cookie = seller.session.cookie):
 }
 
 beforeAll(async () => {
-  service = await startTestService({ STATEMENT_SIGNING_KEY: pem(serviceKey.privateKey), STATEMENT_SIGNING_OLD_PUBLIC_KEYS: pem(retiredKey.publicKey) }, 'signed-statements');
   seller = await signUpSeller(service.url);
   other = await signUpSeller(service.url);
   await writeActivity();
@@ -129,7 +128,6 @@ beforeAll(async () => {
   june = await downloadStatement('2025-06');
 });
 afterAll(async () => {
-  await service.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,8 +5,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createAdmin } from '../../src/modules/admins/admin.service';
 import type { Admin } from '../../src/modules/admins/admin.entity';
 import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
-import { loadConfig } from '../../src/shared/config';
-import { openDatabase, type Database } from '../../src/platform/db/database';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { movePayment, paymentEvent, type PaymentMove } from '../../src/modules/payments/payment-lifecycle';
@@ -15,11 +13,10 @@ import { UndeclaredEffectError } from '../../src/platform/lifecycle/apply-move';
 import { UnknownMoveError } from '../../src/platform/lifecycle/lifecycle';
 import { CheckoutStage, PaymentStatus } from '../../src/modules/payments/payment-status';
 import { createPayment } from '../../src/modules/payments/payment.service';
-import { createLogger } from '../../src/shared/logger';
 import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
 import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
 import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
-import { testRun } from '../support/test-env';
+import { useModuleDatabase } from '../support/module-database';
 
 /**
  * The functions that apply a lifecycle move, against real PostgreSQL: each move is one conditional UPDATE,
@@ -27,18 +24,15 @@ import { testRun } from '../support/test-env';
  * must be reported as "not moved". It calls the services on the run's database, without a server, so the
  * mutation run of the state machines (docs/decisions/0015-mutation-testing.md) can afford it for every mutant.
  */
-let database: Database;
+const database = useModuleDatabase({ poolSize: 2 });
 let shop: NewShop;
 let admin: Admin;
-const em = (): EntityManager => database.orm.em.fork();
+const em = (): EntityManager => database.em();
 
 beforeAll(async () => {
-  database = await openDatabase(loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: '2' }), createLogger('silent'));
   shop = await createSellerWithShop(em(), { email: `state-${randomBytes(4).toString('hex')}@example.com`, shopName: 'State Shop' }, createSecretBox(undefined));
   admin = (await createAdmin(em(), { email: `ops-${randomBytes(4).toString('hex')}@example.com`, role: AdminRole.FINANCE, tokenTtlDays: 90 })).admin;
 });
-
-afterAll(() => database?.close());
 
 async function newPayment(): Promise<string> {
   const { payment } = await createPayment(em(), shop.shop.id, { amount: 1000, currency: 'usd', returnUrl: 'https://shop.example/back' });

@@ -8,7 +8,7 @@ import { Seller } from '../../src/modules/identity/seller.entity';
 import { Shop } from '../../src/modules/identity/shop.entity';
 import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
 import { dashboard, signUpSeller, type DashboardSession } from '../support/dashboard-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Monthly statements and balance transactions (docs/dashboard.md, "Balance" and "Statements") over a year of a
@@ -18,14 +18,12 @@ import { startTestService, type TestService } from '../support/test-service';
  * running balance is right on every page (filtered or not), in GraphQL and in the CSV.
  */
 jest.setTimeout(120_000);
-let service: TestService;
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: '100000' }, 'statements');
 let seller: Awaited<ReturnType<typeof signUpSeller>>;
 
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '100000' }, 'statements');
   seller = await signUpSeller(service.url);
 });
-afterAll(() => service.stop());
 
 interface Written {
   id: number;

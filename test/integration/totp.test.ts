@@ -1,20 +1,16 @@
 import request from 'supertest';
 import { totpCode } from '../../src/modules/identity/totp';
 import { dashboard, sessionCookieOf, signUpSeller, type DashboardSession } from '../support/dashboard-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Two-factor sign-in for sellers (TOTP, RFC 6238, with recovery codes; docs/dashboard.md), attacked
  * through /graphql as the dashboard sends it. Codes are computed from the secret the enrolment showed.
  */
-let service: TestService;
-beforeAll(async () => {
-  // TOTP secrets sealed at rest (src/modules/identity/secret-box.ts): every test below runs through the box.
-  service = await startTestService({ ACCOUNT_SECRETS_KEY: SECRETS_KEY });
-});
-afterAll(() => service.stop());
-
 const SECRETS_KEY = 'a1'.repeat(32);
+// TOTP secrets sealed at rest (src/modules/identity/secret-box.ts): every test below runs through the box.
+const service = useTestService({ ACCOUNT_SECRETS_KEY: SECRETS_KEY });
+
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const sql = (query: string, params: unknown[] = []) => service.em().execute(query, params);
 const signIn = (email: string, password: string, authCode?: string) => dashboard(service.url, 'SignIn', { email, password, code: authCode });

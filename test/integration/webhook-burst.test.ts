@@ -2,26 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, shopActor, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 const PAYMENTS = 120;
 const AT_ONCE = 30;
 
+// Two instances on one database and one queue: two relays and two worker pools compete for every event.
+const namespace = randomBytes(4).toString('hex');
+// What is judged is exactly-once delivery. A receiver in this same busy process may answer a POST after
+// the tests' 2 s attempt time-out (a retry then delivers again, as at-least-once allows), and a burst of
+// completions on two cores may wait longer than the 5 s statement time-out: both are other tests' matters.
+const env = { ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '10000', DATABASE_STATEMENT_TIMEOUT_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
+const services = [useTestService(env, namespace), useTestService(env, namespace)];
 let receiver: Receiver;
-let services: TestService[];
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  // Two instances on one database and one queue: two relays and two worker pools compete for every event.
-  const namespace = randomBytes(4).toString('hex');
-  // What is judged is exactly-once delivery. A receiver in this same busy process may answer a POST after
-  // the tests' 2 s attempt time-out (a retry then delivers again, as at-least-once allows), and a burst of
-  // completions on two cores may wait longer than the 5 s statement time-out: both are other tests' matters.
-  const env = { ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '10000', DATABASE_STATEMENT_TIMEOUT_MS: '0', RATE_LIMIT_PER_MINUTE: '100000' };
-  services = [await startTestService(env, namespace), await startTestService(env, namespace)];
 });
 afterAll(async () => {
-  for (const service of services) await service.stop();
   await receiver.close();
 });
 

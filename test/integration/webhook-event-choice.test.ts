@@ -3,9 +3,9 @@ import { checkoutClient } from '../support/checkout-client';
 import { VALID_PAYMENT } from '../support/seller-client';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, graphqlAs, shopActor, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 
-let service: TestService;
+const service = useTestService(FAST_WEBHOOKS);
 let subscribed: Receiver;
 let unsubscribed: Receiver;
 type NewShop = Awaited<ReturnType<TestService['createShop']>>;
@@ -13,14 +13,12 @@ let chooser: NewShop;
 let plain: NewShop;
 
 beforeAll(async () => {
-  service = await startTestService(FAST_WEBHOOKS);
   subscribed = await startReceiver();
   unsubscribed = await startReceiver();
   chooser = await service.createShop({ shopName: 'Chooses failures', webhookUrl: subscribed.url });
   plain = await service.createShop({ shopName: 'Default events', webhookUrl: unsubscribed.url });
 });
 afterAll(async () => {
-  await service.stop();
   await subscribed.close();
   await unsubscribed.close();
 });

@@ -6,7 +6,7 @@ import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startReceiver, type Receiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, graphqlAs, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(90_000);
 
@@ -14,32 +14,32 @@ jest.setTimeout(90_000);
  * Every optional event (docs/reference.md, "Webhooks"): a shop that chose it receives it once, signed and
  * shaped like payment.completed; a shop that did not choose it receives nothing but payment.completed.
  */
-let service: TestService;
-let support: AdminClient;
-let finance: AdminClient;
-type NewShop = Awaited<ReturnType<TestService['createShop']>>;
-const ALL = ['payment.failed', 'payment.refunded', 'refund.failed', 'withdrawal.paid', 'withdrawal.rejected'];
-
-beforeAll(async () => {
-  service = await startTestService({
-    ...FAST_WEBHOOKS,
-    // Not lower: every instance sweeps the whole shared test database, and a short RECONCILE_AFTER_MS would
-    // look up (and fail) other files' payments still at a slow simulated acquirer.
-    RECONCILE_AFTER_MS: '3000',
-    RECONCILE_INTERVAL_MS: '200',
-    REFUND_SWEEP_INTERVAL_MS: '250',
-    RATE_LIMIT_PER_MINUTE: '1000',
-  });
-  support = await adminClient(service, AdminRole.SUPPORT);
-  finance = await adminClient(service, AdminRole.FINANCE);
-});
 const receivers: Receiver[] = [];
 const shops: string[] = [];
 afterAll(async () => {
   // Every instance's relay serves the whole shared test database: leave no delivery pending towards these
   // receivers' ports, which another file may reuse once they are closed.
   await eventually(async () => (await service.em().count(WebhookDelivery, { shop: { $in: shops }, status: 'pending' })) === 0, 20_000, 'deliveries to settle');
-  await service.stop();
+});
+const service = useTestService({
+  ...FAST_WEBHOOKS,
+  // Not lower: every instance sweeps the whole shared test database, and a short RECONCILE_AFTER_MS would
+  // look up (and fail) other files' payments still at a slow simulated acquirer.
+  RECONCILE_AFTER_MS: '3000',
+  RECONCILE_INTERVAL_MS: '200',
+  REFUND_SWEEP_INTERVAL_MS: '250',
+  RATE_LIMIT_PER_MINUTE: '1000',
+});
+let support: AdminClient;
+let finance: AdminClient;
+type NewShop = Awaited<ReturnType<TestService['createShop']>>;
+const ALL = ['payment.failed', 'payment.refunded', 'refund.failed', 'withdrawal.paid', 'withdrawal.rejected'];
+
+beforeAll(async () => {
+  support = await adminClient(service, AdminRole.SUPPORT);
+  finance = await adminClient(service, AdminRole.FINANCE);
+});
+afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
 });
 

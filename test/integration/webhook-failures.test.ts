@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useTestService } from '../support/test-service';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 
 let receiver: Receiver;
@@ -17,13 +17,11 @@ beforeEach(() => {
 });
 
 describe('what counts as a failed attempt', () => {
-  let service: TestService;
+  const service = useTestService({ ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_MAX_ATTEMPTS: '2' });
   let actor: ReturnType<typeof shopActor>;
   beforeAll(async () => {
-    service = await startTestService({ ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_MAX_ATTEMPTS: '2' });
     actor = shopActor(service, (await service.createShop({ webhookUrl: receiver.url })).apiKey);
   });
-  afterAll(() => service.stop());
 
   test('a time-out (configurable) is a failure, recorded with its duration', async () => {
     receiver.reply = () => 'hold';

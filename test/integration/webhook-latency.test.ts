@@ -1,6 +1,6 @@
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { shopActor } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { startTestService, useTestService } from '../support/test-service';
 
 /**
  * Completion to delivery with the default settings (only loopback http allowed): a completion wakes the relay
@@ -11,14 +11,12 @@ import { startTestService, type TestService } from '../support/test-service';
 const EVENTS = Number(process.env.LAT_EVENTS ?? 200);
 const AT_ONCE = Number(process.env.LAT_AT_ONCE ?? 10);
 
-let service: TestService;
+const service = useTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '100000' });
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver();
-  service = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '100000' });
 });
 afterAll(async () => {
-  await service.stop();
   await receiver.close();
 });
 

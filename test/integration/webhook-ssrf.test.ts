@@ -5,13 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { Shop } from '../../src/modules/identity/shop.entity';
 import { httpWebhookSender } from '../../src/modules/webhooks/webhook-sender';
 import { graphqlAs, newAdminToken, settledDelivery, shopActor } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService, type TestService } from '../support/test-service';
 
 /**
  * Production mode (WEBHOOK_ALLOW_PRIVATE_NETWORKS unset). Only loopback addresses are ever connected
  * to here, and the point of each test is that nothing connects at all.
  */
-let service: TestService;
+const service = useTestService({ WEBHOOK_RETRY_BASE_DELAY_MS: '20', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_INTERVAL_MS: '50' });
 let shop: Awaited<ReturnType<TestService['createShop']>>;
 let seller: ReturnType<typeof graphqlAs>;
 let trap: { port: number; connections: number; close(): Promise<void> };
@@ -36,13 +36,11 @@ async function startTrap() {
 }
 
 beforeAll(async () => {
-  service = await startTestService({ WEBHOOK_RETRY_BASE_DELAY_MS: '20', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_INTERVAL_MS: '50' });
   shop = await service.createShop();
   seller = graphqlAs(service, shop.apiKey);
   trap = await startTrap();
 });
 afterAll(async () => {
-  await service.stop();
   await trap.close();
 });
 

@@ -1,25 +1,23 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Approving a withdrawal while the seller's balance no longer covers it (docs/admin.md, "Withdrawals"). The amount
  * is held when the withdrawal is requested, so the available balance already has it taken out: approval is refused
  * while that balance is negative (a refund or chargeback booked after the request), and allowed once it is zero or more.
  */
-let service: TestService;
+const service = useTestService();
 let support: AdminClient;
 let finance: AdminClient;
 let financeB: AdminClient;
 
 beforeAll(async () => {
-  service = await startTestService();
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
   financeB = await adminClient(service, AdminRole.FINANCE);
 });
-afterAll(() => service.stop());
 
 const REQUEST = `mutation ($amount: SafeInt!, $shopId: ID) { requestWithdrawal(amount: $amount, shopId: $shopId) { id status } }`;
 const APPROVE = `mutation ($id: ID!) { approveWithdrawal(id: $id) { id status reviewedBy { email } } }`;

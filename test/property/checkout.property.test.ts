@@ -8,7 +8,7 @@ import { catalogueEntryFor, readErrorCatalogue } from '../support/error-catalogu
 import { hostileString, percentEncode, rawRequest, withinHeaderBudget, type RawAnswer, type RawRequest } from '../support/hostile';
 import { VALID_PAYMENT } from '../support/seller-client';
 import { testRun } from '../support/test-env';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Hostile input against the public checkout operations (the allow-listed document at /graphql, no
@@ -34,7 +34,7 @@ const NEXT: Record<string, string[]> = {
 /** GraphQL's own request errors: any input may earn them. */
 const GRAPHQL_CODES = new Set(['GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'GRAPHQL_PARSE_FAILED', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_SUPPORTED', 'PERSISTED_QUERY_NOT_FOUND']);
 
-let service: TestService;
+const service = useTestService({ CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000', RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' });
 let db: Client;
 let sellerKey: string;
 /** Every payment this test made, with the last state read from the database. */
@@ -46,7 +46,6 @@ const outcomes: Record<string, number> = {};
 const started = Date.now();
 
 beforeAll(async () => {
-  service = await startTestService({ CHECKOUT_SUBMISSIONS_PER_SHOP: '1000000000', CHECKOUT_DECLINES_PER_SHOP: '1000000000', RATE_LIMIT_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' });
   db = new Client({ connectionString: testRun().databaseUrl });
   await db.connect();
   sellerKey = (await service.createShop({ shopName: 'Hostile <b>Shop</b> \u202e' })).apiKey;
@@ -55,7 +54,6 @@ beforeAll(async () => {
 afterAll(async () => {
   agent.destroy();
   await db?.end();
-  await service?.stop();
   // eslint-disable-next-line no-console
   console.log(`Checkout hostile input: ${cases} generated cases on ${known.size} payments in ${((Date.now() - started) / 1000).toFixed(1)} s; HTTP statuses ${JSON.stringify(statuses)}; outcomes ${JSON.stringify(outcomes)}`);
 });

@@ -18,7 +18,7 @@ import {
   type RawAnswer,
   type RawRequest,
 } from '../support/hostile';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Hostile input against the REST facade, on one running service: generated bodies, headers, ids and query
@@ -33,7 +33,7 @@ const catalogue = readErrorCatalogue();
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
-let service: TestService;
+const service = useTestService({ RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_FAILURES_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' });
 let apiKey: string;
 let otherKey: string;
 const createdIds: string[] = [];
@@ -43,7 +43,6 @@ const statuses: Record<string, number> = {};
 const started = Date.now();
 
 beforeAll(async () => {
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_FAILURES_PER_MINUTE: '1000000000', LOG_LEVEL: 'warn' });
   apiKey = (await service.createShop()).apiKey;
   otherKey = (await service.createShop()).apiKey;
   for (let i = 0; i < 3; i++) {
@@ -53,7 +52,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   agent.destroy();
-  await service.stop();
   // eslint-disable-next-line no-console
   console.log(`REST facade hostile input: ${cases} generated cases (${requests} requests with the read-backs) in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(statuses)}`);
 });

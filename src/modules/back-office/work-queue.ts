@@ -1,18 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OPEN_DISPUTE_STATUSES } from '../disputes/dispute-listing';
 import { balanceFigures } from '../ledger/ledger.service';
-import { enumOf } from '../../platform/lifecycle/lifecycle';
-import { MAIL_LIFECYCLE } from '../notifications/mail.lifecycle';
-import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
-import { WEBHOOK_DELIVERY_LIFECYCLE } from '../webhooks/webhook-delivery.lifecycle';
-import { WITHDRAWAL_LIFECYCLE } from '../withdrawals/withdrawal.lifecycle';
-import { REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS } from '../../shared/limits';
-
-// The states come from the lifecycle tables (the kernel), not from the features that move them: Home only counts.
-const DELIVERY = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
-const REFUND = enumOf(REFUND_LIFECYCLE.states);
-const WITHDRAWAL = enumOf(WITHDRAWAL_LIFECYCLE.states);
-const MAIL = enumOf(MAIL_LIFECYCLE.states);
+import {
+  countFlaggedNotifications, countMailsInTrouble, countOpenDisputes, countRefundsWaiting, countRequestedWithdrawalsOf, countWithdrawalsWaiting,
+  selectFailingWebhookShops,
+} from './work-queue-store';
 
 /** How far back the Home screen counts acquirer notifications that booked nothing (they are never cleared). */
 export const FLAGGED_NOTIFICATIONS_WINDOW_DAYS = 7;
@@ -46,71 +37,33 @@ export interface WorkQueueFigures {
   failingWebhooks: FailingWebhookShop[];
 }
 
-type Count = string | number;
-
 export async function workQueueFigures(em: EntityManager): Promise<WorkQueueFigures> {
-  const [[refunds], [withdrawals], [disputes], [mails], [notifications], failing] = await Promise.all([
-    em.execute<{ waiting: Count; near: Count; past: Count; oldest: Date | string | null }[]>(
-      `select count(*) as waiting,
-              count(*) filter (where "created_at" < now() - ? * interval '1 millisecond' and "created_at" >= now() - ? * interval '1 millisecond') as near,
-              count(*) filter (where "created_at" < now() - ? * interval '1 millisecond') as past,
-              min("created_at") as oldest
-         from "refunds" where "status" = ?`,
-      [REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS, REFUND_REVIEW_WINDOW_MS, REFUND.REQUESTED],
-    ),
-    em.execute<{ requested: Count; approved: Count; sellers: string[] | null }[]>(
-      `select count(*) filter (where "status" = ?) as requested, count(*) filter (where "status" = ?) as approved,
-              array_agg(distinct "seller_id") filter (where "status" = ?) as sellers
-         from "withdrawals" where "status" in (?, ?)`,
-      [WITHDRAWAL.REQUESTED, WITHDRAWAL.APPROVED, WITHDRAWAL.REQUESTED, WITHDRAWAL.REQUESTED, WITHDRAWAL.APPROVED],
-    ),
-    em.execute<{ open: Count; contest: Count }[]>(
-      `select count(*) as open, count(*) filter (where "contest_flagged_at" is not null) as contest from "disputes" where "status" in (?)`,
-      [[...OPEN_DISPUTE_STATUSES]],
-    ),
-    em.execute<{ failed: Count; unknown: Count }[]>(
-      `select count(*) filter (where "status" = ?) as failed, count(*) filter (where "status" = ?) as unknown
-         from "mail_outbox" where "status" in (?, ?)`,
-      [MAIL.FAILED, MAIL.UNKNOWN, MAIL.FAILED, MAIL.UNKNOWN],
-    ),
-    em.execute<{ flagged: Count }[]>(
-      `select count(*) as flagged from "adyen_notifications" where "status" in ('flagged', 'rejected') and "received_at" > now() - ? * interval '1 day'`,
-      [FLAGGED_NOTIFICATIONS_WINDOW_DAYS],
-    ),
-    em.execute<{ shop_id: string; shop_name: string; since: Date | string; failing: Count }[]>(
-      // Real (not test) deliveries still being retried after a failed attempt, in shops none of whose deliveries
-      // succeeded since: the outage the seller is mailed about after a day (webhook-failure-notices.ts).
-      `select d."shop_id", sh."name" as shop_name, min(d."created_at") as since, count(*) as failing
-         from "webhook_deliveries" d
-         join "webhook_events" e on e."id" = d."event_id"
-         join "shops" sh on sh."id" = d."shop_id"
-        where d."status" = ? and d."attempt_count" > 0 and not e."test" and sh."deleted_at" is null
-          and not exists (select 1 from "webhook_deliveries" ok where ok."shop_id" = d."shop_id" and ok."status" = ? and ok."delivered_at" > d."created_at")
-        group by d."shop_id", sh."name"
-        order by since, d."shop_id"`,
-      [DELIVERY.PENDING, DELIVERY.DELIVERED],
-    ),
+  const [refunds, withdrawals, disputes, mails, notificationsFlagged, failing] = await Promise.all([
+    countRefundsWaiting(em),
+    countWithdrawalsWaiting(em),
+    countOpenDisputes(em),
+    countMailsInTrouble(em),
+    countFlaggedNotifications(em, FLAGGED_NOTIFICATIONS_WINDOW_DAYS),
+    selectFailingWebhookShops(em),
   ]);
-  const requestedSellers = withdrawals.sellers ?? [];
+  const requestedSellers = withdrawals.requestedSellerIds;
   const balances = await balanceFigures(em, requestedSellers);
   const notCovered = requestedSellers.filter((id) => (balances.get(id)?.available ?? 0n) < 0n);
-  const withdrawalsNotCovered = notCovered.length
-    ? Number((await em.execute<{ n: Count }[]>(`select count(*) as n from "withdrawals" where "status" = ? and "seller_id" in (?)`, [WITHDRAWAL.REQUESTED, notCovered]))[0].n)
-    : 0;
+  const withdrawalsNotCovered = notCovered.length ? await countRequestedWithdrawalsOf(em, notCovered) : 0;
   return {
-    refundsWaiting: Number(refunds.waiting),
-    refundsNearDeadline: Number(refunds.near),
-    refundsPastDeadline: Number(refunds.past),
-    oldestRefundRequestedAt: refunds.oldest ? new Date(refunds.oldest) : null,
-    withdrawalsRequested: Number(withdrawals.requested),
-    withdrawalsApproved: Number(withdrawals.approved),
+    refundsWaiting: refunds.waiting,
+    refundsNearDeadline: refunds.nearDeadline,
+    refundsPastDeadline: refunds.pastDeadline,
+    oldestRefundRequestedAt: refunds.oldestRequestedAt,
+    withdrawalsRequested: withdrawals.requested,
+    withdrawalsApproved: withdrawals.approved,
     withdrawalsNotCovered,
-    disputesOpen: Number(disputes.open),
-    disputesToContest: Number(disputes.contest),
-    mailsFailed: Number(mails.failed),
-    mailsUnknown: Number(mails.unknown),
-    acquirerNotificationsFlagged: Number(notifications.flagged),
+    disputesOpen: disputes.open,
+    disputesToContest: disputes.toContest,
+    mailsFailed: mails.failed,
+    mailsUnknown: mails.unknown,
+    acquirerNotificationsFlagged: notificationsFlagged,
     failingWebhookShops: failing.length,
-    failingWebhooks: failing.slice(0, FAILING_SHOPS_LISTED).map((row) => ({ shopId: row.shop_id, shopName: row.shop_name, failingSince: new Date(row.since), failing: Number(row.failing) })),
+    failingWebhooks: failing.slice(0, FAILING_SHOPS_LISTED),
   };
 }

@@ -1,12 +1,11 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../platform/observability/metrics';
-import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
 import { EXPIRED, expireDuePayments } from '../payments/payment-expiry';
 import { settleLookedUpRefund } from '../refunds/refund.service';
-import { RefundStatus } from '../refunds/refund.entity';
 import type { ReconciliationConfig } from '../../shared/config';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
+import { flagNeedsAttention, leaseStuckPayments, leaseStuckRefunds, type Leased, type LeaseTerms } from './reconciliation-store';
 
 /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
 export interface ReconciliationJobs {
@@ -32,11 +31,6 @@ export interface ReconciliationOptions {
  */
 const BATCH = 50;
 
-interface Leased {
-  id: string;
-  since: Date;
-}
-
 /**
  * Every instance sweeps every RECONCILE_INTERVAL_MS. Rows are leased, not locked while the acquirer is
  * asked: one UPDATE … FOR UPDATE SKIP LOCKED sets `reconcile_leased_until` to now + the interval, so two
@@ -51,8 +45,8 @@ export function startReconciliationJobs(options: ReconciliationOptions): Reconci
     sweeping ??= (async () => {
       const em = orm.em.fork();
       let settled = 0;
-      for (const payment of await leasePayments(em, settings)) if (await reconcilePayment(options, payment)) settled++;
-      for (const refund of await leaseRefunds(em, settings)) if (await reconcileRefund(options, refund)) settled++;
+      for (const payment of await leaseStuckPayments(em, leaseTerms(settings))) if (await reconcilePayment(options, payment)) settled++;
+      for (const refund of await leaseStuckRefunds(em, leaseTerms(settings))) if (await reconcileRefund(options, refund)) settled++;
       return settled + (await expireUnpaid(options));
     })().finally(() => (sweeping = null));
     return sweeping;
@@ -78,31 +72,9 @@ async function expireUnpaid({ orm, checkout, metrics, logger }: ReconciliationOp
   return expired.length;
 }
 
-async function leasePayments(em: EntityManager, settings: ReconciliationConfig): Promise<Leased[]> {
-  const rows = await em.execute<{ id: string; processing_since: Date }[]>(
-    `update "payments" set "reconcile_leased_until" = now() + make_interval(secs => ?)
-      where "id" in (select "id" from "payments"
-        where "status" = ? and "checkout_stage" = ? and "processing_since" < now() - make_interval(secs => ?)
-          and ("reconcile_leased_until" is null or "reconcile_leased_until" <= now())
-        order by "reconcile_leased_until" nulls first, "processing_since" limit ? for update skip locked)
-      returning "id", "processing_since"`,
-    [settings.intervalMs / 1000, PaymentStatus.PENDING, CheckoutStage.PROCESSING, settings.afterMs / 1000, BATCH],
-  );
-  return rows.map((r) => ({ id: r.id, since: new Date(r.processing_since) }));
-}
-
-/** A refund counts from its approval: a retry by the refund jobs renews its claim, not its age. */
-async function leaseRefunds(em: EntityManager, settings: ReconciliationConfig): Promise<Leased[]> {
-  const rows = await em.execute<{ id: string; reviewed_at: Date }[]>(
-    `update "refunds" set "reconcile_leased_until" = now() + make_interval(secs => ?)
-      where "id" in (select "id" from "refunds"
-        where "status" = ? and "claimed_at" < now() - make_interval(secs => ?)
-          and ("reconcile_leased_until" is null or "reconcile_leased_until" <= now())
-        order by "reconcile_leased_until" nulls first, "claimed_at" limit ? for update skip locked)
-      returning "id", "reviewed_at"`,
-    [settings.intervalMs / 1000, RefundStatus.PROCESSING, settings.afterMs / 1000, BATCH],
-  );
-  return rows.map((r) => ({ id: r.id, since: new Date(r.reviewed_at) }));
+/** A lease lasts one RECONCILE_INTERVAL_MS; a row is due once left processing longer than RECONCILE_AFTER_MS. */
+function leaseTerms(settings: ReconciliationConfig): LeaseTerms {
+  return { leaseSeconds: settings.intervalMs / 1000, stuckSeconds: settings.afterMs / 1000, batch: BATCH };
 }
 
 async function reconcilePayment(options: ReconciliationOptions, { id, since }: Leased): Promise<boolean> {
@@ -146,9 +118,5 @@ async function stillUnknown(options: ReconciliationOptions, table: 'payments' | 
     logger.warn({ [`${kind}Id`]: id, err: error.message }, `${kind} outcome still unknown: asking the acquirer again later`);
     return;
   }
-  const flagged = await orm.em.fork().execute<{ id: string }[]>(
-    `update "${table}" set "needs_attention_at" = now() where "id" = ? and "status" = ? and "needs_attention_at" is null returning "id"`,
-    [id, table === 'payments' ? PaymentStatus.PENDING : RefundStatus.PROCESSING],
-  );
-  if (flagged.length) logger.error({ [`${kind}Id`]: id, err: error.message }, `${kind} outcome unknown past RECONCILE_GIVE_UP_MS: flagged for admins`);
+  if (await flagNeedsAttention(orm.em.fork(), table, id)) logger.error({ [`${kind}Id`]: id, err: error.message }, `${kind} outcome unknown past RECONCILE_GIVE_UP_MS: flagged for admins`);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../../shared/secrets';
+import { insertAccountToken, retireAccountTokens, selectLiveAccountToken, useAccountToken } from './account-token-store';
 
 /**
  * Single-use tokens of mailed or printed links (table `account_tokens`): 256 random bits, only their
@@ -21,24 +22,14 @@ export const ACCOUNT_TOKEN_TTL: Record<TokenPurpose, number> = {
 /** A new token for `accountId`; the plaintext goes into the link only. Earlier unused ones of the same purpose stop working. */
 export async function issueAccountToken(em: EntityManager, purpose: TokenPurpose, accountId: string, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await em.execute(`update "account_tokens" set "used_at" = ? where "account_id" = ? and "purpose" = ? and "used_at" is null`, [now, accountId, purpose]);
-  await em.execute(`insert into "account_tokens" ("token_hash", "purpose", "account_id", "created_at", "expires_at") values (?, ?, ?, ?, ?)`, [
-    sha256Hex(token),
-    purpose,
-    accountId,
-    now,
-    new Date(now.getTime() + ACCOUNT_TOKEN_TTL[purpose]),
-  ]);
+  await retireAccountTokens(em, now, accountId, purpose);
+  await insertAccountToken(em, sha256Hex(token), purpose, accountId, now, new Date(now.getTime() + ACCOUNT_TOKEN_TTL[purpose]));
   return token;
 }
 
 /** The account a live token of `purpose` names, without using it up (null when unknown, used or expired). */
 export async function peekAccountToken(em: EntityManager, purpose: TokenPurpose, token: string, now = new Date()): Promise<string | null> {
-  const rows: { account_id: string }[] = await em.execute(
-    `select "account_id" from "account_tokens" where "token_hash" = ? and "purpose" = ? and "used_at" is null and "expires_at" > ?`,
-    [sha256Hex(String(token ?? '')), purpose, now],
-  );
-  return rows[0]?.account_id ?? null;
+  return selectLiveAccountToken(em, sha256Hex(String(token ?? '')), purpose, now);
 }
 
 /**
@@ -46,9 +37,5 @@ export async function peekAccountToken(em: EntityManager, purpose: TokenPurpose,
  * token cannot both succeed.
  */
 export async function consumeAccountToken(em: EntityManager, purpose: TokenPurpose, token: string, now = new Date()): Promise<string | null> {
-  const rows: { account_id: string }[] = await em.execute(
-    `update "account_tokens" set "used_at" = ? where "token_hash" = ? and "purpose" = ? and "used_at" is null and "expires_at" > ? returning "account_id"`,
-    [now, sha256Hex(String(token ?? '')), purpose, now],
-  );
-  return rows[0]?.account_id ?? null;
+  return useAccountToken(em, now, sha256Hex(String(token ?? '')), purpose);
 }

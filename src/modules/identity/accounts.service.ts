@@ -9,6 +9,7 @@ import { createSellerWithShop, type NewShop } from './shop-provisioning';
 import { Seller } from './seller.entity';
 import { consumeAccountToken, issueAccountToken } from './account-tokens';
 import { authenticate, confirmPassword, removeTwoFactor, replacePassword, setPasswordHash } from './credentials';
+import { lockSellerEmailVerification, lockSellerTwoFactor, markSellerEmailVerified } from './credential-store';
 import { checkPasswordPolicy, hashPassword } from './password';
 import type { SecretBox } from './secret-box';
 import { EmailVerification } from './seller-session.entity';
@@ -134,7 +135,7 @@ export async function acceptInvitation(em: EntityManager, token: string, passwor
   const sellerId = await consumeAccountToken(em, 'invitation', token, now);
   if (!sellerId) throw domainError('LINK_INVALID');
   await replacePassword(em, 'seller', sellerId, passwordHash);
-  await em.execute(`update "sellers" set "email_verified_at" = coalesce("email_verified_at", ?) where "id" = ?`, [now, sellerId]);
+  await markSellerEmailVerified(em, now, sellerId);
   return em.findOneOrFail(Seller, sellerId, { refresh: true });
 }
 
@@ -180,8 +181,8 @@ export async function resetPassword(em: EntityManager, token: string, password: 
  * address was verified already (nothing to clean: whoever signed in proved the mailbox before).
  */
 export async function reclaimAccount(tx: EntityManager, sellerId: string, now = new Date()): Promise<string[] | null> {
-  const [row]: { email_verified_at: Date | null }[] = await tx.execute(`select "email_verified_at" from "sellers" where "id" = ? for update`, [sellerId]);
-  if (!row || row.email_verified_at) return null;
+  const row = await lockSellerEmailVerification(tx, sellerId);
+  if (!row || row.emailVerifiedAt) return null;
   await removeTwoFactor(tx, sellerId);
   await tx.nativeUpdate(Seller, { id: sellerId }, { payoutAccountHolder: null, payoutAccountNumber: null, payoutAccountLast4: null, emailVerifiedAt: now });
   await tx.nativeUpdate(EmailVerification, { seller: sellerId, usedAt: null }, { usedAt: now });
@@ -211,8 +212,8 @@ export async function resetSellerTwoFactor(em: EntityManager, admin: Admin, sell
   const seller = await em.findOne(Seller, { id: sellerId });
   if (!seller) throw domainError('SELLER_NOT_FOUND');
   await em.transactional(async (tx) => {
-    const [row]: { totp_enabled_at: Date | null }[] = await tx.execute(`select "totp_enabled_at" from "sellers" where "id" = ? for update`, [sellerId]);
-    if (!row?.totp_enabled_at) throw domainError('TWO_FACTOR_NOT_STARTED');
+    const row = await lockSellerTwoFactor(tx, sellerId);
+    if (!row?.totpEnabledAt) throw domainError('TWO_FACTOR_NOT_STARTED');
     await removeTwoFactor(tx, sellerId);
     await endAllSessions(tx, sellerId);
     recordAudit(tx, admin, { action: 'seller.two_factor_reset', targetType: 'seller', targetId: sellerId, reason: text, details: {} });

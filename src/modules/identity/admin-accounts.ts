@@ -3,6 +3,7 @@ import { Admin } from '../admins/admin.entity';
 import { domainError } from '../../shared/errors';
 import { consumeAccountToken, issueAccountToken, peekAccountToken } from './account-tokens';
 import { authenticate, beginTwoFactor, confirmTwoFactor, replacePassword } from './credentials';
+import { clearAdminTotpForSetup, deleteRecoveryCodes } from './credential-store';
 import { checkPasswordPolicy, hashPassword } from './password';
 import type { SecretBox } from './secret-box';
 import { endAllSessions, startAdminSession } from './sessions';
@@ -28,8 +29,8 @@ export async function beginAdminSetup(em: EntityManager, box: SecretBox, token: 
   const adminId = await peekAccountToken(em, 'admin_setup', token);
   if (!adminId) throw domainError('LINK_INVALID');
   await replacePassword(em, 'admin', adminId, await hashPassword(password));
-  await em.execute(`update "admins" set "totp_enabled_at" = null, "totp_secret" = null where "id" = ?`, [adminId]);
-  await em.execute(`delete from "recovery_codes" where "account_id" = ?`, [adminId]);
+  await clearAdminTotpForSetup(em, adminId);
+  await deleteRecoveryCodes(em, adminId);
   await endAllSessions(em, adminId, 'admin');
   await forgetDevices(em, adminId);
   return beginTwoFactor(em, box, 'admin', adminId);

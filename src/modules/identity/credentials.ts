@@ -1,6 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { SIGN_IN_LOCKOUT_MINUTES, SIGN_IN_MAX_FAILURES } from '../../shared/limits';
+import {
+  claimTotpStep,
+  clearFailedSignIns,
+  clearTotp,
+  countFailedSignIn,
+  deleteRecoveryCodes,
+  enableTotp,
+  insertRecoveryCode,
+  lockAccount,
+  replacePasswordHash,
+  selectCredential,
+  storeTotpSecret,
+  updatePasswordHash,
+  useRecoveryCode,
+  type Credential,
+} from './credential-store';
 import { clearDeviceFailures, countDeviceFailure, knownDevice, type KnownDevice } from './known-devices';
 import { hashPassword, needsRehash, verifyPassword } from './password';
 import type { SecretBox } from './secret-box';
@@ -11,35 +27,6 @@ import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpEnrolment, totpS
  * one rule set for both, on the `sellers` and `admins` tables alike.
  */
 export type AccountKind = 'seller' | 'admin';
-const TABLE: Record<AccountKind, string> = { seller: 'sellers', admin: 'admins' };
-
-interface CredentialRow {
-  id: string;
-  email: string;
-  password_hash: string | null;
-  locked_until: Date | null;
-  /** As stored: sealed when ACCOUNT_SECRETS_KEY is set (src/modules/identity/secret-box.ts). */
-  totp_secret: string | null;
-  totp_enabled_at: Date | null;
-  /** Sellers: `status`; admins: `revoked_at`. */
-  active: boolean;
-}
-
-const ACTIVE: Record<AccountKind, string> = { seller: `"status" = 'active'`, admin: `"revoked_at" is null` };
-
-/** Sellers' addresses are stored lower-cased (sign-up); admins' as the operator typed them. */
-const EMAIL_MATCH: Record<AccountKind, string> = { seller: '"email" = ?', admin: 'lower("email") = ?' };
-
-async function credentialRow(em: EntityManager, kind: AccountKind, where: 'id' | 'email', value: string): Promise<CredentialRow | null> {
-  const rows: CredentialRow[] = await em.execute(
-    `select "id", "email", "password_hash", "locked_until", "totp_secret", "totp_enabled_at", ${ACTIVE[kind]} as "active"
-       from "${TABLE[kind]}" where ${where === 'email' ? EMAIL_MATCH[kind] : '"id" = ?'}`,
-    [value],
-  );
-  const row = rows[0];
-  // Raw rows carry timestamps as PostgreSQL's text (MikroORM's type parsers): made Dates here, once.
-  return row ? { ...row, locked_until: row.locked_until && new Date(row.locked_until) } : null;
-}
 
 /**
  * Sign-in with password and, when two-factor is on (always, for admins), an authentication code: a TOTP
@@ -67,9 +54,9 @@ export async function authenticate(
 ): Promise<string> {
   const codeSent = typeof code === 'string' && code.trim() !== '';
   const refused = () => domainError(codeSent ? 'SIGN_IN_FAILED_WITH_CODE' : 'SIGN_IN_FAILED');
-  const row = await credentialRow(em, kind, 'email', String(email ?? '').trim().toLowerCase());
-  const matches = await verifyPassword(String(password ?? ''), row?.password_hash ?? null);
-  if (!row || !row.password_hash) throw refused();
+  const row = await selectCredential(em, kind, 'email', String(email ?? '').trim().toLowerCase());
+  const matches = await verifyPassword(String(password ?? ''), row?.passwordHash ?? null);
+  if (!row || !row.passwordHash) throw refused();
   const path = await failurePath(em, kind, row, device, now);
   if (path.locked) throw domainError('ACCOUNT_LOCKED');
   const failed = () => path.fail(refused());
@@ -77,31 +64,24 @@ export async function authenticate(
   // A revoked admin learns nothing more than a wrong guess would (and spends no recovery code).
   if (kind === 'admin' && !row.active) throw refused();
   // Admins must have two-factor (PCI DSS v4 8.4.2): one without it has not finished the set-up link.
-  if (kind === 'admin' && !row.totp_enabled_at) throw domainError('TWO_FACTOR_SETUP_REQUIRED');
-  if (row.totp_enabled_at) {
+  if (kind === 'admin' && !row.totpEnabledAt) throw domainError('TWO_FACTOR_SETUP_REQUIRED');
+  if (row.totpEnabledAt) {
     if (!codeSent) throw domainError('AUTHENTICATION_CODE_REQUIRED');
     if (!(await secondFactorAccepted(em, box, kind, row, code!.trim(), now))) return failed();
   }
   if (!row.active) throw domainError('SELLER_INACTIVE');
   // A known device's success clears its own count only: strangers' count and lock stand.
   if (path.known) await clearDeviceFailures(em, path.known);
-  else await em.execute(`update "${TABLE[kind]}" set "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [row.id]);
+  else await clearFailedSignIns(em, kind, row.id);
   // Raised scrypt parameters reach each account at its next sign-in (the only time we hold the password).
-  if (needsRehash(row.password_hash)) await setPasswordHash(em, kind, row.id, await hashPassword(password));
+  if (needsRehash(row.passwordHash)) await setPasswordHash(em, kind, row.id, await hashPassword(password));
   return row.id;
 }
 
 async function countFailure(em: EntityManager, kind: AccountKind, id: string, now: Date, refusal: Error): Promise<never> {
   // Counted in one UPDATE, so parallel guesses cannot each read the same count.
-  const rows: { failed_sign_ins: number }[] = await em.execute(
-    `update "${TABLE[kind]}" set "failed_sign_ins" = "failed_sign_ins" + 1 where "id" = ? returning "failed_sign_ins"`,
-    [id],
-  );
-  if (rows[0].failed_sign_ins < SIGN_IN_MAX_FAILURES) throw refusal;
-  await em.execute(`update "${TABLE[kind]}" set "failed_sign_ins" = 0, "locked_until" = ? where "id" = ?`, [
-    new Date(now.getTime() + SIGN_IN_LOCKOUT_MINUTES * 60_000),
-    id,
-  ]);
+  if ((await countFailedSignIn(em, kind, id)) < SIGN_IN_MAX_FAILURES) throw refusal;
+  await lockAccount(em, kind, new Date(now.getTime() + SIGN_IN_LOCKOUT_MINUTES * 60_000), id);
   throw domainError('ACCOUNT_LOCKED');
 }
 
@@ -111,9 +91,9 @@ async function countFailure(em: EntityManager, kind: AccountKind, id: string, no
  * account's, shared by everyone else. So strangers' failures never lock out the owner's browser, and that
  * browser's own failures lock it alike (10 in a row, 30 minutes).
  */
-async function failurePath(em: EntityManager, kind: AccountKind, row: Pick<CredentialRow, 'id' | 'locked_until'>, device: string | null, now: Date) {
+async function failurePath(em: EntityManager, kind: AccountKind, row: Pick<Credential, 'id' | 'lockedUntil'>, device: string | null, now: Date) {
   const known = await knownDevice(em, device, row.id, now);
-  const lockedUntil = known ? known.lockedUntil : row.locked_until;
+  const lockedUntil = known ? known.lockedUntil : row.lockedUntil;
   return {
     known,
     locked: lockedUntil !== null && lockedUntil > now,
@@ -126,21 +106,10 @@ async function countKnownDeviceFailure(em: EntityManager, device: KnownDevice, n
 }
 
 /** A TOTP code of a step later than the last one used (one UPDATE: a replay, even concurrent, is refused), or an unused recovery code. */
-async function secondFactorAccepted(em: EntityManager, box: SecretBox, kind: AccountKind, row: CredentialRow, code: string, now: Date): Promise<boolean> {
-  const step = row.totp_secret ? totpStep(box.open(row.totp_secret), code, now.getTime()) : null;
-  if (step !== null) {
-    const rows = await em.execute(
-      `update "${TABLE[kind]}" set "totp_last_step" = ? where "id" = ? and ("totp_last_step" is null or "totp_last_step" < ?) returning "id"`,
-      [step, row.id, step],
-    );
-    return rows.length === 1;
-  }
-  const used = await em.execute(`update "recovery_codes" set "used_at" = ? where "code_hash" = ? and "account_id" = ? and "used_at" is null returning "code_hash"`, [
-    now,
-    recoveryCodeHash(code),
-    row.id,
-  ]);
-  return used.length === 1;
+async function secondFactorAccepted(em: EntityManager, box: SecretBox, kind: AccountKind, row: Credential, code: string, now: Date): Promise<boolean> {
+  const step = row.totpSecret ? totpStep(box.open(row.totpSecret), code, now.getTime()) : null;
+  if (step !== null) return claimTotpStep(em, kind, step, row.id);
+  return useRecoveryCode(em, now, recoveryCodeHash(code), row.id);
 }
 
 /**
@@ -148,11 +117,11 @@ async function secondFactorAccepted(em: EntityManager, box: SecretBox, kind: Acc
  * towards the lockout, on the browser's own count when it is a known device of the account (`device`).
  */
 export async function confirmPassword(em: EntityManager, kind: AccountKind, id: string, password: string, device: string | null = null, now = new Date()): Promise<void> {
-  const row = await credentialRow(em, kind, 'id', id);
+  const row = await selectCredential(em, kind, 'id', id);
   if (!row) throw domainError('SIGN_IN_FAILED');
   const path = await failurePath(em, kind, row, device, now);
   if (path.locked) throw domainError('ACCOUNT_LOCKED');
-  if (!(await verifyPassword(String(password ?? ''), row.password_hash))) await path.fail(domainError('PASSWORD_INCORRECT'));
+  if (!(await verifyPassword(String(password ?? ''), row.passwordHash))) await path.fail(domainError('PASSWORD_INCORRECT'));
 }
 
 /** What a signed-in person sends to confirm a sensitive change (docs/dashboard.md, "Re-authentication"). */
@@ -177,11 +146,11 @@ export async function confirmIdentity(
   device: string | null = null,
   now = new Date(),
 ): Promise<void> {
-  const row = await credentialRow(em, kind, 'id', id);
+  const row = await selectCredential(em, kind, 'id', id);
   if (!row) throw domainError('SIGN_IN_FAILED');
   const path = await failurePath(em, kind, row, device, now);
   if (path.locked) throw domainError('ACCOUNT_LOCKED');
-  if (row.totp_enabled_at) {
+  if (row.totpEnabledAt) {
     const code = String(proof.code ?? '').trim();
     if (code === '') throw domainError('REAUTHENTICATION_REQUIRED', true);
     if (!(await secondFactorAccepted(em, box, kind, row, code, now))) await path.fail(domainError('AUTHENTICATION_CODE_INVALID'));
@@ -189,16 +158,16 @@ export async function confirmIdentity(
   }
   const password = String(proof.currentPassword ?? '');
   if (password === '') throw domainError('REAUTHENTICATION_REQUIRED', false);
-  if (!(await verifyPassword(password, row.password_hash))) await path.fail(domainError('PASSWORD_INCORRECT'));
+  if (!(await verifyPassword(password, row.passwordHash))) await path.fail(domainError('PASSWORD_INCORRECT'));
 }
 
 export async function setPasswordHash(em: EntityManager, kind: AccountKind, id: string, passwordHash: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "password_hash" = ? where "id" = ?`, [passwordHash, id]);
+  await updatePasswordHash(em, kind, passwordHash, id);
 }
 
 /** A new password (reset, invitation, set-up): the lockout is cleared, as the person proved the mailbox. */
 export async function replacePassword(em: EntityManager, kind: AccountKind, id: string, passwordHash: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "password_hash" = ?, "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [passwordHash, id]);
+  await replacePasswordHash(em, kind, passwordHash, id);
 }
 
 /**
@@ -206,25 +175,21 @@ export async function replacePassword(em: EntityManager, kind: AccountKind, id: 
  * two-factor is on only after `confirmTwoFactor` proves the app has it.
  */
 export async function beginTwoFactor(em: EntityManager, box: SecretBox, kind: AccountKind, id: string) {
-  const row = await credentialRow(em, kind, 'id', id);
+  const row = await selectCredential(em, kind, 'id', id);
   if (!row) throw domainError('SIGN_IN_FAILED');
-  if (row.totp_enabled_at) throw domainError('TWO_FACTOR_ALREADY_ON');
+  if (row.totpEnabledAt) throw domainError('TWO_FACTOR_ALREADY_ON');
   const secret = newTotpSecret();
-  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = ?, "totp_last_step" = null where "id" = ?`, [box.seal(secret), id]);
+  await storeTotpSecret(em, kind, box.seal(secret), id);
   return totpEnrolment(secret, row.email);
 }
 
 /** The first code from the app turns two-factor on; answers 10 new recovery codes, shown once (only their hashes are kept). */
 export async function confirmTwoFactor(em: EntityManager, box: SecretBox, kind: AccountKind, id: string, code: string, now = new Date()): Promise<string[]> {
-  const row = await credentialRow(em, kind, 'id', id);
-  if (!row?.totp_secret || row.totp_enabled_at) throw domainError(row?.totp_enabled_at ? 'TWO_FACTOR_ALREADY_ON' : 'TWO_FACTOR_NOT_STARTED');
-  const step = totpStep(box.open(row.totp_secret), String(code ?? '').trim(), now.getTime());
+  const row = await selectCredential(em, kind, 'id', id);
+  if (!row?.totpSecret || row.totpEnabledAt) throw domainError(row?.totpEnabledAt ? 'TWO_FACTOR_ALREADY_ON' : 'TWO_FACTOR_NOT_STARTED');
+  const step = totpStep(box.open(row.totpSecret), String(code ?? '').trim(), now.getTime());
   if (step === null) throw domainError('AUTHENTICATION_CODE_INVALID');
-  const turnedOn = await em.execute(
-    `update "${TABLE[kind]}" set "totp_enabled_at" = ?, "totp_last_step" = ? where "id" = ? and "totp_enabled_at" is null and "totp_secret" = ? returning "id"`,
-    [now, step, id, row.totp_secret],
-  );
-  if (turnedOn.length !== 1) throw domainError('TWO_FACTOR_ALREADY_ON');
+  if (!(await enableTotp(em, kind, now, step, id, row.totpSecret))) throw domainError('TWO_FACTOR_ALREADY_ON');
   return replaceRecoveryCodes(em, id, now);
 }
 
@@ -241,11 +206,11 @@ export async function disableTwoFactor(
 ): Promise<void> {
   if (kind === 'admin') throw domainError('TWO_FACTOR_REQUIRED');
   await confirmPassword(em, kind, id, password, device, now);
-  const row = await credentialRow(em, kind, 'id', id);
-  if (!row?.totp_enabled_at) throw domainError('TWO_FACTOR_NOT_STARTED');
+  const row = await selectCredential(em, kind, 'id', id);
+  if (!row?.totpEnabledAt) throw domainError('TWO_FACTOR_NOT_STARTED');
   if (!(await secondFactorAccepted(em, box, kind, row, String(code ?? '').trim(), now))) return (await failurePath(em, kind, row, device, now)).fail(domainError('AUTHENTICATION_CODE_INVALID'));
-  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = null, "totp_enabled_at" = null, "totp_last_step" = null where "id" = ?`, [id]);
-  await em.execute(`delete from "recovery_codes" where "account_id" = ?`, [id]);
+  await clearTotp(em, kind, id);
+  await deleteRecoveryCodes(em, id);
 }
 
 /**
@@ -254,18 +219,18 @@ export async function disableTwoFactor(
  * secret, its last step and the recovery codes go.
  */
 export async function removeTwoFactor(em: EntityManager, id: string, kind: AccountKind = 'seller'): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = null, "totp_enabled_at" = null, "totp_last_step" = null where "id" = ?`, [id]);
-  await em.execute(`delete from "recovery_codes" where "account_id" = ?`, [id]);
+  await clearTotp(em, kind, id);
+  await deleteRecoveryCodes(em, id);
 }
 
 async function replaceRecoveryCodes(em: EntityManager, id: string, now: Date): Promise<string[]> {
   const codes = newRecoveryCodes();
-  await em.execute(`delete from "recovery_codes" where "account_id" = ?`, [id]);
-  for (const code of codes) await em.execute(`insert into "recovery_codes" ("code_hash", "account_id", "created_at") values (?, ?, ?)`, [recoveryCodeHash(code), id, now]);
+  await deleteRecoveryCodes(em, id);
+  for (const code of codes) await insertRecoveryCode(em, recoveryCodeHash(code), id, now);
   return codes;
 }
 
 /** Whether two-factor is on for the account. */
 export async function twoFactorEnabled(em: EntityManager, kind: AccountKind, id: string): Promise<boolean> {
-  return Boolean((await credentialRow(em, kind, 'id', id))?.totp_enabled_at);
+  return Boolean((await selectCredential(em, kind, 'id', id))?.totpEnabledAt);
 }

@@ -2,6 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KNOWN_DEVICE_DAYS, SIGN_IN_LOCKOUT_MINUTES, SIGN_IN_MAX_FAILURES } from '../../shared/limits';
 import { sha256Hex } from '../../shared/secrets';
+import {
+  clearKnownDeviceFailures,
+  countDeviceFailedSignIn,
+  deleteDevicesExcept,
+  deleteKnownDevice,
+  deleteUnseenDevices,
+  lockKnownDevice,
+  moveOtherAccountsDevices,
+  selectKnownDevice,
+  upsertKnownDevice,
+} from './known-device-store';
 
 /**
  * Known devices (docs/dashboard.md, "Lockout"): a browser that signed in to an account keeps a random token in
@@ -22,12 +33,8 @@ const since = (now: Date) => new Date(now.getTime() - KNOWN_DEVICE_DAYS * DAY_MS
 /** The browser's row for this account, when its cookie names a device that signed in to it within KNOWN_DEVICE_DAYS. */
 export async function knownDevice(em: EntityManager, token: string | null | undefined, accountId: string, now = new Date()): Promise<KnownDevice | null> {
   if (!token) return null;
-  const rows: { token_hash: string; locked_until: Date | string | null }[] = await em.execute(
-    `select "token_hash", "locked_until" from "known_devices" where "token_hash" = ? and "account_id" = ? and "last_used_at" > ?`,
-    [sha256Hex(token), accountId, since(now)],
-  );
-  const row = rows[0];
-  return row ? { tokenHash: row.token_hash, accountId, lockedUntil: row.locked_until ? new Date(row.locked_until) : null } : null;
+  const row = await selectKnownDevice(em, sha256Hex(token), accountId, since(now));
+  return row ? { tokenHash: row.tokenHash, accountId, lockedUntil: row.lockedUntil } : null;
 }
 
 /**
@@ -35,22 +42,14 @@ export async function knownDevice(em: EntityManager, token: string | null | unde
  * share a count). Answers true when this failure locked it (the 10th: 30 minutes).
  */
 export async function countDeviceFailure(em: EntityManager, device: KnownDevice, now = new Date()): Promise<boolean> {
-  const rows: { failed_sign_ins: number }[] = await em.execute(
-    `update "known_devices" set "failed_sign_ins" = "failed_sign_ins" + 1 where "token_hash" = ? and "account_id" = ? returning "failed_sign_ins"`,
-    [device.tokenHash, device.accountId],
-  );
-  if ((rows[0]?.failed_sign_ins ?? 0) < SIGN_IN_MAX_FAILURES) return false;
-  await em.execute(`update "known_devices" set "failed_sign_ins" = 0, "locked_until" = ? where "token_hash" = ? and "account_id" = ?`, [
-    new Date(now.getTime() + SIGN_IN_LOCKOUT_MINUTES * 60_000),
-    device.tokenHash,
-    device.accountId,
-  ]);
+  if ((await countDeviceFailedSignIn(em, device.tokenHash, device.accountId)) < SIGN_IN_MAX_FAILURES) return false;
+  await lockKnownDevice(em, new Date(now.getTime() + SIGN_IN_LOCKOUT_MINUTES * 60_000), device.tokenHash, device.accountId);
   return true;
 }
 
 /** A success from a known device clears that device's count (never the account's: strangers' lock stands). */
 export async function clearDeviceFailures(em: EntityManager, device: KnownDevice): Promise<void> {
-  await em.execute(`update "known_devices" set "failed_sign_ins" = 0, "locked_until" = null where "token_hash" = ? and "account_id" = ?`, [device.tokenHash, device.accountId]);
+  await clearKnownDeviceFailures(em, device.tokenHash, device.accountId);
 }
 
 /**
@@ -62,15 +61,11 @@ export async function clearDeviceFailures(em: EntityManager, device: KnownDevice
 export async function rememberDevice(em: EntityManager, accountId: string, brought: string | null | undefined, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const tokenHash = sha256Hex(token);
-  if (brought) await em.execute(`update "known_devices" set "token_hash" = ? where "token_hash" = ? and "account_id" <> ?`, [tokenHash, sha256Hex(brought), accountId]);
-  if (brought) await em.execute(`delete from "known_devices" where "token_hash" = ? and "account_id" = ?`, [sha256Hex(brought), accountId]);
+  if (brought) await moveOtherAccountsDevices(em, tokenHash, sha256Hex(brought), accountId);
+  if (brought) await deleteKnownDevice(em, sha256Hex(brought), accountId);
   // Devices not seen for KNOWN_DEVICE_DAYS are strangers already: their rows go.
-  await em.execute(`delete from "known_devices" where "account_id" = ? and "last_used_at" <= ?`, [accountId, since(now)]);
-  await em.execute(
-    `insert into "known_devices" ("token_hash", "account_id", "created_at", "last_used_at", "failed_sign_ins", "locked_until") values (?, ?, ?, ?, 0, null)
-      on conflict ("token_hash", "account_id") do update set "last_used_at" = excluded."last_used_at", "failed_sign_ins" = 0, "locked_until" = null`,
-    [tokenHash, accountId, now, now],
-  );
+  await deleteUnseenDevices(em, accountId, since(now));
+  await upsertKnownDevice(em, tokenHash, accountId, now);
   return token;
 }
 
@@ -79,5 +74,5 @@ export async function rememberDevice(em: EntityManager, accountId: string, broug
  * signed in before is a stranger again. `keep`: the token of the browser making the change, which stays known.
  */
 export async function forgetDevices(em: EntityManager, accountId: string, keep: string | null = null): Promise<void> {
-  await em.execute(`delete from "known_devices" where "account_id" = ? and "token_hash" <> ?`, [accountId, keep ? sha256Hex(keep) : '']);
+  await deleteDevicesExcept(em, accountId, keep ? sha256Hex(keep) : '');
 }

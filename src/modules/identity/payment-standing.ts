@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SellerStatus } from './seller.entity';
 import { ShopStatus } from './shop.entity';
+import { lockPaymentShopStanding } from './standing-store';
 
 /** What decides whether a shop may take card payments: its own state and its seller's. */
 export interface ShopStanding {
@@ -35,11 +36,5 @@ export function standingOf(shop: { status: ShopStatus; deletedAt: Date | null; s
  * was told the seller is suspended.
  */
 export async function lockedStandingOfPaymentShop(tx: EntityManager, paymentId: string): Promise<ShopStanding> {
-  const [row] = await tx.execute<{ shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[]>(
-    `select sh."status" as shop_status, sh."deleted_at", se."status" as seller_status
-       from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
-      where p."id" = ? for share of sh, se`,
-    [paymentId],
-  );
-  return { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status };
+  return lockPaymentShopStanding(tx, paymentId);
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { backfillPayoutAccountLast4, resealValue, selectSealedValues } from './sealed-secret-store';
 import { keyId, type SecretBox } from './secret-box';
 
 /** Every column whose values go through the secret box (src/modules/identity/secret-box.ts). */
@@ -32,14 +33,12 @@ export interface ReencryptionReport {
 export async function reencryptSecrets(em: EntityManager, box: SecretBox, currentKeyHex: string): Promise<ReencryptionReport> {
   const report: ReencryptionReport = { key_id: keyId(currentKeyHex), resealed: {}, current: {}, failed: [] };
   // Numbers stored before only their last four were kept apart get that column now, while they are still plain.
-  await em.execute(`update "sellers" set "payout_account_last4" = right("payout_account_number", 4)
-    where "payout_account_last4" is null and "payout_account_number" is not null and "payout_account_number" !~ '^aes[12]:'`);
+  await backfillPayoutAccountLast4(em);
   for (const { table, column } of SEALED_COLUMNS) {
     const name = `${table}.${column}`;
     report.resealed[name] = 0;
     report.current[name] = 0;
-    const rows: { id: string; value: string }[] = await em.execute(`select "id", "${column}" as "value" from "${table}" where "${column}" is not null order by "id"`);
-    for (const { id, value } of rows) {
+    for (const { id, value } of await selectSealedValues(em, table, column)) {
       if (!box.stale(value)) {
         report.current[name] += 1;
         continue;
@@ -51,8 +50,7 @@ export async function reencryptSecrets(em: EntityManager, box: SecretBox, curren
         report.failed.push({ table, column, id, problem: (error as Error).message });
         continue;
       }
-      const moved = await em.execute(`update "${table}" set "${column}" = ? where "id" = ? and "${column}" = ? returning "id"`, [box.seal(plain), id, value]);
-      if (moved.length === 1) report.resealed[name] += 1;
+      if (await resealValue(em, table, column, box.seal(plain), id, value)) report.resealed[name] += 1;
     }
   }
   return report;

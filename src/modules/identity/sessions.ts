@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../../shared/secrets';
 import { prefixedId } from '../../shared/random-id';
-import type { Seller, SellerStatus } from './seller.entity';
-import type { ShopStatus } from './shop.entity';
+import type { Seller } from './seller.entity';
 import type { AccountKind } from './credentials';
 import { changeRefusalOf, sellerMaySignIn, type SessionChangeRefusal } from './session-standing';
 import { SellerSession } from './seller-session.entity';
+import { insertAdminSession, revokeOtherSessions, revokeOwnedSession, revokeSession, selectActiveSessions, touchUnexpiredSession } from './session-store';
+import { selectSellerStanding } from './standing-store';
 
 export interface SessionSettings {
   /** SESSION_IDLE_TIMEOUT_MS (PCI DSS v4 8.2.8: 15 minutes at most). */
@@ -26,12 +27,6 @@ export interface LiveSession {
   changesRefused: SessionChangeRefusal | null;
 }
 
-/** Seller sessions (dashboard) and admin sessions (/admin) follow the same rules in two tables. */
-const TABLE: Record<AccountKind, { table: string; owner: string }> = {
-  seller: { table: 'seller_sessions', owner: 'seller_id' },
-  admin: { table: 'admin_sessions', owner: 'admin_id' },
-};
-
 const USER_AGENT_MAX = 300;
 
 /** A fresh session for the seller: the token goes into the cookie, its hash into the table. */
@@ -44,14 +39,7 @@ export function startSession(em: EntityManager, seller: Seller, userAgent: strin
 /** A fresh admin session (the admin console's sign-in); the token goes into the admin cookie. */
 export async function startAdminSession(em: EntityManager, adminId: string, userAgent: string | null, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await em.execute(`insert into "admin_sessions" ("id", "admin_id", "token_hash", "created_at", "last_seen_at", "user_agent") values (?, ?, ?, ?, ?, ?)`, [
-    prefixedId('ases', 16),
-    adminId,
-    sha256Hex(token),
-    now,
-    now,
-    userAgent?.slice(0, USER_AGENT_MAX) ?? null,
-  ]);
+  await insertAdminSession(em, prefixedId('ases', 16), adminId, sha256Hex(token), now, userAgent?.slice(0, USER_AGENT_MAX) ?? null);
   return token;
 }
 
@@ -69,30 +57,15 @@ export function csrfTokenFor(sessionToken: string): string {
  * Answers the session's id and its owner's.
  */
 async function touchSession(em: EntityManager, kind: AccountKind, token: string, settings: SessionSettings, now: Date): Promise<{ id: string; owner: string } | null> {
-  const { table, owner } = TABLE[kind];
-  const rows: { id: string; owner: string }[] = await em.execute(
-    `update "${table}" set "last_seen_at" = ?
-      where "token_hash" = ? and "revoked_at" is null and "last_seen_at" > ? and "created_at" > ?
-      returning "id", "${owner}" as "owner"`,
-    [now, sha256Hex(token), new Date(now.getTime() - settings.idleTimeoutMs), new Date(now.getTime() - settings.absoluteTimeoutMs)],
-  );
-  return rows[0] ?? null;
+  return touchUnexpiredSession(em, kind, now, sha256Hex(token), new Date(now.getTime() - settings.idleTimeoutMs), new Date(now.getTime() - settings.absoluteTimeoutMs));
 }
 
 /** A live seller session, the seller's live shop, and the standing of both (read on every request, as an API key's). */
 export async function liveSession(em: EntityManager, token: string, settings: SessionSettings, now = new Date()): Promise<LiveSession | null> {
   const session = await touchSession(em, 'seller', token, settings, now);
   if (!session) return null;
-  const [row]: { seller_status: SellerStatus; shop_id: string | null; shop_status: ShopStatus | null; last_deleted_by_admin: boolean | null }[] = await em.execute(
-    `select se."status" as "seller_status", sh."id" as "shop_id", sh."status" as "shop_status",
-        (select d."deleted_by_admin" from "shops" d where d."seller_id" = se."id" and d."deleted_at" is not null
-          order by d."deleted_at" desc, d."id" desc limit 1) as "last_deleted_by_admin"
-       from "sellers" se left join "shops" sh on sh."seller_id" = se."id" and sh."deleted_at" is null
-      where se."id" = ?`,
-    [session.owner],
-  );
-  const standing = { sellerStatus: row.seller_status, liveShopStatus: row.shop_status ?? null, lastDeletedByAdmin: row.last_deleted_by_admin };
-  return { sessionId: session.id, sellerId: session.owner, shopId: row.shop_id ?? null, sellerActive: sellerMaySignIn(standing), changesRefused: changeRefusalOf(standing) };
+  const standing = await selectSellerStanding(em, session.owner);
+  return { sessionId: session.id, sellerId: session.owner, shopId: standing.shopId, sellerActive: sellerMaySignIn(standing), changesRefused: changeRefusalOf(standing) };
 }
 
 /** A live admin session: its id and the admin's. */
@@ -103,18 +76,12 @@ export async function liveAdminSession(em: EntityManager, token: string, setting
 
 /** Sign out: this session only. */
 export async function endSession(em: EntityManager, sessionId: string, kind: AccountKind = 'seller'): Promise<void> {
-  await em.execute(`update "${TABLE[kind].table}" set "revoked_at" = ? where "id" = ? and "revoked_at" is null`, [new Date(), sessionId]);
+  await revokeSession(em, kind, new Date(), sessionId);
 }
 
 /** Sign out everywhere: every session of the account, or all but `keep` (a password change keeps the session that made it). */
 export async function endAllSessions(em: EntityManager, accountId: string, kind: AccountKind = 'seller', keep: string | null = null): Promise<number> {
-  const { table, owner } = TABLE[kind];
-  const ended = await em.execute(`update "${table}" set "revoked_at" = ? where "${owner}" = ? and "revoked_at" is null and "id" <> ? returning "id"`, [
-    new Date(),
-    accountId,
-    keep ?? '',
-  ]);
-  return ended.length;
+  return revokeOtherSessions(em, kind, new Date(), accountId, keep ?? '');
 }
 
 export interface SessionSummary {
@@ -126,25 +93,12 @@ export interface SessionSummary {
 
 /** The account's sessions that may still be live (not revoked, within both timeouts), most recently used first. */
 export async function activeSessions(em: EntityManager, kind: AccountKind, accountId: string, settings: SessionSettings, now = new Date()): Promise<SessionSummary[]> {
-  const { table, owner } = TABLE[kind];
-  const rows: { id: string; created_at: Date; last_seen_at: Date; user_agent: string | null }[] = await em.execute(
-    `select "id", "created_at", "last_seen_at", "user_agent" from "${table}"
-      where "${owner}" = ? and "revoked_at" is null and "last_seen_at" > ? and "created_at" > ?
-      order by "last_seen_at" desc, "id"`,
-    [accountId, new Date(now.getTime() - settings.idleTimeoutMs), new Date(now.getTime() - settings.absoluteTimeoutMs)],
-  );
-  return rows.map((row) => ({ id: row.id, createdAt: new Date(row.created_at), lastSeenAt: new Date(row.last_seen_at), userAgent: row.user_agent }));
+  return selectActiveSessions(em, kind, accountId, new Date(now.getTime() - settings.idleTimeoutMs), new Date(now.getTime() - settings.absoluteTimeoutMs));
 }
 
 /** Ends one of the account's own sessions; another account's session id is "not found", never ended. */
 export async function revokeOwnSession(em: EntityManager, kind: AccountKind, accountId: string, sessionId: string): Promise<boolean> {
-  const { table, owner } = TABLE[kind];
-  const ended = await em.execute(`update "${table}" set "revoked_at" = ? where "id" = ? and "${owner}" = ? and "revoked_at" is null returning "id"`, [
-    new Date(),
-    sessionId,
-    accountId,
-  ]);
-  return ended.length === 1;
+  return revokeOwnedSession(em, kind, new Date(), sessionId, accountId);
 }
 
 /** "Firefox on Linux": enough to recognise one's own devices, without showing the whole header. */

@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
-import { exactCents, type Cents } from '../../shared/cents';
-import { timeOf } from '../../shared/csv';
-import { DAILY_VOLUME_MAX_DAYS, EXPORT_PAGE_ROWS } from '../../shared/limits';
+import type { Cents } from '../../shared/cents';
+import { DAILY_VOLUME_MAX_DAYS } from '../../shared/limits';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { balanceFigures } from './balance-checkpoints';
+import {
+  countLines, linePagesOldestFirst, runningBalancesAt, selectBalanceBefore, selectDailyGross, selectLinesNewestFirst, selectLinesWithSumBefore,
+  selectTotalsByKind, type LedgerLine, type LineSelection,
+} from './balance-store';
 
 /**
  * A seller's balance transactions (docs/dashboard.md, "Balance"): every ledger line that moved the seller's
@@ -46,93 +49,38 @@ export interface BalanceLineFilter {
   kinds?: readonly string[] | null;
 }
 
-interface LineRow {
-  id: string;
-  kind: BalanceLineKind;
-  amount: string;
-  paid_out: string | null;
-  created_at: Date | string;
-  payment_id: string | null;
-  withdrawal_id: string | null;
-  refund_id: string | null;
-}
-
-/** The lines as SQL (an alias `l` over both sources), with the filter's conditions pushed into each source. */
-function linesSql(sellerId: string, filter: BalanceLineFilter): { sql: string; params: unknown[] } {
+/** The filter checked, its kinds made distinct: which lines the store reads. */
+function selectionOf(sellerId: string, filter: BalanceLineFilter): LineSelection {
   if (filter.from && filter.to && filter.from >= filter.to) throw domainError('DATE_RANGE_INVALID');
   const kinds = filter.kinds?.length ? [...new Set(filter.kinds)] : null;
   if (kinds?.some((kind) => !(BALANCE_LINE_KINDS as readonly string[]).includes(kind))) throw domainError('BALANCE_LINE_KIND_INVALID', BALANCE_LINE_KINDS.join(', '));
-  const conditions: string[] = [];
-  const conditionParams: unknown[] = [];
-  if (filter.from) {
-    conditions.push('e."created_at" >= ?');
-    conditionParams.push(filter.from);
-  }
-  if (filter.to) {
-    conditions.push('e."created_at" < ?');
-    conditionParams.push(filter.to);
-  }
-  if (kinds) {
-    conditions.push('e."kind" = any(array[?]::text[])');
-    conditionParams.push(kinds);
-  }
-  const extra = conditions.map((c) => ` and ${c}`).join('');
-  const columns = 'e."id", e."kind", e."created_at", e."payment_id", e."withdrawal_id", e."refund_id"';
-  const balanceSide = kinds && !kinds.some((kind) => kind !== 'payout') ? null : `select ${columns}, e."amount", null::bigint as "paid_out" from "ledger_entries" e
-      where e."seller_id" = ? and e."account" = 'seller_balance'${extra}`;
-  const payoutSide = kinds && !kinds.includes('payout') ? null : `select ${columns}, 0::bigint as "amount", e."amount" as "paid_out" from "ledger_entries" e
-      where e."account" = 'payouts' and e."withdrawal_id" in (select w."id" from "withdrawals" w where w."seller_id" = ?)${extra}`;
-  const sides = [balanceSide, payoutSide].filter((side): side is string => side !== null);
-  const params = sides.flatMap(() => [sellerId, ...conditionParams]);
-  return { sql: `(${sides.map((side) => `(${side})`).join(' union all ')}) l`, params };
+  return { sellerId, from: filter.from ?? null, to: filter.to ?? null, kinds };
 }
 
-/**
- * The available balance right after each of the given entry ids: the seller's last checkpoint at or before
- * the id plus its entries after the checkpoint up to the id (at most about CHECKPOINT_EVERY of them). Callers
- * read the figures first (balanceFigures), which brings the checkpoints up to date.
- */
-export async function runningBalancesAt(em: EntityManager, sellerId: string, ids: readonly string[]): Promise<Map<string, Cents>> {
-  const found = new Map<string, Cents>();
-  if (ids.length === 0) return found;
-  const rows = await em.execute<{ id: string; running: string }[]>(
-    `select x."id"::text as id, coalesce(c."available", 0) + coalesce(t.sum, 0) as running
-       from unnest(array[?]::bigint[]) as x("id")
-       left join lateral (select k."through_entry_id", k."available" from "ledger_checkpoints" k
-                           where k."seller_id" = ? and k."through_entry_id" <= x."id" order by k."through_entry_id" desc limit 1) c on true
-       cross join lateral (select sum(e."amount") as sum from "ledger_entries" e
-                            where e."seller_id" = ? and e."account" = 'seller_balance'
-                              and e."id" > coalesce(c."through_entry_id", 0) and e."id" <= x."id") t`,
-    [ids as string[], sellerId, sellerId],
-  );
-  for (const r of rows) found.set(r.id, exactCents(r.running));
-  return found;
-}
-
-function lineOf(row: LineRow, running: Cents): BalanceLine {
+function lineOf(line: LedgerLine, running: Cents): BalanceLine {
   return {
-    id: String(row.id),
-    kind: row.kind,
-    amount: Number(row.amount),
-    paidOut: row.paid_out === null ? null : Number(row.paid_out),
+    id: line.id,
+    kind: line.kind,
+    amount: line.amount,
+    paidOut: line.paidOut,
     runningBalance: running,
-    createdAt: timeOf(row.created_at),
-    paymentId: row.payment_id,
-    withdrawalId: row.withdrawal_id,
-    refundId: row.refund_id,
+    createdAt: line.createdAt,
+    paymentId: line.paymentId,
+    withdrawalId: line.withdrawalId,
+    refundId: line.refundId,
   };
 }
 
 /** One page of a seller's balance transactions, newest first, each with the balance right after it. */
 export async function balanceLines(em: EntityManager, sellerId: string, filter: BalanceLineFilter, page?: number | null, limit?: number | null): Promise<Page<BalanceLine>> {
   const request = validPageRequest(page, limit);
-  const lines = linesSql(sellerId, filter);
+  const lines = selectionOf(sellerId, filter);
   const window = windowOf(request);
   await balanceFigures(em, [sellerId]);
-  const rows = await em.execute<LineRow[]>(`select l.* from ${lines.sql} order by l."id" desc limit ? offset ?`, [...lines.params, window.limit, window.offset]);
-  const [{ total }] = await em.execute<{ total: string }[]>(`select count(*) as total from ${lines.sql}`, lines.params);
-  const running = await runningBalancesAt(em, sellerId, rows.map((r) => String(r.id)));
-  return pageOf(request, rows.map((r) => lineOf(r, running.get(String(r.id))!)), Number(total));
+  const rows = await selectLinesNewestFirst(em, lines, window.limit, window.offset);
+  const total = await countLines(em, lines);
+  const running = await runningBalancesAt(em, sellerId, rows.map((r) => r.id));
+  return pageOf(request, rows.map((r) => lineOf(r, running.get(r.id)!)), total);
 }
 
 /**
@@ -142,16 +90,11 @@ export async function balanceLines(em: EntityManager, sellerId: string, filter: 
  * filter hides some; with a filter, each line's balance is read from the checkpoints).
  */
 export async function eachBalanceLinePage(em: EntityManager, sellerId: string, filter: BalanceLineFilter, write: (lines: BalanceLine[]) => Promise<void>): Promise<void> {
-  const lines = linesSql(sellerId, filter);
+  const lines = selectionOf(sellerId, filter);
   await balanceFigures(em, [sellerId]);
-  let after = '0';
-  for (;;) {
-    const rows = await em.execute<LineRow[]>(`select l.* from ${lines.sql} where l."id" > ? order by l."id" asc limit ?`, [...lines.params, after, EXPORT_PAGE_ROWS]);
-    if (rows.length === 0) return;
-    const running = await runningBalancesAt(em, sellerId, rows.map((r) => String(r.id)));
-    await write(rows.map((r) => lineOf(r, running.get(String(r.id))!)));
-    after = String(rows[rows.length - 1].id);
-    if (rows.length < EXPORT_PAGE_ROWS) return;
+  for await (const rows of linePagesOldestFirst(em, lines)) {
+    const running = await runningBalancesAt(em, sellerId, rows.map((r) => r.id));
+    await write(rows.map((r) => lineOf(r, running.get(r.id)!)));
   }
 }
 
@@ -194,22 +137,10 @@ export interface MonthlyStatement {
  */
 export async function monthlyStatement(em: EntityManager, sellerId: string, month: string): Promise<MonthlyStatement> {
   const { from, to } = monthBounds(month);
-  const [{ opening }] = await em.execute<{ opening: string }[]>(
-    `select coalesce(sum(e."amount"), 0) as opening from "ledger_entries" e
-      where e."seller_id" = ? and e."account" = 'seller_balance' and e."created_at" < ?`,
-    [sellerId, from],
-  );
-  const lines = linesSql(sellerId, { from, to });
-  const rows = await em.execute<{ kind: BalanceLineKind; amount: string; paid_out: string; count: string }[]>(
-    `select l."kind", coalesce(sum(l."amount"), 0) as amount, coalesce(sum(l."paid_out"), 0) as paid_out, count(*) as count
-       from ${lines.sql} group by l."kind"`,
-    lines.params,
-  );
+  const openingCents = await selectBalanceBefore(em, sellerId, from);
+  const lines = selectionOf(sellerId, { from, to });
   const order = (kind: string) => BALANCE_LINE_KINDS.indexOf(kind as BalanceLineKind);
-  const totals = rows
-    .map((r) => ({ kind: r.kind, amount: exactCents(r.amount), paidOut: exactCents(r.paid_out), count: Number(r.count) }))
-    .sort((a, b) => order(a.kind) - order(b.kind));
-  const openingCents = exactCents(opening);
+  const totals = (await selectTotalsByKind(em, lines)).sort((a, b) => order(a.kind) - order(b.kind));
   const closing = totals.reduce((sum, t) => sum + t.amount, openingCents);
   return { month, from, to, opening: openingCents, closing, totals, lineCount: totals.reduce((sum, t) => sum + t.count, 0) };
 }
@@ -220,27 +151,18 @@ export async function monthlyStatement(em: EntityManager, sellerId: string, mont
  */
 export async function statementLines(em: EntityManager, sellerId: string, statement: MonthlyStatement, page?: number | null, limit?: number | null): Promise<Page<BalanceLine>> {
   const request = validPageRequest(page, limit);
-  const lines = linesSql(sellerId, { from: statement.from, to: statement.to });
+  const lines = selectionOf(sellerId, { from: statement.from, to: statement.to });
   const window = windowOf(request);
-  const rows = await em.execute<(LineRow & { before: string })[]>(
-    `select l.*, coalesce(sum(l."amount") over (order by l."id" rows between unbounded preceding and 1 preceding), 0) as before
-       from ${lines.sql} order by l."id" asc limit ? offset ?`,
-    [...lines.params, window.limit, window.offset],
-  );
-  return pageOf(request, rows.map((r) => lineOf(r, statement.opening + exactCents(r.before) + BigInt(Number(r.amount)))), statement.lineCount);
+  const rows = await selectLinesWithSumBefore(em, lines, window.limit, window.offset);
+  return pageOf(request, rows.map((r) => lineOf(r, statement.opening + r.sumBefore + BigInt(r.amount))), statement.lineCount);
 }
 
 /** The statement's lines, oldest first, one keyset page at a time, with the balance after each from the opening. */
 export async function eachStatementLinePage(em: EntityManager, sellerId: string, statement: MonthlyStatement, write: (lines: BalanceLine[]) => Promise<void>): Promise<void> {
-  const lines = linesSql(sellerId, { from: statement.from, to: statement.to });
-  let after = '0';
+  const lines = selectionOf(sellerId, { from: statement.from, to: statement.to });
   let balance = statement.opening;
-  for (;;) {
-    const rows = await em.execute<LineRow[]>(`select l.* from ${lines.sql} where l."id" > ? order by l."id" asc limit ?`, [...lines.params, after, EXPORT_PAGE_ROWS]);
-    if (rows.length === 0) return;
-    await write(rows.map((r) => lineOf(r, (balance += BigInt(Number(r.amount))))));
-    after = String(rows[rows.length - 1].id);
-    if (rows.length < EXPORT_PAGE_ROWS) return;
+  for await (const rows of linePagesOldestFirst(em, lines)) {
+    await write(rows.map((r) => lineOf(r, (balance += BigInt(r.amount)))));
   }
 }
 
@@ -265,18 +187,11 @@ export async function dailyVolume(em: EntityManager, sellerId: string, days: num
   if (!Number.isSafeInteger(days) || days < 1 || days > DAILY_VOLUME_MAX_DAYS) throw domainError('DAYS_INVALID', DAILY_VOLUME_MAX_DAYS);
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const first = today - (days - 1) * 86_400_000;
-  const rows = await em.execute<{ day: string; gross: string; count: string }[]>(
-    `select to_char(p."created_at" at time zone 'UTC', 'YYYY-MM-DD') as day, sum(p."amount") as gross, count(*) as count
-       from "payments" p
-      where p."shop_id" in (select s."id" from "shops" s where s."seller_id" = ?)
-        and p."created_at" >= ? and p."created_at" < ? and p."status" = any(array[?]::text[]) and not p."test"
-      group by 1`,
-    [sellerId, new Date(first), new Date(today + 86_400_000), [PAYMENT.COMPLETED, PAYMENT.REFUNDED]],
-  );
+  const rows = await selectDailyGross(em, sellerId, new Date(first), new Date(today + 86_400_000), [PAYMENT.COMPLETED, PAYMENT.REFUNDED]);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   return Array.from({ length: days }, (_, i) => {
     const day = new Date(first + i * 86_400_000).toISOString().slice(0, 10);
     const row = byDay.get(day);
-    return { day, gross: row ? exactCents(row.gross) : 0n, count: row ? Number(row.count) : 0 };
+    return { day, gross: row ? row.gross : 0n, count: row ? row.count : 0 };
   });
 }

@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FIGURE_SUMS_SQL } from './balance-checkpoints';
+import { FIGURE_SUMS_SQL } from './balance-store';
 import { enumOf, sqlList } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from '../withdrawals/withdrawal.lifecycle';
 import { FEE_PERCENT } from './fee';
+import { beginLedgerSnapshot, countSellersAndEntries, selectViolations } from './ledger-store';
 
 /**
  * The money invariants, each one SQL query that returns the rows breaking it (none when the books are
@@ -183,16 +184,10 @@ export interface LedgerCheck {
  */
 export async function checkLedger(em: EntityManager): Promise<LedgerCheck> {
   return em.transactional(async (tx) => {
-    await tx.execute('set transaction isolation level repeatable read, read only');
-    await tx.execute('set local statement_timeout = 0');
+    await beginLedgerSnapshot(tx);
     const violations: LedgerViolation[] = [];
-    for (const invariant of LEDGER_INVARIANTS) {
-      const rows = await tx.execute<{ subject: string; detail: string }[]>(invariant.sql);
-      violations.push(...rows.map((r) => ({ invariant: invariant.name, subject: String(r.subject), detail: String(r.detail) })));
-    }
-    const [counts] = await tx.execute<{ sellers: string; entries: string }[]>(
-      'select (select count(*) from "sellers") as sellers, (select count(*) from "ledger_entries") as entries',
-    );
-    return { sellers: Number(counts.sellers), entries: Number(counts.entries), invariants: LEDGER_INVARIANTS.length, violations };
+    for (const invariant of LEDGER_INVARIANTS) violations.push(...(await selectViolations(tx, invariant)));
+    const { sellers, entries } = await countSellersAndEntries(tx);
+    return { sellers, entries, invariants: LEDGER_INVARIANTS.length, violations };
   });
 }

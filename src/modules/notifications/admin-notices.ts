@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminRole } from '../admins/admin-role';
-import { MAIL_WRITTEN_IN, newMailId } from './mail-outbox';
+import { activeAdminsOfRole } from './mail-facts-store';
+import { queueRefundReviewDueMail } from './mail-store';
 import { mail, type MailContent } from './mail-templates';
 import { bodyText, dollars, utcDateTime } from './mail-text';
-import { currentTraceparent } from '../../platform/observability/tracing';
 
 /**
  * Mails to our own staff, through the same outbox as every other mail (retried, visible to admins in `mails`,
@@ -28,7 +28,7 @@ export interface RefundReviewFacts {
  * The admin who recorded the request is told too: they cannot approve it, but they know who can.
  */
 export async function queueRefundReviewReminders(tx: EntityManager, facts: RefundReviewFacts): Promise<number> {
-  const params = JSON.stringify({
+  const params = {
     refundId: facts.refundId,
     paymentId: facts.paymentId,
     amount: facts.amount,
@@ -36,21 +36,12 @@ export async function queueRefundReviewReminders(tx: EntityManager, facts: Refun
     requestedAt: facts.requestedAt,
     deadline: facts.deadline,
     requestedBy: facts.requestedBy,
-  } satisfies RefundReviewFacts);
-  const admins = await tx.execute<{ id: string; email: string }[]>(`select "id", "email" from "admins" where "role" = ? and "revoked_at" is null order by "id"`, [AdminRole.FINANCE]);
+  } satisfies RefundReviewFacts;
+  const admins = await activeAdminsOfRole(tx, AdminRole.FINANCE);
   let written = 0;
   for (const admin of admins) {
-    // The seller is no party to this mail: no seller or shop id, so it never shows among the seller's own mails.
-    const rows = await tx.execute<{ id: string }[]>(
-      `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "payment_id", "params", "traceparent")
-       values (?, 'refund-review-due', ?, ?, ?, ?::jsonb, ?)
-       on conflict ("kind", "subject_id") do nothing
-       returning "id"`,
-      [newMailId(), `${facts.refundId}:${admin.id}`, admin.email, facts.paymentId, params, currentTraceparent()],
-    );
-    written += rows.length;
+    if (await queueRefundReviewDueMail(tx, { subjectId: `${facts.refundId}:${admin.id}`, recipient: admin.email, paymentId: facts.paymentId, params })) written++;
   }
-  if (written > 0) MAIL_WRITTEN_IN.add(tx);
   return written;
 }
 

@@ -7,7 +7,8 @@ import { applyMove } from '../../platform/lifecycle/apply-move';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { MailOutboxEntry } from './mail-outbox.entity';
 import { MailStatus } from './mail-outbox';
-import { renderMail, UnrenderableMail, type MailIdentity, type OutboxRow, type RenderedMail } from './mail-render';
+import { renderOutboxMail, UnrenderableMail, type MailIdentity, type RenderedMail } from './mail-render';
+import { claimMail, keepWrittenOutMail, type ClaimedMail } from './mail-store';
 
 export interface MailDeliveryDeps {
   orm: MikroORM;
@@ -29,15 +30,6 @@ export interface MailDeliveryDeps {
 /** `skipped`: not this worker's to send (already sent, claimed by another worker, not due). */
 export type MailAttemptResult = 'skipped' | MailStatus;
 
-interface ClaimedRow extends OutboxRow {
-  attempt_count: number;
-  /** When its retries started: its writing, or an admin's resend. */
-  retry_from: Date | string;
-  raw_message: string | null;
-  message_id: string | null;
-  subject: string | null;
-}
-
 /** The longest wait between two tries: 120 times the base (an hour with the default 30 s). */
 const MAX_DELAY_FACTOR = 120;
 
@@ -57,21 +49,12 @@ export function nextAttemptAt(baseDelayMs: number, attempt: number, now = Date.n
 export async function attemptMail(deps: MailDeliveryDeps, mailId: string, attemptCount: number): Promise<MailAttemptResult> {
   const em = deps.orm.em.fork();
   const token = randomBytes(12).toString('base64url');
-  const [row] = await em.execute<ClaimedRow[]>(
-    `update "mail_outbox"
-        set "status" = ?, "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(), "claim_token" = ?,
-            "locked_until" = now() + ? * interval '1 millisecond'
-      where "id" = ? and "attempt_count" = ?
-        and (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
-      returning "id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "created_at",
-                "retry_from", "attempt_count", "raw_message", "message_id", "subject"`,
-    [MailStatus.SENDING, token, deps.leaseMs, mailId, attemptCount, MailStatus.PENDING, MailStatus.SENDING],
-  );
+  const row = await claimMail(em, mailId, attemptCount, token, deps.leaseMs);
   if (!row) return 'skipped';
 
   let mail: { raw: string; messageId: string; subject: string };
   try {
-    mail = row.raw_message ? { raw: row.raw_message, messageId: row.message_id!, subject: row.subject ?? '' } : await writeOut(deps, em, row, token);
+    mail = row.rawMessage ? { raw: row.rawMessage, messageId: row.messageId!, subject: row.subject ?? '' } : await writeOut(deps, em, row, token);
   } catch (error) {
     if (!(error instanceof UnrenderableMail)) throw error;
     return record(deps, row, token, 'giveUp', { lastError: error.message, failedAt: new Date() });
@@ -88,18 +71,14 @@ export async function attemptMail(deps: MailDeliveryDeps, mailId: string, attemp
 }
 
 /** The first claim renders the mail and keeps it on the row; a claim that lost its lease meanwhile writes nothing. */
-async function writeOut(deps: MailDeliveryDeps, em: EntityManager, row: ClaimedRow, token: string): Promise<RenderedMail> {
-  const rendered = await renderMail(em, deps.identity, row);
-  await em.execute(
-    `update "mail_outbox" set "message_id" = ?, "subject" = ?, "text_body" = ?, "html_body" = ?, "raw_message" = ?
-      where "id" = ? and "claim_token" = ? and "raw_message" is null`,
-    [rendered.messageId, rendered.subject, rendered.text, rendered.html, rendered.raw, row.id, token],
-  );
+async function writeOut(deps: MailDeliveryDeps, em: EntityManager, row: ClaimedMail, token: string): Promise<RenderedMail> {
+  const rendered = await renderOutboxMail(em, deps.identity, row);
+  await keepWrittenOutMail(em, row.id, token, rendered);
   return rendered;
 }
 
-async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedRow, token: string, outcome: SmtpOutcome): Promise<MailAttemptResult> {
-  const log = { mail: { id: row.id, kind: row.kind, attempt: row.attempt_count } };
+async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedMail, token: string, outcome: SmtpOutcome): Promise<MailAttemptResult> {
+  const log = { mail: { id: row.id, kind: row.kind, attempt: row.attemptCount } };
   switch (outcome.kind) {
     case 'accepted': {
       const result = await record(deps, row, token, 'send', { sentAt: new Date(), lastError: null });
@@ -113,14 +92,14 @@ async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedRow, token: str
       deps.logger.error({ ...log, error: outcome.error }, 'mail handed over but unanswered: maybe delivered, not resent (admins: resendMail)');
       return record(deps, row, token, 'lose', { lastError: outcome.error });
     case 'notSent': {
-      const at = nextAttemptAt(deps.retryBaseDelayMs, row.attempt_count);
-      if (at.getTime() > new Date(row.retry_from).getTime() + deps.giveUpAfterMs) {
+      const at = nextAttemptAt(deps.retryBaseDelayMs, row.attemptCount);
+      if (at.getTime() > row.retryFrom.getTime() + deps.giveUpAfterMs) {
         deps.logger.error({ ...log, error: outcome.error }, 'mail not sent: SMTP kept failing past MAIL_GIVE_UP_AFTER_MS, given up (admins: resendMail)');
         return record(deps, row, token, 'giveUp', { lastError: outcome.error, failedAt: new Date() });
       }
       deps.logger.warn({ ...log, error: outcome.error, retryAt: at.toISOString() }, 'mail not sent yet: SMTP failed, will retry');
       const result = await record(deps, row, token, 'retry', { lastError: outcome.error, nextAttemptAt: at });
-      if (result !== 'skipped') deps.onRetryScheduled?.(row.id, row.attempt_count, at);
+      if (result !== 'skipped') deps.onRetryScheduled?.(row.id, row.attemptCount, at);
       return result;
     }
   }
@@ -129,7 +108,7 @@ async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedRow, token: str
 type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp';
 
 /** The move out of `sending`, only under this claim's token; the lease is released with it. */
-async function record(deps: MailDeliveryDeps, row: ClaimedRow, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
+async function record(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
   const moved = await applyMove(deps.orm.em.fork(), MAIL_LIFECYCLE, MailOutboxEntry, move, {
     id: row.id,
     where: { claimToken: token },

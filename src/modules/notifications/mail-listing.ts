@@ -7,6 +7,9 @@ import { domainError } from '../../shared/errors';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { MailOutboxEntry } from './mail-outbox.entity';
 import type { MailStatus } from './mail-outbox';
+import { selectMailText, type MailText } from './mail-store';
+
+export type { MailText } from './mail-store';
 
 export interface MailFilter {
   status?: MailStatus | null;
@@ -29,43 +32,11 @@ export async function listMails(em: EntityManager, filter: MailFilter, page?: nu
   return pageOf(request, items, total);
 }
 
-/** One mail whole, as the CLI's `mail show` prints it: its words and its message as written at the first attempt. */
-export interface MailText {
-  id: string;
-  kind: string;
-  status: string;
-  recipient: string;
-  createdAt: Date;
-  sentAt: Date | null;
-  lastError: string | null;
-  /** Null until a worker wrote the mail out (its first attempt). */
-  subject: string | null;
-  text: string | null;
-  html: string | null;
-  raw: string | null;
-}
-
+/** One mail whole, as the CLI's `mail show` prints it (MAIL_NOT_FOUND when there is none). */
 export async function mailText(em: EntityManager, id: string): Promise<MailText> {
-  const [row] = await em.execute<
-    { id: string; kind: string; status: string; recipient: string; created_at: Date; sent_at: Date | null; last_error: string | null; subject: string | null; text_body: string | null; html_body: string | null; raw_message: string | null }[]
-  >(
-    `select "id", "kind", "status", "recipient", "created_at", "sent_at", "last_error", "subject", "text_body", "html_body", "raw_message" from "mail_outbox" where "id" = ?`,
-    [id],
-  );
-  if (!row) throw domainError('MAIL_NOT_FOUND');
-  return {
-    id: row.id,
-    kind: row.kind,
-    status: row.status,
-    recipient: row.recipient,
-    createdAt: new Date(row.created_at),
-    sentAt: row.sent_at ? new Date(row.sent_at) : null,
-    lastError: row.last_error,
-    subject: row.subject,
-    text: row.text_body,
-    html: row.html_body,
-    raw: row.raw_message,
-  };
+  const mail = await selectMailText(em, id);
+  if (!mail) throw domainError('MAIL_NOT_FOUND');
+  return mail;
 }
 
 /**

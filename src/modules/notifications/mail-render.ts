@@ -7,6 +7,10 @@ import { receiptMail, refundNoticeMail, refundRequestedMail, sellerNoticeMail, t
 import { isTrackingTokenShape, trackingPath } from '../refunds/refund-tracking-token';
 import { headerText, mailableAddress } from './mail-text';
 import { refundReviewDueMail } from './admin-notices';
+import { mailPaymentFacts, mailRefundFacts, shopNameOf, type MailPaymentFacts } from './mail-facts-store';
+import { outboxMailOf, type OutboxMail, type OutboxRow } from './mail-store';
+
+export type { OutboxRow } from './mail-store';
 
 /** Who our mails come from: MAIL_FROM's address, its display name as the service's name. */
 export interface MailIdentity {
@@ -25,19 +29,6 @@ export function mailIdentity(mailFrom: string, baseUrl: string): MailIdentity {
   return { serviceName: headerText(parsed?.name, 60) || 'Payments', address, baseUrl };
 }
 
-/** The outbox row, as the worker claimed it. */
-export interface OutboxRow {
-  id: string;
-  kind: string;
-  subject_id: string;
-  recipient: string;
-  seller_id: string | null;
-  shop_id: string | null;
-  payment_id: string | null;
-  params: Record<string, unknown> | string | null;
-  created_at: Date | string;
-}
-
 /** A mail as sent: its words and the whole message, headers included (kept on the row, resent byte for byte). */
 export interface RenderedMail extends MailContent {
   messageId: string;
@@ -47,80 +38,57 @@ export interface RenderedMail extends MailContent {
 /** A row that cannot become a mail (what it is about is gone, or its address cannot be used): given up. */
 export class UnrenderableMail extends Error {}
 
-interface PaymentFacts {
-  id: string;
-  amount: string | number;
-  completed_at: Date | string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  customer_name: string | null;
-  shop_name: string;
-  seller_email: string;
-  support_email: string | null;
+/** The payment a customer's mail tells of; a mail about a payment that is gone or not completed cannot be written. */
+async function paymentFacts(em: EntityManager, paymentId: string | null): Promise<MailPaymentFacts> {
+  const payment = paymentId ? await mailPaymentFacts(em, paymentId) : null;
+  if (!payment || !payment.completedAt) throw new UnrenderableMail(`payment ${paymentId} is not a completed payment`);
+  return payment;
 }
 
-async function paymentFacts(em: EntityManager, paymentId: string | null): Promise<PaymentFacts> {
-  const [row] = paymentId
-    ? await em.execute<PaymentFacts[]>(
-        `select p."id", p."amount", p."completed_at", p."card_brand", p."card_last4", p."customer_name",
-                sh."name" as shop_name, se."email" as seller_email, m."support_email"
-           from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
-           left join "seller_mail_settings" m on m."seller_id" = se."id"
-          where p."id" = ?`,
-        [paymentId],
-      )
-    : [];
-  if (!row || !row.completed_at) throw new UnrenderableMail(`payment ${paymentId} is not a completed payment`);
-  return row;
-}
-
-function receiptFacts(identity: MailIdentity, payment: PaymentFacts): ReceiptFacts {
-  const support = [payment.support_email, payment.seller_email].find((address) => mailableAddress(address)) ?? null;
+function receiptFacts(identity: MailIdentity, payment: MailPaymentFacts): ReceiptFacts {
+  const support = [payment.supportEmail, payment.sellerEmail].find((address) => mailableAddress(address)) ?? null;
   return {
-    shopName: payment.shop_name,
+    shopName: payment.shopName,
     serviceName: identity.serviceName,
     paymentId: payment.id,
-    amount: Number(payment.amount),
-    completedAt: new Date(payment.completed_at!),
-    cardBrand: payment.card_brand,
-    cardLast4: payment.card_last4,
-    customerName: payment.customer_name,
+    amount: payment.amount,
+    completedAt: payment.completedAt!,
+    cardBrand: payment.cardBrand,
+    cardLast4: payment.cardLast4,
+    customerName: payment.customerName,
     supportEmail: support,
   };
 }
 
 /** The words of a row's mail, from what it names, read now (a payment, its refund) and the facts it was written with. */
-async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxRow, kind: MailKind, params: Record<string, unknown>): Promise<{ content: MailContent; fromName: string; replyTo: string | null }> {
+async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxMail, kind: MailKind, params: Record<string, unknown>): Promise<{ content: MailContent; fromName: string; replyTo: string | null }> {
   if (kind === 'receipt' || kind === 'refund-notice' || kind === 'refund-requested') {
-    const facts = receiptFacts(identity, await paymentFacts(em, row.payment_id));
+    const facts = receiptFacts(identity, await paymentFacts(em, row.paymentId));
     // Sent in the shop's name: "Corner Bakery via Payments"; answers go to the seller's support address.
     const fromName = `${headerText(facts.shopName, 80)} via ${identity.serviceName}`;
     if (kind === 'receipt') return { content: receiptMail(facts), fromName, replyTo: facts.supportEmail };
-    const [refund] = await em.execute<{ id: string; amount: string | number; created_at: Date | string; refunded_at: Date | string | null }[]>(
-      `select "id", "amount", "created_at", "refunded_at" from "refunds" where "id" = ? and "payment_id" = ?`,
-      [row.subject_id, row.payment_id],
-    );
-    if (!refund) throw new UnrenderableMail(`no refund ${row.subject_id}`);
+    const refund = await mailRefundFacts(em, row.subjectId, row.paymentId);
+    if (!refund) throw new UnrenderableMail(`no refund ${row.subjectId}`);
     const trackingUrl = trackingUrlOf(identity, params);
-    const refundFacts = { ...facts, refundId: refund.id, refundAmount: Number(refund.amount) };
+    const refundFacts = { ...facts, refundId: refund.id, refundAmount: refund.amount };
     if (kind === 'refund-requested') {
-      if (!trackingUrl) throw new UnrenderableMail(`refund ${row.subject_id}: its request mail has no tracking link`);
-      return { content: refundRequestedMail({ ...refundFacts, requestedAt: new Date(refund.created_at), trackingUrl }), fromName, replyTo: facts.supportEmail };
+      if (!trackingUrl) throw new UnrenderableMail(`refund ${row.subjectId}: its request mail has no tracking link`);
+      return { content: refundRequestedMail({ ...refundFacts, requestedAt: refund.createdAt, trackingUrl }), fromName, replyTo: facts.supportEmail };
     }
-    if (!refund.refunded_at) throw new UnrenderableMail(`refund ${row.subject_id} was not carried out`);
+    if (!refund.refundedAt) throw new UnrenderableMail(`refund ${row.subjectId} was not carried out`);
     return {
-      content: refundNoticeMail({ ...refundFacts, refundedAt: new Date(refund.refunded_at), trackingUrl }),
+      content: refundNoticeMail({ ...refundFacts, refundedAt: refund.refundedAt, trackingUrl }),
       fromName,
       replyTo: facts.supportEmail,
     };
   }
   // Our own staff's mails (admin-notices.ts): from the service, about our work, no shop in the sender.
   if (kind === 'refund-review-due') {
-    return { content: refundReviewDueMail(params, { serviceName: identity.serviceName, baseUrl: identity.baseUrl, at: new Date(row.created_at) }), fromName: identity.serviceName, replyTo: null };
+    return { content: refundReviewDueMail(params, { serviceName: identity.serviceName, baseUrl: identity.baseUrl, at: row.createdAt }), fromName: identity.serviceName, replyTo: null };
   }
   if (!isSellerNotice(kind)) throw new UnrenderableMail(`no mail of kind ${kind}`);
-  const [shop] = row.shop_id ? await em.execute<{ name: string }[]>(`select "name" from "shops" where "id" = ?`, [row.shop_id]) : [];
-  const content = sellerNoticeMail(kind, { shopName: shop?.name ?? null, serviceName: identity.serviceName, baseUrl: identity.baseUrl, params, at: new Date(row.created_at) });
+  const shopName = row.shopId ? await shopNameOf(em, row.shopId) : null;
+  const content = sellerNoticeMail(kind, { shopName, serviceName: identity.serviceName, baseUrl: identity.baseUrl, params, at: row.createdAt });
   return { content, fromName: identity.serviceName, replyTo: null };
 }
 
@@ -136,11 +104,10 @@ function trackingUrlOf(identity: MailIdentity, params: Record<string, unknown>):
  * bytes. Every header value is either an address that passed `mailableAddress` or text through `headerText`, and
  * nodemailer encodes it besides: nothing a shop or customer typed can start a header line.
  */
-export async function renderMail(em: EntityManager, identity: MailIdentity, row: OutboxRow): Promise<RenderedMail> {
+export async function renderOutboxMail(em: EntityManager, identity: MailIdentity, row: OutboxMail): Promise<RenderedMail> {
   if (!isMailKind(row.kind)) throw new UnrenderableMail(`no mail of kind ${row.kind}`);
   if (!mailableAddress(row.recipient)) throw new UnrenderableMail('the recipient address cannot be used in a mail');
-  const params = typeof row.params === 'string' ? (JSON.parse(row.params) as Record<string, unknown>) : (row.params ?? {});
-  const { content, fromName, replyTo } = await contentOf(em, identity, row, row.kind, params);
+  const { content, fromName, replyTo } = await contentOf(em, identity, row, row.kind, row.params);
   const messageId = `<${row.id}@${identity.address.split('@')[1]}>`;
   const composer = new MailComposer({
     from: { name: headerText(fromName, 160), address: identity.address },
@@ -158,4 +125,9 @@ export async function renderMail(em: EntityManager, identity: MailIdentity, row:
   });
   const raw = (await composer.compile().build()).toString('utf8');
   return { ...content, messageId, raw };
+}
+
+/** The same from an outbox row as selected (`select *`), for a caller holding the row itself. */
+export function renderMail(em: EntityManager, identity: MailIdentity, row: OutboxRow): Promise<RenderedMail> {
+  return renderOutboxMail(em, identity, outboxMailOf(row));
 }

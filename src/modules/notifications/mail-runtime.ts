@@ -3,13 +3,14 @@ import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { smtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
-import { continueTrace, currentTraceparent, outsideTraces, tracingOn } from '../../platform/observability/tracing';
+import { continueTrace, currentTraceparent, outsideTraces } from '../../platform/observability/tracing';
 import type { Config } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
 import { attemptMail, type MailDeliveryDeps } from './mail-delivery';
-import { MAIL_WRITTEN_IN, MailStatus } from './mail-outbox';
+import { MAIL_WRITTEN_IN } from './mail-outbox';
 import { mailIdentity } from './mail-render';
+import { dueMails, markMailsEnqueued } from './mail-store';
 import { queueWebhookFailureNotices } from './webhook-failure-notices';
 
 /** Margin of a claim's lease beyond the SMTP waits it can take (connect, greeting, the answers). */
@@ -84,7 +85,7 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
       requeueAfterMs: leaseMs,
       async dispatch(due, em) {
         await queue.add(due);
-        await markEnqueued(em, due);
+        await markMailsEnqueued(em, due);
       },
     };
     stopQueue = () => queue.close(leaseMs);
@@ -157,7 +158,7 @@ function startMailRelay(orm: MikroORM, dispatcher: Dispatcher | null, intervalMs
     const limit = Math.min(dispatcher.capacity(), 500);
     if (limit <= 0) return false;
     const em = orm.em.fork();
-    const due = await dueMails(em, limit, dispatcher.requeueAfterMs ?? null, dispatcher.busy?.() ?? []);
+    const due = await dueMailsFor(em, limit, dispatcher.requeueAfterMs ?? null, dispatcher.busy?.() ?? []);
     if (due.length > 0) await dispatcher.dispatch(due, em);
     return due.length === limit;
   };
@@ -199,24 +200,11 @@ function startMailRelay(orm: MikroORM, dispatcher: Dispatcher | null, intervalMs
   };
 }
 
-async function dueMails(em: EntityManager, limit: number, requeueAfterMs: number | null, busy: string[]): Promise<DueMail[]> {
-  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
-    `select "id", "attempt_count", case when ?::boolean then "traceparent" end as traceparent from "mail_outbox"
-      where (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
-        and (?::int is null or "enqueued_attempt" is distinct from "attempt_count" or "enqueued_at" < now() - ?::int * interval '1 millisecond')
-      order by "next_attempt_at" limit ?`,
-    [tracingOn(), MailStatus.PENDING, MailStatus.SENDING, requeueAfterMs, requeueAfterMs, limit + busy.length],
-  );
+/** Up to `limit` due mails, leaving out those this process's workers are on (asked for that many more). */
+async function dueMailsFor(em: EntityManager, limit: number, requeueAfterMs: number | null, busy: string[]): Promise<DueMail[]> {
+  const rows = await dueMails(em, limit + busy.length, requeueAfterMs);
   const working = new Set(busy);
-  return rows.filter((row) => !working.has(row.id)).slice(0, limit).map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent }));
-}
-
-async function markEnqueued(em: EntityManager, due: DueMail[]): Promise<void> {
-  await em.execute(
-    `update "mail_outbox" m set "enqueued_attempt" = v."attempt", "enqueued_at" = now()
-       from jsonb_to_recordset(?::jsonb) as v("id" text, "attempt" int) where m."id" = v."id"`,
-    [JSON.stringify(due.map((d) => ({ id: d.id, attempt: d.attemptCount })))],
-  );
+  return rows.filter((row) => !working.has(row.id)).slice(0, limit);
 }
 
 /** Without Redis: up to `concurrency` mails at once in this process, each finished one letting the relay fill its slot. */

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { NOTIFICATION_TOPICS, type NotificationTopic } from './mail-kinds';
-import { newChangeId, queueSellerNotice } from './mail-outbox';
+import { newChangeId } from './mail-outbox';
+import { saveMailSettings, storedMailSettings, type StoredMailSettings } from './mail-settings-store';
+import { queueSellerNotice } from './mail-store';
 import { mailableAddress } from './mail-text';
 
 /**
@@ -17,26 +19,15 @@ export interface MailSettings {
   enabledTopics: NotificationTopic[];
 }
 
-interface SettingsRow {
-  email: string;
-  support_email: string | null;
-  muted: string[] | null;
-}
-
-async function settingsRow(em: EntityManager, sellerId: string, lock = false): Promise<SettingsRow> {
-  const [row] = await em.execute<SettingsRow[]>(
-    `select s."email", m."support_email", m."muted"
-       from "sellers" s left join "seller_mail_settings" m on m."seller_id" = s."id"
-      where s."id" = ?${lock ? ' for update of s' : ''}`,
-    [sellerId],
-  );
+async function settingsRow(em: EntityManager, sellerId: string, lock = false): Promise<StoredMailSettings> {
+  const row = await storedMailSettings(em, sellerId, lock);
   if (!row) throw domainError('SELLER_NOT_FOUND');
   return row;
 }
 
-const settingsOf = (row: SettingsRow): MailSettings => ({
-  supportEmail: row.support_email ?? row.email,
-  supportEmailSet: row.support_email !== null,
+const settingsOf = (row: StoredMailSettings): MailSettings => ({
+  supportEmail: row.supportEmail ?? row.email,
+  supportEmailSet: row.supportEmail !== null,
   enabledTopics: NOTIFICATION_TOPICS.filter((topic) => !(row.muted ?? []).includes(topic)),
 });
 
@@ -62,14 +53,9 @@ export async function setMailSettings(em: EntityManager, sellerId: string, suppo
   const muted = NOTIFICATION_TOPICS.filter((topic) => !enabledTopics.includes(topic));
   return em.transactional(async (tx) => {
     const before = await settingsRow(tx, sellerId, true);
-    await tx.execute(
-      `insert into "seller_mail_settings" ("seller_id", "support_email", "muted", "updated_at") values (?, ?, ?::text[], now())
-       on conflict ("seller_id") do update set "support_email" = excluded."support_email", "muted" = excluded."muted", "updated_at" = excluded."updated_at"`,
-      // A PostgreSQL array literal: the topics are our own identifiers (the driver would spread a JS array into a list).
-      [sellerId, address, `{${muted.join(',')}}`],
-    );
-    const after: SettingsRow = { email: before.email, support_email: address, muted };
-    if ((before.support_email ?? before.email) !== (address ?? before.email)) {
+    await saveMailSettings(tx, sellerId, address, muted);
+    const after: StoredMailSettings = { email: before.email, supportEmail: address, muted };
+    if ((before.supportEmail ?? before.email) !== (address ?? before.email)) {
       await queueSellerNotice(tx, { kind: 'support-email-changed', sellerId, subjectId: newChangeId(), params: { address: address ?? before.email } });
     }
     return settingsOf(after);

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
-import { newChangeId, queueCustomerMail, queueSellerNotice } from './mail-outbox';
+import { newChangeId } from './mail-outbox';
+import { queueCustomerMail, queueSellerNotice, requestMailTrackingToken } from './mail-store';
 import { hostOf } from './mail-text';
 import { issueTrackingToken, isTrackingTokenShape } from '../refunds/refund-tracking-token';
 
@@ -44,8 +45,8 @@ export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts):
 
 /** The tracking token the refund's request mail carries (only the mail has it: the refund keeps its hash). */
 async function requestMailToken(tx: EntityManager, refundId: string): Promise<string | null> {
-  const [row] = await tx.execute<{ token: string | null }[]>(`select "params"->>'trackingToken' as token from "mail_outbox" where "kind" = 'refund-requested' and "subject_id" = ?`, [refundId]);
-  return row?.token && isTrackingTokenShape(row.token) ? row.token : null;
+  const token = await requestMailTrackingToken(tx, refundId);
+  return token && isTrackingTokenShape(token) ? token : null;
 }
 
 /** The seller is told a refund request was approved, rejected (with the reason) or failed at the card (with the reason). */

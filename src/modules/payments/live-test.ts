@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { LIVE_TEST_AMOUNT_CENTS, LIVE_TESTS_PER_SHOP_PER_DAY, SUPPORTED_CURRENCY } from '../../shared/limits';
 import { Payment } from './payment.entity';
+import { countLiveTestsToday, lockShopLiveTests } from './payment-store';
 
 /** How many live tests a shop has run today and may still run. */
 export interface LiveTestAllowance {
@@ -13,18 +14,8 @@ export interface LiveTestAllowance {
 /** Where the seller comes back to after paying a live test: the dashboard screen it was started from. */
 export const liveTestReturnUrl = (baseUrl: string) => `${baseUrl}/dashboard/developers`;
 
-/** The shop's live tests created since midnight UTC, whatever became of them (a test abandoned or declined counts too). */
-async function liveTestsToday(em: EntityManager, shopId: string): Promise<number> {
-  const [row] = await em.execute<{ used: string }[]>(
-    `select count(*) as used from "payments"
-      where "shop_id" = ? and "test" and "created_at" >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
-    [shopId],
-  );
-  return Number(row.used);
-}
-
 export async function liveTestAllowance(em: EntityManager, shopId: string): Promise<LiveTestAllowance> {
-  const usedToday = await liveTestsToday(em, shopId);
+  const usedToday = await countLiveTestsToday(em, shopId);
   return { dailyLimit: LIVE_TESTS_PER_SHOP_PER_DAY, usedToday, remainingToday: Math.max(0, LIVE_TESTS_PER_SHOP_PER_DAY - usedToday) };
 }
 
@@ -38,8 +29,8 @@ export async function liveTestAllowance(em: EntityManager, shopId: string): Prom
  */
 export async function runLiveTest(em: EntityManager, shopId: string, baseUrl: string): Promise<Payment> {
   return em.transactional(async (tx) => {
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('live-test:' || ?))`, [shopId]);
-    if ((await liveTestsToday(tx, shopId)) >= LIVE_TESTS_PER_SHOP_PER_DAY) throw domainError('LIVE_TEST_LIMIT_REACHED', LIVE_TESTS_PER_SHOP_PER_DAY);
+    await lockShopLiveTests(tx, shopId);
+    if ((await countLiveTestsToday(tx, shopId)) >= LIVE_TESTS_PER_SHOP_PER_DAY) throw domainError('LIVE_TEST_LIMIT_REACHED', LIVE_TESTS_PER_SHOP_PER_DAY);
     return tx.create(Payment, {
       shop: shopId,
       amount: LIVE_TEST_AMOUNT_CENTS,

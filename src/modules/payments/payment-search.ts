@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { METADATA_KEY_MAX_LENGTH, PAYMENT_TEXT_SEARCH_SCAN } from '../../shared/limits';
 import { ListOrder, orderByOf } from '../../shared/list-order';
-import { Payment } from './payment.entity';
+import type { Payment } from './payment.entity';
+import { countPayments, selectPaymentPage, shopIdsOfSeller } from './payment-search-store';
 import type { PaymentStatus } from './payment-status';
 import { pageOf, windowOf, type Page, validPageRequest } from '../../shared/pagination';
 
@@ -44,12 +45,6 @@ export interface PaymentFilterSql {
   fromParams: unknown[];
   sql: string;
   params: unknown[];
-}
-
-/** The shops of a seller, past and present (a seller has a handful: one live, the rest deleted). */
-export async function shopIdsOfSeller(em: EntityManager, sellerId: string): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>('select "id" from "shops" where "seller_id" = ? order by "created_at", "id"', [sellerId]);
-  return rows.map((r) => r.id);
 }
 
 /**
@@ -151,11 +146,10 @@ export async function searchPayments(em: EntityManager, search: PaymentSearch, p
   const filter = paymentFilterSql(search, shops);
   if (shops && shops.length === 0) return pageOf(request, [], 0);
   const window = windowOf(request);
-  const params = [...filter.fromParams, ...filter.params];
   // The page and the count on two pooled connections at once: a search answers in the time of the slower.
-  const [rows, [{ total }]] = await Promise.all([
-    em.execute<Record<string, unknown>[]>(`select p.* from ${filter.from} p where ${filter.sql} order by ${paymentOrderSql(search.order)} limit ? offset ?`, [...params, window.limit, window.offset]),
-    em.execute<{ total: string }[]>(`select count(*) as total from ${filter.from} p where ${filter.sql}`, params),
+  const [rows, total] = await Promise.all([
+    selectPaymentPage(em, filter, paymentOrderSql(search.order), window.limit, window.offset),
+    countPayments(em, filter),
   ]);
-  return pageOf(request, rows.map((row) => em.map(Payment, row)), Number(total));
+  return pageOf(request, rows, total);
 }

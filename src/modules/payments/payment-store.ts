@@ -114,3 +114,32 @@ export async function selectCheckoutPayment(em: EntityManager, id: string): Prom
     },
   };
 }
+
+// Off the hot paths: on the EntityManager's own connection, so a caller inside a transaction reads in it.
+
+/** The shop's live tests created since midnight UTC, whatever became of them (a test abandoned or declined counts too). */
+export async function countLiveTestsToday(em: EntityManager, shopId: string): Promise<number> {
+  const [row] = await em.execute<{ used: string }[]>(
+    `select count(*) as used from "payments"
+      where "shop_id" = ? and "test" and "created_at" >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`,
+    [shopId],
+  );
+  return Number(row.used);
+}
+
+/**
+ * Takes the shop's live-test lock until `tx` ends: a transaction-scoped advisory lock, so no payment row or shop
+ * row is locked, and two live tests of one shop count and insert one after the other.
+ */
+export async function lockShopLiveTests(tx: EntityManager, shopId: string): Promise<void> {
+  await tx.execute(`select pg_advisory_xact_lock(hashtext('live-test:' || ?))`, [shopId]);
+}
+
+/** When the payment's last `payment.failed` event was written (in the failing move's transaction); null if none. */
+export async function selectFailedAt(em: EntityManager, paymentId: string): Promise<Date | null> {
+  const [row] = await em.execute<{ created_at: Date | string }[]>(
+    `select "created_at" from "webhook_events" where "payment_id" = ? and "type" = 'payment.failed' order by "sequence" desc limit 1`,
+    [paymentId],
+  );
+  return row ? new Date(row.created_at) : null;
+}

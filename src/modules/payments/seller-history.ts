@@ -3,6 +3,7 @@ import { domainError } from '../../shared/errors';
 import { Payment } from './payment.entity';
 import { isPaymentId } from './payment-rules';
 import { findPayment } from './payment.service';
+import { selectFailedAt } from './payment-store';
 import type { ExpiryDeps } from './payment-expiry';
 
 /**
@@ -18,9 +19,5 @@ export async function findSellerPayment(em: EntityManager, id: string, sellerId:
 
 /** When a failed payment failed: its `payment.failed` event's time (written in the move's transaction). */
 export async function failedAtOf(em: EntityManager, paymentId: string): Promise<Date | null> {
-  const [row] = await em.execute<{ created_at: Date | string }[]>(
-    `select "created_at" from "webhook_events" where "payment_id" = ? and "type" = 'payment.failed' order by "sequence" desc limit 1`,
-    [paymentId],
-  );
-  return row ? new Date(row.created_at) : null;
+  return selectFailedAt(em, paymentId);
 }

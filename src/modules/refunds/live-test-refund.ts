@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SYSTEM_ACTOR } from '../audit/audit.service';
 import { applyMove } from '../../platform/lifecycle/apply-move';
-import { enumOf, sqlList } from '../../platform/lifecycle/lifecycle';
+import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';
 import { Payment } from '../payments/payment.entity';
@@ -36,20 +36,4 @@ export async function approveLiveTestRefund(em: EntityManager, paymentId: string
     if (!approved) throw new Error(`live test refund ${refund.id} was not approved`);
     return refund.id;
   });
-}
-
-/**
- * Completed live tests with no refund yet, oldest first: their completion's hand-off to the refund jobs was lost
- * (a crash right after the commit, an instance stopping). The sweep approves their refunds.
- */
-export async function liveTestsAwaitingRefund(em: EntityManager, limit = 50): Promise<string[]> {
-  // The status is written into the SQL, as in the partial index payments_live_tests_completed_idx, so the planner can use it.
-  const rows = await em.execute<{ id: string }[]>(
-    `select p."id" from "payments" p
-      where p."test" and p."status" = ${sqlList([COMPLETED])}
-        and not exists (select 1 from "refunds" r where r."payment_id" = p."id")
-      order by p."completed_at", p."id" limit ?`,
-    [limit],
-  );
-  return rows.map((row) => row.id);
 }

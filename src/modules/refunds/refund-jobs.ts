@@ -5,7 +5,8 @@ import type { CardProcessor } from '../../platform/processor/card-processor';
 import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
 import { executeRefund, refundsNeedingExecution, type RefundExecutionDeps } from './refund.service';
 import { remindStaleRefundReviews } from './refund-review-reminders';
-import { approveLiveTestRefund, liveTestsAwaitingRefund } from './live-test-refund';
+import { approveLiveTestRefund } from './live-test-refund';
+import { liveTestsAwaitingRefund } from './refund-store';
 
 /** How approved refunds get carried out: right after approval, and by a periodic sweep that misses nothing. */
 export interface RefundJobs {

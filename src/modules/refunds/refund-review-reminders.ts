@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queueRefundReviewReminders } from '../notifications/admin-notices';
-import { RefundStatus } from './refund.entity';
+import { markReviewRemindersDue } from './refund-store';
 import { REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS } from '../../shared/limits';
 
 /** How many requests one pass reminds about; the rest wait for the next pass (or another instance). */
@@ -16,33 +16,17 @@ const BATCH = 50;
  */
 export async function remindStaleRefundReviews(em: EntityManager, afterMs = REFUND_REVIEW_REMINDER_MS): Promise<number> {
   return em.transactional(async (tx) => {
-    const due = await tx.execute<
-      { id: string; payment_id: string; amount: string | number; created_at: Date | string; shop_name: string; requested_by: string | null }[]
-    >(
-      `with due as (
-         update "refunds" set "review_reminded_at" = now()
-          where "id" in (select "id" from "refunds"
-                          where "status" = ? and "review_reminded_at" is null and "created_at" < now() - ? * interval '1 millisecond'
-                          order by "created_at", "id" limit ? for update skip locked)
-         returning "id", "payment_id", "amount", "created_at", "requested_by_id")
-       select d."id", d."payment_id", d."amount", d."created_at", sh."name" as shop_name, a."email" as requested_by
-         from due d
-         join "payments" p on p."id" = d."payment_id"
-         join "shops" sh on sh."id" = p."shop_id"
-         left join "admins" a on a."id" = d."requested_by_id"
-        order by d."created_at", d."id"`,
-      [RefundStatus.REQUESTED, afterMs, BATCH],
-    );
+    const due = await markReviewRemindersDue(tx, afterMs, BATCH);
     for (const refund of due) {
-      const requestedAt = new Date(refund.created_at);
+      const requestedAt = refund.createdAt;
       await queueRefundReviewReminders(tx, {
         refundId: refund.id,
-        paymentId: refund.payment_id,
-        amount: Number(refund.amount),
-        shopName: refund.shop_name,
+        paymentId: refund.paymentId,
+        amount: refund.amount,
+        shopName: refund.shopName,
         requestedAt: requestedAt.toISOString(),
         deadline: new Date(requestedAt.getTime() + REFUND_REVIEW_WINDOW_MS).toISOString(),
-        requestedBy: refund.requested_by,
+        requestedBy: refund.requestedBy,
       });
     }
     return due.length;

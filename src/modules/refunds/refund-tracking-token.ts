@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { setTrackingTokenHash } from './refund-store';
 
 /**
  * The token of a refund's tracking link (`/refunds/<token>`, src/modules/refunds/refund-tracking.ts): 256 bits from the
@@ -23,7 +24,7 @@ export function newTrackingToken(): { token: string; hash: string } {
 /** Gives the refund a (new) link token: for a refund whose request mail carried none. Answers the token. */
 export async function issueTrackingToken(tx: EntityManager, refundId: string): Promise<string> {
   const { token, hash } = newTrackingToken();
-  await tx.execute(`update "refunds" set "tracking_token_hash" = ? where "id" = ?`, [hash, refundId]);
+  await setTrackingTokenHash(tx, refundId, hash);
   return token;
 }
 

@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { openStatesOf, sqlList } from '../../platform/lifecycle/lifecycle';
-import { REFUND_LIFECYCLE } from './refund.lifecycle';
 import { mailableAddress } from '../notifications/mail-text';
 import { REFUND_ARRIVES_WITHIN } from '../notifications/mail-templates';
 import { CHARGEBACK_STANDS_REASON } from './refund.service';
 import { RefundStatus } from './refund.entity';
 import { isTrackingTokenShape, trackingTokenHash } from './refund-tracking-token';
+import { trackedRefundByTokenHash, type TrackedRefundRow } from './refund-store';
 
 /**
  * The customer's refund tracking page (`/refunds/<token>`, docs/integrate.md): the link is mailed to the customer
@@ -42,30 +41,8 @@ export interface TrackedRefund {
   expiresAt: Date | null;
 }
 
-interface TrackedRow {
-  status: RefundStatus;
-  amount: string | number;
-  currency: string;
-  created_at: Date;
-  reviewed_at: Date | null;
-  claimed_at: Date | null;
-  refunded_at: Date | null;
-  failed_at: Date | null;
-  reversed_at: Date | null;
-  failure_reason: string | null;
-  processor_reference: string | null;
-  shop_name: string;
-  seller_email: string;
-  support_email: string | null;
-  over_at: Date | null;
-}
-
 /** Failures decided before anything was sent to the acquirer (refund.service.ts). */
 const REFUSED_BEFORE_SENDING = [CHARGEBACK_STANDS_REASON, 'no_authorization_reference'];
-
-/** When a refund that is over reached its last stage; null while it is open. */
-const OVER_AT = `case when r."status" not in (${sqlList(openStatesOf(REFUND_LIFECYCLE))})
-  then greatest(r."created_at", r."reviewed_at", r."refunded_at", r."failed_at", r."reversed_at") end`;
 
 /**
  * The refund a link token names, or null when the token is unknown or its link has expired: one statement, so a
@@ -73,40 +50,27 @@ const OVER_AT = `case when r."status" not in (${sqlList(openStatesOf(REFUND_LIFE
  */
 export async function findTrackedRefund(em: EntityManager, token: string, now = new Date()): Promise<TrackedRefund | null> {
   if (!isTrackingTokenShape(token)) return null;
-  const [row] = await em.execute<TrackedRow[]>(
-    `select r."status", r."amount", p."currency", r."created_at", r."reviewed_at", r."claimed_at", r."refunded_at", r."failed_at",
-            r."reversed_at", r."failure_reason", r."processor_reference",
-            sh."name" as shop_name, se."email" as seller_email, m."support_email", ${OVER_AT} as over_at
-       from "refunds" r
-       join "payments" p on p."id" = r."payment_id"
-       join "shops" sh on sh."id" = p."shop_id"
-       join "sellers" se on se."id" = sh."seller_id"
-       left join "seller_mail_settings" m on m."seller_id" = se."id"
-      where r."tracking_token_hash" = ? and coalesce(${OVER_AT} > ?, true)`,
-    [trackingTokenHash(token), new Date(now.getTime() - TTL_MS)],
-  );
+  const row = await trackedRefundByTokenHash(em, trackingTokenHash(token), new Date(now.getTime() - TTL_MS));
   return row ? trackedRefundOf(row) : null;
 }
 
-function trackedRefundOf(row: TrackedRow): TrackedRefund {
-  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
-  const overAt = date(row.over_at);
+function trackedRefundOf(row: TrackedRefundRow): TrackedRefund {
   return {
     status: row.status,
-    amount: Number(row.amount),
+    amount: row.amount,
     currency: row.currency.toUpperCase(),
-    shopName: row.shop_name,
+    shopName: row.shopName,
     // As receipts name it: the shop's support address, the seller's account address until one is set.
-    supportEmail: [row.support_email, row.seller_email].find((address) => mailableAddress(address)) ?? null,
-    processorReference: row.processor_reference,
-    requestedAt: new Date(row.created_at),
-    reviewedAt: date(row.reviewed_at),
-    sentAt: date(row.claimed_at),
-    refundedAt: date(row.refunded_at),
-    failedAt: date(row.failed_at),
-    reversedAt: date(row.reversed_at),
-    reachedBank: row.claimed_at !== null && !REFUSED_BEFORE_SENDING.includes(row.failure_reason ?? ''),
-    expiresAt: overAt ? new Date(overAt.getTime() + TTL_MS) : null,
+    supportEmail: [row.supportEmail, row.sellerEmail].find((address) => mailableAddress(address)) ?? null,
+    processorReference: row.processorReference,
+    requestedAt: row.createdAt,
+    reviewedAt: row.reviewedAt,
+    sentAt: row.claimedAt,
+    refundedAt: row.refundedAt,
+    failedAt: row.failedAt,
+    reversedAt: row.reversedAt,
+    reachedBank: row.claimedAt !== null && !REFUSED_BEFORE_SENDING.includes(row.failureReason ?? ''),
+    expiresAt: row.overAt ? new Date(row.overAt.getTime() + TTL_MS) : null,
   };
 }
 

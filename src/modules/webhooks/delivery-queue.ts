@@ -2,7 +2,7 @@ import Queue from 'bull';
 import type { Logger } from '../../shared/logger';
 import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
 import type { DueDelivery, Dispatcher } from './relay';
-import { markEnqueued } from './relay';
+import { markDeliveriesEnqueued } from './outbox-store';
 
 const ADD_TIMEOUT_MS = 5000;
 
@@ -93,7 +93,7 @@ export function queueDispatcher(queue: DeliveryQueue, requeueAfterMs: number): D
     requeueAfterMs,
     async dispatch(due, em) {
       await queue.add(due);
-      await markEnqueued(em, due);
+      await markDeliveriesEnqueued(em, due);
     },
   };
 }

@@ -6,6 +6,7 @@ import { unavailableError } from '../../platform/db/unavailable';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { outcomeAfterAttempt, type RetryPolicy } from './retry-schedule';
+import { claimDeliveryAttempt, deliveryTarget } from './outbox-store';
 import { deliveryHeaders } from './signing';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
@@ -119,41 +120,26 @@ function observe(metrics: Metrics | undefined, status: string, claimed: ClaimedA
 
 async function claim(deps: DeliveryDeps, deliveryId: string, attemptCount: number): Promise<ClaimedAttempt | null> {
   return deps.orm.em.fork().transactional(async (tx) => {
-    const taken = await tx.execute<{ attempt_count: number; schedule_start: number }[]>(
-      `update "webhook_deliveries"
-          set "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(),
-              "locked_until" = now() + ? * interval '1 millisecond'
-        where "id" = ? and "status" = ? and "attempt_count" = ? and "next_attempt_at" <= now()
-          and ("locked_until" is null or "locked_until" < now())
-        returning "attempt_count", "schedule_start"`,
-      [deps.leaseMs, deliveryId, WebhookDeliveryStatus.PENDING, attemptCount],
-    );
-    if (taken.length === 0) return null;
-    const number = taken[0].attempt_count;
+    const taken = await claimDeliveryAttempt(tx, deliveryId, attemptCount, deps.leaseMs);
+    if (!taken) return null;
+    const number = taken.attemptCount;
     // An earlier attempt without outcome was cut short: its worker died or lost its lease.
     await tx.nativeUpdate(
       WebhookAttempt,
       { delivery: deliveryId, number: { $lt: number }, durationMs: null, httpStatus: null, error: null },
       { error: 'worker lost: no outcome was recorded' },
     );
-    // What the request needs, in one plain read: a populated find of the delivery, its event and its shop cost
-    // about 3 ms of CPU, and a burst of completions is a burst of deliveries (docs/decisions/0004-webhook-outbox.md).
-    const [target] = await tx.execute<{ url: string | null; secret: string; event_id: string; body: string; test: boolean }[]>(
-      `select case when s."deleted_at" is null then s."webhook_url" end as url, s."webhook_secret" as secret,
-              e."id" as event_id, e."body", e."test"
-         from "webhook_deliveries" d join "webhook_events" e on e."id" = d."event_id" join "shops" s on s."id" = d."shop_id"
-        where d."id" = ?`,
-      [deliveryId],
-    );
+    // What the request needs, in one plain read (outbox-store.ts).
+    const target = await deliveryTarget(tx, deliveryId);
     const attempt = tx.create(WebhookAttempt, { delivery: tx.getReference(WebhookDelivery, deliveryId), number, url: target.url, startedAt: new Date() });
     await tx.flush();
     return {
       attemptId: attempt.id,
       number,
-      inSchedule: number - taken[0].schedule_start,
+      inSchedule: number - taken.scheduleStart,
       url: target.url,
       secret: deps.secrets.open(target.secret),
-      eventId: target.event_id,
+      eventId: target.eventId,
       body: target.body,
       test: target.test,
     };

@@ -6,6 +6,7 @@ import { PaymentStatus } from '../payments/payment-status';
 import { randomBase62 } from '../../shared/random-id';
 import type { Shop } from '../identity/shop.entity';
 import { shopReceives, type WebhookEventType } from '../identity/webhook-event-choice';
+import { nextEventSequence } from './outbox-store';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { newWebhookEventId, WebhookEvent } from './webhook-event.entity';
 
@@ -34,15 +35,15 @@ export async function recordPaymentEvent(
   baseUrl: string,
   refund?: object,
 ): Promise<WebhookEvent> {
-  const next = await nextSequence(tx, 'payment_id', payment.id);
+  const next = await nextEventSequence(tx, 'payment_id', payment.id);
   const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: next, body: '' });
   event.body = eventBody(event, { payment: paymentPayload(payment, baseUrl), ...(refund ? { refund } : {}), ...liveTestMark(payment.test) }, payment.shop);
   deliverIfChosen(tx, event, payment);
   return event;
 }
 
-/** A payment's next event sequence (the caller holds the payment's row lock). */
-export const NEXT_SEQUENCE_SQL = 'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?';
+/** A payment's next event sequence, as SQL for a statement that takes it itself (checkout/completion-statement.ts). */
+export { NEXT_SEQUENCE_SQL } from './outbox-store';
 
 /** An event about to be written whose sequence the database will choose: `body` is `before + sequence + after`. */
 export interface PaymentEventDraft {
@@ -80,19 +81,11 @@ export async function recordWithdrawalEvent(
   type: WithdrawalEventType,
   payload: object,
 ): Promise<WebhookEvent> {
-  const next = await nextSequence(tx, 'withdrawal_id', withdrawal.id);
+  const next = await nextEventSequence(tx, 'withdrawal_id', withdrawal.id);
   const event = tx.create(WebhookEvent, { shop: withdrawal.shop, payment: null, withdrawalId: withdrawal.id, type, sequence: next, body: '' });
   event.body = eventBody(event, { withdrawal: payload }, withdrawal.shop);
   deliverIfChosen(tx, event, null);
   return event;
-}
-
-async function nextSequence(tx: EntityManager, column: 'payment_id' | 'withdrawal_id', id: string): Promise<number> {
-  const [{ next }] = await tx.execute<{ next: number }[]>(
-    `select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "${column}" = ?`,
-    [id],
-  );
-  return Number(next);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { outsideTraces, tracingOn } from '../../platform/observability/tracing';
+import { outsideTraces } from '../../platform/observability/tracing';
 import type { Logger } from '../../shared/logger';
-import { WebhookDeliveryStatus } from './webhook-delivery.entity';
+import { dueDeliveries } from './outbox-store';
 
 /** A delivery whose next attempt is due: attempt number `attemptCount + 1`. */
 export interface DueDelivery {
@@ -47,7 +47,7 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
     const limit = Math.min(dispatcher.capacity(), 500);
     if (limit <= 0) return false;
     const em = orm.em.fork();
-    const due = await dueDeliveries(em, limit, dispatcher.requeueAfterMs ?? null, dispatcher.busy?.() ?? []);
+    const due = await dueDeliveriesFor(em, limit, dispatcher.requeueAfterMs ?? null, dispatcher.busy?.() ?? []);
     if (due.length > 0) await dispatcher.dispatch(due, em);
     return due.length === limit;
   };
@@ -92,27 +92,9 @@ export function startRelay(orm: MikroORM, dispatcher: Dispatcher, intervalMs: nu
   };
 }
 
-async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: number | null, busy: string[]): Promise<DueDelivery[]> {
-  // The event's traceparent is read only with tracing on (a CASE evaluates its subquery only when it is chosen).
-  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
-    `select "id", "attempt_count",
-            case when ?::boolean then (select e."traceparent" from "webhook_events" e where e."id" = "event_id") end as traceparent
-       from "webhook_deliveries"
-      where "status" = ? and "next_attempt_at" <= now()
-        and ("locked_until" is null or "locked_until" < now())
-        and (?::int is null or "enqueued_attempt" is distinct from "attempt_count" or "enqueued_at" < now() - ?::int * interval '1 millisecond')
-      order by "next_attempt_at" limit ?`,
-    [tracingOn(), WebhookDeliveryStatus.PENDING, requeueAfterMs, requeueAfterMs, limit + busy.length],
-  );
+/** Up to `limit` due deliveries, leaving out those this process's workers are on (asked for that many more). */
+async function dueDeliveriesFor(em: EntityManager, limit: number, requeueAfterMs: number | null, busy: string[]): Promise<DueDelivery[]> {
+  const rows = await dueDeliveries(em, limit + busy.length, requeueAfterMs);
   const working = new Set(busy);
-  return rows.filter((row) => !working.has(row.id)).slice(0, limit).map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent }));
-}
-
-/** Notes what was put on the queue, per delivery and attempt, so the next pass does not put it there again. */
-export async function markEnqueued(em: EntityManager, due: DueDelivery[]): Promise<void> {
-  await em.execute(
-    `update "webhook_deliveries" d set "enqueued_attempt" = v."attempt", "enqueued_at" = now()
-       from jsonb_to_recordset(?::jsonb) as v("id" text, "attempt" int) where d."id" = v."id"`,
-    [JSON.stringify(due.map((d) => ({ id: d.id, attempt: d.attemptCount })))],
-  );
+  return rows.filter((row) => !working.has(row.id)).slice(0, limit);
 }

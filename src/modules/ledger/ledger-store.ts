@@ -1,0 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LedgerViolation } from './ledger-invariants';
+
+// check-ledger's SQL: the snapshot it reads in and the statements it runs there. Every function takes the check's
+// transaction, so all of them read the same snapshot.
+
+/**
+ * Makes `tx` one repeatable-read, read-only snapshot with no statement timeout: the invariants scan the whole
+ * ledger, and DATABASE_STATEMENT_TIMEOUT_MS is meant for requests. The first statements of the transaction.
+ */
+export async function beginLedgerSnapshot(tx: EntityManager): Promise<void> {
+  await tx.execute('set transaction isolation level repeatable read, read only');
+  await tx.execute('set local statement_timeout = 0');
+}
+
+/** The rows breaking one invariant (its SQL as ledger-invariants.ts writes it), each named by the invariant. */
+export async function selectViolations(tx: EntityManager, invariant: { name: string; sql: string }): Promise<LedgerViolation[]> {
+  const rows = await tx.execute<{ subject: string; detail: string }[]>(invariant.sql);
+  return rows.map((r) => ({ invariant: invariant.name, subject: String(r.subject), detail: String(r.detail) }));
+}
+
+/** How many sellers and ledger entries the check read. */
+export async function countSellersAndEntries(tx: EntityManager): Promise<{ sellers: number; entries: number }> {
+  const [counts] = await tx.execute<{ sellers: string; entries: string }[]>(
+    'select (select count(*) from "sellers") as sellers, (select count(*) from "ledger_entries") as entries',
+  );
+  return { sellers: Number(counts.sellers), entries: Number(counts.entries) };
+}

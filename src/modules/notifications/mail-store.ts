@@ -1,0 +1,247 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { currentTraceparent, tracingOn } from '../../platform/observability/tracing';
+import { SELLER_NOTICES, type CustomerMailKind } from './mail-kinds';
+import { MAIL_WRITTEN_IN, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
+
+// The mail outbox's SQL (`mail_outbox`, docs/decisions/0001-mail-outbox.md): writing a mail in the caller's
+// transaction, the relay's look for due mails, a worker's claim and what it keeps of the message, and one mail
+// read whole. Every write of a mail row marks its transaction in MAIL_WRITTEN_IN, so the relay wakes at its commit.
+
+/**
+ * A mail to a customer (the refund notice), written in the caller's transaction, exactly when what it tells of
+ * is. (`kind`, `subjectId`) is unique: a second write of the same mail writes nothing. Answers whether this
+ * call wrote it. The receipt is written by the card completion's own statement (checkout/completion-statement.ts).
+ */
+export async function queueCustomerMail(
+  tx: EntityManager,
+  mail: { kind: CustomerMailKind; subjectId: string; recipient: string; shopId: string; sellerId: string; paymentId: string; params?: Record<string, unknown> },
+): Promise<boolean> {
+  const rows = await tx.execute<{ id: string }[]>(
+    `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "traceparent")
+     values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)
+     on conflict ("kind", "subject_id") do nothing
+     returning "id"`,
+    [newMailId(), mail.kind, mail.subjectId, mail.recipient, mail.sellerId, mail.shopId, mail.paymentId, JSON.stringify(mail.params ?? {}), currentTraceparent()],
+  );
+  if (rows.length > 0) MAIL_WRITTEN_IN.add(tx);
+  return rows.length > 0;
+}
+
+/**
+ * A seller notification, written in the caller's transaction in one statement: to the seller's account address
+ * (the seller named, or the seller of the shop or payment named), unless the seller switched its topic off, read
+ * in the same statement, so the switch as it stands at the event decides. Unique per (`kind`, `subjectId`).
+ * Answers whether a row was written.
+ */
+export async function queueSellerNotice(tx: EntityManager, notice: SellerNotice): Promise<boolean> {
+  if (!notice.sellerId && !notice.shopId && !notice.paymentId) throw new Error(`seller notice ${notice.kind}: name the seller, the shop or the payment`);
+  const rows = await tx.execute<{ id: string }[]>(
+    `with target as (select coalesce(?::text, (select p."shop_id" from "payments" p where p."id" = ?::text)) as shop_id)
+     insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "traceparent")
+     select ?, ?, ?, s."email", s."id", t.shop_id, ?::text, ?::jsonb, ?::text
+       from target t
+       join "sellers" s on s."id" = coalesce(?::text, (select sh."seller_id" from "shops" sh where sh."id" = t.shop_id))
+       left join "seller_mail_settings" m on m."seller_id" = s."id"
+      where not (?::text = any(coalesce(m."muted", '{}'::text[])))
+     on conflict ("kind", "subject_id") do nothing
+     returning "id"`,
+    [
+      notice.shopId ?? null, notice.paymentId ?? null,
+      newMailId(), notice.kind, notice.subjectId, notice.paymentId ?? null, JSON.stringify(notice.params ?? {}), currentTraceparent(),
+      notice.sellerId ?? null, SELLER_NOTICES[notice.kind],
+    ],
+  );
+  if (rows.length > 0) MAIL_WRITTEN_IN.add(tx);
+  return rows.length > 0;
+}
+
+/**
+ * One finance admin's refund-review reminder (admin-notices.ts), in the caller's transaction; unique per
+ * (`kind`, `subjectId`) like every mail. Answers whether this call wrote it.
+ */
+export async function queueRefundReviewDueMail(tx: EntityManager, mail: { subjectId: string; recipient: string; paymentId: string; params: Record<string, unknown> }): Promise<boolean> {
+  // The seller is no party to this mail: no seller or shop id, so it never shows among the seller's own mails.
+  const rows = await tx.execute<{ id: string }[]>(
+    `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "payment_id", "params", "traceparent")
+     values (?, 'refund-review-due', ?, ?, ?, ?::jsonb, ?)
+     on conflict ("kind", "subject_id") do nothing
+     returning "id"`,
+    [newMailId(), mail.subjectId, mail.recipient, mail.paymentId, JSON.stringify(mail.params), currentTraceparent()],
+  );
+  if (rows.length > 0) MAIL_WRITTEN_IN.add(tx);
+  return rows.length > 0;
+}
+
+/** The `trackingToken` a refund's request mail was written with; null when there is no such mail or it carries none. */
+export async function requestMailTrackingToken(tx: EntityManager, refundId: string): Promise<string | null> {
+  const [row] = await tx.execute<{ token: string | null }[]>(`select "params"->>'trackingToken' as token from "mail_outbox" where "kind" = 'refund-requested' and "subject_id" = ?`, [refundId]);
+  return row?.token ?? null;
+}
+
+/** A mail the relay found due: attempt number `attemptCount + 1`, and the traceparent it was written under (tracing on). */
+export interface DueMailRow {
+  id: string;
+  attemptCount: number;
+  traceparent: string | null;
+}
+
+/**
+ * Up to `limit` mails due for an attempt, the most overdue first: pending and due, or `sending` with a lease run
+ * out. With `requeueAfterMs` (queue mode), a mail already handed over for this attempt is left out unless that was
+ * longer ago. The traceparent is read only with tracing on.
+ */
+export async function dueMails(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueMailRow[]> {
+  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
+    `select "id", "attempt_count", case when ?::boolean then "traceparent" end as traceparent from "mail_outbox"
+      where (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
+        and (?::int is null or "enqueued_attempt" is distinct from "attempt_count" or "enqueued_at" < now() - ?::int * interval '1 millisecond')
+      order by "next_attempt_at" limit ?`,
+    [tracingOn(), MailStatus.PENDING, MailStatus.SENDING, requeueAfterMs, requeueAfterMs, limit],
+  );
+  return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent }));
+}
+
+/** Notes what was put on the queue, per mail and attempt, so the next relay pass does not put it there again. */
+export async function markMailsEnqueued(em: EntityManager, due: { id: string; attemptCount: number }[]): Promise<void> {
+  await em.execute(
+    `update "mail_outbox" m set "enqueued_attempt" = v."attempt", "enqueued_at" = now()
+       from jsonb_to_recordset(?::jsonb) as v("id" text, "attempt" int) where m."id" = v."id"`,
+    [JSON.stringify(due.map((d) => ({ id: d.id, attempt: d.attemptCount })))],
+  );
+}
+
+/** An outbox row as selected (`select *`, or a claim's `returning`): the columns a mail is rendered from. */
+export interface OutboxRow {
+  id: string;
+  kind: string;
+  subject_id: string;
+  recipient: string;
+  seller_id: string | null;
+  shop_id: string | null;
+  payment_id: string | null;
+  params: Record<string, unknown> | string | null;
+  created_at: Date | string;
+}
+
+/** What a mail is rendered from: what it is, to whom, about what, and the facts it was written with. */
+export interface OutboxMail {
+  id: string;
+  kind: string;
+  subjectId: string;
+  recipient: string;
+  sellerId: string | null;
+  shopId: string | null;
+  paymentId: string | null;
+  params: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** A row as a mail; `params` is a jsonb column, parsed already by some pools and text on others. */
+export function outboxMailOf(row: OutboxRow): OutboxMail {
+  return {
+    id: row.id,
+    kind: row.kind,
+    subjectId: row.subject_id,
+    recipient: row.recipient,
+    sellerId: row.seller_id,
+    shopId: row.shop_id,
+    paymentId: row.payment_id,
+    params: typeof row.params === 'string' ? (JSON.parse(row.params) as Record<string, unknown>) : (row.params ?? {}),
+    createdAt: new Date(row.created_at),
+  };
+}
+
+/** A mail as a worker claimed it: the message as written out at the first claim, or nulls until then. */
+export interface ClaimedMail extends OutboxMail {
+  /** This attempt's number. */
+  attemptCount: number;
+  /** When its retries started: its writing, or an admin's resend. */
+  retryFrom: Date;
+  rawMessage: string | null;
+  messageId: string | null;
+  subject: string | null;
+}
+
+/**
+ * Claims attempt number `attemptCount + 1` of a mail for `leaseMs` under `token`: one conditional UPDATE (due and
+ * pending, or `sending` with its lease run out, and still at `attemptCount` attempts), so two workers, a duplicate
+ * job or a retried job can never take the same attempt. Null when it was not this worker's to take.
+ */
+export async function claimMail(em: EntityManager, mailId: string, attemptCount: number, token: string, leaseMs: number): Promise<ClaimedMail | null> {
+  const [row] = await em.execute<(OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null })[]>(
+    `update "mail_outbox"
+        set "status" = ?, "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(), "claim_token" = ?,
+            "locked_until" = now() + ? * interval '1 millisecond'
+      where "id" = ? and "attempt_count" = ?
+        and (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
+      returning "id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "created_at",
+                "retry_from", "attempt_count", "raw_message", "message_id", "subject"`,
+    [MailStatus.SENDING, token, leaseMs, mailId, attemptCount, MailStatus.PENDING, MailStatus.SENDING],
+  );
+  if (!row) return null;
+  return {
+    ...outboxMailOf(row),
+    attemptCount: row.attempt_count,
+    retryFrom: new Date(row.retry_from),
+    rawMessage: row.raw_message,
+    messageId: row.message_id,
+    subject: row.subject,
+  };
+}
+
+/**
+ * Keeps the message written out at a mail's first claim, which every later attempt sends byte for byte: only
+ * under that claim's token and only once, so a claim that lost its lease meanwhile writes nothing.
+ */
+export async function keepWrittenOutMail(
+  em: EntityManager,
+  mailId: string,
+  token: string,
+  message: { messageId: string; subject: string; text: string; html: string; raw: string },
+): Promise<void> {
+  await em.execute(
+    `update "mail_outbox" set "message_id" = ?, "subject" = ?, "text_body" = ?, "html_body" = ?, "raw_message" = ?
+      where "id" = ? and "claim_token" = ? and "raw_message" is null`,
+    [message.messageId, message.subject, message.text, message.html, message.raw, mailId, token],
+  );
+}
+
+/** One mail whole, as the CLI's `mail show` prints it: its words and its message as written at the first attempt. */
+export interface MailText {
+  id: string;
+  kind: string;
+  status: string;
+  recipient: string;
+  createdAt: Date;
+  sentAt: Date | null;
+  lastError: string | null;
+  /** Null until a worker wrote the mail out (its first attempt). */
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  raw: string | null;
+}
+
+/** A mail whole by its id; null when there is none. */
+export async function selectMailText(em: EntityManager, id: string): Promise<MailText | null> {
+  const [row] = await em.execute<
+    { id: string; kind: string; status: string; recipient: string; created_at: Date; sent_at: Date | null; last_error: string | null; subject: string | null; text_body: string | null; html_body: string | null; raw_message: string | null }[]
+  >(
+    `select "id", "kind", "status", "recipient", "created_at", "sent_at", "last_error", "subject", "text_body", "html_body", "raw_message" from "mail_outbox" where "id" = ?`,
+    [id],
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    recipient: row.recipient,
+    createdAt: new Date(row.created_at),
+    sentAt: row.sent_at ? new Date(row.sent_at) : null,
+    lastError: row.last_error,
+    subject: row.subject,
+    text: row.text_body,
+    html: row.html_body,
+    raw: row.raw_message,
+  };
+}
