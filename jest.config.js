@@ -20,4 +20,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
+  // Suites mostly wait (on PostgreSQL, Redis, timers, Chromium): five at once keep both cores busy. Each worker
+  // has its own database (test/support/global-setup.ts), so suites of different workers never see each other.
+  maxWorkers: 5,
 };

@@ -9,6 +9,7 @@ import { checkoutClient, CARD } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { adyenSuite } from '../support/adyen-suite';
 import type { TestService } from '../support/test-service';
+import { testRun } from '../support/test-env';
 
 jest.setTimeout(60_000);
 
@@ -207,7 +208,7 @@ describe('the same money never goes back twice', () => {
     const { id, shop, dispute } = await paidPayment();
     await notifyAndApply('CHARGEBACK', dispute);
     const invariant = LEDGER_INVARIANTS.find((i) => i.name === 'given_back_within_amount')!;
-    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const client = new Client({ connectionString: testRun().databaseUrl });
     await client.connect();
     try {
       await client.query('begin');
@@ -320,7 +321,7 @@ describe('notifications are accepted first, then applied', () => {
   test('a failure while applying does not reach Adyen: the item is kept and applied by a retry', async () => {
     const { id, shop, dispute } = await paidPayment();
     // Hold the payment row: applying the chargeback waits for it and times out (DATABASE_STATEMENT_TIMEOUT_MS).
-    const blocker = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    const blocker = new Client({ connectionString: testRun().databaseUrl });
     await blocker.connect();
     await blocker.query('begin');
     await blocker.query(`select 1 from "payments" where "id" = $1 for update`, [id]);

@@ -2,9 +2,9 @@ import Redis from 'ioredis';
 import { dropDatabase } from './databases';
 import { TEST_REDIS_URL } from './test-env';
 
-/** Drops the run's database and deletes every Redis key under the run's prefix. */
+/** Drops the run's databases and deletes every Redis key under the run's prefix. */
 export default async function globalTeardown(): Promise<void> {
-  if (process.env.TEST_DATABASE_NAME) await dropDatabase(process.env.TEST_DATABASE_NAME);
+  for (const name of process.env.TEST_DATABASE_NAMES?.split(',') ?? []) await dropDatabase(name);
   const prefix = process.env.TEST_REDIS_PREFIX;
   if (!prefix) return;
   const redis = new Redis(TEST_REDIS_URL);

@@ -14,12 +14,12 @@ import { POSTGRES_ADMIN_URL } from './test-env';
 const PREFIX = 'payments_mutation';
 
 export default async function mutationGlobalSetup(): Promise<void> {
-  if (process.env.TEST_DATABASE_URL) return;
+  if (process.env.TEST_DATABASE_URLS) return;
   await dropDatabasesOfEndedRuns();
   // The same three settings as global-setup.ts.
   const database = await createEmptyDatabase(`${PREFIX}_${process.pid}`);
-  process.env.TEST_DATABASE_NAME = database.name;
-  process.env.TEST_DATABASE_URL = database.url;
+  process.env.TEST_DATABASE_NAMES = database.name;
+  process.env.TEST_DATABASE_URLS = database.url;
   process.env.TEST_REDIS_PREFIX = `test:${randomBytes(4).toString('hex')}:`;
 }
 

@@ -8,9 +8,12 @@ export function databaseUrlFor(name: string): string {
   return url.toString();
 }
 
+/** This worker's database and Redis prefix: each Jest worker has its own (global-setup.ts). */
 export function testRun(): { databaseUrl: string; redisPrefix: string } {
-  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const urls = process.env.TEST_DATABASE_URLS?.split(',');
   const redisPrefix = process.env.TEST_REDIS_PREFIX;
-  if (!databaseUrl || !redisPrefix) throw new Error('global-setup did not run');
-  return { databaseUrl, redisPrefix };
+  if (!urls || !redisPrefix) throw new Error('global-setup did not run');
+  const worker = Number(process.env.JEST_WORKER_ID ?? '1');
+  const databaseUrl = urls[(worker - 1) % urls.length];
+  return { databaseUrl, redisPrefix: `${redisPrefix}w${worker}:` };
 }

@@ -273,7 +273,8 @@ function openMailQueue(redisUrl: string, keyPrefix: string, logger: Logger) {
     process(concurrency: number, handler: (job: MailJob) => Promise<unknown>) {
       void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {
         stoppedProcessing = true;
-        logger.error({ err: error.message }, 'mail queue: processing stopped');
+        // bull rejects with undefined when the queue is closed while its worker still sets up.
+        logger.error({ err: error instanceof Error ? error.message : String(error) }, 'mail queue: processing stopped');
       });
     },
     processing: () => !stoppedProcessing,

@@ -71,7 +71,8 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
     process(concurrency, handler) {
       void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {
         stoppedProcessing = true;
-        logger.error({ err: error.message }, 'webhook queue: processing stopped');
+        // bull rejects with undefined when the queue is closed while its worker still sets up.
+        logger.error({ err: error instanceof Error ? error.message : String(error) }, 'webhook queue: processing stopped');
       });
     },
     processing: () => !stoppedProcessing,

@@ -1,6 +1,6 @@
 import type { Config } from '../../shared/config';
 import type { CardProcessor } from './card-processor';
-import { AdyenProcessor } from './adyen/adyen-processor';
+import type { AdyenProcessor } from './adyen/adyen-processor';
 import { sqlNotificationStore } from './adyen/notification-store';
 import { SimulatedAcquirer } from './simulated-acquirer';
 import { memoryRecords, type RunSql, sqlRecords } from './simulator-records';
@@ -12,7 +12,9 @@ const ADAPTERS: Record<Config['cardProcessor'], (config: Config, sql: RunSql | u
     const publicUrl = baseUrl ?? config.baseUrl;
     if (!config.adyen || !sql || !publicUrl) throw new Error('the Adyen processor needs its settings, the database and the public base URL');
     // The checkout page's origin (BASE_URL without its path): Adyen's `origin` for 3-D Secure 2.
-    return new AdyenProcessor(config.adyen, sqlNotificationStore(sql), new URL(publicUrl).origin);
+    // Loaded only when chosen: Adyen's library takes longer to load than the rest of the service together.
+    const { AdyenProcessor: Adyen } = require('./adyen/adyen-processor') as { AdyenProcessor: typeof AdyenProcessor };
+    return new Adyen(config.adyen, sqlNotificationStore(sql), new URL(publicUrl).origin);
   },
 };
 

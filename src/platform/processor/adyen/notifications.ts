@@ -1,5 +1,5 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { hmacValidator, type Types } from '@adyen/api-library';
+import type { hmacValidator as HmacValidator, Types } from '@adyen/api-library';
 import type { DisputeStep } from '../../../modules/disputes/dispute.lifecycle';
 import type { AcquirerEvent, NotifiedMoney } from '../card-processor';
 import type { KeptNotification, RejectedNotification } from './notification-store';
@@ -46,9 +46,14 @@ export function notificationItems(body: unknown): RawItem[] | null {
  * item without an amount is signed over empty amount fields, as Adyen signs it, so a malformed item from
  * Adyen is still recognised as Adyen's (and kept as rejected) while a forged one is refused.
  */
+/** Adyen's library loads slowly: only a service that takes Adyen's notifications loads it. */
+function validator(): typeof HmacValidator {
+  return (require('@adyen/api-library') as { hmacValidator: typeof HmacValidator }).hmacValidator;
+}
+
 export function signatureValid(item: RawItem | NotificationRequestItem, hmacKey: string): boolean {
   try {
-    return new hmacValidator().validateHMAC({ ...item, amount: item.amount ?? {} } as NotificationRequestItem, hmacKey);
+    return new (validator())().validateHMAC({ ...item, amount: item.amount ?? {} } as NotificationRequestItem, hmacKey);
   } catch {
     return false; // no signature at all
   }
