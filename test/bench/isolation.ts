@@ -5,7 +5,7 @@ import { freePort } from '../support/processes';
 import { BENCH_REDIS, runToEnd, startChild, withBenchDatabase } from './children';
 
 /**
- * `npm run bench:isolation` (issue 13, point 3): one seller's heaviest documents, sent at once, must not push
+ * `npm run bench:isolation`: one seller's heaviest documents, sent at once, must not push
  * another shop's REST retrieve p99 past 100 ms. The built service runs as its own process with the production
  * defaults (caps, budgets, pool of 10); fixtures are made through a second instance counting in rate-limit buckets of its own.
  * The attack is the issue's: six aliased `currentShop` floods and six of the heaviest list documents the caps

@@ -214,7 +214,7 @@ describe('a customer pays on the hosted checkout page', () => {
   });
 });
 
-describe('a shop that cannot take payments (issue 13: inactive or deleted shop, suspended or inactive seller)', () => {
+describe('a shop that cannot take payments (inactive or deleted shop, suspended or inactive seller)', () => {
   const UNAVAILABLE = 'This shop cannot take payments right now';
   const calls = (id: string) => (web.service.services.checkout.processor as SimulatedAcquirer).calls.filter((call) => call.subject === id);
 

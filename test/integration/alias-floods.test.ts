@@ -10,7 +10,7 @@ import { testRun } from '../support/test-env';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, sleep } from '../support/webhook-support';
 
-// Issue 13, point 3: one request, many writes. `guarded` runs the defaults (aliases capped at 20); `uncapped`
+// One request, many writes. `guarded` runs the defaults (aliases capped at 20); `uncapped`
 // lifts the alias cap, to show the next line of defence (each root mutation field counts against the key).
 const guarded = useTestService({ ...FAST_WEBHOOKS, DATABASE_STATEMENT_TIMEOUT_MS: '300' });
 const uncapped = useTestService({ ...FAST_WEBHOOKS, GRAPHQL_MAX_ALIASES: '100000', GRAPHQL_MAX_COST: '1000000' });

@@ -118,7 +118,7 @@ const SELLER_OPERATIONS: [string, string, () => object, Record<Caller, string | 
 ];
 
 /**
- * The dashboard's own operations (issue 12): a session reaches its own seller's data; an API key (perhaps the
+ * The dashboard's own operations: a session reaches its own seller's data; an API key (perhaps the
  * leaked one) may not read a payment's story, ask for a refund, delete or replace its shop. Every allowed cell
  * ends in a harmless domain answer, so nothing changes: the payment is pending (no refund), the name typed is
  * wrong (no deletion), the seller has a shop (no second one).

@@ -9,7 +9,7 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { useTestService } from '../support/test-service';
 
 /**
- * Issue 13, point 2: a shop that is inactive or deleted, or whose seller is suspended or inactive, takes no
+ * A shop that is inactive or deleted, or whose seller is suspended or inactive, takes no
  * card payment. The acquirer is slow here (SIMULATED_ACQUIRER_DELAY_MS) so a suspension can land while a
  * card is at it.
  */

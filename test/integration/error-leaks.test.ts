@@ -5,7 +5,7 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
- * Issue 13, point 4: no answer of any kind carries a stack trace or a field suggestion to a non-admin,
+ * No answer of any kind carries a stack trace or a field suggestion to a non-admin,
  * whatever NODE_ENV says (Apollo and Express both add stack traces unless NODE_ENV=production). Each
  * service here starts with NODE_ENV as an operator who never set it would have it.
  */

@@ -4,7 +4,7 @@ import { adminClient, completedPayment, graphql } from '../support/admin-client'
 import { useTestService } from '../support/test-service';
 
 /**
- * Issue 13, point 5: each amount is at most 2^53-1 cents, but their sums are not. Three payments of the
+ * Each amount is at most 2^53-1 cents, but their sums are not. Three payments of the
  * largest amount put a balance past 2^53; it must read back exactly (it answered INTERNAL, and withdrawals
  * were checked against a rounded balance).
  */

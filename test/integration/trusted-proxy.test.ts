@@ -4,7 +4,7 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService } from '../support/test-service';
 
 /**
- * Issue 13, point 1: behind a load balancer every request comes from the balancer's address. With
+ * Behind a load balancer every request comes from the balancer's address. With
  * TRUST_PROXY naming the balancer, per-client limits count the address it forwards (X-Forwarded-For);
  * from any other peer the header is ignored, so a client cannot dodge a limit by writing it.
  * Every request of these tests comes from 127.0.0.1: the "balancer" when loopback is trusted.

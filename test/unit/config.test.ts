@@ -72,7 +72,7 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ GRAPHQL_STACK_TRACES: '1', BASE_URL: 'http://[::1]:4000' }).graphqlStackTraces).toBe(true);
   });
 
-  test('abuse limits (issue 13): 5 s statement time-out, 20 aliases, 20,000 cost a minute, one GraphQL request per key at a time', () => {
+  test('abuse limits: 5 s statement time-out, 20 aliases, 20,000 cost a minute, one GraphQL request per key at a time', () => {
     const config = loadConfig({});
     expect(config.databaseStatementTimeoutMs).toBe(5000);
     expect(config.graphqlLimits).toEqual({ maxDepth: 10, maxCost: 5000, maxAliases: 20, costPerMinute: 20_000, requestsPerKey: 1 });

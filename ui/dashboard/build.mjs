@@ -7,7 +7,7 @@
 // schema/operations/seller-dashboard.graphql is bundled as its exact text: the server allow-lists SignUp
 // and SignIn without a session by that document, byte for byte.
 // The first load (HTML+JS+CSS, gzipped) is written to first-load.json; test/browser/dashboard.test.ts holds
-// it under 150 KB (issue 12).
+// it under 150 KB.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
