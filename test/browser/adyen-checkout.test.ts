@@ -1,32 +1,25 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { SHOPPER_MESSAGES } from '../../src/modules/checkout/failure-messages';
-import { ADYEN_3DS_CARD, AdyenStandIn, HOLDER } from '../support/adyen-stand-in';
-import { axeViolations, createPayment, customerPage, fillCard, launchBrowser, SHOP_ORIGIN, type CustomerPage } from '../support/browser';
-import { startTestService, type TestService } from '../support/test-service';
+import { ADYEN_3DS_CARD, HOLDER, useAdyenStandIn } from '../support/adyen-stand-in';
+import { axeViolations, createPayment, customerPage, fillCard, SHOP_ORIGIN, useBrowser, type CustomerPage } from '../support/browser';
+import { useTestService } from '../support/test-service';
 
 /** The service's public address in these tests (BASE_URL): the browser's requests to it are sent to the test service. */
 const PUBLIC_ORIGIN = 'https://pay.example.test';
 
-let adyen: AdyenStandIn;
-let service: TestService;
-let browser: Browser;
+const adyen = useAdyenStandIn();
+const service = useTestService(() => adyen.env(), 'adyen-browser');
+const browser = useBrowser();
 let apiKey: string;
 let customer: CustomerPage;
 let page: Page;
 
 beforeAll(async () => {
-  adyen = await new AdyenStandIn().start();
-  [service, browser] = await Promise.all([startTestService(adyen.env(), 'adyen-browser'), launchBrowser()]);
   adyen.serviceUrl = service.url;
   apiKey = (await service.createShop({ shopName: 'Corner Bakery' })).apiKey;
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await adyen?.close();
 });
 beforeEach(async () => {
   customer = await customerPage(browser);

@@ -1,12 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/modules/identity/totp';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { adminClient } from '../support/admin-client';
-import { axeViolations, launchBrowser } from '../support/browser';
+import { axeViolations, useBrowser } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
-import { startMailServer, type MailServer } from '../support/mail-server';
-import { startTestService, type TestService } from '../support/test-service';
+import { useMailServer } from '../support/mail-server';
+import { useTestService } from '../support/test-service';
 
 /**
  * The dashboard's account screens in real Chromium (issue 12, docs/dashboard.md): two-factor turned on from
@@ -14,18 +14,9 @@ import { startTestService, type TestService } from '../support/test-service';
  * listed and ended one by one, change password, password reset and invitation from the mailed links (a real
  * SMTP server on loopback). axe-core (WCAG 2.2 AA) on every new screen and state.
  */
-let service: TestService;
-let browser: Browser;
-let mail: MailServer;
-beforeAll(async () => {
-  mail = await startMailServer();
-  [service, browser] = await Promise.all([startTestService({ SMTP_URL: mail.url, AUTH_FAILURES_PER_MINUTE: '10000' }), launchBrowser()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await mail?.close();
-});
+const mail = useMailServer();
+const service = useTestService(() => ({ SMTP_URL: mail.url, AUTH_FAILURES_PER_MINUTE: '10000' }));
+const browser = useBrowser();
 
 const message = (code: string) => ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE].message as string;
 

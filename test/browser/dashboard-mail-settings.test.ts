@@ -1,26 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { axeViolations, useBrowser } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink } from '../support/smtp-sink';
+import { useTestService } from '../support/test-service';
 
 /**
  * The Account screen's "Mail" section in real Chromium (docs/dashboard.md, "Mail: receipts and notifications"): the
  * support address customers are given and one switch per notification topic, all on by default; saved, kept after a
  * reload, a switched-off topic staying away. axe-core (WCAG 2.2 AA) at 320 px without sideways scrolling.
  */
-let service: TestService;
-let browser: Browser;
-let smtp: SmtpSink;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-  [service, browser] = await Promise.all([startTestService({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100' }), launchBrowser()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await smtp?.stop();
-});
+const smtp = useSmtpSink();
+const service = useTestService(() => ({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100' }));
+const browser = useBrowser();
 
 async function signedUp(page: Page): Promise<string> {
   const email = newEmail();

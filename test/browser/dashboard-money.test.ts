@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import type { BrowserContext, Download, Page } from 'playwright-core';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { totpCode } from '../../src/modules/identity/totp';
 import { Refund } from '../../src/modules/refunds/refund.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { adminClient, eventually } from '../support/admin-client';
-import { AdyenStandIn } from '../support/adyen-stand-in';
-import { axeViolations, launchBrowser } from '../support/browser';
+import { useAdyenStandIn } from '../support/adyen-stand-in';
+import { axeViolations, useBrowser } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * The seller's money in the dashboard, walked in Chromium against the Adyen stand-in (docs/dashboard.md): payments,
@@ -23,22 +23,11 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 jest.setTimeout(180_000);
 const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
-let adyen: AdyenStandIn;
-let service: TestService;
-let browser: Browser;
-
-beforeAll(async () => {
-  adyen = await new AdyenStandIn().start();
-  [service, browser] = await Promise.all([
-    startTestService({ ...adyen.env(), RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', REFUND_SWEEP_INTERVAL_MS: '100' }, 'dashboard-money'),
-    launchBrowser(),
-  ]);
+const adyen = useAdyenStandIn();
+const service = useTestService(() => ({ ...adyen.env(), RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', REFUND_SWEEP_INTERVAL_MS: '100' }), 'dashboard-money');
+const browser = useBrowser();
+beforeAll(() => {
   adyen.serviceUrl = service.url;
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await adyen?.close();
 });
 
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => service.em().getConnection().execute(text, params);

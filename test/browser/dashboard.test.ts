@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { CHECKOUT_CSP } from '../../src/modules/checkout/checkout-page';
 import { DASHBOARD_CSP } from '../../src/modules/dashboard/dashboard-page';
 import { AdminRole } from '../../src/modules/admins/admin-role';
@@ -8,12 +8,12 @@ import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { totpCode } from '../../src/modules/identity/totp';
 import { adminClient, eventually } from '../support/admin-client';
 import { setUpAdmin } from '../support/admin-session';
-import { axeViolations, createPayment, customerPage, fillCard, launchBrowser } from '../support/browser';
+import { axeViolations, createPayment, customerPage, fillCard, useBrowser } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
-import { startMailServer, type MailServer } from '../support/mail-server';
+import { useMailServer } from '../support/mail-server';
 import { sellerClient } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { useTestService } from '../support/test-service';
+import { useReceiver } from '../support/webhook-receiver';
 
 /**
  * The seller dashboard in real Chromium (issue 12): a new seller's walk from sign-up to a new shop, every
@@ -22,25 +22,17 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  */
 // One attempt per delivery: a refused delivery is `failed` at once, so its re-send can be tried.
 const ENV = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '10000', WEBHOOK_MAX_ATTEMPTS: '1', AUTH_FAILURES_PER_MINUTE: '10000' };
-let service: TestService;
-let browser: Browser;
-let receiver: Receiver;
 /** A real SMTP server on loopback (SMTP_URL): the tests follow the links of the mails it receives. */
-let mail: MailServer;
+const mail = useMailServer();
+const receiver = useReceiver();
+const service = useTestService(() => ({ ...ENV, SMTP_URL: mail.url }));
+const browser = useBrowser();
 /** Shops whose deliveries the receiver answers with 500. */
 const refusing = new Set<string>();
 const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS; // a directory: each screen is saved there to be looked at
 
-beforeAll(async () => {
-  mail = await startMailServer();
-  [service, browser, receiver] = await Promise.all([startTestService({ ...ENV, SMTP_URL: mail.url }), launchBrowser(), startReceiver()]);
+beforeAll(() => {
   receiver.reply = (r) => (refusing.has(r.body.shop?.shop_name) ? { status: 500, body: 'down for maintenance' } : { status: 200, body: 'received by the test receiver' });
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await receiver?.close();
-  await mail?.close();
 });
 
 /** The path and query of the link in the next mail to `to` whose subject matches, on this service. */

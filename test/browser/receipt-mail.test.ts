@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { NOTIFICATION_TOPICS } from '../../src/modules/notifications/mail-kinds';
 import { setMailSettings } from '../../src/modules/notifications/mail-settings';
-import { axeViolations, launchBrowser } from '../support/browser';
+import { axeViolations, useBrowser } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startSmtpSink, type SmtpSink, type SunkMail } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink, type SunkMail } from '../support/smtp-sink';
+import { useTestService } from '../support/test-service';
 
 /**
  * The receipt and refund notice as a mail program shows them: the HTML of real mails (sent by the service to an SMTP
@@ -22,24 +22,17 @@ import { startTestService, type TestService } from '../support/test-service';
 const SHOTS = process.env.RECEIPT_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'receipt-shots-'));
 const DOC_IMAGE = path.join(__dirname, '../../docs/images/receipt.png');
 
-let service: TestService;
-let smtp: SmtpSink;
-let browser: Browser;
+const smtp = useSmtpSink();
+const service = useTestService(() => ({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100' }));
+const browser = useBrowser();
 let receipt: SunkMail;
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  [service, browser] = await Promise.all([startTestService({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100' }), launchBrowser()]);
   const shop = await service.createShop({ shopName: 'Corner Bakery' });
   await setMailSettings(service.em(), shop.seller.id, 'hello@cornerbakery.example', NOTIFICATION_TOPICS);
   const created = await sellerClient(service.url, shop.apiKey).create({ ...VALID_PAYMENT, amount: 4250, customer_email: 'ann@example.com', customer_name: 'Ann Example' });
   await checkoutClient(service.url).pay(created.body.data.id, '4242424242424242');
   [receipt] = await smtp.waitFor((m) => m.envelopeTo.includes('ann@example.com') && /receipt/.test(m.parsed.subject ?? ''));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await smtp?.stop();
-});
 
 /** A page showing `html` as a mail program would: no network at all (every request is recorded and refused). */
 async function mailPage(html: string, width: number, height = 900): Promise<{ page: Page; requests: string[] }> {

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { NOTIFICATION_TOPICS } from '../../src/modules/notifications/mail-kinds';
 import { setMailSettings } from '../../src/modules/notifications/mail-settings';
 import { adminClient, type AdminClient } from '../support/admin-client';
-import { axeViolations, customerPage, launchBrowser, type CustomerPage } from '../support/browser';
+import { axeViolations, customerPage, useBrowser, type CustomerPage } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink } from '../support/smtp-sink';
+import { useTestService } from '../support/test-service';
 
 /**
  * A customer follows a refund on its tracking page (docs/integrate.md), from the link of the mail they get, on a
@@ -23,36 +23,26 @@ jest.setTimeout(90_000);
 const SHOTS = process.env.REFUND_PAGE_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'refund-page-shots-'));
 const WIDTH = 375;
 
-let service: TestService;
-let smtp: SmtpSink;
-let browser: Browser;
+const smtp = useSmtpSink();
+const service = useTestService(() => ({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', SIMULATED_REFUND_DELAY_MS: '2500', REFUND_PAGE_VIEWS_PER_CLIENT: '100000' }));
+const browser = useBrowser();
 let support: AdminClient;
 let finance: AdminClient;
 let apiKey: string;
 let customer: CustomerPage | undefined;
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  [service, browser] = await Promise.all([
-    startTestService({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', SIMULATED_REFUND_DELAY_MS: '2500', REFUND_PAGE_VIEWS_PER_CLIENT: '100000' }),
-    launchBrowser(),
-  ]);
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
   const shop = await service.createShop({ shopName: 'Corner Bakery' });
   apiKey = shop.apiKey;
   await setMailSettings(service.em(), shop.seller.id, 'help@cornerbakery.example', NOTIFICATION_TOPICS);
-}, 60_000);
+});
 beforeEach(async () => {
   customer = await customerPage(browser, { viewport: { width: WIDTH, height: 800 } });
   customer.page.setDefaultTimeout(10_000);
 });
 afterEach(async () => {
   await customer?.close();
-});
-afterAll(async () => {
-  await browser?.close();
-  await service?.stop();
-  await smtp?.stop();
 });
 
 let customers = 0;

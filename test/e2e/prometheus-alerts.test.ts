@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Client } from 'pg';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
-import { startPrometheus, type OwnPrometheus, type PrometheusAlert } from '../support/prometheus-server';
+import { useEmptyDatabase } from '../support/databases';
+import { usePrometheus, type PrometheusAlert } from '../support/prometheus-server';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * The alert rules as Prometheus runs them: a real Prometheus scrapes the service every second and evaluates
@@ -15,21 +15,9 @@ jest.setTimeout(90_000);
 
 const RULES = path.join(__dirname, '../../deploy/prometheus/alerts.yml');
 
-let database: { name: string; url: string };
-let service: TestService;
-let prometheus: OwnPrometheus;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_alerts');
-  service = await startTestService({ DATABASE_URL: database.url, LEDGER_CHECK_INTERVAL_MS: '1000' });
-  prometheus = await startPrometheus(new URL(service.url).host, [RULES]);
-});
-
-afterAll(async () => {
-  await prometheus?.stop();
-  await service?.stop();
-  if (database) await dropDatabase(database.name);
-});
+const database = useEmptyDatabase('payments_alerts');
+const service = useTestService(() => ({ DATABASE_URL: database.url, LEDGER_CHECK_INTERVAL_MS: '1000' }));
+const prometheus = usePrometheus(() => new URL(service.url).host, [RULES]);
 
 async function until<T>(what: string, found: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

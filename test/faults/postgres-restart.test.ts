@@ -3,23 +3,14 @@ import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
-import { ownPostgres, type OwnPostgres } from '../support/postgres-server';
+import { useOwnPostgres } from '../support/postgres-server';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 jest.setTimeout(120_000);
 
-let pg: OwnPostgres;
-let service: TestService;
-
-beforeAll(async () => {
-  pg = await ownPostgres();
-  service = await startTestService({ DATABASE_URL: pg.url, RATE_LIMIT_PER_MINUTE: '100000' });
-});
-afterAll(async () => {
-  await service?.stop().catch(() => undefined);
-  pg?.remove();
-});
+const pg = useOwnPostgres();
+const service = useTestService(() => ({ DATABASE_URL: pg.url, RATE_LIMIT_PER_MINUTE: '100000' }));
 
 const DEADLINE_MS = 20_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,10 +6,10 @@ import { nextCode } from '../support/admin-session';
 import { checkoutClient } from '../support/checkout-client';
 import { sessionOf, signInFrom, signUpInBrowser } from '../support/cookie-jar';
 import { dashboard, newEmail } from '../support/dashboard-client';
-import { startMailServer, type MailServer } from '../support/mail-server';
+import { useMailServer } from '../support/mail-server';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { useTestService } from '../support/test-service';
+import { useReceiver } from '../support/webhook-receiver';
 
 /**
  * Squatting an address (docs/dashboard.md, "An address nobody has verified"): an attacker signs up with the
@@ -18,26 +18,18 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
  * the account is theirs, clean. Through the dashboard's GraphQL document and a real SMTP server.
  * Then an owner admin's reset of a seller's two-factor (audited, mailed, owners only).
  */
-let service: TestService;
-let mail: MailServer;
-let attackerHook: Receiver;
+const mail = useMailServer();
+const attackerHook = useReceiver();
+const service = useTestService(() => ({
+  SMTP_URL: mail.url,
+  RATE_LIMIT_PER_MINUTE: '100000',
+  AUTH_FAILURES_PER_MINUTE: '100000',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
+  WEBHOOK_RETRY_BASE_DELAY_MS: '50',
+}));
 let owner: AdminClient;
 beforeAll(async () => {
-  mail = await startMailServer();
-  attackerHook = await startReceiver();
-  service = await startTestService({
-    SMTP_URL: mail.url,
-    RATE_LIMIT_PER_MINUTE: '100000',
-    AUTH_FAILURES_PER_MINUTE: '100000',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1',
-    WEBHOOK_RETRY_BASE_DELAY_MS: '50',
-  });
   owner = await adminClient(service, AdminRole.OWNER);
-});
-afterAll(async () => {
-  await service.stop();
-  await mail.close();
-  await attackerHook.close();
 });
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;

@@ -1,24 +1,16 @@
 import request from 'supertest';
 import { adminClient } from '../support/admin-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
-import { startMailServer, type MailServer } from '../support/mail-server';
-import { startTestService, type TestService } from '../support/test-service';
+import { startMailServer, useMailServer } from '../support/mail-server';
+import { startTestService, useTestService } from '../support/test-service';
 
 /**
  * The account mails (docs/dashboard.md): invitations, password reset, password change, and what happens
  * without SMTP or with SMTP down. A real SMTP server on loopback receives the mails; the tests follow the
  * links in them, as a person would. Clocks are moved in the database, never by sleeping.
  */
-let service: TestService;
-let mail: MailServer;
-beforeAll(async () => {
-  mail = await startMailServer();
-  service = await startTestService({ SMTP_URL: mail.url, SELLER_SIGNUP: 'invite' });
-});
-afterAll(async () => {
-  await service.stop();
-  await mail.close();
-});
+const mail = useMailServer();
+const service = useTestService(() => ({ SMTP_URL: mail.url, SELLER_SIGNUP: 'invite' }));
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const sql = (query: string, params: unknown[] = []) => service.em().execute(query, params);

@@ -5,12 +5,12 @@ import { Refund } from '../../src/modules/refunds/refund.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { BROWSER_DEFAULTS } from '../../src/platform/processor/adyen/adyen-processor';
 import { adminClient, eventually } from '../support/admin-client';
-import { AdyenStandIn, HOLDER, REFUND_IN_PROGRESS_CENTS, REFUND_SERVER_ERROR_CENTS, REFUSE_REFUND_CENTS } from '../support/adyen-stand-in';
+import { HOLDER, REFUND_IN_PROGRESS_CENTS, REFUND_SERVER_ERROR_CENTS, REFUSE_REFUND_CENTS, useAdyenStandIn } from '../support/adyen-stand-in';
 import { CARD, checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { useTestService } from '../support/test-service';
+import { useReceiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, graphqlAs, sleep } from '../support/webhook-support';
 
 /**
@@ -23,30 +23,21 @@ jest.setTimeout(60_000);
 
 const VISA = '4111111111111111';
 const PROCESSING_TIMEOUT_MS = 300;
-let adyen: AdyenStandIn;
-let service: TestService;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  adyen = await new AdyenStandIn().start();
-  receiver = await startReceiver();
-  service = await startTestService({
-    ...adyen.env(),
-    ...FAST_WEBHOOKS,
-    // The refund sweep takes a `processing` claim over every 300 ms: a refund left unknown is sent again quickly.
-    REFUND_PROCESSING_TIMEOUT_MS: String(PROCESSING_TIMEOUT_MS),
-    REFUND_SWEEP_INTERVAL_MS: '100',
-    RECONCILE_AFTER_MS: '200',
-    RECONCILE_INTERVAL_MS: '100',
-    RATE_LIMIT_PER_MINUTE: '10000',
-    AUTH_FAILURES_PER_MINUTE: '10000',
-  });
+const adyen = useAdyenStandIn();
+const receiver = useReceiver();
+const service = useTestService(() => ({
+  ...adyen.env(),
+  ...FAST_WEBHOOKS,
+  // The refund sweep takes a `processing` claim over every 300 ms: a refund left unknown is sent again quickly.
+  REFUND_PROCESSING_TIMEOUT_MS: String(PROCESSING_TIMEOUT_MS),
+  REFUND_SWEEP_INTERVAL_MS: '100',
+  RECONCILE_AFTER_MS: '200',
+  RECONCILE_INTERVAL_MS: '100',
+  RATE_LIMIT_PER_MINUTE: '10000',
+  AUTH_FAILURES_PER_MINUTE: '10000',
+}));
+beforeAll(() => {
   adyen.serviceUrl = service.url;
-});
-afterAll(async () => {
-  await service?.stop();
-  await receiver?.close();
-  await adyen?.close();
 });
 afterEach(() => {
   expect(adyen.violations).toEqual([]);

@@ -2,10 +2,10 @@ import { CHECKPOINT_EVERY, balanceFigures } from '../../src/modules/ledger/balan
 import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { checkoutClient } from '../support/checkout-client';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useEmptyDatabase } from '../support/databases';
 import { seedCompletedPayments } from '../support/ledger-seed';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * Balances as the last append-only checkpoint plus the entries after it (docs/checkout.md, "Balances in constant
@@ -13,17 +13,8 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 jest.setTimeout(60_000);
 
-let database: { name: string; url: string };
-let service: TestService;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_checkpoints');
-  service = await startTestService({ DATABASE_URL: database.url });
-});
-afterAll(async () => {
-  await service?.stop();
-  await dropDatabase(database.name);
-});
+const database = useEmptyDatabase('payments_checkpoints');
+const service = useTestService(() => ({ DATABASE_URL: database.url }));
 
 const checkpointsOf = async (sellerId: string) =>
   service.em().execute<{ through_entry_id: string; available: string }[]>(

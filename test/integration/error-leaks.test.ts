@@ -2,7 +2,7 @@ import request from 'supertest';
 import { adminClient, graphql } from '../support/admin-client';
 import { CARD, CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 /**
  * No answer of any kind carries a stack trace or a field suggestion to a non-admin,
@@ -20,24 +20,28 @@ function expectNothingLeaked(what: string, body: string): void {
 
 type Send = () => request.Test;
 
+function setNodeEnv(value: string | undefined): void {
+  if (value === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = value;
+}
+
 describe.each([['development'], [undefined]])('with NODE_ENV=%s', (nodeEnv) => {
-  let service: TestService;
   let sellerKey: string;
   let paymentId: string;
 
+  // Express and Apollo read NODE_ENV as the service starts: it is changed around the fixture's start only (Jest
+  // runs beforeAll hooks in the order they are declared, and the next one even if the start failed).
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.NODE_ENV;
+    setNodeEnv(nodeEnv);
+  });
+  const service = useTestService({ GRAPHQL_MAX_DEPTH: '5', GRAPHQL_MAX_COST: '500' });
   beforeAll(async () => {
-    const saved = process.env.NODE_ENV;
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-    try {
-      service = await startTestService({ GRAPHQL_MAX_DEPTH: '5', GRAPHQL_MAX_COST: '500' });
-    } finally {
-      process.env.NODE_ENV = saved;
-    }
+    setNodeEnv(saved);
     sellerKey = (await service.createShop()).apiKey;
     paymentId = (await sellerClient(service.url, sellerKey).create(VALID_PAYMENT)).body.data.id;
   });
-  afterAll(() => service.stop());
 
   const post = (authorization: string | undefined, body: unknown, contentType = 'application/json') => {
     const req = request(service.url).post('/graphql').set('Content-Type', contentType);
@@ -144,11 +148,7 @@ describe.each([['development'], [undefined]])('with NODE_ENV=%s', (nodeEnv) => {
 });
 
 describe('GRAPHQL_STACK_TRACES=1 (local debugging, localhost BASE_URL only)', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService({ BASE_URL: 'http://localhost:3000', GRAPHQL_STACK_TRACES: '1' });
-  });
-  afterAll(() => service.stop());
+  const service = useTestService({ BASE_URL: 'http://localhost:3000', GRAPHQL_STACK_TRACES: '1' });
 
   test('adds the stack trace to GraphQL errors, and nothing else changes', async () => {
     const { apiKey } = await service.createShop();

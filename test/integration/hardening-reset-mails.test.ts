@@ -1,25 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DASHBOARD_DOCUMENT, dashboard, newEmail, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';
-import { startMailServer, type MailServer } from '../support/mail-server';
-import { startTestService, type TestService } from '../support/test-service';
+import { useMailServer } from '../support/mail-server';
+import { startTestService, useTestService } from '../support/test-service';
 
 /**
  * Password-reset mails are limited per e-mail address, whoever asks (PASSWORD_RESET_MAILS_PER_HOUR, 3): an
  * attacker spreading requests over many client addresses still cannot flood a victim's mailbox, and the answer
  * stays the same whether a mail went out or not, and whether the address has an account or not.
  */
-let service: TestService;
-let mail: MailServer;
-beforeAll(async () => {
-  mail = await startMailServer();
-  // Each request below comes from its own client address (believed from the loopback balancer).
-  service = await startTestService({ SMTP_URL: mail.url, TRUST_PROXY: 'loopback', ACCOUNT_ATTEMPTS_PER_CLIENT: '5' });
-});
-afterAll(async () => {
-  await service.stop();
-  await mail.close();
-});
+const mail = useMailServer();
+// Each request below comes from its own client address (believed from the loopback balancer).
+const service = useTestService(() => ({ SMTP_URL: mail.url, TRUST_PROXY: 'loopback', ACCOUNT_ATTEMPTS_PER_CLIENT: '5' }));
 
 let client = 0;
 /** "Forgot password" for `email`, from a client address of its own. */

@@ -4,21 +4,12 @@ import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { checkoutClient } from '../support/checkout-client';
 import { runNode } from '../support/processes';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
-import { startTestService, type TestService } from '../support/test-service';
+import { useEmptyDatabase } from '../support/databases';
+import { useTestService } from '../support/test-service';
 
 /** A database of its own: the checker looks at every seller, and this test breaks the books on purpose. */
-let database: { name: string; url: string };
-let service: TestService;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_ledger');
-  service = await startTestService({ DATABASE_URL: database.url });
-});
-afterAll(async () => {
-  await service.stop();
-  await dropDatabase(database.name);
-});
+const database = useEmptyDatabase('payments_ledger');
+const service = useTestService(() => ({ DATABASE_URL: database.url }));
 
 test('after completions, declines and 3-D Secure outcomes the books hold; a completed payment without entries is reported', async () => {
   const seller = sellerClient(service.url, (await service.createShop()).apiKey);

@@ -10,32 +10,19 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, eventually, graphql } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useEmptyDatabase } from '../support/databases';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { useTestService } from '../support/test-service';
+import { useReceiver } from '../support/webhook-receiver';
 
 /**
  * Live tests (docs/dashboard.md, "Live test"): a signed-in seller's 50-cent payment, paid on the real checkout,
  * refunded automatically with no fee, its webhook events marked `"test": true`; at most 5 per shop per UTC day;
  * never from the REST API or an API key. A database of its own: check-ledger reads every seller's books.
  */
-let database: { name: string; url: string };
-let service: TestService;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_live_tests');
-  [service, receiver] = await Promise.all([
-    startTestService({ DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', REFUND_SWEEP_INTERVAL_MS: '60000' }),
-    startReceiver(),
-  ]);
-}, 60_000);
-afterAll(async () => {
-  await service?.stop();
-  await receiver?.close();
-  await dropDatabase(database.name);
-});
+const database = useEmptyDatabase('payments_live_tests');
+const receiver = useReceiver();
+const service = useTestService(() => ({ DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', REFUND_SWEEP_INTERVAL_MS: '60000' }));
 beforeEach(() => receiver.reset());
 
 type Seller = Awaited<ReturnType<typeof signUpSeller>>;

@@ -3,8 +3,8 @@ import { adminClient, eventually } from '../support/admin-client';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink } from '../support/smtp-sink';
+import { startTestService, useTestService, type TestService } from '../support/test-service';
 
 /**
  * The mail outbox's delivery (docs/decisions/0001-mail-outbox.md): a mail is written with what it tells of and sent
@@ -16,11 +16,7 @@ jest.setTimeout(120_000);
 
 const FAST = { MAIL_POLL_INTERVAL_MS: '100', MAIL_RETRY_BASE_DELAY_MS: '50', MAIL_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '100000' };
 
-let smtp: SmtpSink;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-});
-afterAll(() => smtp?.stop());
+const smtp = useSmtpSink();
 afterEach(() => {
   smtp.behaviour = 'accept';
 });
@@ -96,13 +92,11 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
 });
 
 describe('one service', () => {
-  let service: TestService;
+  const service = useTestService(() => ({ ...FAST, SMTP_URL: smtp.url }));
   let apiKey: string;
   beforeAll(async () => {
-    service = await startTestService({ ...FAST, SMTP_URL: smtp.url });
     apiKey = (await service.createShop({ shopName: 'Outbox Shop' })).apiKey;
   });
-  afterAll(() => service?.stop());
   const rows = (where: string, params: unknown[] = []) => outboxRows(service, where, params);
 
   test('a server that takes the whole message and never answers leaves the mail unknown: not resent by itself, shown to admins, re-sent by one', async () => {

@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
-import { ownRedis, type OwnRedis } from '../support/redis-server';
-import { startTestService, type TestService } from '../support/test-service';
+import { useEmptyDatabase } from '../support/databases';
+import { useOwnRedis } from '../support/redis-server';
+import { useTestService } from '../support/test-service';
 
 /**
  * /readyz and the `readiness_check_up` gauges of /metrics (docs/operations.md, "Health"): PostgreSQL, Redis and
@@ -14,17 +14,9 @@ jest.setTimeout(90_000);
 const gauge = (text: string, check: string) => new RegExp(`^readiness_check_up\\{check="${check}"\\} (\\d)$`, 'm').exec(text)?.[1];
 
 describe('a webhook relay that stops beating', () => {
-  let database: { name: string; url: string };
-  let service: TestService;
-  beforeAll(async () => {
-    database = await createEmptyDatabase('payments_readiness');
-    // The relay's pass waits on the lock below until the driver gives up on it (a failed pass is no heartbeat).
-    service = await startTestService({ DATABASE_URL: database.url, WEBHOOK_POLL_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => {
-    await service?.stop();
-    if (database) await dropDatabase(database.name);
-  });
+  const database = useEmptyDatabase('payments_readiness');
+  // The relay's pass waits on the lock below until the driver gives up on it (a failed pass is no heartbeat).
+  const service = useTestService(() => ({ DATABASE_URL: database.url, WEBHOOK_POLL_INTERVAL_MS: '50' }));
 
   test('readiness reports the workers; with no good relay pass for three poll intervals and 20 s it is 503, and ready again once one passes', async () => {
     let res = await request(service.url).get('/readyz');
@@ -59,19 +51,9 @@ describe('a webhook relay that stops beating', () => {
 });
 
 describe('a scrape while PostgreSQL or Redis is away', () => {
-  let database: { name: string; url: string };
-  let redis: OwnRedis;
-  let service: TestService;
-  beforeAll(async () => {
-    database = await createEmptyDatabase('payments_readiness');
-    redis = await ownRedis();
-    service = await startTestService({ DATABASE_URL: database.url, REDIS_URL: redis.url });
-  });
-  afterAll(async () => {
-    await service?.stop().catch(() => undefined);
-    await redis?.stop();
-    if (database) await dropDatabase(database.name);
-  });
+  const database = useEmptyDatabase('payments_readiness');
+  const redis = useOwnRedis();
+  const service = useTestService(() => ({ DATABASE_URL: database.url, REDIS_URL: redis.url }));
 
   test('still answers 200, with readiness_check_up at 0 for what is down, like /readyz', async () => {
     await redis.stop();

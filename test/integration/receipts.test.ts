@@ -1,24 +1,16 @@
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startSmtpSink, type SmtpSink, type SunkMail } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink, type SunkMail } from '../support/smtp-sink';
+import { useTestService } from '../support/test-service';
 
 /**
  * Receipts (docs/integrate.md, "What your customers receive"): a paid payment with `customer_email` gets exactly
  * one receipt, in the shop's name, with everything the issue lists; one without gets none. A real SMTP server on
  * loopback takes the mails and mailparser reads every one of them.
  */
-let service: TestService;
-let smtp: SmtpSink;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-  service = await startTestService({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', MAIL_RETRY_BASE_DELAY_MS: '100', MAIL_TIMEOUT_MS: '2000' });
-});
-afterAll(async () => {
-  await service?.stop();
-  await smtp?.stop();
-});
+const smtp = useSmtpSink();
+const service = useTestService(() => ({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', MAIL_RETRY_BASE_DELAY_MS: '100', MAIL_TIMEOUT_MS: '2000' }));
 
 const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => service.em().execute<T[]>(query, params);
 let customers = 0;

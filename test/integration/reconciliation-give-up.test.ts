@@ -5,24 +5,15 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import type { CardProcessor } from '../../src/platform/processor/card-processor';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useEmptyDatabase } from '../support/databases';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
 /** Its own database: no other instance's sweep may settle the payment behind this test's back. */
-let database: { name: string; url: string };
-let service: TestService;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_giveup');
-  service = await startTestService({ DATABASE_URL: database.url, RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', RECONCILE_GIVE_UP_MS: '10' });
-});
-afterAll(async () => {
-  await service?.stop();
-  await dropDatabase(database.name);
-});
+const database = useEmptyDatabase('payments_giveup');
+const service = useTestService(() => ({ DATABASE_URL: database.url, RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', RECONCILE_GIVE_UP_MS: '10' }));
 
 const NEEDS_ATTENTION = `query ($id: ID!) { payment(id: $id) { status needsAttentionAt } }`;
 

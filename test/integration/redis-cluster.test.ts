@@ -3,10 +3,10 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import { Shop, ShopStatus } from '../../src/modules/identity/shop.entity';
 import { adminClient, eventually } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
-import { startRedisCluster, type OwnRedisCluster } from '../support/redis-cluster';
+import { useRedisCluster } from '../support/redis-cluster';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startTestService, type TestService } from '../support/test-service';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { useTestService } from '../support/test-service';
+import { useReceiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, settledDelivery, shopActor } from '../support/webhook-support';
 
 /**
@@ -16,24 +16,12 @@ import { FAST_WEBHOOKS, settledDelivery, shopActor } from '../support/webhook-su
  */
 jest.setTimeout(90_000);
 
-let cluster: OwnRedisCluster;
-let receiver: Receiver;
-let a: TestService;
-let b: TestService;
 const RATE_LIMIT = 40;
-
-beforeAll(async () => {
-  cluster = await startRedisCluster();
-  receiver = await startReceiver();
-  const env = { ...FAST_WEBHOOKS, REDIS_URL: cluster.url, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHECKOUT_DECLINES_PER_SHOP: '2', REFUND_SWEEP_INTERVAL_MS: '600000' };
-  [a, b] = await Promise.all([startTestService(env, 'cluster'), startTestService(env, 'cluster')]);
-});
-afterAll(async () => {
-  await a?.stop();
-  await b?.stop();
-  await receiver?.close();
-  await cluster?.stop();
-});
+const cluster = useRedisCluster();
+const receiver = useReceiver();
+const env = () => ({ ...FAST_WEBHOOKS, REDIS_URL: cluster.url, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), CHECKOUT_DECLINES_PER_SHOP: '2', REFUND_SWEEP_INTERVAL_MS: '600000' });
+const a = useTestService(env, 'cluster');
+const b = useTestService(env, 'cluster');
 
 test('both instances reach the cluster (the health check pings it)', async () => {
   const res = await fetch(`${a.url}/readyz`);

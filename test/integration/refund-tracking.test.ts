@@ -8,8 +8,8 @@ import { trackingTokenHash } from '../../src/modules/refunds/refund-tracking-tok
 import { adminClient, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink } from '../support/smtp-sink';
+import { startTestService, useTestService, type TestService } from '../support/test-service';
 
 /**
  * The customer's refund tracking page (`/refunds/<token>`, docs/integrate.md) over HTTP, as an attacker probes it:
@@ -18,22 +18,16 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 jest.setTimeout(60_000);
 
-let service: TestService;
-let smtp: SmtpSink;
+const smtp = useSmtpSink();
+const service = useTestService(() => ({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', REFUND_PAGE_VIEWS_PER_CLIENT: '100000' }));
 let support: AdminClient;
 let finance: AdminClient;
 let shop: Awaited<ReturnType<TestService['createShop']>>;
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  service = await startTestService({ SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', REFUND_PAGE_VIEWS_PER_CLIENT: '100000' });
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
   shop = await service.createShop({ shopName: 'Corner Bakery' });
   await setMailSettings(service.em(), shop.seller.id, 'help@cornerbakery.example', NOTIFICATION_TOPICS);
-});
-afterAll(async () => {
-  await service?.stop();
-  await smtp?.stop();
 });
 
 const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => service.em().execute<T[]>(query, params);

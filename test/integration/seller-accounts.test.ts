@@ -3,24 +3,16 @@ import request from 'supertest';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
-import { startMailServer, type MailServer } from '../support/mail-server';
-import { startTestService, type TestService } from '../support/test-service';
+import { useMailServer } from '../support/mail-server';
+import { useTestService } from '../support/test-service';
 
 /**
  * The dashboard's accounts (docs/dashboard.md), attacked through /graphql as a browser would send them:
  * real PostgreSQL, the session cookie and the CSRF header. Clocks are moved in the database (the test owns
  * it), never by sleeping.
  */
-let service: TestService;
-let mail: MailServer;
-beforeAll(async () => {
-  mail = await startMailServer();
-  service = await startTestService({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', SMTP_URL: mail.url });
-});
-afterAll(async () => {
-  await service.stop();
-  await mail.close();
-});
+const mail = useMailServer();
+const service = useTestService(() => ({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', SMTP_URL: mail.url }));
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
 const message = (res: request.Response) => res.body.errors?.[0]?.message ?? null;
@@ -274,11 +266,7 @@ describe('e-mail verification', () => {
 });
 
 describe('SELLER_SIGNUP=invite, over http', () => {
-  let closed: TestService;
-  beforeAll(async () => {
-    closed = await startTestService({ SELLER_SIGNUP: 'invite', BASE_URL: 'http://localhost:3000' });
-  });
-  afterAll(() => closed.stop());
+  const closed = useTestService({ SELLER_SIGNUP: 'invite', BASE_URL: 'http://localhost:3000' });
 
   test('refuses self sign-up', async () => {
     const res = await dashboard(closed.url, 'SignUp', { input: { email: newEmail(), password: STRONG_PASSWORD, shopName: 'S' } });

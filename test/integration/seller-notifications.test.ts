@@ -5,8 +5,8 @@ import { adminClient, eventually, type AdminClient } from '../support/admin-clie
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
-import { startSmtpSink, type SmtpSink, type SunkMail } from '../support/smtp-sink';
-import { startTestService, type TestService } from '../support/test-service';
+import { useSmtpSink, type SunkMail } from '../support/smtp-sink';
+import { useTestService } from '../support/test-service';
 
 /**
  * Seller notifications (docs/dashboard.md, "Mail: receipts and notifications"), each written in the transaction of
@@ -17,21 +17,15 @@ import { startTestService, type TestService } from '../support/test-service';
  */
 jest.setTimeout(60_000);
 
-let service: TestService;
-let smtp: SmtpSink;
+const smtp = useSmtpSink();
+const service = useTestService(() => ({
+  SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', MAIL_RETRY_BASE_DELAY_MS: '100', WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '100000',
+}));
 let support: AdminClient;
 let finance: AdminClient;
 beforeAll(async () => {
-  smtp = await startSmtpSink();
-  service = await startTestService({
-    SMTP_URL: smtp.url, MAIL_POLL_INTERVAL_MS: '100', MAIL_RETRY_BASE_DELAY_MS: '100', WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', RATE_LIMIT_PER_MINUTE: '100000',
-  });
   support = await adminClient(service, AdminRole.SUPPORT);
   finance = await adminClient(service, AdminRole.FINANCE);
-});
-afterAll(async () => {
-  await service?.stop();
-  await smtp?.stop();
 });
 
 const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => service.em().execute<T[]>(query, params);

@@ -1,24 +1,13 @@
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
-import { ownRedis, type OwnRedis } from '../support/redis-server';
-import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { useOwnRedis } from '../support/redis-server';
+import { useReceiver } from '../support/webhook-receiver';
 import { FAST_WEBHOOKS, settledDelivery, shopActor, sleep } from '../support/webhook-support';
-import { startTestService, type TestService } from '../support/test-service';
+import { useTestService } from '../support/test-service';
 
-let redis: OwnRedis;
-let service: TestService;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  redis = await ownRedis();
-  receiver = await startReceiver();
-  service = await startTestService({ ...FAST_WEBHOOKS, REDIS_URL: redis.url });
-});
-afterAll(async () => {
-  await service.stop();
-  await receiver.close();
-  await redis.stop();
-});
+const redis = useOwnRedis();
+const receiver = useReceiver();
+const service = useTestService(() => ({ ...FAST_WEBHOOKS, REDIS_URL: redis.url }));
 
 test('Redis stopped during a completion: the payment completes, the event waits in PostgreSQL, and goes out when Redis is back', async () => {
   const actor = shopActor(service, (await service.createShop({ webhookUrl: receiver.url })).apiKey);

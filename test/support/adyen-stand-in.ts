@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { hmacValidator } from '@adyen/api-library';
+import { suiteFixture } from './suite-fixture';
 
 /**
  * Adyen's own published definitions, copied unchanged with their MIT licence into the repository
@@ -382,4 +383,13 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 function newPspReference(): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
   return Array.from(randomBytes(16), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+/**
+ * A stand-in for the file or the enclosing `describe` (suite-fixture.ts): start the service after it with its
+ * `env()`, then set `serviceUrl` in a hook, for the notifications. The service stops first.
+ */
+export function useAdyenStandIn(): AdyenStandIn {
+  // The class type, not Readonly<>: its private members must stay, and `serviceUrl` is set through the fixture.
+  return suiteFixture('useAdyenStandIn', () => new AdyenStandIn().start(), (standIn) => standIn.close()) as AdyenStandIn;
 }

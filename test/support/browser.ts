@@ -44,6 +44,11 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A Chromium for the file or the enclosing `describe`, for a suite whose service is started on other fixtures (an SMTP sink, the Adyen stand-in). */
+export function useBrowser(): Browser {
+  return suiteFixture('useBrowser', launchBrowser, (browser) => browser.close(), 60_000);
+}
+
 export interface BrowserService {
   readonly service: TestService;
   readonly browser: Browser;

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+import { suiteFixture } from './suite-fixture';
 
 /** One mail the server received, parsed. */
 export interface ReceivedMail {
@@ -79,4 +80,9 @@ export async function startMailServer(): Promise<MailServer> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A mail server for the file or the enclosing `describe` (suite-fixture.ts); a service declared after it stops first. */
+export function useMailServer(): Readonly<MailServer> {
+  return suiteFixture('useMailServer', startMailServer, (server) => server.close());
 }

@@ -33,8 +33,12 @@ export function useModuleDatabase(options: { poolSize?: number } = {}) {
   const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
   return {
     em,
-    /** A seller of its own with its shop: balances and daily limits are per seller or shop, so tests do not share them. */
-    newShop: (label: string): Promise<NewShop> => createSellerWithShop(em(), { email: unique(label), shopName: `${label} shop` }, createSecretBox(undefined)),
+    /**
+     * A seller of its own with its shop: balances and daily limits are per seller or shop, so tests do not share them.
+     * `webhookUrl` is stored as given (not checked against the URL rule, which needs DNS): the shop then gets deliveries.
+     */
+    newShop: (label: string, options: { webhookUrl?: string } = {}): Promise<NewShop> =>
+      createSellerWithShop(em(), { email: unique(label), shopName: `${label} shop`, webhookUrl: options.webhookUrl ?? null }, createSecretBox(undefined)),
     /**
      * A payment of `amount` cents paid in full, through the checkout's own steps: created, claimed for a card, then
      * completed by the completion statement, which books its journal (the seller is credited `amount` less the fee).

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './processes';
+import { suiteFixture } from './suite-fixture';
 
 /**
  * A PostgreSQL server of our own (initdb into a temporary folder, a free loopback port), so a fault
@@ -45,4 +46,9 @@ export async function ownPostgres(): Promise<OwnPostgres> {
   };
   own.start();
   return own;
+}
+
+/** A PostgreSQL of its own for the file or the enclosing `describe` (suite-fixture.ts), removed after it. */
+export function useOwnPostgres(): Readonly<OwnPostgres> {
+  return suiteFixture('useOwnPostgres', ownPostgres, async (own) => own.remove());
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './processes';
+import { suiteFixture } from './suite-fixture';
 
 export interface PrometheusAlert {
   labels: Record<string, string>;
@@ -85,4 +86,12 @@ export async function startPrometheus(target: string, ruleFiles: string[], inter
     query: async (promql) => (await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(`/api/v1/query?query=${encodeURIComponent(promql)}`)).result,
     stop,
   };
+}
+
+/**
+ * A Prometheus for the file or the enclosing `describe` (suite-fixture.ts). `target` is read when it starts, so it
+ * can be the address of a service declared before it (`() => new URL(service.url).host`), which stops after it.
+ */
+export function usePrometheus(target: () => string, ruleFiles: string[], intervalSeconds?: number): Readonly<OwnPrometheus> {
+  return suiteFixture('usePrometheus', () => startPrometheus(target(), ruleFiles, intervalSeconds), (prometheus) => prometheus.stop());
 }

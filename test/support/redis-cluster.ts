@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import IORedis from 'ioredis';
 import { freePort } from './processes';
+import { suiteFixture } from './suite-fixture';
 
 const run = promisify(execFile);
 
@@ -61,4 +62,9 @@ export async function startRedisCluster(): Promise<OwnRedisCluster> {
     throw error;
   }
   return { url: `redis-cluster://${ports.map((p) => `127.0.0.1:${p}`).join(',')}`, ports, node: (port) => nodes.get(port)!, stop };
+}
+
+/** A cluster for the file or the enclosing `describe` (suite-fixture.ts), killed after it. */
+export function useRedisCluster(): Readonly<OwnRedisCluster> {
+  return suiteFixture('useRedisCluster', startRedisCluster, (cluster) => cluster.stop());
 }

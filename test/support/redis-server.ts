@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from './processes';
+import { suiteFixture } from './suite-fixture';
 
 /**
  * A Redis server of our own on a free loopback port, with nothing persisted, so a test can stop and
@@ -41,4 +42,9 @@ export async function ownRedis(): Promise<OwnRedis> {
   };
   await own.start();
   return own;
+}
+
+/** A Redis of its own for the file or the enclosing `describe` (suite-fixture.ts), killed after it. */
+export function useOwnRedis(): Readonly<OwnRedis> {
+  return suiteFixture('useOwnRedis', ownRedis, (own) => own.stop());
 }

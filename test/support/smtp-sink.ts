@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { suiteFixture } from './suite-fixture';
 
 /** One message the sink took, parsed with mailparser, with what the SMTP envelope said and the raw bytes. */
 export interface SunkMail {
@@ -124,4 +125,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 
   await sink.start();
   return sink;
+}
+
+/** A sink for the file or the enclosing `describe` (suite-fixture.ts); a service declared after it stops first. */
+export function useSmtpSink(): SmtpSink {
+  return suiteFixture('useSmtpSink', startSmtpSink, (sink) => sink.stop());
 }

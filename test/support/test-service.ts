@@ -66,11 +66,19 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
 }
 
 /**
+ * Service settings for a fixture: an object, or a function read when the service starts, for settings that come
+ * from a fixture declared before it (`() => ({ SMTP_URL: smtp.url })`).
+ */
+export type TestEnv = Record<string, string> | (() => Record<string, string>);
+
+const settingsOf = (env: TestEnv): Record<string, string> => (typeof env === 'function' ? env() : env);
+
+/**
  * The service (started with `env`) for the file or the enclosing `describe`, stopped after it: the way a suite
  * starts one (a lint holds suites to the fixtures). Read its fields inside hooks and tests.
  */
-export function useTestService(env: Record<string, string> = {}, redisNamespace?: string): Readonly<TestService> {
-  return suiteFixture('useTestService', () => startTestService(env, redisNamespace), (service) => service.stop());
+export function useTestService(env: TestEnv = {}, redisNamespace?: string): Readonly<TestService> {
+  return suiteFixture('useTestService', () => startTestService(settingsOf(env), redisNamespace), (service) => service.stop());
 }
 
 export interface ServiceWithShop {
@@ -80,11 +88,11 @@ export interface ServiceWithShop {
 }
 
 /** The most common set-up: the service (started with `env`) and one shop, for the file or the enclosing `describe`. */
-export function useServiceWithShop(env: Record<string, string> = {}): Readonly<ServiceWithShop> {
+export function useServiceWithShop(env: TestEnv = {}): Readonly<ServiceWithShop> {
   return suiteFixture(
     'useServiceWithShop',
     async () => {
-      const service = await startTestService(env);
+      const service = await startTestService(settingsOf(env));
       return { service, apiKey: (await service.createShop()).apiKey };
     },
     ({ service }) => service.stop(),

@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { suiteFixture } from './suite-fixture';
 
 /** One request as the receiver saw it: the raw body bytes, exactly as sent. */
 export interface ReceivedWebhook {
@@ -71,4 +72,9 @@ export async function startReceiver(): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return receiver;
+}
+
+/** A receiver for the file or the enclosing `describe` (suite-fixture.ts), closed after it. Set `reply` in a hook or test. */
+export function useReceiver(): Receiver {
+  return suiteFixture('useReceiver', startReceiver, (receiver) => receiver.close());
 }

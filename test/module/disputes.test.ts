@@ -1,0 +1,282 @@
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import type { Admin } from '../../src/modules/admins/admin.entity';
+import { Dispute, DisputeLiability, DisputeStatus } from '../../src/modules/disputes/dispute.entity';
+import { applyDisputeNotice, chargebackStands, type DisputeNotice } from '../../src/modules/disputes/dispute.service';
+import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { MailOutboxEntry } from '../../src/modules/notifications/mail-outbox.entity';
+import { Payment } from '../../src/modules/payments/payment.entity';
+import { PaymentStatus } from '../../src/modules/payments/payment-status';
+import { createPayment } from '../../src/modules/payments/payment.service';
+import { approveRefund, executeRefund, requestRefund } from '../../src/modules/refunds/refund.service';
+import type { NewShop } from '../../src/modules/identity/shop-provisioning';
+import type { CardProcessor } from '../../src/platform/processor/card-processor';
+import { createLogger } from '../../src/shared/logger';
+import { refusedWith } from '../support/domain-errors';
+import { useModuleDatabase } from '../support/module-database';
+
+/**
+ * Dispute notices (src/modules/disputes/dispute.service.ts) and the moves of the dispute table, on the run's database.
+ * A chargeback takes the disputed amount from the liable account and the fee is kept (15%: a payment of 5000 cents
+ * credits 4250, so a full chargeback leaves -750); a defence won gives the amount back. A notice that does not fit
+ * moves nothing and is flagged. After each scenario the ledger invariants hold for this file's sellers and payments.
+ */
+// Enough connections for two notices of one payment to really race.
+const db = useModuleDatabase({ poolSize: 4 });
+const AMOUNT = 5000;
+const NET = 4250;
+const FEE = 750;
+
+let requester: Admin;
+let approver: Admin;
+beforeAll(async () => {
+  requester = await db.newAdmin(AdminRole.SUPPORT);
+  approver = await db.newAdmin(AdminRole.FINANCE);
+});
+
+/** A completed payment of AMOUNT with the notice fields of its dispute: each event of one dispute carries one reference. */
+async function disputedPayment(label: string, amount = AMOUNT) {
+  const shop = await db.newShop(label);
+  const paymentId = await db.completedPayment(shop, amount);
+  const notice = (step: DisputeNotice['step'], changes: Partial<DisputeNotice> = {}) =>
+    applyDisputeNotice(db.em(), { step, paymentId, reference: `DP-${paymentId}`, amount, currency: 'USD', reason: 'Fraudulent', ...changes });
+  return { shop, paymentId, notice };
+}
+
+const balanceOf = async (shop: NewShop) => Number(await sellerBalance(db.em(), shop.seller.id));
+const disputeOf = (paymentId: string) => db.em().findOne(Dispute, { payment: paymentId });
+/** A payment's dispute journals, as "account kind amount", in the order booked. */
+const disputeJournals = async (paymentId: string) =>
+  (await db.em().find(LedgerEntry, { payment: paymentId, kind: { $nin: ['payment', 'fee', 'refund'] } }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
+const mailsOf = async (paymentId: string) =>
+  (await db.em().find(MailOutboxEntry, { paymentId, kind: { $like: 'dispute-%' } }, { orderBy: { createdAt: 'asc', id: 'asc' } })).map((m) => `${m.kind} ${m.subjectId}`);
+
+/** The invariants' violations about these sellers, payments or disputes (checkLedger reads the whole database). */
+async function violationsAbout(...ids: string[]) {
+  const disputes = await db.em().find(Dispute, { payment: { $in: ids } });
+  const ours = new Set([...ids, ...disputes.map((d) => d.id)]);
+  return (await checkLedger(db.em())).violations.filter((v) => ours.has(v.subject));
+}
+
+/** An acquirer that refunds at once: the refund is booked as a live answer books it. */
+const refundingAcquirer = { refund: async ({ refundId }: { refundId: string }) => ({ kind: 'refunded', reference: `psp-${refundId}` }) } as unknown as CardProcessor;
+
+/** A refund of `amount` requested, approved by another admin and sent: the seller is debited `amount`. */
+async function refundCarriedOut(paymentId: string, amount: number): Promise<string> {
+  const refund = await requestRefund(db.em(), requester, paymentId, 'Parcel returned', null, amount);
+  await approveRefund(db.em(), approver, refund.id);
+  const deps = { processor: refundingAcquirer, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example' };
+  expect(await executeRefund(db.em(), deps, refund.id)).toBe('refunded');
+  return refund.id;
+}
+
+describe('the moves and the money', () => {
+  test('an inquiry opens the dispute with the seller liable for its amount and moves no money; the seller is told once', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-inquiry');
+    expect(await notice('open')).toEqual({ effect: 'opened' });
+    const dispute = await disputeOf(paymentId);
+    expect(dispute).toMatchObject({ status: DisputeStatus.NOTIFIED, amount: AMOUNT, sellerShare: AMOUNT, currency: 'usd', reason: 'Fraudulent', acquirerReference: `DP-${paymentId}`, contestFlaggedAt: null });
+    expect(dispute!.liability()).toBe(DisputeLiability.SELLER);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await disputeJournals(paymentId)).toEqual([]);
+    expect(await mailsOf(paymentId)).toEqual([`dispute-opened ${dispute!.id}`]);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a chargeback debits the seller the whole disputed amount and the fee is kept: the balance goes below zero', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-chargeback');
+    expect(await notice('chargeBack')).toEqual({ effect: 'moved' });
+    expect(await disputeOf(paymentId)).toMatchObject({ status: DisputeStatus.CHARGED_BACK, amount: AMOUNT, sellerShare: AMOUNT });
+    expect(await balanceOf(shop)).toBe(-FEE);
+    // No platform line: the platform bears nothing of it (a zero posting is not written).
+    expect(await disputeJournals(paymentId)).toEqual([`seller_balance chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`]);
+    expect(await chargebackStands(db.em(), paymentId)).toBe(true);
+    // A chargeback as first notice opens the dispute too, and tells the seller.
+    expect((await mailsOf(paymentId)).map((m) => m.split(' ')[0])).toEqual(['dispute-opened']);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a partial chargeback debits only the amount disputed', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-partial');
+    await notice('open');
+    expect(await notice('chargeBack', { amount: 1200 })).toEqual({ effect: 'moved' });
+    expect(await disputeOf(paymentId)).toMatchObject({ status: DisputeStatus.CHARGED_BACK, amount: 1200, sellerShare: 1200 });
+    expect(await balanceOf(shop)).toBe(NET - 1200);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('defended, charged back again, won at pre-arbitration: each move books its own journal and the balance follows', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-won');
+    const steps: [DisputeNotice['step'], DisputeStatus, number][] = [
+      ['open', DisputeStatus.NOTIFIED, NET],
+      ['chargeBack', DisputeStatus.CHARGED_BACK, -FEE],
+      ['reverse', DisputeStatus.REVERSED, NET],
+      ['secondChargeback', DisputeStatus.SECOND_CHARGEBACK, -FEE],
+      ['win', DisputeStatus.WON, NET],
+    ];
+    for (const [step, status, balance] of steps) {
+      await notice(step);
+      expect([step, (await disputeOf(paymentId))!.status, await balanceOf(shop)]).toEqual([step, status, balance]);
+    }
+    expect(await disputeJournals(paymentId)).toEqual([
+      `seller_balance chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`,
+      `seller_balance chargeback_reversed ${AMOUNT}`, `customer_funds chargeback_reversed -${AMOUNT}`,
+      `seller_balance second_chargeback -${AMOUNT}`, `customer_funds second_chargeback ${AMOUNT}`,
+      `seller_balance dispute_won ${AMOUNT}`, `customer_funds dispute_won -${AMOUNT}`,
+    ]);
+    expect(await chargebackStands(db.em(), paymentId)).toBe(false);
+    // Only the moves that decide it are told besides the opening: won, here.
+    const id = (await disputeOf(paymentId))!.id;
+    expect(await mailsOf(paymentId)).toEqual([`dispute-opened ${id}`, `dispute-decided ${id}:won`]);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a chargeback not defended is lost: the debit stands, and a later arbitration win gives it back', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-lost');
+    await notice('chargeBack');
+    expect(await notice('lose')).toEqual({ effect: 'moved' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.LOST);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await chargebackStands(db.em(), paymentId)).toBe(true);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+
+    expect(await notice('win')).toEqual({ effect: 'moved' });
+    expect(await balanceOf(shop)).toBe(NET);
+    const id = (await disputeOf(paymentId))!.id;
+    expect(await mailsOf(paymentId)).toEqual([`dispute-opened ${id}`, `dispute-decided ${id}:lost`, `dispute-decided ${id}:won`]);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('an inquiry that expires closes with no money moved', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-closed');
+    await notice('open');
+    expect(await notice('close')).toEqual({ effect: 'moved' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.CLOSED);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await disputeJournals(paymentId)).toEqual([]);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+});
+
+describe('the same notice twice moves nothing twice', () => {
+  test('every notice again (the acquirer retries) is nothing to do: one dispute, one debit, one mail', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-repeat');
+    expect(await notice('open')).toEqual({ effect: 'opened' });
+    expect(await notice('open')).toEqual({ effect: 'nothing-to-do' });
+    expect(await notice('chargeBack')).toEqual({ effect: 'moved' });
+    expect(await notice('chargeBack')).toEqual({ effect: 'nothing-to-do' });
+    expect(await db.em().count(Dispute, { payment: paymentId })).toBe(1);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await disputeJournals(paymentId)).toHaveLength(2);
+    expect(await mailsOf(paymentId)).toHaveLength(1);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('two chargebacks of one dispute at once: one moves, the other finds nothing to do, and the seller is debited once', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-race');
+    const outcomes = await Promise.all([notice('chargeBack'), notice('chargeBack')]);
+    expect(outcomes.map((o) => o.effect).sort()).toEqual(['moved', 'nothing-to-do']);
+    expect(await db.em().count(Dispute, { payment: paymentId })).toBe(1);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await disputeJournals(paymentId)).toHaveLength(2);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+});
+
+describe('a notice that does not fit is flagged and moves nothing', () => {
+  test('a notice for a payment that does not exist is flagged and creates no dispute', async () => {
+    const missing = `pay_${'0'.repeat(24)}`;
+    const outcome = await applyDisputeNotice(db.em(), { step: 'chargeBack', paymentId: missing, reference: 'DP-missing', amount: 1000, currency: 'USD', reason: null });
+    expect(outcome).toEqual({ effect: 'flagged', problem: `no payment ${missing}` });
+    expect(await db.em().count(Dispute, { payment: missing })).toBe(0);
+    expect(await db.em().count(LedgerEntry, { payment: missing })).toBe(0);
+  });
+
+  test('a payment never charged cannot be disputed', async () => {
+    const shop = await db.newShop('dispute-pending');
+    const { payment } = await createPayment(db.em(), shop.shop.id, { amount: AMOUNT, currency: 'usd', returnUrl: 'https://shop.example/back' });
+    const outcome = await applyDisputeNotice(db.em(), { step: 'chargeBack', paymentId: payment.id, reference: 'DP-pending', amount: AMOUNT, currency: 'USD', reason: null });
+    expect(outcome).toEqual({ effect: 'flagged', problem: `payment ${payment.id} is pending: it was never charged here` });
+    expect(await disputeOf(payment.id)).toBeNull();
+    expect(await balanceOf(shop)).toBe(0);
+  });
+
+  test('another currency, more than the payment, or no amount at all: flagged, no dispute opened', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-money');
+    expect(await notice('chargeBack', { currency: 'JPY', amount: 10_000 })).toEqual({ effect: 'flagged', problem: 'currency JPY for a payment in usd' });
+    expect(await notice('chargeBack', { amount: AMOUNT + 1 })).toEqual({ effect: 'flagged', problem: `amount ${AMOUNT + 1} for a payment of ${AMOUNT}` });
+    expect(await notice('open', { amount: 0 })).toEqual({ effect: 'flagged', problem: `amount 0 for a payment of ${AMOUNT}` });
+    expect(await disputeOf(paymentId)).toBeNull();
+    expect(await balanceOf(shop)).toBe(NET);
+    // The whole amount, in the acquirer's upper-case code, fits.
+    expect(await notice('chargeBack', { amount: AMOUNT })).toEqual({ effect: 'moved' });
+  });
+
+  test('a money move out of order (a reversal before its chargeback) is flagged; a step that moves no money is nothing to do', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-order');
+    await notice('open');
+    expect(await notice('reverse')).toEqual({ effect: 'flagged', problem: 'reverse does not fit a dispute that is notified (out of order or unexpected)' });
+    expect(await notice('win')).toEqual({ effect: 'flagged', problem: 'win does not fit a dispute that is notified (out of order or unexpected)' });
+    // The defence period of a mere inquiry ended: nothing to lose.
+    expect(await notice('lose')).toEqual({ effect: 'nothing-to-do' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.NOTIFIED);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await disputeJournals(paymentId)).toEqual([]);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a second dispute reference for a disputed payment, or a later step of another amount, is flagged', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-mismatch');
+    await notice('chargeBack');
+    expect(await notice('reverse', { reference: 'DP-other' })).toEqual({ effect: 'flagged', problem: `a second dispute DP-other for a payment already disputed as DP-${paymentId}` });
+    expect(await notice('reverse', { amount: 4000 })).toEqual({ effect: 'flagged', problem: `reverse of 4000 for a dispute of ${AMOUNT}` });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.CHARGED_BACK);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+});
+
+describe('the same money never leaves the seller twice', () => {
+  test('after a partial refund the chargeback is shared: the seller bears what it has not given back, the platform the rest, flagged to contest', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-shared');
+    const refundId = await refundCarriedOut(paymentId, 2000);
+    expect(await balanceOf(shop)).toBe(NET - 2000);
+    expect(await notice('chargeBack')).toEqual({ effect: 'moved' });
+    const dispute = await db.em().findOneOrFail(Dispute, { payment: paymentId }, { populate: ['evidenceRefund'] });
+    expect(dispute).toMatchObject({ status: DisputeStatus.CHARGED_BACK, amount: AMOUNT, sellerShare: AMOUNT - 2000 });
+    expect(dispute.liability()).toBe(DisputeLiability.SHARED);
+    expect(dispute.evidenceRefund?.id).toBe(refundId);
+    expect(dispute.contestFlaggedAt).toBeInstanceOf(Date);
+    expect(await disputeJournals(paymentId)).toEqual([`seller_balance chargeback -${AMOUNT - 2000}`, 'platform_disputes chargeback -2000', `customer_funds chargeback ${AMOUNT}`]);
+    // 4250 - 2000 refunded - 3000 charged back.
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('on a payment refunded in full the platform bears the chargeback, and a reversal credits the platform, not the seller', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-platform');
+    await refundCarriedOut(paymentId, AMOUNT);
+    expect((await db.em().findOneOrFail(Payment, { id: paymentId })).status).toBe(PaymentStatus.REFUNDED);
+    expect(await notice('chargeBack')).toEqual({ effect: 'moved' });
+    const dispute = (await disputeOf(paymentId))!;
+    expect(dispute.sellerShare).toBe(0);
+    expect(dispute.liability()).toBe(DisputeLiability.PLATFORM);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await notice('reverse')).toEqual({ effect: 'moved' });
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await disputeJournals(paymentId)).toEqual([
+      `platform_disputes chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`,
+      `platform_disputes chargeback_reversed ${AMOUNT}`, `customer_funds chargeback_reversed -${AMOUNT}`,
+    ]);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('while a chargeback stands no refund may be requested; once it is reversed one may', async () => {
+    const { paymentId, notice } = await disputedPayment('dispute-no-refund');
+    await notice('chargeBack');
+    expect((await refusedWith(requestRefund(db.em(), requester, paymentId, 'Parcel returned', null, 100))).code).toBe('REFUND_CHARGEBACK_STANDS');
+    await notice('reverse');
+    expect((await requestRefund(db.em(), requester, paymentId, 'Parcel returned', null, 100)).amount).toBe(100);
+  });
+});
