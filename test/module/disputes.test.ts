@@ -272,6 +272,24 @@ describe('the same money never leaves the seller twice', () => {
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
   });
 
+  test('a refund sent while the chargeback is reversed lowers the seller\'s share of a second chargeback, and a win gives back only that share', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-refund-between');
+    await notice('chargeBack');
+    await notice('reverse');
+    expect(await balanceOf(shop)).toBe(NET);
+    await refundCarriedOut(paymentId, AMOUNT);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await notice('secondChargeback')).toEqual({ effect: 'moved' });
+    const dispute = (await disputeOf(paymentId))!;
+    expect(dispute).toMatchObject({ status: DisputeStatus.SECOND_CHARGEBACK, sellerShare: 0 });
+    expect(dispute.contestFlaggedAt).toBeInstanceOf(Date);
+    // The seller gave the money back once, by the refund: the platform bears the second chargeback.
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await notice('win')).toEqual({ effect: 'moved' });
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
   test('while a chargeback stands no refund may be requested; once it is reversed one may', async () => {
     const { paymentId, notice } = await disputedPayment('dispute-no-refund');
     await notice('chargeBack');

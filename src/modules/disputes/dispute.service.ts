@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { DISPUTE_LIFECYCLE } from './dispute.lifecycle';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
-import { bookDisputeJournal } from '../ledger/ledger.service';
-import { Payment } from '../payments/payment.entity';
-import { Refund, RefundStatus } from '../refunds/refund.entity';
+import { bookDisputeJournal } from '../ledger';
+import { Payment } from '../payments';
+import { Refund, RefundStatus } from '../refunds';
 import { CHARGEBACK_STANDS, Dispute } from './dispute.entity';
 import { disputeMismatch, sellerShareOf } from './dispute-rules';
-import { noticeDisputeMoved, noticeDisputeOpened } from '../notifications/notices';
+import { noticeDisputeMoved, noticeDisputeOpened } from '../notifications';
 
 /** A move of the dispute table (src/modules/disputes/dispute.lifecycle.ts). */
 export type DisputeMove = keyof typeof DISPUTE_LIFECYCLE.moves;
@@ -70,6 +70,8 @@ export async function applyDisputeNotice(em: EntityManager, notice: DisputeNotic
     const changes: Partial<Dispute> = { updatedAt: new Date(), ...(notice.reason ? { reason: notice.reason } : {}) };
     if (notice.step === 'chargeBack') Object.assign(changes, { amount: notice.amount, ...(await liabilityFor(tx, payment, notice.amount)) });
     else if (notice.amount !== dispute.amount) return flagged(`${notice.step} of ${notice.amount} for a dispute of ${dispute.amount}`);
+    // A refund may be sent while a chargeback is reversed: the second chargeback weighs the seller's share again.
+    else if (notice.step === 'secondChargeback') Object.assign(changes, await liabilityFor(tx, payment, notice.amount));
     return moveDispute(tx, dispute.id, notice.step, changes);
   });
 }
