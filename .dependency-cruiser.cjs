@@ -16,6 +16,9 @@
  * The back office (src/modules/back-office/) is the admins' read side: it may import any module, and only the
  * entry points (which assemble the schema) import it.
  *
+ * Each module's index.ts is its face: another module imports only that, never the files behind it. The face
+ * re-exports the module's resolvers and pages for the entry points, so it stands outside the layers above.
+ *
  * An import may point down or sideways, never up; `npm test` runs this file and fails on any violation.
  */
 const ENTRY = '^src/apps/';
@@ -27,6 +30,7 @@ const FEATURES = '^src/modules/|^src/platform/lifecycle/(apply-move|review-move|
 const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail)/';
 const KERNEL = `^src/shared/|${LIFECYCLE_TABLES}`;
 const BACK_OFFICE = '^src/modules/back-office/';
+const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
 
 const upward = (name, from, fromNot, above) => ({
   name,
@@ -42,16 +46,18 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'A cycle makes two modules one: neither can be understood, tested or moved alone. The one exception: ' +
-        "the two sides of an ORM relation name each other's type (a type-only import, no runtime arrow).",
+        'A cycle makes two modules one: neither can be understood, tested or moved alone. The exceptions: ' +
+        "the two sides of an ORM relation name each other's type (a type-only import, no runtime arrow), and a " +
+        "cycle through a module's index, which is two modules importing each other: .folder-cycles-allowed.json " +
+        'lists those pairs and only shrinks (scripts/folder-cycles.mjs).',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'], pathNot: MODULE_INDEX } },
     },
     upward('pages-up', PAGES, null, ENTRY),
     upward('graphql-up', GRAPHQL, null, `${ENTRY}|${PAGES}`),
     upward('http-up', HTTP, null, `${ENTRY}|${PAGES}|${GRAPHQL}`),
-    upward('feature-up', FEATURES, `${GRAPHQL}|${PAGES}`, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}`),
+    upward('feature-up', FEATURES, `${GRAPHQL}|${PAGES}|${MODULE_INDEX}`, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}`),
     upward('adapter-up', ADAPTERS, null, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}|${FEATURES}`),
     upward('kernel-up', KERNEL, null, `^src/(?!shared/)`),
     {
@@ -60,6 +66,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: `${BACK_OFFICE}|${ENTRY}` },
       to: { path: BACK_OFFICE },
+    },
+    {
+      name: 'modules-through-their-index',
+      comment:
+        "A module's index.ts is its face: a file of another module imports that, never the files behind it. " +
+        "The lifecycle tables are the kernel's, read where they are.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', MODULE_INDEX, LIFECYCLE_TABLES] },
+    },
+    {
+      name: 'index-is-only-a-face',
+      comment: "A module's index.ts re-exports its own files and nothing else: that is all it may stand outside the layers for.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/index\\.ts$' },
+      to: { pathNot: '^src/modules/$1/' },
     },
     {
       name: 'not-in-a-layer',

@@ -2,23 +2,17 @@ import './production-mode';
 import 'reflect-metadata';
 import { isEmailAddress } from '../shared/email';
 import { parseArgs } from 'node:util';
-import { ADMIN_ROLES, parseAdminRole } from '../modules/admins/admin-role';
-import { createAdmin, revokeAdmin } from '../modules/admins/admin.service';
+import { ADMIN_ROLES, parseAdminRole, createAdmin, revokeAdmin, Admin } from '../modules/admins';
 import { loadConfig, publicBaseUrl, type Config } from '../shared/config';
-import { adminSetupLink } from '../modules/identity/admin-accounts';
-import { inviteSeller } from '../modules/identity/accounts.service';
-import { reencryptSecrets } from '../modules/identity/reencrypt-secrets';
-import { createSecretBox } from '../modules/identity/secret-box';
-import { Admin } from '../modules/admins/admin.entity';
+import { adminSetupLink, inviteSeller, reencryptSecrets, createSecretBox, createSellerWithShop } from '../modules/identity';
 import { openDatabase } from '../platform/db/database';
-import { checkLedger } from '../modules/ledger/ledger-invariants';
+import { checkLedger } from '../modules/ledger';
 import { processLogger } from '../shared/logger';
 import { exitOnStartupFailure } from '../shared/startup-error';
 import { DomainError } from '../shared/errors';
-import { createSellerWithShop } from '../modules/identity/shop-provisioning';
-import { checkWebhookUrl } from '../modules/webhooks/webhook-url';
+import { checkWebhookUrl } from '../modules/webhooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MAIL_CLI_USAGE, MailCliUsage, mailCli } from '../modules/notifications/mail-cli';
+import { MAIL_CLI_USAGE, MailCliUsage, mailCli } from '../modules/notifications';
 
 /** Operations commands: `npm run cli -- <command> [options]`. Results are one JSON line on stdout. */
 const COMMANDS: Record<

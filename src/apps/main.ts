@@ -8,8 +8,7 @@ import { startService } from './service';
 import { processLogger } from '../shared/logger';
 import { stopOnSignals } from '../shared/shutdown';
 import { exitOnStartupFailure } from '../shared/startup-error';
-import { createDemoShopIfEmpty } from '../modules/identity/demo-shop';
-import { createSecretBox } from '../modules/identity/secret-box';
+import { createDemoShopIfEmpty, createSecretBox } from '../modules/identity';
 import { shutdownTracing, traceLogMixin } from '../platform/observability/tracing';
 
 async function main(): Promise<void> {

@@ -1,30 +1,21 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { AccountResolver } from '../modules/identity/account.resolver';
-import { AdminAccountResolver } from '../modules/identity/admin-account.resolver';
-import { AdminResolver } from '../modules/admins/admin.resolver';
-import { AuditResolver } from '../modules/audit/audit.resolver';
-import { CheckoutResolver } from '../modules/checkout/checkout.resolver';
-import { BalanceResolver, LedgerEntryResolver } from '../modules/ledger/balance.resolver';
-import { PaymentAdminResolver } from '../modules/payments/payment-admin.resolver';
-import { PaymentResolver } from '../modules/payments/payment.resolver';
-import { RefundResolver } from '../modules/refunds/refund.resolver';
-import { SellerAdminResolver, ShopAdminResolver } from '../modules/identity/shop-admin.resolver';
-import { SellerShopResolver } from '../modules/identity/seller-shop.resolver';
-import { ShopResolver } from '../modules/identity/shop.resolver';
+import { AccountResolver, AdminAccountResolver, SellerAdminResolver, ShopAdminResolver, SellerShopResolver, ShopResolver } from '../modules/identity';
+import { AdminResolver } from '../modules/admins';
+import { AuditResolver } from '../modules/audit';
+import { CheckoutResolver, AcquirerNotificationResolver } from '../modules/checkout';
+import { BalanceResolver, LedgerEntryResolver, BalanceLinesResolver, BalanceStatementResolver } from '../modules/ledger';
+import { PaymentAdminResolver, PaymentResolver, PaymentHistoryResolver, LiveTestResolver } from '../modules/payments';
+import { RefundResolver } from '../modules/refunds';
+// The resolver's file, not webhooks' index: loaded through the index, it would be decorated while identity's index,
+// whose argument options it reads, is still loading (identity reaches webhooks' index on its way).
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
-import { PayoutAccountNumberResolver, PayoutAccountResolver } from '../modules/withdrawals/payout-account.resolver';
-import { NotificationsResolver } from '../modules/notifications/notifications.resolver';
-import { WithdrawalResolver } from '../modules/withdrawals/withdrawal.resolver';
+import { PayoutAccountNumberResolver, PayoutAccountResolver, WithdrawalResolver } from '../modules/withdrawals';
+import { NotificationsResolver } from '../modules/notifications';
 import { authChecker } from '../platform/graphql/auth-checker';
 import { rootQueryFieldsInTurn } from '../platform/graphql/concurrency-guards';
-import { AcquirerNotificationResolver } from '../modules/checkout/acquirer-notification.resolver';
-import { WorkQueueResolver } from '../modules/back-office/work-queue.resolver';
-import { DisputeAdminResolver } from '../modules/disputes/dispute-admin.resolver';
-import { PaymentHistoryResolver } from '../modules/payments/payment-history.resolver';
-import { BalanceLinesResolver, BalanceStatementResolver } from '../modules/ledger/balance-lines.resolver';
-import { DisputeFieldsResolver, SellerDisputesResolver } from '../modules/disputes/seller-disputes.resolver';
-import { LiveTestResolver } from '../modules/payments/live-test.resolver';
+import { WorkQueueResolver } from '../modules/back-office';
+import { DisputeAdminResolver, DisputeFieldsResolver, SellerDisputesResolver } from '../modules/disputes';
 
 export const RESOLVERS = [
   PaymentResolver,

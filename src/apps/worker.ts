@@ -7,8 +7,8 @@ import { openDatabase } from '../platform/db/database';
 import { processLogger } from '../shared/logger';
 import { stopOnSignals } from '../shared/shutdown';
 import { exitOnStartupFailure } from '../shared/startup-error';
-import { startWebhookRuntime } from '../modules/webhooks/webhook-runtime';
-import { startMailRuntime } from '../modules/notifications/mail-runtime';
+import { startWebhookRuntime } from '../modules/webhooks';
+import { startMailRuntime } from '../modules/notifications';
 import { shutdownTracing, traceLogMixin } from '../platform/observability/tracing';
 
 /**

@@ -1,16 +1,14 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Admin } from './admins/admin.entity';
-import { AuditEntry } from './audit/audit-entry.entity';
-import { LedgerEntry } from './ledger/ledger-entry.entity';
-import { balanceFigures, type BalanceFigures } from './ledger/ledger.service';
-import { Payment } from './payments/payment.entity';
-import { Refund } from './refunds/refund.entity';
-import { Seller } from './identity/seller.entity';
-import { Shop } from './identity/shop.entity';
-import { WebhookDelivery } from './webhooks/webhook-delivery.entity';
+import { Admin } from './admins';
+import { AuditEntry } from './audit';
+import { LedgerEntry, balanceFigures, type BalanceFigures } from './ledger';
+import { Payment } from './payments';
+import { Refund } from './refunds';
+import { Seller, Shop } from './identity';
+import { WebhookDelivery } from './webhooks';
 import type { Cents } from '../shared/cents';
-import { withdrawalTotals } from './withdrawals/withdrawal.service';
+import { withdrawalTotals } from './withdrawals';
 
 /** A seller's balance figures with its withdrawals: what the console's Balance type shows. */
 export interface BalanceSummary extends BalanceFigures {

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { recordRefusal } from '../audit/audit.service';
+import { recordRefusal } from '../audit';
 import { adminIdFor, currentAdmin } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { domainError } from '../../shared/errors';

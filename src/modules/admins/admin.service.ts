@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { digestsEqual, randomHex, sha256Hex } from '../../shared/secrets';
-import { recordAudit } from '../audit/audit.service';
+import { recordAudit } from '../audit';
 import { Admin, CLI_ISSUER } from './admin.entity';
 import type { AdminRole } from './admin-role';
 import { AdminToken, tokenIsLive } from './admin-token.entity';

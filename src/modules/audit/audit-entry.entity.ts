@@ -1,7 +1,7 @@
 import { Entity, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
-import type { Admin } from '../admins/admin.entity';
+import type { Admin } from '../admins';
 
 /**
  * One admin action in the append-only audit log: who, what, on which target, why, when. The database

@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins/admin.entity';
+import type { Admin } from '../admins';
 import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { domainError } from '../../shared/errors';

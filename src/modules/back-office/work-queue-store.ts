@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OPEN_DISPUTE_STATUSES } from '../disputes/dispute-listing';
+import { OPEN_DISPUTE_STATUSES } from '../disputes';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { MAIL_LIFECYCLE } from '../notifications/mail.lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { balanceFigures } from '../ledger/ledger.service';
+import { balanceFigures } from '../ledger';
 import {
   countFlaggedNotifications, countMailsInTrouble, countOpenDisputes, countRefundsWaiting, countRequestedWithdrawalsOf, countWithdrawalsWaiting,
   selectFailingWebhookShops,

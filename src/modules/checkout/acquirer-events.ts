@@ -1,11 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applyDisputeNotice } from '../disputes/dispute.service';
-import { Payment } from '../payments/payment.entity';
-import { isPaymentId } from '../payments/payment-rules';
-import { PaymentStatus } from '../payments/payment-status';
+import { applyDisputeNotice } from '../disputes';
+import { Payment, isPaymentId, PaymentStatus } from '../payments';
 import type { AcquirerEvent, NotifiedMoney } from '../../platform/processor/card-processor';
-import { Refund } from '../refunds/refund.entity';
-import { reverseRefund, settleNotifiedRefund, type RefundExecutionDeps } from '../refunds/refund.service';
+import { Refund, reverseRefund, settleNotifiedRefund, type RefundExecutionDeps } from '../refunds';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 
 /** What applying an event did, for the log, the metrics and the tests. */

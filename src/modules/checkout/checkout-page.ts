@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { type Request } from 'express';
 import { IMMUTABLE, NO_STORE, pageSecurityHeaders, readAssets, readStaticFile, sendStatic, type StaticFile } from '../../platform/http/static-page';
-import { isPaymentId } from '../payments/payment-rules';
+import { isPaymentId } from '../payments';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import { RETURN_TOKEN_MAX_LENGTH, RETURN_TOKEN_PARAM } from './issuer-return-token';
 

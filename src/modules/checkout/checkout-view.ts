@@ -1,5 +1,4 @@
-import type { CheckoutPayment } from '../payments/payment-store';
-import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
+import { type CheckoutPayment, CheckoutStage, PaymentStatus } from '../payments';
 import type { CheckoutView } from './checkout.types';
 import { shopTakesPayments } from './checkout.service';
 import { failureMessageFor, shopperFailureCodeOf } from './failure-messages';

@@ -1,15 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../platform/observability/metrics';
-import type { Payment } from '../payments/payment.entity';
-import { selectCheckoutPayment, type CheckoutPayment } from '../payments/payment-store';
-import { isPaymentId } from '../payments/payment-rules';
-import { movePayment, paymentEvent } from '../payments/payment-lifecycle';
-import { EXPIRED, expirePayment, expiryDeadline, isDueToExpire } from '../payments/payment-expiry';
-import { CheckoutStage } from '../payments/payment-status';
+import {
+  type Payment,
+  selectCheckoutPayment,
+  type CheckoutPayment,
+  isPaymentId,
+  movePayment,
+  paymentEvent,
+  EXPIRED,
+  expirePayment,
+  expiryDeadline,
+  isDueToExpire,
+  CheckoutStage,
+} from '../payments';
 import type { AuthorizationLookup, AuthorizationResult, CardDetails, CardProcessor, ChallengeAnswer, ShopperBrowser } from '../../platform/processor/card-processor';
 import { DomainError, domainError } from '../../shared/errors';
-import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../identity/payment-standing';
+import { lockedStandingOfPaymentShop, standingOf, takesPayments } from '../identity';
 import { summarizeCard, validCard } from './card-intake';
 import { SHOP_UNAVAILABLE } from './failure-messages';
 import { completeInOneStatement, type CompletionResult } from './completion-statement';

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
+import { CheckoutStage, PaymentStatus } from '../payments';
 
 /**
  * What the public checkout page may see of a payment: never the customer's e-mail, name or metadata.

@@ -1,18 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { moveOf, type Lifecycle } from '../../platform/lifecycle/lifecycle';
 import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
-import { completionPostings, newJournalId } from '../ledger/ledger.service';
-import type { Payment } from '../payments/payment.entity';
+import { completionPostings, newJournalId } from '../ledger';
+import type { Payment, PaymentFields } from '../payments';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
-import type { PaymentFields } from '../payments/payment-snapshot';
-import type { SellerStatus } from '../identity/seller.entity';
-import type { ShopStatus } from '../identity/shop.entity';
-import { TAKES_PAYMENTS_SQL, type ShopStanding } from '../identity/payment-standing';
-import { shopReceives } from '../identity/webhook-event-choice';
-import { newWebhookDeliveryId } from '../webhooks/webhook-delivery.entity';
-import { NEXT_SEQUENCE_SQL, paymentEventDraft, type PaymentEventDraft, type PaymentEventType } from '../webhooks/outbox';
-import { newMailId } from '../notifications/mail-outbox';
-import type { CustomerMailKind } from '../notifications/mail-kinds';
+import { type SellerStatus, type ShopStatus, TAKES_PAYMENTS_SQL, type ShopStanding, shopReceives } from '../identity';
+import { newWebhookDeliveryId, NEXT_SEQUENCE_SQL, paymentEventDraft, type PaymentEventDraft, type PaymentEventType } from '../webhooks';
+import { newMailId, type CustomerMailKind } from '../notifications';
 import { currentTraceparent } from '../../platform/observability/tracing';
 
 export interface CompletionFacts {

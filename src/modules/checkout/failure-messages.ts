@@ -1,4 +1,4 @@
-import { EXPIRED } from '../payments/payment-expiry';
+import { EXPIRED } from '../payments';
 import type { FailureCode } from '../../platform/processor/card-processor';
 
 /**

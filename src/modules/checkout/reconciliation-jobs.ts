@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../platform/observability/metrics';
-import { EXPIRED, expireDuePayments } from '../payments/payment-expiry';
-import { settleLookedUpRefund } from '../refunds/refund.service';
+import { EXPIRED, expireDuePayments } from '../payments';
+import { settleLookedUpRefund } from '../refunds';
 import type { ReconciliationConfig } from '../../shared/config';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 import { flagNeedsAttention, leaseStuckPayments, leaseStuckRefunds, type Leased, type LeaseTerms } from './reconciliation-store';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CheckoutStage, PaymentStatus } from '../payments/payment-status';
-import { RefundStatus } from '../refunds/refund.entity';
+import { CheckoutStage, PaymentStatus } from '../payments';
+import { RefundStatus } from '../refunds';
 
 // Reconciliation's SQL: the lease a sweep takes on stuck rows, and the flag for admins when the acquirer never answers.
 

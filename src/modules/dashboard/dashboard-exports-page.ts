@@ -2,19 +2,22 @@ import { once } from 'node:events';
 import express, { type Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, type BalanceLine } from '../ledger/balance-lines';
-import { writeSignedStatement } from '../ledger/signed-statement';
-import type { StatementSigner } from '../ledger/statement-keys';
-import { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from '../payments/payment-export';
-import type { PaymentSearch } from '../payments/payment-search';
-import { PaymentStatus } from '../payments/payment-status';
-import { eachWithdrawalExportPage, WITHDRAWAL_EXPORT_COLUMNS } from '../withdrawals/withdrawal-export';
+import {
+  eachBalanceLinePage,
+  eachStatementLinePage,
+  monthlyStatement,
+  type BalanceLine,
+  writeSignedStatement,
+  type StatementSigner,
+} from '../ledger';
+import { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS, type PaymentSearch, PaymentStatus } from '../payments';
+import { eachWithdrawalExportPage, WITHDRAWAL_EXPORT_COLUMNS } from '../withdrawals';
 import { locals } from '../../platform/http/request-context';
 import { sessionTokenOf, type CookieMode } from '../../platform/http/session-cookies';
 import { sendError } from '../../platform/rest/envelope';
 import { csvRecords, dollars, isoTime, type CsvCell } from '../../shared/csv';
 import { DomainError, domainError } from '../../shared/errors';
-import { liveSession, type SessionSettings } from '../identity/sessions';
+import { liveSession, type SessionSettings } from '../identity';
 
 export const EXPORTS_PATH = '/dashboard/exports';
 

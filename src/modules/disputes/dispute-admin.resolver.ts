@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } f
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { ListOrder } from '../../shared/list-order';
 import { type Page, PageType } from '../../shared/pagination';
-import { Payment } from '../payments/payment.entity';
+import { Payment } from '../payments';
 import { Dispute, DisputeStatus } from './dispute.entity';
 import { findDispute, listDisputes } from './dispute-listing';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LedgerAccount, LedgerEntry } from '../ledger/ledger-entry.entity';
+import { LedgerAccount, LedgerEntry } from '../ledger';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { Dispute } from './dispute.entity';
 

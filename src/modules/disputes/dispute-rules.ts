@@ -1,4 +1,4 @@
-import { PaymentStatus } from '../payments/payment-status';
+import { PaymentStatus } from '../payments';
 
 /** Payments a dispute can be about: the card was charged. */
 const DISPUTABLE: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];

@@ -3,8 +3,8 @@ import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from './dispute.lifecycle';
-import type { Payment } from '../payments/payment.entity';
-import type { Refund } from '../refunds/refund.entity';
+import type { Payment } from '../payments';
+import type { Refund } from '../refunds';
 import { prefixedId } from '../../shared/random-id';
 
 /** The dispute lifecycle's states (src/modules/disputes/dispute.lifecycle.ts: the moves, and what each books). */

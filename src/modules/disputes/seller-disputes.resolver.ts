@@ -1,9 +1,9 @@
 import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../platform/graphql/context';
-import { LedgerEntry } from '../ledger/ledger-entry.entity';
-import { Payment } from '../payments/payment.entity';
+import { LedgerEntry } from '../ledger';
+import { Payment } from '../payments';
 import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
-import { Seller } from '../identity/seller.entity';
+import { Seller } from '../identity';
 import { Dispute } from './dispute.entity';
 import { disputeJournalLines, sellerDisputes } from './dispute-history';
 

@@ -15,10 +15,10 @@ import type { SecretBox } from './secret-box';
 import { EmailVerification } from './seller-session.entity';
 import { endAllSessions, startSession, userAgentSummary } from './sessions';
 import { forgetDevices, knownDevice, rememberDevice } from './known-devices';
-import { noticeNewSignIn } from '../notifications/notices';
-import type { Admin } from '../admins/admin.entity';
+import { noticeNewSignIn } from '../notifications';
+import type { Admin } from '../admins';
 import { validReason } from '../../shared/reason';
-import { recordAudit } from '../audit/audit.service';
+import { recordAudit } from '../audit';
 import { Shop } from './shop.entity';
 
 export type SignUpMode = 'open' | 'invite';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { Admin } from '../admins/admin.entity';
-import { recordAudit } from '../audit/audit.service';
+import { Admin } from '../admins';
+import { recordAudit } from '../audit';
 import { currentAdmin } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { domainError } from '../../shared/errors';

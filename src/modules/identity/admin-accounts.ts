@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Admin } from '../admins/admin.entity';
+import { Admin } from '../admins';
 import { domainError } from '../../shared/errors';
 import { consumeAccountToken, issueAccountToken, peekAccountToken } from './account-tokens';
 import { authenticate, beginTwoFactor, confirmTwoFactor, replacePassword } from './credentials';

@@ -4,7 +4,7 @@ import { currentAdmin } from '../../platform/graphql/auth-checker';
 import type { AppServices, GraphQLContext } from '../../platform/graphql/context';
 import { sendInvitation } from './admin-account.resolver';
 import type { BalanceSummary } from '../loaders';
-import { Balance } from '../ledger/balance.resolver';
+import { Balance } from '../ledger';
 import { Seller, SellerStatus } from './seller.entity';
 import {
   createSellerAndShop,

@@ -1,12 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SecretBox } from './secret-box';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins/admin.entity';
+import type { Admin } from '../admins';
 import { optionalReason, validReason } from '../../shared/reason';
-import { recordAudit, type AuditRecord } from '../audit/audit.service';
+import { recordAudit, type AuditRecord } from '../audit';
 import { isEmailAddress, normalEmail } from '../../shared/email';
 import { domainError } from '../../shared/errors';
-import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url';
+import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks';
 import type { AccountStatus } from './account-status';
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';

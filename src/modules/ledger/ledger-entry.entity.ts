@@ -1,10 +1,10 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import type { Payment } from '../payments/payment.entity';
-import type { Refund } from '../refunds/refund.entity';
-import type { Seller } from '../identity/seller.entity';
-import type { Withdrawal } from '../withdrawals/withdrawal.entity';
+import type { Payment } from '../payments';
+import type { Refund } from '../refunds';
+import type { Seller } from '../identity';
+import type { Withdrawal } from '../withdrawals';
 
 /** The accounts money moves between; only `seller_balance` belongs to one seller. */
 export enum LedgerAccount {

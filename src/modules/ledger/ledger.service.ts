@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Dispute } from '../disputes/dispute.entity';
-import type { Payment } from '../payments/payment.entity';
-import type { Refund } from '../refunds/refund.entity';
+import type { Dispute } from '../disputes';
+import type { Payment } from '../payments';
+import type { Refund } from '../refunds';
 import { prefixedId } from '../../shared/random-id';
-import type { Seller } from '../identity/seller.entity';
-import type { Withdrawal } from '../withdrawals/withdrawal.entity';
+import type { Seller } from '../identity';
+import type { Withdrawal } from '../withdrawals';
 import { feeFor } from './fee';
 import type { Cents } from '../../shared/cents';
 import { balanceFigures } from './balance-checkpoints';

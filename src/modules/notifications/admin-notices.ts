@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AdminRole } from '../admins/admin-role';
+import { AdminRole } from '../admins';
 import { activeAdminsOfRole } from './mail-facts-store';
 import { queueRefundReviewDueMail } from './mail-store';
 import { mail, type MailContent } from './mail-templates';

@@ -1,5 +1,5 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins/admin.entity';
+import type { Admin } from '../admins';
 import { validReason } from '../../shared/reason';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';

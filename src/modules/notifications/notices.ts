@@ -4,7 +4,7 @@ import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
 import { newChangeId } from './mail-outbox';
 import { queueCustomerMail, queueSellerNotice, requestMailTrackingToken } from './mail-store';
 import { hostOf } from './mail-text';
-import { issueTrackingToken, isTrackingTokenShape } from '../refunds/refund-tracking-token';
+import { issueTrackingToken, isTrackingTokenShape } from '../refunds';
 
 /**
  * What each feature writes to the mail outbox, in its own transaction (the caller's `tx`), at the moment the thing

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
-import { Seller } from '../identity/seller.entity';
+import { Seller } from '../identity';
 import { type Page, PageType } from '../../shared/pagination';
 import { NOTIFICATION_TOPICS, TOPIC_LABELS, type NotificationTopic } from './mail-kinds';
 import { listMails, resendMail } from './mail-listing';

@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Shop } from '../identity/shop.entity';
+import { Shop } from '../identity';
 import { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentSnapshot } from './payment-snapshot';

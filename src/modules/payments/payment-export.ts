@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { paymentFee } from '../ledger/fee';
+import { paymentFee } from '../ledger';
 import { dollars, isoTime, type CsvCell } from '../../shared/csv';
 import { paymentFilterSql, type PaymentFilterSql, type PaymentSearch } from './payment-search';
 import { paymentExportPages, refundedByPayment, selectSellerShops } from './payment-search-store';

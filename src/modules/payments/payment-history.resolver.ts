@@ -1,8 +1,7 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import type { GraphQLContext } from '../../platform/graphql/context';
-import { refundableRemaining } from '../refunds/refund-rules';
-import { RefundStatus } from '../refunds/refund.entity';
+import { refundableRemaining, RefundStatus } from '../refunds';
 import { Payment } from './payment.entity';
 import { PaymentStatus } from './payment-status';
 import { failedAtOf } from './seller-history';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { applyMove, type MoveRequest } from '../../platform/lifecycle/apply-move';
 import { PAYMENT_LIFECYCLE } from './payment.lifecycle';
-import { recordPaymentEvent, type PaymentEventType } from '../webhooks/outbox';
+import { recordPaymentEvent, type PaymentEventType } from '../webhooks';
 import { Payment } from './payment.entity';
 
 /** A move of the payment table (src/modules/payments/payment.lifecycle.ts). */

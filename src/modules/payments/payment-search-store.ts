@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RefundStatus } from '../refunds/refund.entity';
+import { RefundStatus } from '../refunds';
 import { timeOf } from '../../shared/csv';
 import { EXPORT_PAGE_ROWS } from '../../shared/limits';
 import { Payment } from './payment.entity';

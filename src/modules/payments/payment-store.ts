@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pooledQuery } from '../../platform/db/pooled-query';
-import type { Seller } from '../identity/seller.entity';
-import type { Shop } from '../identity/shop.entity';
+import type { Seller, Shop } from '../identity';
 import type { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentSnapshot, PaymentFields } from './payment-snapshot';

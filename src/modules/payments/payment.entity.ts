@@ -1,7 +1,7 @@
 import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
-import { Shop } from '../identity/shop.entity';
+import type { Shop } from '../identity';
 import { CheckoutStage, PaymentStatus, type ThreeDsOutcome } from './payment-status';
 import { newPaymentId } from './payment-rules';
 import type { Metadata } from './payment-rules';
@@ -15,7 +15,7 @@ export class Payment {
   @PrimaryKey({ type: 'string' })
   id: string = newPaymentId();
 
-  @ManyToOne(() => Shop)
+  @ManyToOne('Shop')
   shop!: Shop;
 
   /** Integer cents of USD; bigint so that no amount a seller may charge overflows. */

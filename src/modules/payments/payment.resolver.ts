@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../../platform/graphql/auth-checker';
-import { paymentMaximumFor } from '../identity/account-status';
+import { paymentMaximumFor } from '../identity';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';

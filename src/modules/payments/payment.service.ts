@@ -1,7 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
-import { exceedsPaymentMaximum } from '../identity/account-status';
-import type { Shop } from '../identity/shop.entity';
+import { exceedsPaymentMaximum, type Shop } from '../identity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
 import { newPaymentSnapshot, fieldsOfSnapshot, type PaymentFields } from './payment-snapshot';

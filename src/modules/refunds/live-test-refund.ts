@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SYSTEM_ACTOR } from '../audit/audit.service';
+import { SYSTEM_ACTOR } from '../audit';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';
-import { Payment } from '../payments/payment.entity';
+import { Payment } from '../payments';
 import { Refund } from './refund.entity';
 
 /** The reason every automatic refund of a live test carries (the seller reads it on the payment's page). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queueRefundReviewReminders } from '../notifications/admin-notices';
+import { queueRefundReviewReminders } from '../notifications';
 import { markReviewRemindersDue } from './refund-store';
 import { REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS } from '../../shared/limits';
 

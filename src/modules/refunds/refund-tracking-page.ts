@@ -4,7 +4,7 @@ import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { clientAddress, locals } from '../../platform/http/request-context';
 import { NO_STORE, pageSecurityHeaders } from '../../platform/http/static-page';
-import { dollars, escapeHtml as e, utcDateTime } from '../notifications/mail-text';
+import { dollars, escapeHtml as e, utcDateTime } from '../notifications';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import { RefundStatus } from './refund.entity';

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { mailableAddress } from '../notifications/mail-text';
-import { REFUND_ARRIVES_WITHIN } from '../notifications/mail-templates';
+import { mailableAddress, REFUND_ARRIVES_WITHIN } from '../notifications';
 import { CHARGEBACK_STANDS_REASON } from './refund.service';
 import { RefundStatus } from './refund.entity';
 import { isTrackingTokenShape, trackingTokenHash } from './refund-tracking-token';

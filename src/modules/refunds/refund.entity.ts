@@ -1,11 +1,10 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import type { Admin } from '../admins/admin.entity';
-import type { Payment } from '../payments/payment.entity';
+import { type Admin, ReviewedByAdmins } from '../admins';
+import type { Payment } from '../payments';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';
-import { ReviewedByAdmins } from '../admins/reviewed-by-admins';
 import { prefixedId } from '../../shared/random-id';
 
 /** The refund lifecycle's states (src/modules/refunds/refund.lifecycle.ts: the moves, and what each writes). */

@@ -1,9 +1,9 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Admin } from '../admins/admin.entity';
+import { Admin } from '../admins';
 import { adminOrNull, currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
-import { Payment } from '../payments/payment.entity';
+import { Payment } from '../payments';
 import { Refund, RefundStatus } from './refund.entity';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
 import { type Page, PageType } from '../../shared/pagination';

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { SecretBox } from '../identity/secret-box';
+import type { SecretBox } from '../identity';
 import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import { unavailableError } from '../../platform/db/unavailable';

@@ -1,11 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Payment } from '../payments/payment.entity';
-import { paymentPayload } from '../payments/payment-payload';
-import type { PaymentFields } from '../payments/payment-snapshot';
-import { PaymentStatus } from '../payments/payment-status';
+import { type Payment, paymentPayload, type PaymentFields, PaymentStatus } from '../payments';
 import { randomBase62 } from '../../shared/random-id';
-import type { Shop } from '../identity/shop.entity';
-import { shopReceives, type WebhookEventType } from '../identity/webhook-event-choice';
+import { type Shop, shopReceives, type WebhookEventType } from '../identity';
 import { nextEventSequence } from './outbox-store';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { newWebhookEventId, WebhookEvent } from './webhook-event.entity';

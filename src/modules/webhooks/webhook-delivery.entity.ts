@@ -1,11 +1,11 @@
 import { Collection, Entity, Enum, ManyToOne, OneToMany, OneToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { Payment } from '../payments/payment.entity';
+import type { Payment } from '../payments';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { prefixedId } from '../../shared/random-id';
-import type { Shop } from '../identity/shop.entity';
+import type { Shop } from '../identity';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookEvent } from './webhook-event.entity';
 

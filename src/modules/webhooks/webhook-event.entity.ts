@@ -1,8 +1,8 @@
 import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import type { Payment } from '../payments/payment.entity';
+import type { Payment } from '../payments';
 import { currentTraceparent } from '../../platform/observability/tracing';
 import { prefixedId } from '../../shared/random-id';
-import type { Shop } from '../identity/shop.entity';
+import type { Shop } from '../identity';
 
 /** A new event's id. */
 export const newWebhookEventId = () => prefixedId('evt', 24);

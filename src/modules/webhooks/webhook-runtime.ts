@@ -8,7 +8,7 @@ import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { openDeliveryQueue, queueDispatcher } from './delivery-queue';
 import { startRelay, type Dispatcher, type Relay } from './relay';
 import { WakeOnCommit } from './wake-on-commit';
-import { createSecretBox } from '../identity/secret-box';
+import { createSecretBox } from '../identity';
 import { httpWebhookSender } from './webhook-sender';
 
 /** Margin of a claimed attempt's lease beyond the time-out: DNS, database writes, a busy event loop. */

@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { Shop } from '../identity/shop.entity';
+import { Shop } from '../identity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { Pagination } from '../../shared/pagination';
 

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { PAYOUT_ACCOUNT_HOLDER_MAX_LENGTH } from '../../shared/limits';
-import { isSealed, type SecretBox } from '../identity/secret-box';
-import { Seller } from '../identity/seller.entity';
-import { noticePayoutAccountChanged } from '../notifications/notices';
+import { isSealed, type SecretBox, Seller } from '../identity';
+import { noticePayoutAccountChanged } from '../notifications';
 
 /** Where a seller's withdrawals go, as shown: the number masked to its last four characters, never whole (finance alone reads it whole). */
 export interface MaskedPayoutAccount {

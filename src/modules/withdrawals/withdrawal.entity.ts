@@ -1,13 +1,11 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import type { Admin } from '../admins/admin.entity';
+import { type Admin, ReviewedByAdmins } from '../admins';
 import { enumOf, openStatesOf } from '../../platform/lifecycle/lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
-import { ReviewedByAdmins } from '../admins/reviewed-by-admins';
 import { prefixedId } from '../../shared/random-id';
-import type { Seller } from '../identity/seller.entity';
-import type { Shop } from '../identity/shop.entity';
+import type { Seller, Shop } from '../identity';
 
 /** The withdrawal lifecycle's states (src/modules/withdrawals/withdrawal.lifecycle.ts: the moves, and what each writes). */
 export const WithdrawalStatus = enumOf(WITHDRAWAL_LIFECYCLE.states);

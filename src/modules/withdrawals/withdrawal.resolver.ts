@@ -1,11 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Admin } from '../admins/admin.entity';
+import { Admin } from '../admins';
 import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { domainError } from '../../shared/errors';
-import { Seller } from '../identity/seller.entity';
-import { Shop } from '../identity/shop.entity';
+import { Seller, Shop } from '../identity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
 import { PageType, type Page } from '../../shared/pagination';

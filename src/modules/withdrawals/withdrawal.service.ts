@@ -1,22 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins/admin.entity';
+import { type Admin, reviewQueue } from '../admins';
 import { validReason } from '../../shared/reason';
-import { recordAudit } from '../audit/audit.service';
-import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger/ledger.service';
+import { recordAudit } from '../audit';
+import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger';
 import { domainError } from '../../shared/errors';
-import { Seller } from '../identity/seller.entity';
-import { Shop } from '../identity/shop.entity';
+import { Seller, Shop } from '../identity';
 import { exactCents, type Cents } from '../../shared/cents';
 import { PENDING_WITHDRAWAL_STATUSES, Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
 import { applyReviewMove } from '../../platform/lifecycle/review-move';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
 import { withdrawalPayload } from './withdrawal-payload';
-import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks/outbox';
-import { noticeWithdrawal } from '../notifications/notices';
+import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks';
+import { noticeWithdrawal } from '../notifications';
 import type { Page } from '../../shared/pagination';
 import type { ListOrder } from '../../shared/list-order';
-import { reviewQueue } from '../admins/reviewed-by-admins';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../../shared/limits';
 
 /** An amount a withdrawal may ask for, before the balance is looked at. */

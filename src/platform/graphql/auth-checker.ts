@@ -1,12 +1,12 @@
 import type { AuthChecker } from 'type-graphql';
+// Identity's files, not its index: identity's resolvers import this file, and its index re-exports them.
 import { READ_ONLY_SESSION_MAY_RUN } from '../../modules/identity/session-standing';
-import { recordRefusal } from '../../modules/audit/audit.service';
-import { redactSecrets } from '../../modules/audit/secret-arguments';
-import { domainError } from '../../shared/errors';
-import type { Admin } from '../../modules/admins/admin.entity';
-import type { Actor } from '../http/actor';
 import type { AccountStatus } from '../../modules/identity/account-status';
 import { Seller } from '../../modules/identity/seller.entity';
+import { recordRefusal, redactSecrets } from '../../modules/audit';
+import { domainError } from '../../shared/errors';
+import type { Admin } from '../../modules/admins';
+import type { Actor } from '../http/actor';
 import type { AdminDuty, GraphQLContext, Role } from './context';
 
 const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminDuty[];

@@ -1,26 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
-import type { SignUpMode } from '../../modules/identity/accounts.service';
-import type { SessionSettings } from '../../modules/identity/sessions';
+import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox } from '../../modules/identity';
 import { sessionCookies, type CookieMode, type SessionCookies } from '../http/session-cookies';
 import { clientAddress, locals } from '../http/request-context';
 import { deviceTokenOf, setDeviceCookie } from '../http/device-cookie';
-import type { CheckoutDeps } from '../../modules/checkout/checkout.service';
+import type { CheckoutDeps, ReconciliationJobs, AcquirerInbox } from '../../modules/checkout';
 import type { Metrics } from '../observability/metrics';
 import type { Logger } from '../../shared/logger';
 import { createLoaders, type Loaders } from '../../modules/loaders';
-import type { RefundJobs } from '../../modules/refunds/refund-jobs';
-import type { ReconciliationJobs } from '../../modules/checkout/reconciliation-jobs';
-import type { PaymentMaximums } from '../../modules/identity/account-status';
-import type { CredentialCache } from '../../modules/identity/credential-cache';
-import type { WebhookServices } from '../../modules/webhooks/webhook-settings.service';
+import type { RefundJobs } from '../../modules/refunds';
+import type { WebhookServices } from '../../modules/webhooks';
 import type { Mailer } from '../mail/mailer';
-import type { SecretBox } from '../../modules/identity/secret-box';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
-import type { AcquirerInbox } from '../../modules/checkout/acquirer-inbox';
 import type { NotificationStore } from '../processor/adyen/notification-store';
-import type { MailRuntime } from '../../modules/notifications/mail-runtime';
+import type { MailRuntime } from '../../modules/notifications';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
 export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';

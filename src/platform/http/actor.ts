@@ -1,7 +1,5 @@
-import type { Admin } from '../../modules/admins/admin.entity';
-import type { SessionChangeRefusal } from '../../modules/identity/session-standing';
-import type { AccountStatus } from '../../modules/identity/account-status';
-import type { Shop } from '../../modules/identity/shop.entity';
+import type { Admin } from '../../modules/admins';
+import type { SessionChangeRefusal, AccountStatus, Shop } from '../../modules/identity';
 
 /** Who is calling: a seller through its shop's API key or a dashboard session, one of our admins, or the public. */
 export type Actor =

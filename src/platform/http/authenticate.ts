@@ -1,16 +1,24 @@
 import type { NextFunction, Request, Response } from 'express';
-import { adminForToken } from '../../modules/admins/admin.service';
+import { adminForToken, Admin } from '../../modules/admins';
 import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../../shared/errors';
 import { sha256Hex } from '../../shared/secrets';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { apiKeyFromHeader, credentialForKeyHash } from '../../modules/identity/api-key-auth';
-import { Shop } from '../../modules/identity/shop.entity';
+import {
+  apiKeyFromHeader,
+  credentialForKeyHash,
+  Shop,
+  type CachedCredential,
+  type CredentialCache,
+  csrfTokenFor,
+  endAllSessions,
+  liveAdminSession,
+  liveSession,
+  type LiveSession,
+  type SessionSettings,
+} from '../../modules/identity';
 import type { Actor } from './actor';
-import type { CachedCredential, CredentialCache } from '../../modules/identity/credential-cache';
 import { clientAddress, locals } from './request-context';
-import { csrfTokenFor, endAllSessions, liveAdminSession, liveSession, type LiveSession, type SessionSettings } from '../../modules/identity/sessions';
-import { Admin } from '../../modules/admins/admin.entity';
 import { CSRF_HEADER, sessionCookies, sessionTokenOf, type CookieMode } from './session-cookies';
 import { digestsEqual } from '../../shared/secrets';
 

@@ -1,6 +1,6 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../../modules/admins/admin.entity';
-import { recordAudit, SYSTEM_ACTOR, type AuditTargetType } from '../../modules/audit/audit.service';
+import type { Admin } from '../../modules/admins';
+import { recordAudit, SYSTEM_ACTOR, type AuditTargetType } from '../../modules/audit';
 import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
 
 /** How the writes a move declares are made for this row (the table says which; the caller says how). */

@@ -1,6 +1,6 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../../modules/admins/admin.entity';
-import { recordRefusal } from '../../modules/audit/audit.service';
+import type { Admin } from '../../modules/admins';
+import { recordRefusal } from '../../modules/audit';
 import { type DomainError, domainError } from '../../shared/errors';
 import { applyMove, type MoveEffects } from './apply-move';
 import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';

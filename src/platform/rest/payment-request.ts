@@ -1,6 +1,6 @@
 import { domainError } from '../../shared/errors';
 import { EMAIL_MAX_LENGTH } from '../../shared/email';
-import { PAYMENT_STATUSES } from '../../modules/payments/payment-status';
+import { PAYMENT_STATUSES } from '../../modules/payments';
 import { anyDetails, errorCase, type ErrorGroup } from './openapi/error-responses';
 import type { JsonSchema } from './openapi/types';
 import { CUSTOMER_NAME_MAX_LENGTH, IDEMPOTENCY_KEY_MAX_LENGTH, METADATA_KEY_MAX_LENGTH, METADATA_MAX_BYTES, METADATA_MAX_KEYS, MINIMUM_AMOUNT_CENTS, RETURN_URL_MAX_LENGTH, SUPPORTED_CURRENCY } from '../../shared/limits';

@@ -7,7 +7,7 @@ import type { PaginationFields, PaymentFields, PaymentWithCompletionFields, Shop
 import { CREATE_PAYMENT_BODY, CREATE_PAYMENT_ERRORS, createPaymentVariables, listPaymentsVariables } from './payment-request';
 import { paymentView } from './payment-view';
 import { PAGE_LIMIT_MAX } from '../../shared/limits';
-import { PAYMENT_STATUSES } from '../../modules/payments/payment-status';
+import { PAYMENT_STATUSES } from '../../modules/payments';
 
 /*
  * The seller-facing REST contract (spec, Endpoints), one entry per route and nothing per route anywhere else:

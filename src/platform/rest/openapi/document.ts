@@ -1,5 +1,5 @@
 import type { NamedOperations } from '../../graphql/operations';
-import { IDEMPOTENCY_WINDOW_MS } from '../../../modules/payments/idempotency';
+import { IDEMPOTENCY_WINDOW_MS } from '../../../modules/payments';
 import type { RestRoute, RouteDocument } from '../routes';
 import { COMMON_ERRORS, errorResponses, headersFor, OUTSIDE_ROUTES } from './error-responses';
 import { HEADERS, PARAMETERS } from './headers-and-parameters';

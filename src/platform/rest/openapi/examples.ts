@@ -1,4 +1,4 @@
-import { PaymentStatus } from '../../../modules/payments/payment-status';
+import { PaymentStatus } from '../../../modules/payments';
 
 /** Sample answers shown in the document; test/integration/openapi.test.ts checks each against its schema. */
 

@@ -1,5 +1,4 @@
-import { IDEMPOTENCY_WINDOW_MS } from '../../../modules/payments/idempotency';
-import { PAYMENT_STATUSES } from '../../../modules/payments/payment-status';
+import { IDEMPOTENCY_WINDOW_MS, PAYMENT_STATUSES } from '../../../modules/payments';
 import type { Header, Parameter } from './types';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../../../shared/limits';
 

@@ -1,0 +1,15 @@
+// Files that load no other module come first: a cycle back into this index finds them loaded
+export { createCardTestingGuard } from './card-testing-guard';
+export { AcquirerNotificationResolver } from './acquirer-notification.resolver';
+
+// Files that load other modules
+export { startAcquirerInbox } from './acquirer-inbox';
+export { issuerRedirectFor, paymentExists, returnFromIssuer } from './checkout.service';
+export { startReconciliationJobs } from './reconciliation-jobs';
+export { CheckoutResolver } from './checkout.resolver';
+export { CHECKOUT_CSP, checkoutPageRouter } from './checkout-page';
+
+// Types
+export type { AcquirerInbox } from './acquirer-inbox';
+export type { CheckoutDeps } from './checkout.service';
+export type { ReconciliationJobs } from './reconciliation-jobs';

@@ -1,0 +1,3 @@
+// Files that load other modules
+export { dashboardExportsRouter } from './dashboard-exports-page';
+export { dashboardRouter } from './dashboard-page';

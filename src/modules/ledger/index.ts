@@ -1,0 +1,31 @@
+// Files that load no other module come first: a cycle back into this index finds them loaded
+export { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
+export { balanceFigures } from './balance-checkpoints';
+export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement } from './balance-lines';
+export { paymentFee } from './fee';
+export { checkLedger } from './ledger-invariants';
+export { watchLedger } from './ledger-watch';
+export {
+  bookDisputeJournal,
+  bookLiveTestRefund,
+  bookPayout,
+  bookRefund,
+  bookRefundReversal,
+  bookWithdrawalHold,
+  bookWithdrawalRelease,
+  completionPostings,
+  newJournalId,
+  sellerBalance,
+} from './ledger.service';
+export { writeSignedStatement } from './signed-statement';
+export { loadStatementKeys, requireStatementKeyOutsideLocal } from './statement-keys';
+export { statementKeysRouter } from './statement-keys-page';
+
+// Files that load other modules
+export { BalanceLinesResolver, BalanceStatementResolver } from './balance-lines.resolver';
+export { Balance, BalanceResolver, LedgerEntryResolver } from './balance.resolver';
+
+// Types
+export type { BalanceFigures } from './balance-checkpoints';
+export type { BalanceLine } from './balance-lines';
+export type { StatementKeys, StatementSigner } from './statement-keys';

@@ -1,0 +1,26 @@
+// Files that load no other module come first: a cycle back into this index finds them loaded
+export { newMailId } from './mail-outbox';
+export { REFUND_ARRIVES_WITHIN } from './mail-templates';
+export { dollars, escapeHtml, mailableAddress, utcDateTime } from './mail-text';
+
+// Files that load other modules
+export { queueRefundReviewReminders } from './admin-notices';
+export { MAIL_CLI_USAGE, mailCli, MailCliUsage } from './mail-cli';
+export { startMailRuntime } from './mail-runtime';
+export {
+  noticeDisputeMoved,
+  noticeDisputeOpened,
+  noticeNewSignIn,
+  noticePayoutAccountChanged,
+  noticeRefund,
+  noticeWebhookSecretRotated,
+  noticeWebhookUrlChanged,
+  noticeWithdrawal,
+  queueRefundNotice,
+  queueRefundRequestedMail,
+} from './notices';
+export { NotificationsResolver } from './notifications.resolver';
+
+// Types
+export type { CustomerMailKind } from './mail-kinds';
+export type { MailRuntime } from './mail-runtime';

@@ -1,0 +1,23 @@
+// Files that load no other module come first: a cycle back into this index finds them loaded
+export { Payment } from './payment.entity';
+export { paymentPayload } from './payment-payload';
+export { isPaymentId } from './payment-rules';
+export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status';
+export { selectCheckoutPayment } from './payment-store';
+
+// Files that load other modules
+export { IDEMPOTENCY_WINDOW_MS } from './idempotency';
+export { EXPIRED, expireDuePayments, expirePayment, expiryDeadline, isDueToExpire } from './payment-expiry';
+export { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from './payment-export';
+export { movePayment, paymentEvent } from './payment-lifecycle';
+export { findPayment } from './payment.service';
+export { findSellerPayment } from './seller-history';
+export { LiveTestResolver } from './live-test.resolver';
+export { PaymentAdminResolver } from './payment-admin.resolver';
+export { PaymentHistoryResolver } from './payment-history.resolver';
+export { PaymentResolver } from './payment.resolver';
+
+// Types
+export type { PaymentSearch } from './payment-search';
+export type { PaymentFields } from './payment-snapshot';
+export type { CheckoutPayment } from './payment-store';

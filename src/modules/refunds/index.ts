@@ -1,0 +1,13 @@
+// Files that load no other module come first: a cycle back into this index finds them loaded
+export { refundableRemaining } from './refund-rules';
+
+// Files that load other modules
+export { Refund, RefundStatus } from './refund.entity';
+export { startRefundJobs } from './refund-jobs';
+export { issueTrackingToken, isTrackingTokenShape, trackingPath } from './refund-tracking-token';
+export { reverseRefund, settleLookedUpRefund, settleNotifiedRefund } from './refund.service';
+export { RefundResolver } from './refund.resolver';
+
+// Types
+export type { RefundJobs } from './refund-jobs';
+export type { RefundExecutionDeps } from './refund.service';

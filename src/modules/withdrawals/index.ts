@@ -1,0 +1,10 @@
+// Files that load no other module come first: a cycle back into this index finds them loaded
+export { eachWithdrawalExportPage, WITHDRAWAL_EXPORT_COLUMNS } from './withdrawal-export';
+
+// Files that load other modules
+export { withdrawalTotals } from './withdrawal.service';
+export { PayoutAccountNumberResolver, PayoutAccountResolver } from './payout-account.resolver';
+export { WithdrawalResolver } from './withdrawal.resolver';
+
+// Types
+export type { Withdrawal } from './withdrawal.entity';
