@@ -5,7 +5,7 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { useTestService } from '../support/test-service';
 
 // Background pollers slowed down, so the SQL counted below is the request's own.
-const service = useTestService({ WEBHOOK_POLL_INTERVAL_MS: '60000', REFUND_SWEEP_INTERVAL_MS: '3600000', WEBHOOK_WORKERS_IN_SERVICE: '0' });
+const service = useTestService({ WEBHOOK_POLL_INTERVAL_MS: '60000', REFUND_SWEEP_INTERVAL_MS: '3600000', RECONCILE_INTERVAL_MS: '3600000', WEBHOOK_WORKERS_IN_SERVICE: '0' });
 let admin: Awaited<ReturnType<typeof adminClient>>;
 
 beforeAll(async () => {

@@ -17,7 +17,8 @@ afterEach(() => {
 });
 
 const MESSAGE = 'From: no-reply@pay.example.test\r\nTo: ann@example.com\r\nSubject: Test\r\nMessage-ID: <mail_test@pay.example.test>\r\n\r\nHello.\r\n';
-const send = (url: string, timeoutMs = 500) => smtpSender(url, timeoutMs).send({ from: 'no-reply@pay.example.test', to: 'ann@example.com' }, MESSAGE);
+// Long enough for a loopback server's greeting on a loaded machine; the silent cases wait it out.
+const send = (url: string, timeoutMs = 2000) => smtpSender(url, timeoutMs).send({ from: 'no-reply@pay.example.test', to: 'ann@example.com' }, MESSAGE);
 
 test('a 2xx to the message: accepted, and the server has it once', async () => {
   const before = sink.to('ann@example.com').length;
