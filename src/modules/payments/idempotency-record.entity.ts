@@ -2,7 +2,7 @@ import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikr
 import { Shop } from '../identity';
 import { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
-import type { PaymentSnapshot } from './payment-snapshot';
+import type { StoredPaymentView } from './payment-view';
 
 /**
  * The first answer to a create request that carried an `Idempotency-Key`, kept for 24 hours.
@@ -26,7 +26,7 @@ export class IdempotencyRecord {
 
   /** The payment as first answered (`json` keeps metadata key order), so a replay answers byte for byte the same. */
   @Property({ type: 'json', columnType: 'json' })
-  response!: PaymentSnapshot;
+  response!: StoredPaymentView;
 
   @ManyToOne(() => Payment)
   payment!: Payment;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import type { CreatePaymentCommand } from './payment-rules';
-import { fieldsOfSnapshot, type PaymentSnapshot, type PaymentFields } from './payment-snapshot';
+import { paymentViewOf, type PaymentView } from './payment-view';
 import { insertPaymentForNewKey } from './payment-store';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/limits';
 
@@ -15,7 +15,7 @@ export function validIdempotencyKey(key: string): string {
 }
 
 export interface CreatePaymentOutcome {
-  payment: PaymentFields;
+  payment: PaymentView;
   replayed: boolean;
 }
 
@@ -25,15 +25,15 @@ export interface CreatePaymentOutcome {
  * never create two payments. A key already taken replays its first answer; an expired one is released
  * and the request runs again.
  */
-export async function createOnceForKey(em: EntityManager, shopId: string, key: string, command: CreatePaymentCommand, snapshot: PaymentSnapshot): Promise<CreatePaymentOutcome> {
+export async function createOnceForKey(em: EntityManager, shopId: string, key: string, command: CreatePaymentCommand, payment: PaymentView): Promise<CreatePaymentOutcome> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (await insertPaymentForNewKey(em, shopId, key, snapshot, command)) return { payment: fieldsOfSnapshot(snapshot), replayed: false };
+    if (await insertPaymentForNewKey(em, shopId, key, payment, command)) return { payment, replayed: false };
     const existing = await em.findOne(IdempotencyRecord, { shop: shopId, key }, { disableIdentityMap: true });
     // Gone between the two statements (released as expired by a twin): the key is free again.
     if (!existing) continue;
     if (existing.createdAt.getTime() > Date.now() - IDEMPOTENCY_WINDOW_MS) {
       refuseIfDifferent(existing.request, command);
-      return { payment: fieldsOfSnapshot(existing.response), replayed: true };
+      return { payment: paymentViewOf(existing.response), replayed: true };
     }
     await em.nativeDelete(IdempotencyRecord, { id: existing.id, createdAt: existing.createdAt });
   }

@@ -19,5 +19,5 @@ export { PaymentResolver } from './payment.resolver';
 
 // Types
 export type { PaymentSearch } from './payment-search';
-export type { PaymentFields } from './payment-snapshot';
+export type { PaymentView } from './payment-view';
 export type { CheckoutPayment } from './payment-store';

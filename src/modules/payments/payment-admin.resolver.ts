@@ -11,7 +11,7 @@ import { WebhookDelivery } from '../webhooks';
 import { Payment } from './payment.entity';
 import { searchPayments } from './payment-search';
 import { CheckoutStage, PaymentStatus } from './payment-status';
-import type { PaymentFields } from './payment-snapshot';
+import type { PaymentView } from './payment-view';
 import { PaymentList } from './payment.types';
 import type { Page } from '../../shared/pagination';
 import { PageArgs } from '../../shared/pagination';
@@ -71,7 +71,7 @@ export class PaymentAdminResolver {
   @FieldResolver(() => Shop)
   // Typed by shape, not as the entity class: a seller's API key reads a plain view of its own payment
   // (payment.resolver.ts), which has no `shop`, and type-graphql would otherwise make an empty entity of it.
-  async shop(@Root() payment: PaymentFields & { shop?: Shop }, @Ctx() context: GraphQLContext): Promise<Shop> {
+  async shop(@Root() payment: PaymentView & { shop?: Shop }, @Ctx() context: GraphQLContext): Promise<Shop> {
     // Such a view is only ever the calling seller's own payment: its shop is the caller's.
     const shopId = payment.shop ? payment.shop.id : sellerShopId(context);
     return (await context.loaders.shop.load(shopId))!;

@@ -1,4 +1,4 @@
-import type { PaymentFields } from './payment-snapshot';
+import type { PaymentView } from './payment-view';
 import { checkoutUrlFor } from './payment-rules';
 
 /**
@@ -6,7 +6,7 @@ import { checkoutUrlFor } from './payment-rules';
  * facade answers the same shape through the aliases of schema/operations/rest.graphql; a test
  * (test/integration/webhook-delivery.test.ts) holds the two to each other, byte for byte.
  */
-export function paymentPayload(payment: PaymentFields, baseUrl: string) {
+export function paymentPayload(payment: PaymentView, baseUrl: string) {
   return {
     id: payment.id,
     amount: payment.amount,

@@ -3,7 +3,7 @@ import { pooledQuery } from '../../platform/db/pooled-query';
 import type { Seller, Shop } from '../identity';
 import type { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
-import type { PaymentSnapshot, PaymentFields } from './payment-snapshot';
+import type { PaymentView } from './payment-view';
 import type { CheckoutStage, PaymentStatus } from './payment-status';
 
 // The hot paths' SQL: one statement per request on a pooled connection (src/platform/db/pooled-query.ts).
@@ -14,8 +14,8 @@ const dateOf = (epochMs: unknown): Date | null => (epochMs === null ? null : new
 
 const PAYMENT_COLUMNS = `"id", "shop_id", "amount", "currency", "return_url", "customer_email", "customer_name", "metadata", "created_at"`;
 
-function paymentValues(shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): unknown[] {
-  return [snapshot.id, shopId, command.amount, command.currency, command.returnUrl, command.customerEmail, command.customerName, JSON.stringify(command.metadata), snapshot.createdAt];
+function paymentValues(shopId: string, payment: PaymentView, command: CreatePaymentCommand): unknown[] {
+  return [payment.id, shopId, command.amount, command.currency, command.returnUrl, command.customerEmail, command.customerName, JSON.stringify(command.metadata), payment.createdAt];
 }
 
 /** The nine payment values' placeholders (the eighth, metadata, is JSON). */
@@ -28,8 +28,8 @@ const INSERT_PAYMENT_FOR_NEW_KEY = `with "record" as (
        values (?, ?, ?::json, ?::json, ?, ?) on conflict ("shop_id", "key") do nothing returning "payment_id")
      insert into "payments" (${PAYMENT_COLUMNS}) select ${PAYMENT_PLACEHOLDERS} from "record" returning "id"`;
 
-export async function insertPayment(em: EntityManager, shopId: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<void> {
-  await pooledQuery(em, INSERT_PAYMENT, paymentValues(shopId, snapshot, command));
+export async function insertPayment(em: EntityManager, shopId: string, payment: PaymentView, command: CreatePaymentCommand): Promise<void> {
+  await pooledQuery(em, INSERT_PAYMENT, paymentValues(shopId, payment, command));
 }
 
 /**
@@ -37,17 +37,17 @@ export async function insertPayment(em: EntityManager, shopId: string, snapshot:
  * record for (shop, key) was new. A concurrent twin waits on the unique index for the first statement
  * to commit, then inserts nothing. Returns false when the key was already taken.
  */
-export async function insertPaymentForNewKey(em: EntityManager, shopId: string, key: string, snapshot: PaymentSnapshot, command: CreatePaymentCommand): Promise<boolean> {
+export async function insertPaymentForNewKey(em: EntityManager, shopId: string, key: string, payment: PaymentView, command: CreatePaymentCommand): Promise<boolean> {
   const rows = await pooledQuery(
     em,
     INSERT_PAYMENT_FOR_NEW_KEY,
-    [shopId, key, JSON.stringify(command), JSON.stringify(snapshot), snapshot.id, snapshot.createdAt, ...paymentValues(shopId, snapshot, command)],
+    [shopId, key, JSON.stringify(command), JSON.stringify(payment), payment.id, payment.createdAt, ...paymentValues(shopId, payment, command)],
   );
   return rows.length === 1;
 }
 
 /** A shop's payment as the seller reads it: the scalar fields of the GraphQL `Payment` type. */
-export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<(PaymentFields & Pick<Payment, 'test'>) | null> {
+export async function selectShopPayment(em: EntityManager, id: string, shopId: string): Promise<(PaymentView & Pick<Payment, 'test'>) | null> {
   const [row] = await pooledQuery(
     em,
     // Epoch milliseconds: the ORM's type parsers leave timestamps as driver strings on this pool.
@@ -56,11 +56,11 @@ export async function selectShopPayment(em: EntityManager, id: string, shopId: s
      from "payments" where "id" = ? and "shop_id" = ?`,
     [id, shopId],
   );
-  return row ? { ...paymentFieldsOf(row), test: row.test === true } : null;
+  return row ? { ...paymentViewOfRow(row), test: row.test === true } : null;
 }
 
-/** The scalar fields of a row that selected them with `created_ms` and `completed_ms` (epoch milliseconds). */
-function paymentFieldsOf(row: Record<string, unknown>): PaymentFields {
+/** The view of a row that selected its fields with `created_ms` and `completed_ms` (epoch milliseconds). */
+function paymentViewOfRow(row: Record<string, unknown>): PaymentView {
   return {
     id: row.id as string,
     amount: Number(row.amount),
@@ -68,14 +68,14 @@ function paymentFieldsOf(row: Record<string, unknown>): PaymentFields {
     status: row.status as PaymentStatus,
     customerEmail: row.customer_email as string | null,
     customerName: row.customer_name as string | null,
-    metadata: parsedJson(row.metadata) as PaymentFields['metadata'],
+    metadata: parsedJson(row.metadata) as PaymentView['metadata'],
     createdAt: dateOf(row.created_ms)!,
     completedAt: dateOf(row.completed_ms),
   };
 }
 
-/** A payment as its checkout reads it: what the page, a card submission and a completion use, with its shop's standing. */
-export type CheckoutPayment = PaymentFields &
+/** A payment as its checkout reads it: its view plus the checkout's own fields and its shop's standing, what the page, a card submission and a completion use. */
+export type CheckoutPayment = PaymentView &
   Pick<Payment, 'checkoutStage' | 'failureCode' | 'returnUrl' | 'threeDsRedirect' | 'threeDsReference' | 'threeDsReturnHash' | 'test'> & {
     shop: Pick<Shop, 'id' | 'name' | 'status' | 'deletedAt'> & { seller: Pick<Seller, 'status'> };
   };
@@ -96,7 +96,7 @@ export async function selectCheckoutPayment(em: EntityManager, id: string): Prom
   const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);
   if (!row) return null;
   return {
-    ...paymentFieldsOf(row),
+    ...paymentViewOfRow(row),
     checkoutStage: row.checkout_stage as CheckoutStage,
     failureCode: row.failure_code as string | null,
     returnUrl: row.return_url as string,

@@ -6,7 +6,7 @@ import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
 import { findSellerPayment } from './seller-history';
-import type { PaymentFields } from './payment-snapshot';
+import type { PaymentView } from './payment-view';
 import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
 import { PageArgs } from '../../shared/pagination';
@@ -31,7 +31,7 @@ export class PaymentResolver {
 
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
-  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentFields> {
+  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentView> {
     const expiry = context.services.checkout;
     // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, owner-checked against
     // every shop of the seller, past and present (docs/dashboard.md, "History across shops").
@@ -52,7 +52,7 @@ export class PaymentResolver {
   }
 
   @FieldResolver(() => Boolean, { description: 'A live test from the dashboard: refunded automatically, no fee (docs/dashboard.md, "Live test").' })
-  // A create's answer is never a test (a create cannot set it): its snapshot does not carry the flag.
+  // A create's answer is never a test (a create cannot set it): its view does not carry the flag.
   test(@Root() payment: { test?: boolean }): boolean {
     return payment.test === true;
   }

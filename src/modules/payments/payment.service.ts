@@ -3,7 +3,7 @@ import { domainError } from '../../shared/errors';
 import { exceedsPaymentMaximum, type Shop } from '../identity';
 import { createOnceForKey, validIdempotencyKey, type CreatePaymentOutcome } from './idempotency';
 import { Payment } from './payment.entity';
-import { newPaymentSnapshot, fieldsOfSnapshot, type PaymentFields } from './payment-snapshot';
+import { newPaymentView, type PaymentView } from './payment-view';
 import { insertPayment, selectShopPayment } from './payment-store';
 import { isPaymentId, validateCreatePayment, type CreatePaymentRequest } from './payment-rules';
 import { PaymentStatus } from './payment-status';
@@ -21,16 +21,16 @@ export async function createPayment(
   const command = validateCreatePayment(request);
   // The seller's maximum comes with its cached credential: no database work on the hot path.
   if (exceedsPaymentMaximum(command.amount, maximum)) throw domainError('AMOUNT_ABOVE_ACCOUNT_MAXIMUM', maximum!);
-  const snapshot = newPaymentSnapshot(command);
+  const payment = newPaymentView(command);
   if (idempotencyKey === undefined || idempotencyKey === null) {
-    await insertPayment(em, shopId, snapshot, command);
-    return { payment: fieldsOfSnapshot(snapshot), replayed: false };
+    await insertPayment(em, shopId, payment, command);
+    return { payment, replayed: false };
   }
-  return createOnceForKey(em, shopId, validIdempotencyKey(idempotencyKey), command, snapshot);
+  return createOnceForKey(em, shopId, validIdempotencyKey(idempotencyKey), command, payment);
 }
 
 /** A seller's own payment (the REST retrieve path), as a plain view of the `Payment` fields. */
-export async function findShopPayment(em: EntityManager, id: string, shopId: string, expiry?: ExpiryDeps): Promise<PaymentFields> {
+export async function findShopPayment(em: EntityManager, id: string, shopId: string, expiry?: ExpiryDeps): Promise<PaymentView> {
   const payment = isPaymentId(id) ? await selectShopPayment(em, id, shopId) : null;
   if (!payment) throw domainError('PAYMENT_NOT_FOUND');
   // A pending payment past its expiry is expired as it is read (a no-op while its card is at the acquirer).

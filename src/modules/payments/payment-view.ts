@@ -1,0 +1,27 @@
+import type { Payment } from './payment.entity';
+import { newPaymentId, type CreatePaymentCommand } from './payment-rules';
+import { PaymentStatus } from './payment-status';
+
+/**
+ * The one read shape of a payment: the scalar fields of the GraphQL `Payment` type as plain data. The create
+ * answer, a hot-path SELECT, an idempotent replay, an event's payload and the checkout's read all use it, so
+ * what a seller sees cannot differ by path. The checkout adds its own fields to it (payment-store.ts).
+ */
+export type PaymentView = Pick<
+  Payment,
+  'id' | 'amount' | 'currency' | 'status' | 'customerEmail' | 'customerName' | 'metadata' | 'createdAt' | 'completedAt'
+>;
+
+/** A view as a JSON column keeps it (an idempotency record's answer): the same fields, times as ISO 8601 text. */
+export type StoredPaymentView = Omit<PaymentView, 'createdAt' | 'completedAt'> & { createdAt: string; completedAt: string | null };
+
+/** A new pending payment as it will be stored and answered: id and creation time are chosen here. */
+export function newPaymentView(command: CreatePaymentCommand): PaymentView {
+  const { amount, currency, customerEmail, customerName, metadata } = command;
+  return { id: newPaymentId(), amount, currency, status: PaymentStatus.PENDING, customerEmail, customerName, metadata, createdAt: new Date(), completedAt: null };
+}
+
+/** The view a JSON column gave back, its times parsed. */
+export function paymentViewOf(stored: StoredPaymentView): PaymentView {
+  return { ...stored, createdAt: new Date(stored.createdAt), completedAt: stored.completedAt === null ? null : new Date(stored.completedAt) };
+}
