@@ -68,7 +68,7 @@ export default {
     // validPageRequest, pageOf and windowOf, not the GraphQL types below them.
     'src/shared/pagination.ts:17-34',
     // validWithdrawalAmount and checkAgainstBalance; the withdrawal moves (src/modules/lifecycles.ts) are in the state run.
-    'src/modules/withdrawals/withdrawal.service.ts:20-31',
+    'src/modules/withdrawals/withdrawal.service.ts:21-32',
     'src/modules/webhooks/webhook-url.ts',
     'src/modules/webhooks/signing.ts',
     'src/modules/webhooks/retry-schedule.ts',

@@ -21,7 +21,7 @@ export default {
     'src/modules/checkout/card-claim.ts',
     'src/platform/lifecycle/move-statement.ts',
     // The three actions and moveWithdrawal (the amount rules are in the rules run; the moves are in the table).
-    'src/modules/withdrawals/withdrawal.service.ts:57-104',
+    'src/modules/withdrawals/withdrawal.service.ts:69-136',
   ],
   jest: {
     ...common.jest,

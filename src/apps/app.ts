@@ -21,7 +21,11 @@ import type { Redis } from '../shared/redis';
 import type { RateLimits } from '../platform/http/authenticate';
 import { health } from '../platform/http/health';
 import { metricsEndpoint, requestMetrics } from '../platform/observability/metrics';
-import { sampleQueueDepth } from '../platform/observability/queue-depth';
+import { type QueueCounts, sampleQueueDepth } from '../platform/observability/queue-depth';
+import { deliveryQueueDepth } from '../modules/webhooks';
+import { refundQueueDepth } from '../modules/refunds';
+import { countPaymentsNeedingAttention } from '../modules/payments';
+import { mailQueueDepth } from '../modules/notifications';
 import { watchLedger, type StatementKeys, statementKeysRouter } from '../modules/ledger';
 import { locals, requestContext } from '../platform/http/request-context';
 import { securityHeaders } from '../platform/http/security-headers';
@@ -73,11 +77,18 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   const metrics = deps.services.metrics;
   const probes = health(orm, deps.redis, { metrics, workers: deps.workers });
   const ledger = watchLedger(orm, metrics, deps.config.ledgerCheckIntervalMs, logger);
+  // Each queue's counts from the module that owns it: the sampler, an adapter, imports no module.
+  const queueCounts: QueueCounts = {
+    webhookDeliveries: deliveryQueueDepth,
+    refunds: refundQueueDepth,
+    paymentsNeedingAttention: countPaymentsNeedingAttention,
+    mails: mailQueueDepth,
+  };
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken, async () => {
     // The readiness checks first: with PostgreSQL away the scrape still answers, and says so (readiness_check_up).
     const readiness = await probes.check();
     ledger.onScrape();
-    if (readiness.database === 'up') await sampleQueueDepth(orm, metrics).catch((error: Error) => logger.warn({ err: error.message }, 'queue depths not sampled for /metrics'));
+    if (readiness.database === 'up') await sampleQueueDepth(orm, metrics, queueCounts).catch((error: Error) => logger.warn({ err: error.message }, 'queue depths not sampled for /metrics'));
   }));
   app.get('/livez', probes.live);
   app.get(['/readyz', '/healthz'], probes.ready);

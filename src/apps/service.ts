@@ -132,7 +132,6 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     guard: createCardTestingGuard(config.checkoutLimits, redis, config.redisKeyPrefix),
     baseUrl,
     logger,
-    wakeDeliveries: webhooks.wake,
     wakeMail: mail.wake,
     expiresAfterMs: config.paymentExpiresAfterMs,
     // A live test's automatic refund, handed to the refund jobs once its completion committed (only called later, by a completion).

@@ -4,7 +4,8 @@ import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import { Shop } from '../../src/modules/identity/shop.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { createPayment } from '../../src/modules/payments/payment.service';
-import { recordPaymentEvent, type PaymentEventType } from '../../src/modules/webhooks/outbox';
+import { emit, type PaymentEventType } from '../../src/modules/webhooks/outbox';
+import { onDeliveriesCommitted, WAKE_ON_COMMIT } from '../../src/modules/webhooks/wake-on-commit';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { setWebhookEvents } from '../../src/modules/webhooks/webhook-settings.service';
@@ -35,7 +36,7 @@ afterEach(() => db.em().nativeDelete(WebhookDelivery, { shop: { $in: hooked } })
 function recordEvent(paymentId: string, type: PaymentEventType, refund?: object): Promise<WebhookEvent> {
   return db.em().transactional(async (tx) => {
     const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], lockMode: LockMode.PESSIMISTIC_WRITE });
-    return recordPaymentEvent(tx, payment, type, BASE_URL, refund);
+    return emit(tx, { payment, type, baseUrl: BASE_URL, refund });
   });
 }
 
@@ -176,6 +177,70 @@ describe('the body', () => {
     expect(Object.keys(body)).toEqual(['id', 'event', 'sequence', 'payment', 'shop', 'timestamp']);
     expect(body).toMatchObject({ id: event.id, event: 'payment.completed', sequence: 1, shop: { id: shop.shop.id, shop_name: 'outbox-completed-body shop' }, timestamp: event.createdAt.toISOString() });
     expect(body.payment).toMatchObject({ id: paymentId, amount: 1234, status: 'completed', completed_at: payment.completedAt!.toISOString() });
+  });
+});
+
+describe("the relay's wake-up", () => {
+  // The hook a webhook runtime registers on its ORM; here a listener stands in for the relay.
+  beforeAll(() => db.em().getEventManager().registerSubscriber(WAKE_ON_COMMIT));
+  let wakes = 0;
+  let stopListening = () => {};
+  beforeEach(() => {
+    wakes = 0;
+    stopListening = onDeliveriesCommitted(() => wakes++);
+  });
+  afterEach(() => stopListening());
+
+  const failedPaymentOf = async (label: string) => {
+    const shop = await hookedShop(label);
+    await choose(shop, ['payment.failed']);
+    return pendingPayment(shop);
+  };
+  const emitFailed = async (tx: Parameters<typeof emit>[0], paymentId: string) => {
+    const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], lockMode: LockMode.PESSIMISTIC_WRITE });
+    return emit(tx, { payment, type: 'payment.failed', baseUrl: BASE_URL });
+  };
+
+  test('comes once the transaction emit wrote a delivery into commits, also when emit ran in a nested one', async () => {
+    const paymentId = await failedPaymentOf('wake-nested');
+    await db.em().transactional(async (tx) => {
+      // A move's own transaction inside the caller's is a savepoint: nothing is committed when it ends.
+      await tx.transactional((inner) => emitFailed(inner, paymentId));
+      expect(wakes).toBe(0);
+    });
+    expect(wakes).toBe(1);
+  });
+
+  test('never for a rollback, nor for an event without a delivery', async () => {
+    const paymentId = await failedPaymentOf('wake-rollback');
+    await expect(db.em().transactional(async (tx) => {
+      await emitFailed(tx, paymentId);
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    await db.em().transactional((tx) => emitFailed(tx, paymentId));
+    expect(wakes).toBe(1);
+    const unhooked = await pendingPayment(await db.newShop('wake-no-url'));
+    await db.em().transactional((tx) => emitFailed(tx, unhooked));
+    expect(wakes).toBe(1);
+  });
+
+  test("comes after the flush that writes a test event emitted outside a transaction, and after a completion's statement", async () => {
+    const shop = await hookedShop('wake-test-event');
+    const em = db.em();
+    await emit(em, { testFor: await em.findOneOrFail(Shop, { id: shop.shop.id }), baseUrl: BASE_URL });
+    expect(wakes).toBe(0);
+    await em.flush();
+    expect(wakes).toBe(1);
+    await db.completedPayment(shop, 1000);
+    expect(wakes).toBe(2);
+    await db.completedPayment(await db.newShop('wake-completion-no-url'), 1000);
+    expect(wakes).toBe(2);
+  });
+
+  test('a listener that stopped hears nothing', async () => {
+    stopListening();
+    await db.completedPayment(await hookedShop('wake-stopped'), 1000);
+    expect(wakes).toBe(0);
   });
 });
 

@@ -31,8 +31,6 @@ export interface CheckoutDeps {
   guard: CardTestingGuard;
   baseUrl: string;
   logger: Logger;
-  /** Wakes this process's webhook relay: a completion just wrote a delivery that is due now. */
-  wakeDeliveries(): void;
   /** Wakes this process's mail relay: a completion just wrote the customer's receipt. */
   wakeMail?(): void;
   /** PAYMENT_EXPIRES_AFTER_MS (docs/checkout.md, "Expiry"). */
@@ -281,11 +279,11 @@ export async function settleLookedUpPayment(deps: CheckoutDeps, em: EntityManage
 
 /**
  * Completion is one statement (completion-statement.ts): the conditional move to `completed`, the ledger
- * entries (credit and fee), the outbox event and its delivery, under FOR SHARE locks on the shop and seller
- * rows. Either all of it is there or none of it. A shop deactivated or deleted, or a seller suspended, while
- * the card was at the acquirer is never credited: the statement moves nothing, and the payment fails
- * `shop_unavailable` (refuse, below) and the approval is voided. `payment`: as read before the claim (only
- * its creation fields and shop are used, which do not change).
+ * entries (credit and fee), the outbox event and its delivery (whose relay wake-up the statement raises), under FOR
+ * SHARE locks on the shop and seller rows. Either all of it is there or none of it. A shop deactivated or deleted,
+ * or a seller suspended, while the card was at the acquirer is never credited: the statement moves nothing, and
+ * the payment fails `shop_unavailable` (refuse, below) and the approval is voided. `payment`: as read before the
+ * claim (only its creation fields and shop are used, which do not change).
  */
 async function complete(
   deps: CheckoutDeps,
@@ -306,7 +304,6 @@ async function complete(
       threeDsOutcome,
       baseUrl: deps.baseUrl,
     });
-    if (done.delivery) deps.wakeDeliveries();
     if (done.receipt) deps.wakeMail?.();
     if (done.completed) {
       outcome = 'completed';

@@ -2,16 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { moveOf, type Lifecycle } from '../../platform/lifecycle/lifecycle';
 import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
 import { completionPostings, newJournalId } from '../ledger';
-import type { Payment, PaymentFields } from '../payments';
+import type { Payment, PaymentView } from '../payments';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
-import { type SellerStatus, type ShopStatus, TAKES_PAYMENTS_SQL, type ShopStanding, shopReceives } from '../identity';
-import { newWebhookDeliveryId, NEXT_SEQUENCE_SQL, paymentEventDraft, type PaymentEventDraft, type PaymentEventType } from '../webhooks';
+import { type SellerStatus, type ShopStatus, TAKES_PAYMENTS_SQL, type ShopStanding } from '../identity';
+import { deliveriesCommitted, emitInStatement, type PaymentEventType } from '../webhooks';
 import { newMailId, type CustomerMailKind } from '../notifications';
 import { currentTraceparent } from '../../platform/observability/tracing';
 
 export interface CompletionFacts {
   /** The payment as created (its amount, customer, metadata and `test` never change). */
-  payment: PaymentFields & { test: boolean };
+  payment: PaymentView & { test: boolean };
   shop: { id: string; name: string };
   processorReference: string;
   /** Undefined: keep what is stored (reconciliation does not know how 3-D Secure went). */
@@ -24,7 +24,7 @@ export interface CompletionResult {
   completed: boolean;
   /** The shop's standing read under FOR SHARE locks by the same statement. */
   standing: ShopStanding;
-  /** Whether a webhook delivery was written (the relay is woken for it). */
+  /** Whether a webhook delivery was written (the relays of this process are woken for it). */
   delivery: boolean;
   /** Whether the customer's receipt was written to the mail outbox (the mail relay is woken for it). */
   receipt: boolean;
@@ -53,27 +53,6 @@ function journalPart(journal: string, amount: number, at: Date): SqlPart {
            cross join (values ${postingRows(postings.length)}) as v(account, kind, amount, to_seller, n)
            order by v.n`,
     params: [newJournalId(), at, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n])],
-  };
-}
-
-/** The outbox row, its sequence taken in the same INSERT, and its delivery when the shop's webhook receives the type. */
-function eventPart(event: PaymentEventDraft, paymentId: string, traceparent: string | null) {
-  return {
-    sql: `insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at", "traceparent")
-          select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz, ?::text
-            from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
-          returning "id"`,
-    params: [event.id, event.type, event.before, event.after, event.createdAt, traceparent, paymentId],
-    follows: {
-      delivery: {
-        sql: `insert into "webhook_deliveries" ("id", "event_id", "shop_id", "payment_id", "next_attempt_at", "created_at")
-              select ?::text, e."id", s.shop_id, ?::text, ?::timestamptz, ?::timestamptz
-                from event e cross join standing s
-               where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
-              returning "id"`,
-        params: [newWebhookDeliveryId(), paymentId, event.createdAt, event.createdAt, shopReceives([], event.type), event.type],
-      },
-    },
   };
 }
 
@@ -117,7 +96,7 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
   const { to, stage } = moveOf(lifecycle, moveName);
   const completedAt = new Date();
   const { id, amount, currency, customerEmail, customerName, metadata, createdAt } = facts.payment;
-  const after: PaymentFields = { id, amount, currency, status: to as PaymentFields['status'], customerEmail, customerName, metadata, createdAt, completedAt };
+  const after: PaymentView = { id, amount, currency, status: to as PaymentView['status'], customerEmail, customerName, metadata, createdAt, completedAt };
   // With tracing on, the event and the receipt carry this request's trace to their delivery (null when off).
   const traceparent = currentTraceparent();
   const [row] = (await runMoveStatement(em, lifecycle, moveName, {
@@ -132,11 +111,14 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
     condition: { sql: 'select takes_payments from standing', params: [] },
     effects: {
       journal: (journal) => journalPart(journal, amount, completedAt),
-      event: (type) => eventPart(paymentEventDraft(after, facts.shop, type as PaymentEventType, facts.baseUrl, test), id, traceparent),
+      // The outbox's statement form: the event and, when the shop's webhook receives it, its delivery.
+      event: (type) => emitInStatement(after, facts.shop, type as PaymentEventType, facts.baseUrl, test, traceparent),
     },
     after: { receipt: receiptPart(customerEmail, traceparent) },
     select: ANSWER,
   })) as { moved: number; deliveries: number; receipts: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];
+  // Committed as it returned (one statement, no transaction), which no commit hook sees: the relay may look now.
+  if (row.deliveries > 0) deliveriesCommitted();
   return {
     completed: row.moved === 1,
     standing: { shopStatus: row.shop_status, shopDeleted: row.deleted_at !== null, sellerStatus: row.seller_status },

@@ -245,3 +245,25 @@ export async function selectMailText(em: EntityManager, id: string): Promise<Mai
     raw: row.raw_message,
   };
 }
+
+/** The mail outbox's counts behind the /metrics gauges: due now, waiting for a retry, and those an admin should look at. */
+export interface MailQueueDepth {
+  due: number;
+  waiting: number;
+  failed: number;
+  /** Handed over and unanswered: maybe delivered. */
+  unknown: number;
+}
+
+/** The mail outbox's counts for a /metrics scrape, in one statement. */
+export async function mailQueueDepth(em: EntityManager): Promise<MailQueueDepth> {
+  const [row] = await em.execute<{ due: string; waiting: string; failed: string; unknown: string }[]>(
+    `select
+       (select count(*) from "mail_outbox" where "status" = ? and "next_attempt_at" <= now()) as due,
+       (select count(*) from "mail_outbox" where "status" = ? and "next_attempt_at" > now()) as waiting,
+       (select count(*) from "mail_outbox" where "status" = ?) as failed,
+       (select count(*) from "mail_outbox" where "status" = ?) as unknown`,
+    [MailStatus.PENDING, MailStatus.PENDING, MailStatus.FAILED, MailStatus.UNKNOWN],
+  );
+  return { due: Number(row.due), waiting: Number(row.waiting), failed: Number(row.failed), unknown: Number(row.unknown) };
+}

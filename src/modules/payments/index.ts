@@ -3,7 +3,7 @@ export { Payment } from './payment.entity';
 export { paymentPayload } from './payment-payload';
 export { isPaymentId } from './payment-rules';
 export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status';
-export { selectCheckoutPayment } from './payment-store';
+export { countPaymentsNeedingAttention, selectCheckoutPayment } from './payment-store';
 
 // Files that load other modules
 export { IDEMPOTENCY_WINDOW_MS } from './idempotency';

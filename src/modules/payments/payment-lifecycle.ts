@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { applyMove, type MoveRequest } from '../../platform/lifecycle/apply-move';
 import { PAYMENT_LIFECYCLE } from './payment.lifecycle';
-import { recordPaymentEvent, type PaymentEventType } from '../webhooks';
+import { emit, type PaymentEventType } from '../webhooks';
 import { Payment } from './payment.entity';
 
 /** A move of the payment table (src/modules/payments/payment.lifecycle.ts). */
@@ -19,5 +19,5 @@ export function movePayment(em: EntityManager, move: PaymentMove, request: MoveR
 
 /** The outbox effect of payment moves: the event type the table names, the payment payload (plus `extra`). */
 export function paymentEvent(baseUrl: string, extra?: (payment: Payment) => object) {
-  return (tx: EntityManager, payment: Payment, type: string) => recordPaymentEvent(tx, payment, type as PaymentEventType, baseUrl, extra?.(payment));
+  return (tx: EntityManager, payment: Payment, type: string) => emit(tx, { payment, type: type as PaymentEventType, baseUrl, refund: extra?.(payment) });
 }

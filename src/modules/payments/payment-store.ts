@@ -4,7 +4,7 @@ import type { Seller, Shop } from '../identity';
 import type { Payment } from './payment.entity';
 import type { CreatePaymentCommand } from './payment-rules';
 import type { PaymentView } from './payment-view';
-import type { CheckoutStage, PaymentStatus } from './payment-status';
+import { CheckoutStage, type PaymentStatus } from './payment-status';
 
 // The hot paths' SQL: one statement per request on a pooled connection (src/platform/db/pooled-query.ts).
 
@@ -141,4 +141,13 @@ export async function selectFailedAt(em: EntityManager, paymentId: string): Prom
     [paymentId],
   );
   return row ? new Date(row.created_at) : null;
+}
+
+/** Payments left processing whose acquirer outcome stayed unknown (`needs_attention_at`): an admin must settle them. */
+export async function countPaymentsNeedingAttention(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ flagged: string }[]>(
+    `select count(*) as flagged from "payments" where "needs_attention_at" is not null and "checkout_stage" = ?`,
+    [CheckoutStage.PROCESSING],
+  );
+  return Number(row.flagged);
 }

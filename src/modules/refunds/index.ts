@@ -4,6 +4,7 @@ export { refundableRemaining } from './refund-rules';
 // Files that load other modules
 export { Refund, RefundStatus } from './refund.entity';
 export { startRefundJobs } from './refund-jobs';
+export { refundQueueDepth } from './refund-store';
 export { issueTrackingToken, isTrackingTokenShape, trackingPath } from './refund-tracking-token';
 export { reverseRefund, settleLookedUpRefund, settleNotifiedRefund } from './refund.service';
 export { RefundResolver } from './refund.resolver';

@@ -155,3 +155,25 @@ export async function trackedRefundByTokenHash(em: EntityManager, tokenHash: str
     overAt: date(row.over_at),
   };
 }
+
+/** The refunds' counts behind the /metrics gauges. */
+export interface RefundQueueDepth {
+  /** Approved or processing: the acquirer's part still to come. */
+  approved: number;
+  /** Processing with an outcome that stayed unknown (`needs_attention_at`): an admin must settle them. */
+  needingAttention: number;
+  /** Requested 20 hours ago or more and still undecided (a decision is promised within 24). */
+  nearReviewDeadline: number;
+}
+
+/** The refunds' counts for a /metrics scrape, in one statement. */
+export async function refundQueueDepth(em: EntityManager): Promise<RefundQueueDepth> {
+  const [row] = await em.execute<{ approved: string; needing_attention: string; near_review_deadline: string }[]>(
+    `select
+       (select count(*) from "refunds" where "status" in (?, ?)) as approved,
+       (select count(*) from "refunds" where "needs_attention_at" is not null and "status" = ?) as needing_attention,
+       (select count(*) from "refunds" where "status" = ? and "created_at" <= now() - interval '20 hours') as near_review_deadline`,
+    [RefundStatus.APPROVED, RefundStatus.PROCESSING, RefundStatus.PROCESSING, RefundStatus.REQUESTED],
+  );
+  return { approved: Number(row.approved), needingAttention: Number(row.needing_attention), nearReviewDeadline: Number(row.near_review_deadline) };
+}

@@ -17,7 +17,7 @@ import { REFUND_REVIEW_WINDOW_MS } from '../../shared/limits';
 import { Refund, RefundStatus } from './refund.entity';
 import { fullyRefunded, refundableRemaining, refundAmountOf } from './refund-rules';
 import { refundPayload } from './refund-payload';
-import { recordPaymentEvent } from '../webhooks';
+import { emit } from '../webhooks';
 import { noticeRefund, queueRefundNotice, queueRefundRequestedMail } from '../notifications';
 import { newTrackingToken } from './refund-tracking-token';
 import type { Page } from '../../shared/pagination';
@@ -223,7 +223,7 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
       populate: ['payment', 'payment.shop', 'payment.shop.seller'],
       effects: {
         journal: (t, r) => book(t, r.payment, r.payment.shop.seller, r),
-        event: (t, r, type) => recordPaymentEvent(t, r.payment, type as 'payment.refunded', deps.baseUrl, refundPayload(r)),
+        event: (t, r, type) => emit(t, { payment: r.payment, type: type as 'payment.refunded', baseUrl: deps.baseUrl, refund: refundPayload(r) }),
       },
     });
     if (!done) throw new Error(`refund ${refundId} left processing while its payment was locked`);
@@ -297,7 +297,7 @@ async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: 
       event: async (tx, done, type) => {
         // The seller is told with the event, in the move's transaction (src/modules/notifications/).
         await noticeRefund(tx, done, 'refund-failed', reason);
-        return recordPaymentEvent(tx, done.payment, type as 'refund.failed', deps.baseUrl, refundPayload(done));
+        return emit(tx, { payment: done.payment, type: type as 'refund.failed', baseUrl: deps.baseUrl, refund: refundPayload(done) });
       },
     },
   });

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlPart } from '../../platform/lifecycle/move-statement';
 import { tracingOn } from '../../platform/observability/tracing';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
@@ -6,7 +7,46 @@ import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 // event's sequence, the relay's look for due deliveries and its queue marks, and a worker's claim and read.
 
 /** A payment's next event sequence (the caller holds the payment's row lock). */
-export const NEXT_SEQUENCE_SQL = 'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?';
+const NEXT_SEQUENCE_SQL = 'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?';
+
+/** A payment event of a one-statement move: its body is `head`, the sequence the INSERT takes, then `tail`. */
+export interface StatementEvent {
+  id: string;
+  type: string;
+  createdAt: Date;
+  head: string;
+  tail: string;
+  paymentId: string;
+  /** The type goes to every shop with a webhook URL, whatever it chose (payment.completed). */
+  sentToAll: boolean;
+  deliveryId: string;
+  traceparent: string | null;
+}
+
+/**
+ * The event's INSERT as a CTE of a one-statement move (checkout/completion-statement.ts), its sequence taken in
+ * the same INSERT, and its `delivery` when the shop's webhook receives the type. The statement names the moved
+ * payment `moved` and the shop's standing `standing` (`shop_id`, `webhook_url`, `webhook_events`).
+ */
+export function eventInsertPart(event: StatementEvent): SqlPart & { follows: { delivery: SqlPart } } {
+  return {
+    sql: `insert into "webhook_events" ("id", "shop_id", "payment_id", "type", "sequence", "body", "test", "created_at", "traceparent")
+          select ?::text, s.shop_id, m."id", ?::text, n.next, ?::text || n.next::text || ?::text, false, ?::timestamptz, ?::text
+            from moved m cross join standing s cross join (${NEXT_SEQUENCE_SQL}) n
+          returning "id"`,
+    params: [event.id, event.type, event.head, event.tail, event.createdAt, event.traceparent, event.paymentId],
+    follows: {
+      delivery: {
+        sql: `insert into "webhook_deliveries" ("id", "event_id", "shop_id", "payment_id", "next_attempt_at", "created_at")
+              select ?::text, e."id", s.shop_id, ?::text, ?::timestamptz, ?::timestamptz
+                from event e cross join standing s
+               where s."webhook_url" is not null and (?::boolean or ?::text = any(s."webhook_events"))
+              returning "id"`,
+        params: [event.deliveryId, event.paymentId, event.createdAt, event.createdAt, event.sentToAll, event.type],
+      },
+    },
+  };
+}
 
 /** The next sequence of a payment's or a withdrawal's events (the caller holds its row lock). */
 export async function nextEventSequence(tx: EntityManager, column: 'payment_id' | 'withdrawal_id', id: string): Promise<number> {

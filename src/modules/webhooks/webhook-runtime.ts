@@ -7,7 +7,7 @@ import { continueTrace, currentTraceparent } from '../../platform/observability/
 import { attemptDelivery, type DeliveryDeps } from './delivery';
 import { openDeliveryQueue, queueDispatcher } from './delivery-queue';
 import { startRelay, type Dispatcher, type Relay } from './relay';
-import { WakeOnCommit } from './wake-on-commit';
+import { onDeliveriesCommitted, WAKE_ON_COMMIT } from './wake-on-commit';
 import { createSecretBox } from '../identity';
 import { httpWebhookSender } from './webhook-sender';
 
@@ -17,7 +17,7 @@ const LEASE_MARGIN_MS = 5000;
 const RELAY_STALE_MARGIN_MS = 20_000;
 
 export interface WebhookRuntime {
-  /** Look for due deliveries now (after a re-send). */
+  /** Look for due deliveries now (after an admin's re-send; what `emit` writes wakes it by itself). */
   wake(): void;
   /**
    * For readiness: whether the relay's heartbeat is recent (a pass succeeded within three poll intervals and 20 s)
@@ -71,15 +71,17 @@ export function startWebhookRuntime(config: Config, orm: MikroORM, logger: Logge
     idle = workers.idle;
   }
 
-  const wakeOnCommit = new WakeOnCommit(() => relay?.wake());
-  orm.em.getEventManager().registerSubscriber(wakeOnCommit);
+  // One hook per ORM however many runtimes share it (the event manager keeps a subscriber once); it outlives a
+  // stopped runtime, which MikroORM cannot unregister, but wakes only the relays still listening.
+  orm.em.getEventManager().registerSubscriber(WAKE_ON_COMMIT);
+  const stopListening = onDeliveriesCommitted(() => relay?.wake());
   const staleAfterMs = 3 * settings.pollIntervalMs + RELAY_STALE_MARGIN_MS;
   return {
     wake: () => relay?.wake(),
     alive: () => (relay ? Date.now() - relay.lastPassAt() <= staleAfterMs && workersTakeJobs() : null),
     queues,
     async stop() {
-      wakeOnCommit.deactivate();
+      stopListening();
       await relay?.stop();
       await stopQueue();
       await idle();

@@ -7,7 +7,7 @@ import { domainError } from '../../shared/errors';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { sqlList } from '../../platform/lifecycle/lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
-import { recordTestEvent } from './outbox';
+import { deliveryEmittedWith, emit } from './outbox';
 import { noticeWebhookSecretRotated, noticeWebhookUrlChanged } from '../notifications';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
@@ -17,7 +17,7 @@ import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagi
 export interface WebhookServices {
   urlPolicy: WebhookUrlPolicy;
   baseUrl: string;
-  /** Tells the relay a delivery is due now. */
+  /** Tells the relay a re-sent delivery is due now (a new one wakes it when its transaction commits). */
   wake(): void;
   /** Test deliveries per shop per minute (WEBHOOK_TEST_DELIVERIES_PER_MINUTE), keyed by shop id. */
   testDeliveries: RateLimiter;
@@ -90,10 +90,9 @@ export async function sendTestDelivery(em: EntityManager, admin: Admin | null, s
   if (!shop.webhookUrl) throw domainError('WEBHOOK_URL_NOT_SET');
   const decision = await services.testDeliveries.consume(shop.id);
   if (!decision.allowed) throw domainError('WEBHOOK_TEST_RATE_LIMITED', decision.limit, decision.retryAfterSeconds);
-  const delivery = recordTestEvent(em, shop, services.baseUrl);
+  const delivery = deliveryEmittedWith(await emit(em, { testFor: shop, baseUrl: services.baseUrl }))!;
   auditIfAdmin(em, admin, { action: 'shop.webhook_test_sent', targetType: 'shop', targetId: shop.id, details: { deliveryId: delivery.id, url: shop.webhookUrl } });
   await em.flush();
-  services.wake();
   return delivery;
 }
 

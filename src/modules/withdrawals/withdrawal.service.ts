@@ -5,13 +5,14 @@ import { recordAudit } from '../audit';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger';
 import { domainError } from '../../shared/errors';
 import { Seller, Shop } from '../identity';
-import { exactCents, type Cents } from '../../shared/cents';
-import { PENDING_WITHDRAWAL_STATUSES, Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import type { Cents } from '../../shared/cents';
+import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
 import { applyReviewMove } from '../../platform/lifecycle/review-move';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
 import { withdrawalPayload } from './withdrawal-payload';
-import { recordWithdrawalEvent, type WithdrawalEventType } from '../webhooks';
+import { lockSeller, lockSellerForWithdrawal, withdrawalForApproval, withdrawalSumsBySeller } from './withdrawal-store';
+import { emit, type WithdrawalEventType } from '../webhooks';
 import { noticeWithdrawal } from '../notifications';
 import type { Page } from '../../shared/pagination';
 import type { ListOrder } from '../../shared/list-order';
@@ -41,15 +42,12 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
     const shop = await tx.findOne(Shop, { id: shopId });
     if (!shop) throw domainError('SHOP_NOT_FOUND');
     const sellerId = shop.seller.id;
-    const [{ email_verified_at: verified, payout_account_number: payoutAccount }] = await tx.execute(
-      'select "id", "email_verified_at", "payout_account_number" from "sellers" where "id" = ? for update',
-      [sellerId],
-    );
-    if (!verified) throw domainError('EMAIL_NOT_VERIFIED');
+    const { emailVerified, payoutAccountSet } = await lockSellerForWithdrawal(tx, sellerId);
+    if (!emailVerified) throw domainError('EMAIL_NOT_VERIFIED');
     checkAgainstBalance(cents, await sellerBalance(tx, sellerId));
     // From the dashboard, the money must have somewhere to go (docs/dashboard.md, "Withdrawals"); checked after the
     // balance rules, under the same lock as the payout account's change.
-    if (options.payoutAccountRequired && !payoutAccount) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
+    if (options.payoutAccountRequired && !payoutAccountSet) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
     const seller = tx.getReference(Seller, sellerId);
     const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });
     bookWithdrawalHold(tx, withdrawal, seller);
@@ -70,13 +68,10 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
  */
 export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
   return em.transactional(async (tx) => {
-    const [row] = await tx.execute<{ seller_id: string; status: string; requested_by_id: string | null }[]>(
-      'select "seller_id", "status", "requested_by_id" from "withdrawals" where "id" = ?',
-      [id],
-    );
-    if (row && row.status === WithdrawalStatus.REQUESTED && row.requested_by_id !== admin.id) {
-      await tx.execute('select "id" from "sellers" where "id" = ? for update', [row.seller_id]);
-      checkCovered(await sellerBalance(tx, row.seller_id));
+    const row = await withdrawalForApproval(tx, id);
+    if (row && row.status === WithdrawalStatus.REQUESTED && row.requestedById !== admin.id) {
+      await lockSeller(tx, row.sellerId);
+      checkCovered(await sellerBalance(tx, row.sellerId));
     }
     return moveWithdrawal(tx, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
   });
@@ -131,7 +126,7 @@ function moveWithdrawal(
           event: async (tx: EntityManager, w: Withdrawal, type: string) => {
             // The seller is told with the event (paid or rejected), in the move's transaction (src/modules/notifications/).
             await noticeWithdrawal(tx, w, type === 'withdrawal.paid' ? 'withdrawal-paid' : 'withdrawal-rejected');
-            return recordWithdrawalEvent(tx, w, type as WithdrawalEventType, withdrawalPayload(w));
+            return emit(tx, { withdrawal: w, type: type as WithdrawalEventType, payload: withdrawalPayload(w) });
           },
         }
       : {}),
@@ -155,15 +150,9 @@ export function listWithdrawals(
 
 /** Sums of a seller's withdrawals by state: pending (held, not yet paid) and paid out. */
 export async function withdrawalTotals(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, { pending: Cents; paid: Cents }>> {
-  const rows = await em.execute<{ seller_id: string; pending: string; paid: string }[]>(
-    `select "seller_id",
-            coalesce(sum("amount") filter (where "status" in (?)), 0) as pending,
-            coalesce(sum("amount") filter (where "status" = ?), 0) as paid
-       from "withdrawals" where "seller_id" in (?) group by "seller_id"`,
-    [[...PENDING_WITHDRAWAL_STATUSES], WithdrawalStatus.PAID, sellerIds as string[]],
-  );
+  const sums = await withdrawalSumsBySeller(em, sellerIds);
   const totals = new Map<string, { pending: Cents; paid: Cents }>();
   for (const id of sellerIds) totals.set(id, { pending: 0n, paid: 0n });
-  for (const r of rows) totals.set(r.seller_id, { pending: exactCents(r.pending), paid: exactCents(r.paid) });
+  for (const s of sums) totals.set(s.sellerId, { pending: s.pending, paid: s.paid });
   return totals;
 }
