@@ -12,6 +12,7 @@ import { MAIL_WRITTEN_IN } from './mail-outbox';
 import { mailIdentity } from './mail-render';
 import { dueMails, markMailsEnqueued } from './mail-store';
 import { queueWebhookFailureNotices } from './webhook-failure-notices';
+import { withinTime } from '../../shared/within-time';
 
 /** Margin of a claim's lease beyond the SMTP waits it can take (connect, greeting, the answers). */
 const LEASE_MARGIN_MS = 10_000;
@@ -262,13 +263,7 @@ function openMailQueue(redisUrl: string, keyPrefix: string, logger: Logger) {
     ready: () => queue.client.status === 'ready',
     async add(due: DueMail[], delayMs = 0) {
       const jobs = due.map((d) => ({ data: { mailId: d.id, attemptCount: d.attemptCount, ...(d.traceparent ? { traceparent: d.traceparent } : {}) }, opts: { jobId: `${d.id}-${d.attemptCount}`, delay: delayMs > 0 ? delayMs : undefined } }));
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis did not answer in time')), ADD_TIMEOUT_MS)));
-      try {
-        await Promise.race([queue.addBulk(jobs), gaveUp]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await withinTime(queue.addBulk(jobs), ADD_TIMEOUT_MS, 'redis did not answer in time');
     },
     process(concurrency: number, handler: (job: MailJob) => Promise<unknown>) {
       void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {

@@ -72,7 +72,11 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
     : null;
   if (queue) {
     queue.on('error', (err) => logger.warn({ err: err.message }, 'refund queue: redis problem (the sweep still runs)'));
-    void queue.process(CONCURRENCY, (job) => execute(job.data.refundId));
+    // Rejects when Redis cannot be reached as the worker sets up (or with undefined when closed meanwhile); an
+    // unhandled rejection would end the process, and the sweep carries out approved refunds without the queue.
+    void queue.process(CONCURRENCY, (job) => execute(job.data.refundId)).catch((error) => {
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, 'refund queue: processing stopped (the sweep still runs)');
+    });
   }
 
   const approveLiveTest = (paymentId: string) =>

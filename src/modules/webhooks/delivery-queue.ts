@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/logger';
 import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
 import type { DueDelivery, Dispatcher } from './relay';
 import { markDeliveriesEnqueued } from './outbox-store';
+import { withinTime } from '../../shared/within-time';
 
 const ADD_TIMEOUT_MS = 5000;
 
@@ -60,13 +61,7 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
         opts: { jobId: jobIdOf(d), delay: delayMs > 0 ? delayMs : undefined },
       }));
       // Redis may drop mid-call; bull would then wait for it. Give up instead: nothing is lost, the relay adds it again.
-      let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('redis did not answer in time')), ADD_TIMEOUT_MS)));
-      try {
-        await Promise.race([queue.addBulk(jobs), gaveUp]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await withinTime(queue.addBulk(jobs), ADD_TIMEOUT_MS, 'redis did not answer in time');
     },
     process(concurrency, handler) {
       void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {

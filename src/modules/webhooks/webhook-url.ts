@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import { domainError } from '../../shared/errors';
 import { WEBHOOK_URL_MAX_LENGTH } from '../../shared/limits';
+import { withinTime } from '../../shared/within-time';
 
 /**
  * The webhook URL rule (SSRF): an HTTPS URL without credentials whose host is a public address. It is
@@ -19,15 +20,8 @@ export type AddressLookup = (hostname: string) => Promise<string[]>;
 /** How long setting a URL waits for DNS; past it the name counts as not resolving yet. */
 const LOOKUP_TIMEOUT_MS = 3000;
 
-const systemLookup: AddressLookup = async (hostname) => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('DNS timeout')), LOOKUP_TIMEOUT_MS)));
-  try {
-    return (await Promise.race([dnsLookup(hostname, { all: true, verbatim: true }), timeout])).map((a) => a.address);
-  } finally {
-    clearTimeout(timer);
-  }
-};
+const systemLookup: AddressLookup = async (hostname) =>
+  (await withinTime(dnsLookup(hostname, { all: true, verbatim: true }), LOOKUP_TIMEOUT_MS, 'DNS timeout')).map((a) => a.address);
 
 /**
  * IPv6 ranges ipaddr.js calls `unicast` that are not ordinary public addresses (IANA's special-purpose
