@@ -52,6 +52,9 @@ test('an effect the table declares but the caller leaves out, or the other way r
   expect(() => moveStatement(TABLE, 'lose', { id: 'p', auditActor: 'system', effects: { notice: () => select }, select })).toThrow('parcel.lose: the table does not declare a notice, the statement builds one');
   expect(() => moveStatement(TABLE, 'lose', { id: 'p', select })).toThrow('parcel.lose: the table declares an audit entry, the statement does not name an actor');
   expect(() => moveStatement(TABLE, 'send', { id: 'p', auditActor: 'system', effects: { journal: () => select, event: () => select }, select })).toThrow(UndeclaredEffectError);
+  expect(() => moveStatement(TABLE, 'send', { id: 'p', auditActor: 'system', effects: { journal: () => select, event: () => select }, select })).toThrow(
+    'parcel.send: the table does not declare an audit entry, the statement names an actor',
+  );
 });
 
 test('a four-eyes move is never one statement: it needs the admin and applyMove', () => {
