@@ -146,6 +146,12 @@ describe('the console walks relations with dataloaders: no N+1', () => {
     return seen;
   }
 
+  /** The fewest statements of three runs of a read: a background loop's statement can only add to one run. */
+  async function fewestQueries(work: () => Promise<unknown>): Promise<string[]> {
+    const runs = [await countQueries(work), await countQueries(work), await countQueries(work)];
+    return runs.reduce((fewest, run) => (run.length < fewest.length ? run : fewest));
+  }
+
   const LIST = `query ($filter: PaymentSearchInput, $limit: Int) {
     searchPayments(filter: $filter, limit: $limit) {
       items { id shop { id name seller { id email status } balance { available } } refunds { id } ledgerEntries { amount } }
@@ -161,9 +167,9 @@ describe('the console walks relations with dataloaders: no N+1', () => {
       await Promise.all(Array.from({ length: 5 }, () => seller.create(VALID_PAYMENT)));
     }
     const filter = { createdFrom: from };
-    const small = await countQueries(() => admin.ok(LIST, { filter, limit: 5 }));
+    const small = await fewestQueries(() => admin.ok(LIST, { filter, limit: 5 }));
     let answer: any;
-    const large = await countQueries(async () => (answer = await admin.ok(LIST, { filter, limit: 100 })));
+    const large = await fewestQueries(async () => (answer = await admin.ok(LIST, { filter, limit: 100 })));
     expect(answer.searchPayments.items).toHaveLength(100);
     expect(new Set(answer.searchPayments.items.map((p: { shop: { id: string } }) => p.shop.id)).size).toBeGreaterThanOrEqual(20);
     // admin token, count, page, shops, sellers, balance (ledger sums + withdrawal sums), refunds, ledger entries
@@ -178,8 +184,8 @@ describe('the console walks relations with dataloaders: no N+1', () => {
     const support = await adminClient(service, AdminRole.SUPPORT);
     for (const p of ids) await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "batch") { id } }`, { p });
     const QUEUE = `query ($limit: Int) { refunds(status: REQUESTED, limit: $limit) { items { id requestedBy { email } payment { id shop { name seller { email } } } } } }`;
-    const one = await countQueries(() => admin.ok(QUEUE, { limit: 1 }));
-    const many = await countQueries(() => admin.ok(QUEUE, { limit: 100 }));
+    const one = await fewestQueries(() => admin.ok(QUEUE, { limit: 1 }));
+    const many = await fewestQueries(() => admin.ok(QUEUE, { limit: 100 }));
     expect(one.length).toBeGreaterThanOrEqual(5);
     expect(many.length).toBe(one.length);
   });

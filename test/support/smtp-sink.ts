@@ -50,6 +50,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const received: SunkMail[] = [];
   const waiters: { match: (mail: SunkMail) => boolean; count: number; resolve(mails: SunkMail[]): void }[] = [];
   let server: SMTPServer | null = null;
+  /** False from a stop until the next start. */
+  let accepting = true;
   let port = 0;
   const sink: SmtpSink = {
     url: '',
@@ -68,9 +70,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     async stop() {
       const closing = server;
       server = null;
+      accepting = false;
       await new Promise<void>((resolve) => (closing ? closing.close(() => resolve()) : resolve()));
     },
     async start() {
+      accepting = true;
       server = listen();
       await new Promise<void>((resolve, reject) => {
         server!.server.once('error', reject);
@@ -98,6 +102,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           if (sink.behaviour === 'hang-after-data') return; // never answers: the client's wait runs out
+          // smtp-server still reads a message after it announced its shutdown (421); a real server takes none then.
+          if (!accepting) return done(Object.assign(new Error('Shutting down'), { responseCode: 421 }));
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw)
             .then((parsed) => {
