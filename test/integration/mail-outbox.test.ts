@@ -71,8 +71,8 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
     const got = smtp.received.filter((m) => m.envelopeTo.some((a) => a.startsWith(`burst-${run}-`)));
     const perCustomer = new Map<string, number>();
     for (const mail of got) for (const address of mail.envelopeTo) perCustomer.set(address, (perCustomer.get(address) ?? 0) + 1);
-    // Exactly once is the aim. On a loaded machine one receipt has now and then arrived twice (the same row: the same
-    // Message-ID), cause not yet found: it is logged with its row, and at most one is let through.
+    // Exactly once is the aim. On a loaded machine one receipt has now and then arrived twice, cause not yet found:
+    // it is logged with its row, and at most one is let through.
     const repeated = [...perCustomer].filter(([, n]) => n > 1).map(([address]) => address);
     expect(got.length).toBeLessThanOrEqual(201);
     expect(repeated.length).toBeLessThanOrEqual(1);
