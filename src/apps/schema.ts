@@ -5,8 +5,8 @@ import { AdminResolver } from '../modules/admins';
 import { AuditResolver } from '../modules/audit';
 import { CheckoutResolver, AcquirerNotificationResolver } from '../modules/checkout';
 import { BalanceResolver, LedgerEntryResolver, BalanceLinesResolver, BalanceStatementResolver } from '../modules/ledger';
-import { PaymentAdminResolver, PaymentResolver, PaymentHistoryResolver, LiveTestResolver } from '../modules/payments';
-import { RefundResolver } from '../modules/refunds';
+import { PaymentResolver, PaymentHistoryResolver, LiveTestResolver } from '../modules/payments';
+import { PaymentRefundsResolver, RefundResolver } from '../modules/refunds';
 // The resolver's file, not webhooks' index: loaded through the index, it would be decorated while identity's index,
 // whose argument options it reads, is still loading (identity reaches webhooks' index on its way).
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
@@ -14,7 +14,7 @@ import { PayoutAccountNumberResolver, PayoutAccountResolver, WithdrawalResolver 
 import { NotificationsResolver } from '../modules/notifications';
 import { authChecker } from '../platform/graphql/auth-checker';
 import { rootQueryFieldsInTurn } from '../platform/graphql/concurrency-guards';
-import { WorkQueueResolver } from '../modules/back-office';
+import { PaymentAdminResolver, WorkQueueResolver } from '../modules/back-office';
 import { DisputeAdminResolver, DisputeFieldsResolver, SellerDisputesResolver } from '../modules/disputes';
 
 export const RESOLVERS = [
@@ -46,6 +46,7 @@ export const RESOLVERS = [
   NotificationsResolver,
   // the dashboard's history, balance transactions, statements and disputes (docs/dashboard.md)
   PaymentHistoryResolver,
+  PaymentRefundsResolver,
   BalanceLinesResolver,
   BalanceStatementResolver,
   SellerDisputesResolver,

@@ -13,15 +13,17 @@ import { answerClientError } from '../platform/http/client-errors';
 import type { RateLimits } from '../platform/http/authenticate';
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
 import { createMailer } from '../platform/mail/mailer';
-import { createSecretBox, createCredentialCache } from '../modules/identity';
+import { createSecretBox, createCredentialCache, SESSION_RULES } from '../modules/identity';
 import { startRefundJobs } from '../modules/refunds';
+import { chargebackStands } from '../modules/disputes';
+import { samplePaymentPayload } from '../modules/payments';
 import { sqlNotificationStore } from '../platform/processor/adyen/notification-store';
 import type { Logger } from '../shared/logger';
 import { StartupError } from '../shared/startup-error';
 import { connectRedis, redisReady, type Redis } from '../shared/redis';
 import { pooledRunner } from '../platform/db/pooled-query';
-import { startWebhookRuntime, type WebhookRuntime } from '../modules/webhooks';
-import { startMailRuntime, type MailRuntime } from '../modules/notifications';
+import { checkWebhookUrl, startWebhookRuntime, type WebhookRuntime } from '../modules/webhooks';
+import { noticeNewSignIn, startMailRuntime, type MailRuntime } from '../modules/notifications';
 import { loadStatementKeys, requireStatementKeyOutsideLocal } from '../modules/ledger';
 
 export interface RunningService {
@@ -146,7 +148,10 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     sweepIntervalMs: config.refunds.sweepIntervalMs,
     processingTimeoutMs: config.refunds.processingTimeoutMs,
     baseUrl,
+    // Disputes read refunds, so refunds are handed disputes' answer rather than importing it.
+    chargebackStands,
   });
+  const urlPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
   return {
     baseUrl,
     logger,
@@ -165,6 +170,8 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
         keyPrefix: `${config.redisKeyPrefix}rl:reset-mails`,
         redis,
       }),
+      sessionRules: SESSION_RULES,
+      noticeNewSignIn,
     },
     metrics,
     checkout,
@@ -178,8 +185,10 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
       logger,
     }),
     webhooks: {
-      urlPolicy: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks },
-      baseUrl,
+      urlPolicy,
+      checkUrl: (url) => checkWebhookUrl(url, urlPolicy),
+      // Payments build every payment payload and hand it to the outbox, the test delivery's sample too.
+      samplePayment: (createdAt) => samplePaymentPayload(baseUrl, createdAt),
       wake: webhooks.wake,
       testDeliveries: createRateLimiter({
         points: config.webhooks.testDeliveriesPerMinute,

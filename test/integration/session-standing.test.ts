@@ -292,6 +292,6 @@ test('a suspended seller cannot open a shop through the service either (not only
   const s = await signUpInBrowser(service.url);
   expect(code(await dashboard(service.url, 'DeleteMyShop', { shopName: 'Standing Shop' }, sessionOf(s.browser)))).toBeNull();
   await sql(`update "sellers" set "status" = 'suspended' where "id" = ?`, [s.sellerId]);
-  const deps = { credentials: service.services.credentials, webhookUrlPolicy: service.services.webhooks.urlPolicy, secrets: service.services.accounts.secrets };
+  const deps = { credentials: service.services.credentials, checkWebhookUrl: service.services.webhooks.checkUrl, secrets: service.services.accounts.secrets };
   await expect(createShopForExistingSeller(service.em(), null, s.sellerId, { shopName: 'Sneaky' }, deps)).rejects.toMatchObject({ code: 'SELLER_INACTIVE' });
 });

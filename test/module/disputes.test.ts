@@ -64,9 +64,9 @@ const refundingAcquirer = { refund: async ({ refundId }: { refundId: string }) =
 
 /** A refund of `amount` requested, approved by another admin and sent: the seller is debited `amount`. */
 async function refundCarriedOut(paymentId: string, amount: number): Promise<string> {
-  const refund = await requestRefund(db.em(), requester, paymentId, 'Parcel returned', null, amount);
-  await approveRefund(db.em(), approver, refund.id);
-  const deps = { processor: refundingAcquirer, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example' };
+  const refund = await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, amount);
+  await approveRefund(db.em(), chargebackStands, approver, refund.id);
+  const deps = { processor: refundingAcquirer, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example', chargebackStands };
   expect(await executeRefund(db.em(), deps, refund.id)).toBe('refunded');
   return refund.id;
 }
@@ -293,8 +293,8 @@ describe('the same money never leaves the seller twice', () => {
   test('while a chargeback stands no refund may be requested; once it is reversed one may', async () => {
     const { paymentId, notice } = await disputedPayment('dispute-no-refund');
     await notice('chargeBack');
-    expect((await refusedWith(requestRefund(db.em(), requester, paymentId, 'Parcel returned', null, 100))).code).toBe('REFUND_CHARGEBACK_STANDS');
+    expect((await refusedWith(requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 100))).code).toBe('REFUND_CHARGEBACK_STANDS');
     await notice('reverse');
-    expect((await requestRefund(db.em(), requester, paymentId, 'Parcel returned', null, 100)).amount).toBe(100);
+    expect((await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 100)).amount).toBe(100);
   });
 });

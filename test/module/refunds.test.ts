@@ -3,6 +3,7 @@ import type { Admin } from '../../src/modules/admins/admin.entity';
 import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { Refund, RefundStatus } from '../../src/modules/refunds/refund.entity';
+import { chargebackStands } from '../../src/modules/disputes/dispute.service';
 import { approveRefund, rejectRefund, requestRefund } from '../../src/modules/refunds/refund.service';
 import { refusedWith } from '../support/domain-errors';
 import { useModuleDatabase } from '../support/module-database';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 
 const REASON = 'Parcel returned';
 
-const request = (paymentId: string, amount: number | null, admin: Admin = support) => requestRefund(db.em(), admin, paymentId, REASON, null, amount);
+const request = (paymentId: string, amount: number | null, admin: Admin = support) => requestRefund(db.em(), chargebackStands, admin, paymentId, REASON, null, amount);
 /** A payment's refunds, smallest first (requests made within one millisecond have no order of their own). */
 const refundsOf = async (paymentId: string) =>
   (await db.em().find(Refund, { payment: paymentId }, { orderBy: { amount: 'asc' } })).map((r) => ({ amount: r.amount, status: r.status }));
@@ -89,7 +90,7 @@ test('four eyes: the admin who recorded a request cannot approve it; the refusal
   const paymentId = await db.completedPayment(await db.newShop('refund-four-eyes'), 1000);
   const refund = await request(paymentId, 300, finance);
 
-  const refused = await refusedWith(approveRefund(db.em(), finance, refund.id));
+  const refused = await refusedWith(approveRefund(db.em(), chargebackStands, finance, refund.id));
   expect(refused.code).toBe('SELF_APPROVAL_NOT_ALLOWED');
   expect(await db.em().findOneOrFail(Refund, { id: refund.id })).toMatchObject({ status: RefundStatus.REQUESTED, reviewedBy: null, reviewedAt: null });
   expect(await auditOf(refund.id)).toEqual([
@@ -98,7 +99,7 @@ test('four eyes: the admin who recorded a request cannot approve it; the refusal
   ]);
 
   const otherFinance = await db.newAdmin(AdminRole.FINANCE);
-  const approved = await approveRefund(db.em(), otherFinance, refund.id);
+  const approved = await approveRefund(db.em(), chargebackStands, otherFinance, refund.id);
   expect(approved.status).toBe(RefundStatus.APPROVED);
   expect(approved.reviewedBy?.id).toBe(otherFinance.id);
   expect((await auditOf(refund.id)).map((entry) => [entry.action, entry.admin])).toEqual([

@@ -3,6 +3,7 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import { Shop } from '../../src/modules/identity/shop.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
+import { paymentPayload, samplePaymentPayload } from '../../src/modules/payments/payment-payload';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { emit, type PaymentEventType } from '../../src/modules/webhooks/outbox';
 import { onDeliveriesCommitted, WAKE_ON_COMMIT } from '../../src/modules/webhooks/wake-on-commit';
@@ -36,7 +37,7 @@ afterEach(() => db.em().nativeDelete(WebhookDelivery, { shop: { $in: hooked } })
 function recordEvent(paymentId: string, type: PaymentEventType, refund?: object): Promise<WebhookEvent> {
   return db.em().transactional(async (tx) => {
     const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], lockMode: LockMode.PESSIMISTIC_WRITE });
-    return emit(tx, { payment, type, baseUrl: BASE_URL, refund });
+    return emit(tx, { payment, type, payload: paymentPayload(payment, BASE_URL), refund });
   });
 }
 
@@ -198,7 +199,7 @@ describe("the relay's wake-up", () => {
   };
   const emitFailed = async (tx: Parameters<typeof emit>[0], paymentId: string) => {
     const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'], lockMode: LockMode.PESSIMISTIC_WRITE });
-    return emit(tx, { payment, type: 'payment.failed', baseUrl: BASE_URL });
+    return emit(tx, { payment, type: 'payment.failed', payload: paymentPayload(payment, BASE_URL) });
   };
 
   test('comes once the transaction emit wrote a delivery into commits, also when emit ran in a nested one', async () => {
@@ -227,7 +228,7 @@ describe("the relay's wake-up", () => {
   test("comes after the flush that writes a test event emitted outside a transaction, and after a completion's statement", async () => {
     const shop = await hookedShop('wake-test-event');
     const em = db.em();
-    await emit(em, { testFor: await em.findOneOrFail(Shop, { id: shop.shop.id }), baseUrl: BASE_URL });
+    await emit(em, { testFor: await em.findOneOrFail(Shop, { id: shop.shop.id }), samplePayment: (at) => samplePaymentPayload(BASE_URL, at) });
     expect(wakes).toBe(0);
     await em.flush();
     expect(wakes).toBe(1);

@@ -1,6 +1,7 @@
 import { RefundStatus } from '../../src/modules/refunds/refund.entity';
 import { trackingStages, whatHappensNext, type TrackedRefund } from '../../src/modules/refunds/refund-tracking';
-import { isTrackingTokenShape, newTrackingToken, trackingTokenHash } from '../../src/modules/refunds/refund-tracking-token';
+import { isTrackingTokenShape } from '../../src/modules/notifications/refund-link';
+import { newTrackingToken, trackingTokenHash } from '../../src/modules/refunds/refund-tracking-token';
 import { refundPage } from '../../src/modules/refunds/refund-tracking-page';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 1, 10, minute));

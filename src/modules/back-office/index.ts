@@ -2,5 +2,6 @@
 export { adminConsoleRouter } from './admin-page';
 
 // Files that load other modules
+export { PaymentAdminResolver } from './payment-admin.resolver';
 export { WorkQueueResolver } from './work-queue.resolver';
 export { queueDashboardRouter } from './queue-dashboard';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { moveOf, type Lifecycle } from '../../platform/lifecycle/lifecycle';
 import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
 import { completionPostings, newJournalId } from '../ledger';
-import type { Payment, PaymentView } from '../payments';
+import { type Payment, paymentPayload, type PaymentView } from '../payments';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { type SellerStatus, type ShopStatus, TAKES_PAYMENTS_SQL, type ShopStanding } from '../identity';
 import { deliveriesCommitted, emitInStatement, type PaymentEventType } from '../webhooks';
@@ -112,7 +112,7 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
     effects: {
       journal: (journal) => journalPart(journal, amount, completedAt),
       // The outbox's statement form: the event and, when the shop's webhook receives it, its delivery.
-      event: (type) => emitInStatement(after, facts.shop, type as PaymentEventType, facts.baseUrl, test, traceparent),
+      event: (type) => emitInStatement(id, paymentPayload(after, facts.baseUrl), facts.shop, type as PaymentEventType, test, traceparent),
     },
     after: { receipt: receiptPart(customerEmail, traceparent) },
     select: ANSWER,

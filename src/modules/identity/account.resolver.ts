@@ -78,7 +78,8 @@ export class AccountResolver {
   ): Promise<SignedIn> {
     await countAttempt(context);
     const device = context.knownDevice;
-    const { seller, sessionToken, deviceToken } = await signIn(context.em, context.services.accounts.secrets, email, password, code, context.userAgent, device.token);
+    const { secrets, noticeNewSignIn } = context.services.accounts;
+    const { seller, sessionToken, deviceToken } = await signIn(context.em, secrets, noticeNewSignIn, email, password, code, context.userAgent, device.token);
     device.remember(deviceToken);
     return { seller, csrfToken: started(context, sessionToken) };
   }

@@ -15,13 +15,15 @@ import type { SecretBox } from './secret-box';
 import { EmailVerification } from './seller-session.entity';
 import { endAllSessions, startSession, userAgentSummary } from './sessions';
 import { forgetDevices, knownDevice, rememberDevice } from './known-devices';
-import { noticeNewSignIn } from '../notifications';
 import type { Admin } from '../admins';
 import { validReason } from '../../shared/reason';
 import { recordAudit } from '../audit';
 import { Shop } from './shop.entity';
 
 export type SignUpMode = 'open' | 'invite';
+
+/** Queues the seller's "new sign-in" mail in the sign-in's transaction (`browser`: the User-Agent summarised). */
+export type NewSignInNotice = (tx: EntityManager, sellerId: string, browser: string | null) => Promise<unknown>;
 
 export interface SignUpRequest {
   email: string;
@@ -64,10 +66,12 @@ export async function signUp(
  * Sign-in (src/modules/identity/credentials.ts has the rules: no enumeration, lockout after 10 failures, the
  * second factor when it is on). Every sign-in is a new session (no fixation). `device`: the token of the
  * browser's known-device cookie, if any; the answer's `deviceToken` replaces it (src/modules/identity/known-devices.ts).
+ * `noticeNewSignIn` tells the seller of a browser that is not a known device.
  */
 export async function signIn(
   em: EntityManager,
   box: SecretBox,
+  noticeNewSignIn: NewSignInNotice,
   email: string,
   password: string,
   code: string | null = null,

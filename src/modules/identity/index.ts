@@ -9,6 +9,7 @@ export { createDemoShopIfEmpty } from './demo-shop';
 export { lockedStandingOfPaymentShop, standingOf, TAKES_PAYMENTS_SQL, takesPayments } from './payment-standing';
 export { reencryptSecrets } from './reencrypt-secrets';
 export { createSecretBox, isSealed } from './secret-box';
+export { SESSION_RULES } from './session-standing';
 export { csrfTokenFor, endAllSessions, liveAdminSession, liveSession } from './sessions';
 export { createSellerWithShop } from './shop-provisioning';
 export { shopReceives, validWebhookEvents } from './webhook-event-choice';
@@ -24,12 +25,12 @@ export { ShopResolver } from './shop.resolver';
 
 // Types
 export type { AccountStatus, PaymentMaximums } from './account-status';
-export type { SignUpMode } from './accounts.service';
+export type { NewSignInNotice, SignUpMode } from './accounts.service';
 export type { CachedCredential, CredentialCache } from './credential-cache';
 export type { ShopStanding } from './payment-standing';
 export type { SecretBox } from './secret-box';
 export type { SellerStatus } from './seller.entity';
-export type { SessionChangeRefusal } from './session-standing';
+export type { SessionChangeRefusal, SessionRules } from './session-standing';
 export type { LiveSession, SessionSettings } from './sessions';
 export type { ShopStatus } from './shop.entity';
 export type { WebhookEventType } from './webhook-event-choice';

@@ -1,4 +1,6 @@
-import { SellerStatus } from './seller.entity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountStatus } from './account-status';
+import { Seller, SellerStatus } from './seller.entity';
 import { ShopStatus } from './shop.entity';
 
 /**
@@ -33,4 +35,13 @@ export function changeRefusalOf(row: SessionStandingRow): SessionChangeRefusal |
  * What a read-only session may still run besides reads: ending sessions, which only takes access away (the
  * seller must be able to sign out of a shared computer). Every other mutation is refused.
  */
-export const READ_ONLY_SESSION_MAY_RUN: ReadonlySet<string> = new Set(['signOut', 'signOutEverywhere', 'revokeSession']);
+const READ_ONLY_SESSION_MAY_RUN: ReadonlySet<string> = new Set(['signOut', 'signOutEverywhere', 'revokeSession']);
+
+/** A dashboard session's seller's account status (it caps a new payment), read when needed: a key's is cached. */
+export async function sessionAccountStatus(em: EntityManager, sellerId: string): Promise<AccountStatus> {
+  return (await em.findOneOrFail(Seller, { id: sellerId })).accountStatus;
+}
+
+/** What the GraphQL auth checker asks of a session, handed to it through the services: the platform loads no module. */
+export const SESSION_RULES = { readOnlyMayRun: READ_ONLY_SESSION_MAY_RUN, accountStatusOf: sessionAccountStatus };
+export type SessionRules = typeof SESSION_RULES;

@@ -46,7 +46,7 @@ export class CreatedShop {
 const REASON = { nullable: true, description: 'Why (kept in the audit log); required to deactivate, delete or suspend.' } as const;
 
 export function shopAdminDeps(services: AppServices): ShopAdminDeps {
-  return { credentials: services.credentials, webhookUrlPolicy: services.webhooks.urlPolicy, secrets: services.accounts.secrets };
+  return { credentials: services.credentials, checkWebhookUrl: services.webhooks.checkUrl, secrets: services.accounts.secrets };
 }
 
 export function created(result: NewShop): CreatedShop {

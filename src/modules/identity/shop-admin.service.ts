@@ -6,7 +6,6 @@ import { optionalReason, validReason } from '../../shared/reason';
 import { recordAudit, type AuditRecord } from '../audit';
 import { isEmailAddress, normalEmail } from '../../shared/email';
 import { domainError } from '../../shared/errors';
-import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks';
 import type { AccountStatus } from './account-status';
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';
@@ -27,7 +26,8 @@ export interface ShopRequest {
 /** What the seller and shop life cycle needs besides the unit of work. */
 export interface ShopAdminDeps {
   credentials: CredentialCache;
-  webhookUrlPolicy: WebhookUrlPolicy;
+  /** Webhooks' URL rule (SSRF), handed in since webhooks read shops: answers the URL to store, or refuses it. */
+  checkWebhookUrl: (url: string) => Promise<string>;
   /** Seals each new shop's webhook secret. */
   secrets: SecretBox;
 }
@@ -45,16 +45,16 @@ export function validShopName(name: string): string {
   return text;
 }
 
-async function validShopRequest(request: ShopRequest, policy: WebhookUrlPolicy): Promise<{ shopName: string; webhookUrl: string | null }> {
+async function validShopRequest(request: ShopRequest, checkWebhookUrl: ShopAdminDeps['checkWebhookUrl']): Promise<{ shopName: string; webhookUrl: string | null }> {
   const shopName = validShopName(request.shopName);
   const url = request.webhookUrl?.trim();
-  return { shopName, webhookUrl: url ? await checkWebhookUrl(url, policy) : null };
+  return { shopName, webhookUrl: url ? await checkWebhookUrl(url) : null };
 }
 
 /** A seller account and its one shop; the key and webhook secret are in this answer only. */
 export async function createSellerAndShop(em: EntityManager, admin: Admin, email: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
   const address = validSellerEmail(email);
-  const shop = await validShopRequest(request, deps.webhookUrlPolicy);
+  const shop = await validShopRequest(request, deps.checkWebhookUrl);
   if (await em.count(Seller, { email: address })) throw domainError('EMAIL_TAKEN');
   try {
     return await em.transactional(async (tx) => {
@@ -75,7 +75,7 @@ export async function createSellerAndShop(em: EntityManager, admin: Admin, email
  */
 export async function createShopForExistingSeller(em: EntityManager, admin: Admin | null, sellerId: string, request: ShopRequest, deps: ShopAdminDeps): Promise<NewShop> {
   const seller = await findSeller(em, sellerId);
-  const shop = await validShopRequest(request, deps.webhookUrlPolicy);
+  const shop = await validShopRequest(request, deps.checkWebhookUrl);
   if (await em.count(Shop, { seller: seller.id, deletedAt: null })) throw domainError('SELLER_ALREADY_HAS_SHOP');
   if (!admin && seller.status !== SellerStatus.ACTIVE) throw domainError('SELLER_INACTIVE');
   if (!admin && (await lastShopClosedByAdmin(em, seller.id))) throw domainError('SHOP_CLOSED_BY_ADMIN');

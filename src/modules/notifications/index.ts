@@ -1,8 +1,9 @@
 // Files that load no other module come first: a cycle back into this index finds them loaded
 export { newMailId } from './mail-outbox';
-export { mailQueueDepth } from './mail-store';
+export { mailQueueDepth, requestMailTrackingToken } from './mail-store';
 export { REFUND_ARRIVES_WITHIN } from './mail-templates';
 export { dollars, escapeHtml, mailableAddress, utcDateTime } from './mail-text';
+export { isTrackingTokenShape } from './refund-link';
 
 // Files that load other modules
 export { queueRefundReviewReminders } from './admin-notices';

@@ -4,7 +4,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { StartupError } from '../../shared/startup-error';
 import { isMailKind, isSellerNotice, type MailKind } from './mail-kinds';
 import { receiptMail, refundNoticeMail, refundRequestedMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
-import { isTrackingTokenShape, trackingPath } from '../refunds';
+import { isTrackingTokenShape, trackingPath } from './refund-link';
 import { headerText, mailableAddress } from './mail-text';
 import { refundReviewDueMail } from './admin-notices';
 import { mailPaymentFacts, mailRefundFacts, shopNameOf, type MailPaymentFacts } from './mail-facts-store';

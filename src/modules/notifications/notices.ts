@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
 import { newChangeId } from './mail-outbox';
-import { queueCustomerMail, queueSellerNotice, requestMailTrackingToken } from './mail-store';
+import { queueCustomerMail, queueSellerNotice } from './mail-store';
 import { hostOf } from './mail-text';
-import { issueTrackingToken, isTrackingTokenShape } from '../refunds';
 
 /**
  * What each feature writes to the mail outbox, in its own transaction (the caller's `tx`), at the moment the thing
@@ -33,20 +32,14 @@ export async function queueRefundRequestedMail(tx: EntityManager, refund: Refund
 }
 
 /**
- * The customer's refund notice, when the payment has `customer_email` (the refund's `succeed` move), with the same
- * tracking link as the request's mail; a refund whose request mail carried none gets its link now.
+ * The customer's refund notice, when the payment has `customer_email` (the refund's `succeed` move), with the
+ * tracking link's token refunds answer (the request mail's, or a new one): asked only when the notice is written.
  */
-export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts): Promise<boolean> {
+export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts, trackingTokenOf: () => Promise<string>): Promise<boolean> {
   const { payment } = refund;
   if (!payment.customerEmail || !payment.shop?.seller) return false;
-  const trackingToken = (await requestMailToken(tx, refund.id)) ?? (await issueTrackingToken(tx, refund.id));
+  const trackingToken = await trackingTokenOf();
   return queueCustomerMail(tx, { kind: 'refund-notice', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
-}
-
-/** The tracking token the refund's request mail carries (only the mail has it: the refund keeps its hash). */
-async function requestMailToken(tx: EntityManager, refundId: string): Promise<string | null> {
-  const token = await requestMailTrackingToken(tx, refundId);
-  return token && isTrackingTokenShape(token) ? token : null;
 }
 
 /** The seller is told a refund request was approved, rejected (with the reason) or failed at the card (with the reason). */

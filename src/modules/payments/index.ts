@@ -1,9 +1,11 @@
 // Files that load no other module come first: a cycle back into this index finds them loaded
 export { Payment } from './payment.entity';
-export { paymentPayload } from './payment-payload';
+export { paymentPayload, samplePaymentPayload } from './payment-payload';
 export { isPaymentId } from './payment-rules';
+export { searchPayments } from './payment-search';
 export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status';
 export { countPaymentsNeedingAttention, selectCheckoutPayment } from './payment-store';
+export { PaymentList } from './payment.types';
 
 // Files that load other modules
 export { IDEMPOTENCY_WINDOW_MS } from './idempotency';
@@ -13,7 +15,6 @@ export { movePayment, paymentEvent } from './payment-lifecycle';
 export { findPayment } from './payment.service';
 export { findSellerPayment } from './seller-history';
 export { LiveTestResolver } from './live-test.resolver';
-export { PaymentAdminResolver } from './payment-admin.resolver';
 export { PaymentHistoryResolver } from './payment-history.resolver';
 export { PaymentResolver } from './payment.resolver';
 

@@ -3,6 +3,7 @@ import { applyMove, type MoveRequest } from '../../platform/lifecycle/apply-move
 import { PAYMENT_LIFECYCLE } from './payment.lifecycle';
 import { emit, type PaymentEventType } from '../webhooks';
 import { Payment } from './payment.entity';
+import { paymentPayload } from './payment-payload';
 
 /** A move of the payment table (src/modules/payments/payment.lifecycle.ts). */
 export type PaymentMove = keyof typeof PAYMENT_LIFECYCLE.moves;
@@ -17,7 +18,7 @@ export function movePayment(em: EntityManager, move: PaymentMove, request: MoveR
   return applyMove(em, PAYMENT_LIFECYCLE, Payment, move, { populate: request.effects ? ['shop', 'shop.seller'] : [], ...request });
 }
 
-/** The outbox effect of payment moves: the event type the table names, the payment payload (plus `extra`). */
-export function paymentEvent(baseUrl: string, extra?: (payment: Payment) => object) {
-  return (tx: EntityManager, payment: Payment, type: string) => emit(tx, { payment, type: type as PaymentEventType, baseUrl, refund: extra?.(payment) });
+/** The outbox effect of payment moves: the event type the table names, with the payment payload. */
+export function paymentEvent(baseUrl: string) {
+  return (tx: EntityManager, payment: Payment, type: string) => emit(tx, { payment, type: type as PaymentEventType, payload: paymentPayload(payment, baseUrl) });
 }

@@ -1,5 +1,7 @@
+import { randomBase62 } from '../../shared/random-id';
 import type { PaymentView } from './payment-view';
 import { checkoutUrlFor } from './payment-rules';
+import { PaymentStatus } from './payment-status';
 
 /**
  * The spec's retrieve payload of a payment, for webhook bodies (real and test deliveries alike). The REST
@@ -19,4 +21,23 @@ export function paymentPayload(payment: PaymentView, baseUrl: string) {
     created_at: payment.createdAt.toISOString(),
     completed_at: payment.completedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * The payload of the shop settings' test delivery: a completed payment created `at`, which does not exist (its id
+ * starts `pay_TEST`). Handed to the outbox at start (WebhookServices.samplePayment), as every payment payload is.
+ */
+export function samplePaymentPayload(baseUrl: string, at: Date) {
+  const sample: PaymentView = {
+    id: `pay_TEST${randomBase62(20)}`,
+    amount: 5000,
+    currency: 'usd',
+    status: PaymentStatus.COMPLETED,
+    customerEmail: 'customer@example.com',
+    customerName: 'Test Customer',
+    metadata: { order_id: 'test-order' },
+    createdAt: at,
+    completedAt: at,
+  };
+  return paymentPayload(sample, baseUrl);
 }

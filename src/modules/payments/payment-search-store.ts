@@ -1,13 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RefundStatus } from '../refunds';
 import { timeOf } from '../../shared/csv';
 import { EXPORT_PAGE_ROWS } from '../../shared/limits';
+import { enumOf } from '../../platform/lifecycle/lifecycle';
+import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { Payment } from './payment.entity';
 import type { PaymentFilterSql } from './payment-search';
 import type { PaymentStatus } from './payment-status';
 
 // The SQL of searching and exporting payments: the filter comes from payment-search.ts (paymentFilterSql), which
 // checks the criteria; these run it. On the ORM's connection, not the hot paths' pool.
+
+/** The refunds the export sums, named by refunds' lifecycle table (pure data every layer reads): payments load nothing of refunds. */
+const REFUNDED = enumOf(REFUND_LIFECYCLE.states).REFUNDED;
 
 /** The shops of a seller, past and present (a seller has a handful: one live, the rest deleted). */
 export async function shopIdsOfSeller(em: EntityManager, sellerId: string): Promise<string[]> {
@@ -136,7 +140,7 @@ function pageQuery(filters: readonly PaymentFilterSql[]) {
 export async function refundedByPayment(em: EntityManager, paymentIds: string[]): Promise<Map<string, number>> {
   const rows = await em.execute<{ payment_id: string; refunded: string }[]>(
     'select "payment_id", sum("amount") as refunded from "refunds" where "payment_id" = any(array[?]::text[]) and "status" = ? group by "payment_id"',
-    [paymentIds, RefundStatus.REFUNDED],
+    [paymentIds, REFUNDED],
   );
   return new Map(rows.map((r) => [r.payment_id, Number(r.refunded)]));
 }

@@ -5,8 +5,8 @@ export { refundableRemaining } from './refund-rules';
 export { Refund, RefundStatus } from './refund.entity';
 export { startRefundJobs } from './refund-jobs';
 export { refundQueueDepth } from './refund-store';
-export { issueTrackingToken, isTrackingTokenShape, trackingPath } from './refund-tracking-token';
 export { reverseRefund, settleLookedUpRefund, settleNotifiedRefund } from './refund.service';
+export { PaymentRefundsResolver } from './payment-refunds.resolver';
 export { RefundResolver } from './refund.resolver';
 
 // Types

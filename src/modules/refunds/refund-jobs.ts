@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { CardProcessor } from '../../platform/processor/card-processor';
 import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
-import { executeRefund, refundsNeedingExecution, type RefundExecutionDeps } from './refund.service';
+import { type ChargebackCheck, executeRefund, refundsNeedingExecution, type RefundSendingDeps } from './refund.service';
 import { remindStaleRefundReviews } from './refund-review-reminders';
 import { approveLiveTestRefund } from './live-test-refund';
 import { liveTestsAwaitingRefund } from './refund-store';
@@ -19,6 +19,8 @@ export interface RefundJobs {
   stop(): Promise<void>;
   /** The bull queue (none without Redis), for the admins' queue dashboard. */
   queues: Bull.Queue[];
+  /** Disputes' answer, as handed in: refund requests and approvals check it too. */
+  chargebackStands: ChargebackCheck;
 }
 
 export interface RefundJobsOptions {
@@ -33,6 +35,8 @@ export interface RefundJobsOptions {
   processingTimeoutMs: number;
   /** The public base URL, for the payment payload of refund webhook events. */
   baseUrl: string;
+  /** Whether a chargeback stands against a payment (disputes' chargebackStands). */
+  chargebackStands: ChargebackCheck;
 }
 
 const QUEUE_NAME = 'refunds';
@@ -46,8 +50,8 @@ const CONCURRENCY = 4;
  * is idempotent (conditional claims), so a job, a sweep and a retry may meet: one of them wins.
  */
 export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
-  const { orm, logger } = options;
-  const deps: RefundExecutionDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs, baseUrl: options.baseUrl };
+  const { orm, logger, chargebackStands } = options;
+  const deps: RefundSendingDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs, baseUrl: options.baseUrl, chargebackStands };
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);
@@ -120,6 +124,7 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
 
   return {
     queues: queue ? [queue] : [],
+    chargebackStands,
     enqueue,
     refundLiveTest(paymentId) {
       void approveLiveTest(paymentId).then((refundId) => {

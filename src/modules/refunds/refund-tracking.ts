@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { mailableAddress, REFUND_ARRIVES_WITHIN } from '../notifications';
+import { isTrackingTokenShape, mailableAddress, REFUND_ARRIVES_WITHIN } from '../notifications';
 import { CHARGEBACK_STANDS_REASON } from './refund.service';
 import { RefundStatus } from './refund.entity';
-import { isTrackingTokenShape, trackingTokenHash } from './refund-tracking-token';
+import { trackingTokenHash } from './refund-tracking-token';
 import { trackedRefundByTokenHash, type TrackedRefundRow } from './refund-store';
 
 /**

@@ -47,7 +47,7 @@ export class RefundResolver {
     const admin = adminOrNull(context);
     // Sellers still cannot refund: a session only asks, for a payment of one of its seller's shops; finance decides.
     const ownSeller = admin ? null : currentSession(context).sellerId;
-    const refund = await requestRefund(context.em, admin, paymentId, reason, ownSeller, amount ?? null);
+    const refund = await requestRefund(context.em, context.services.refunds.chargebackStands, admin, paymentId, reason, ownSeller, amount ?? null);
     context.services.logger.info({ requestId: context.requestId, refundId: refund.id, paymentId, adminId: admin?.id ?? null }, 'refund requested');
     return refund;
   }
@@ -60,7 +60,7 @@ export class RefundResolver {
     @Ctx() context: GraphQLContext,
   ): Promise<Refund> {
     const admin = currentAdmin(context);
-    const refund = await approveRefund(context.em, admin, id, note);
+    const refund = await approveRefund(context.em, context.services.refunds.chargebackStands, admin, id, note);
     context.services.logger.info({ requestId: context.requestId, refundId: refund.id, adminId: admin.id }, 'refund approved');
     context.services.refunds.enqueue(refund.id);
     return refund;

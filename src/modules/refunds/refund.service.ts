@@ -4,9 +4,8 @@ import type { Logger } from 'pino';
 import { type Admin, reviewQueue } from '../admins';
 import { optionalReason, validReason } from '../../shared/reason';
 import { recordAudit } from '../audit';
-import { chargebackStands } from '../disputes';
 import { bookLiveTestRefund, bookRefund, bookRefundReversal } from '../ledger';
-import { Payment, movePayment, PaymentStatus, findPayment, findSellerPayment } from '../payments';
+import { Payment, movePayment, PaymentStatus, findPayment, findSellerPayment, paymentPayload } from '../payments';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';
@@ -19,9 +18,15 @@ import { fullyRefunded, refundableRemaining, refundAmountOf } from './refund-rul
 import { refundPayload } from './refund-payload';
 import { emit } from '../webhooks';
 import { noticeRefund, queueRefundNotice, queueRefundRequestedMail } from '../notifications';
-import { newTrackingToken } from './refund-tracking-token';
+import { newTrackingToken, noticeTrackingToken } from './refund-tracking-token';
 import type { Page } from '../../shared/pagination';
 import type { ListOrder } from '../../shared/list-order';
+
+/**
+ * Whether a chargeback stands against the payment: then no refund may be requested, approved or sent. Disputes
+ * answer it; it is handed in at start (RefundJobs.chargebackStands), since disputes read refunds, not the reverse.
+ */
+export type ChargebackCheck = (em: EntityManager, paymentId: string) => Promise<boolean>;
 
 export function refundAgeSeconds(refund: Refund, now = Date.now()): number {
   return Math.max(0, Math.floor((now - refund.createdAt.getTime()) / 1000));
@@ -42,6 +47,7 @@ export function isPastReviewWindow(refund: Refund, now = Date.now()): boolean {
  */
 export async function requestRefund(
   em: EntityManager,
+  chargebackStands: ChargebackCheck,
   admin: Admin | null,
   paymentId: string,
   reason: string,
@@ -77,7 +83,7 @@ export async function requestRefund(
  * with withdrawals: of two admins approving at once, one wins and the other is told the refund is no longer
  * requested, and no race lets a requester approve. The caller then hands the refund to the refund jobs.
  */
-export async function approveRefund(em: EntityManager, admin: Admin, refundId: string, note?: string | null): Promise<Refund> {
+export async function approveRefund(em: EntityManager, chargebackStands: ChargebackCheck, admin: Admin, refundId: string, note?: string | null): Promise<Refund> {
   const refund = await findRefund(em, refundId);
   // Checked again when the refund is sent (executeRefund), under the payment's lock: a chargeback may land in between.
   if (await chargebackStands(em, refund.payment.id)) throw domainError('REFUND_CHARGEBACK_STANDS');
@@ -132,6 +138,9 @@ export interface RefundExecutionDeps {
   baseUrl: string;
 }
 
+/** Sending a refund also asks whether a chargeback stands (checked under the payment's lock). */
+export type RefundSendingDeps = RefundExecutionDeps & { chargebackStands: ChargebackCheck };
+
 export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-unknown' | 'awaiting-acquirer';
 
 /**
@@ -144,7 +153,7 @@ export type ExecutionOutcome = 'refunded' | 'failed' | 'not-claimed' | 'outcome-
  *     amount, customer credited). The ledger's (refund, kind, account) unique index is the last guard.
  * A decline marks the refund `failed`; an exception (outcome unknown) leaves it `processing` for a retry.
  */
-export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string): Promise<ExecutionOutcome> {
+export async function executeRefund(em: EntityManager, deps: RefundSendingDeps, refundId: string): Promise<ExecutionOutcome> {
   const claim = { id: refundId, changes: { claimedAt: new Date(), attempts: raw('"attempts" + 1') } as Partial<Refund> };
   const claimed =
     (await applyMove(em, REFUND_LIFECYCLE, Refund, 'claim', claim)) ??
@@ -154,7 +163,7 @@ export async function executeRefund(em: EntityManager, deps: RefundExecutionDeps
   const refund = await em.findOneOrFail(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   const payment = refund.payment;
   if (!payment.processorReference) return failRefund(em, deps, refund, 'no_authorization_reference');
-  if (await chargebackStandsLocked(em, payment.id)) return failRefund(em, deps, refund, CHARGEBACK_STANDS_REASON);
+  if (await chargebackStandsLocked(em, deps.chargebackStands, payment.id)) return failRefund(em, deps, refund, CHARGEBACK_STANDS_REASON);
 
   let result;
   try {
@@ -176,7 +185,7 @@ export const CHARGEBACK_STANDS_REASON = 'chargeback_stands';
  * exclusively while it books (dispute.service.ts): either the chargeback landed first and the refund is not
  * sent, or this refund is already `processing` when the chargeback is booked, which then goes to the platform.
  */
-function chargebackStandsLocked(em: EntityManager, paymentId: string): Promise<boolean> {
+function chargebackStandsLocked(em: EntityManager, chargebackStands: ChargebackCheck, paymentId: string): Promise<boolean> {
   return em.transactional(async (tx) => {
     await tx.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_READ, fields: ['id'] });
     return chargebackStands(tx, paymentId);
@@ -223,12 +232,12 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
       populate: ['payment', 'payment.shop', 'payment.shop.seller'],
       effects: {
         journal: (t, r) => book(t, r.payment, r.payment.shop.seller, r),
-        event: (t, r, type) => emit(t, { payment: r.payment, type: type as 'payment.refunded', baseUrl: deps.baseUrl, refund: refundPayload(r) }),
+        event: (t, r, type) => emit(t, { payment: r.payment, type: type as 'payment.refunded', payload: paymentPayload(r.payment, deps.baseUrl), refund: refundPayload(r) }),
       },
     });
     if (!done) throw new Error(`refund ${refundId} left processing while its payment was locked`);
     // The customer's refund notice, when the payment has an address (src/modules/notifications/).
-    await queueRefundNotice(tx, done);
+    await queueRefundNotice(tx, done, () => noticeTrackingToken(tx, done.id));
     return true;
   });
   if (booked) deps.logger.info({ refundId, paymentId, amount: refund.amount }, 'refund carried out');
@@ -297,7 +306,7 @@ async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: 
       event: async (tx, done, type) => {
         // The seller is told with the event, in the move's transaction (src/modules/notifications/).
         await noticeRefund(tx, done, 'refund-failed', reason);
-        return emit(tx, { payment: done.payment, type: type as 'refund.failed', baseUrl: deps.baseUrl, refund: refundPayload(done) });
+        return emit(tx, { payment: done.payment, type: type as 'refund.failed', payload: paymentPayload(done.payment, deps.baseUrl), refund: refundPayload(done) });
       },
     },
   });

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Payment, paymentPayload, type PaymentView, PaymentStatus } from '../payments';
-import { randomBase62 } from '../../shared/random-id';
+import type { Payment } from '../payments';
 import { type Shop, shopReceives, type WebhookEventType } from '../identity';
 import { eventInsertPart, nextEventSequence } from './outbox-store';
 import { deliveryWrittenIn } from './wake-on-commit';
@@ -19,11 +18,14 @@ export type EventSubjects = { refund?: object; withdrawal?: object; test?: true 
 /** `test: true` for a live test's events; nothing at all for any other payment, whose bodies stay as they were. */
 const liveTestMark = (test: boolean): Pick<EventSubjects, 'test'> => (test ? { test: true } : {});
 
-/** A payment event (payment.*, refund.*); `refund` (refund events) is added to the body next to `payment`. */
+/**
+ * A payment event (payment.*, refund.*). Payments own the event and hand over its `payload` ready (their
+ * paymentPayload), so the outbox loads nothing of payments; `refund` (refund events) is added to the body next to it.
+ */
 export interface PaymentEvent {
   payment: Payment;
   type: PaymentEventType;
-  baseUrl: string;
+  payload: object;
   refund?: object;
 }
 
@@ -34,10 +36,13 @@ export interface WithdrawalEvent {
   payload: object;
 }
 
-/** The settings page's test event for `testFor`: a sample payment.completed, always delivered (the caller checked the URL). */
+/**
+ * The settings page's test event for `testFor`: a sample payment.completed, always delivered (the caller checked the
+ * URL). `samplePayment` is the payload of a payment created at the event's time (payments' samplePaymentPayload).
+ */
 export interface TestEvent {
   testFor: Shop;
-  baseUrl: string;
+  samplePayment: (createdAt: Date) => object;
 }
 
 export type OutboxEvent = PaymentEvent | WithdrawalEvent | TestEvent;
@@ -62,25 +67,25 @@ export const deliveryEmittedWith = (event: WebhookEvent): WebhookDelivery | unde
  * The caller holds the payment's row lock (its conditional UPDATE), so the per-payment sequence cannot be taken
  * twice; the unique (payment, sequence) index is the backstop.
  */
-async function writePaymentEvent(tx: EntityManager, { payment, type, baseUrl, refund }: PaymentEvent): Promise<WebhookEvent> {
+async function writePaymentEvent(tx: EntityManager, { payment, type, payload, refund }: PaymentEvent): Promise<WebhookEvent> {
   const next = await nextEventSequence(tx, 'payment_id', payment.id);
   const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: next, body: '' });
-  event.body = eventBody(event, { payment: paymentPayload(payment, baseUrl), ...(refund ? { refund } : {}), ...liveTestMark(payment.test) }, payment.shop);
+  event.body = eventBody(event, { payment: payload, ...(refund ? { refund } : {}), ...liveTestMark(payment.test) }, payment.shop);
   deliverIfChosen(tx, event, payment);
   return event;
 }
 
 /**
  * emit's statement form, for a payment move made as one statement (checkout/completion-statement.ts): the event and
- * its delivery as CTEs, the sequence taken by the INSERT itself (outbox-store.ts, eventInsertPart). `payment` holds
- * the fields as they are after the change. The statement's caller raises deliveriesCommitted when it wrote a delivery.
+ * its delivery as CTEs, the sequence taken by the INSERT itself (outbox-store.ts, eventInsertPart). `payload` shows
+ * the payment as it is after the change. The statement's caller raises deliveriesCommitted when it wrote a delivery.
  */
-export function emitInStatement(payment: PaymentView, shop: Pick<Shop, 'id' | 'name'>, type: PaymentEventType, baseUrl: string, test: boolean, traceparent: string | null) {
+export function emitInStatement(paymentId: string, payload: object, shop: Pick<Shop, 'id' | 'name'>, type: PaymentEventType, test: boolean, traceparent: string | null) {
   const id = newWebhookEventId();
   const createdAt = new Date();
-  const { head, tail } = bodyAround({ id, type, createdAt }, { payment: paymentPayload(payment, baseUrl), ...liveTestMark(test) }, shop);
+  const { head, tail } = bodyAround({ id, type, createdAt }, { payment: payload, ...liveTestMark(test) }, shop);
   const sentToAll = shopReceives([], type);
-  return eventInsertPart({ id, type, createdAt, head, tail, paymentId: payment.id, sentToAll, deliveryId: newWebhookDeliveryId(), traceparent });
+  return eventInsertPart({ id, type, createdAt, head, tail, paymentId, sentToAll, deliveryId: newWebhookDeliveryId(), traceparent });
 }
 
 /**
@@ -112,22 +117,11 @@ function deliver(tx: EntityManager, event: WebhookEvent, payment: Payment | null
 
 /**
  * A test delivery from the shop settings: a sample `payment.completed` body about a payment that does
- * not exist (its id starts `pay_TEST`), sent once with `X-Service-Test: true`.
+ * not exist, sent once with `X-Service-Test: true`.
  */
-function writeTestEvent(tx: EntityManager, { testFor: shop, baseUrl }: TestEvent): WebhookEvent {
+function writeTestEvent(tx: EntityManager, { testFor: shop, samplePayment }: TestEvent): WebhookEvent {
   const event = tx.create(WebhookEvent, { shop, payment: null, type: 'payment.completed', sequence: 1, body: '', test: true });
-  const sample: PaymentView = {
-    id: `pay_TEST${randomBase62(20)}`,
-    amount: 5000,
-    currency: 'usd',
-    status: PaymentStatus.COMPLETED,
-    customerEmail: 'customer@example.com',
-    customerName: 'Test Customer',
-    metadata: { order_id: 'test-order' },
-    createdAt: event.createdAt,
-    completedAt: event.createdAt,
-  };
-  event.body = eventBody(event, { payment: paymentPayload(sample, baseUrl) }, shop);
+  event.body = eventBody(event, { payment: samplePayment(event.createdAt) }, shop);
   deliver(tx, event, null);
   return event;
 }

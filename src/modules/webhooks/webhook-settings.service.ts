@@ -16,7 +16,10 @@ import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagi
 /** What the webhook settings need besides the unit of work: built once at start. */
 export interface WebhookServices {
   urlPolicy: WebhookUrlPolicy;
-  baseUrl: string;
+  /** `checkWebhookUrl` under that policy, for what sets a URL outside this module (a shop created with one). */
+  checkUrl: (url: string) => Promise<string>;
+  /** The test delivery's payment payload, created at the given time (payments build every payment payload). */
+  samplePayment: (createdAt: Date) => object;
   /** Tells the relay a re-sent delivery is due now (a new one wakes it when its transaction commits). */
   wake(): void;
   /** Test deliveries per shop per minute (WEBHOOK_TEST_DELIVERIES_PER_MINUTE), keyed by shop id. */
@@ -90,7 +93,7 @@ export async function sendTestDelivery(em: EntityManager, admin: Admin | null, s
   if (!shop.webhookUrl) throw domainError('WEBHOOK_URL_NOT_SET');
   const decision = await services.testDeliveries.consume(shop.id);
   if (!decision.allowed) throw domainError('WEBHOOK_TEST_RATE_LIMITED', decision.limit, decision.retryAfterSeconds);
-  const delivery = deliveryEmittedWith(await emit(em, { testFor: shop, baseUrl: services.baseUrl }))!;
+  const delivery = deliveryEmittedWith(await emit(em, { testFor: shop, samplePayment: services.samplePayment }))!;
   auditIfAdmin(em, admin, { action: 'shop.webhook_test_sent', targetType: 'shop', targetId: shop.id, details: { deliveryId: delivery.id, url: shop.webhookUrl } });
   await em.flush();
   return delivery;

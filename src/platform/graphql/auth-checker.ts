@@ -1,8 +1,5 @@
 import type { AuthChecker } from 'type-graphql';
-// Identity's files, not its index: identity's resolvers import this file, and its index re-exports them.
-import { READ_ONLY_SESSION_MAY_RUN } from '../../modules/identity/session-standing';
-import type { AccountStatus } from '../../modules/identity/account-status';
-import { Seller } from '../../modules/identity/seller.entity';
+import type { AccountStatus } from '../../modules/identity';
 import { recordRefusal, redactSecrets } from '../../modules/audit';
 import { domainError } from '../../shared/errors';
 import type { Admin } from '../../modules/admins';
@@ -19,7 +16,7 @@ const DUTIES: readonly Role[] = ['SUPPORT', 'FINANCE', 'OWNER'] satisfies AdminD
 export const authChecker: AuthChecker<GraphQLContext, Role> = ({ context, info, args }, roles) => {
   const { actor } = context;
   // A session whose shop an admin deactivated or closed reads, and changes nothing (docs/dashboard.md, "Standing of a session").
-  if (actor.kind === 'session' && actor.changesRefused && info.parentType.name === 'Mutation' && !READ_ONLY_SESSION_MAY_RUN.has(info.fieldName)) {
+  if (actor.kind === 'session' && actor.changesRefused && info.parentType.name === 'Mutation' && !context.services.accounts.sessionRules.readOnlyMayRun.has(info.fieldName)) {
     throw domainError(actor.changesRefused);
   }
   const held = rolesOf(context.actor);
@@ -74,7 +71,7 @@ export async function sellerAccountStatus(context: GraphQLContext): Promise<Acco
   const { actor } = context;
   if (actor.kind === 'seller') return actor.accountStatus;
   // A dashboard session is not on the create hot path: its seller's status is read when it is needed.
-  if (actor.kind === 'session') return (await context.em.findOneOrFail(Seller, { id: actor.sellerId })).accountStatus;
+  if (actor.kind === 'session') return context.services.accounts.sessionRules.accountStatusOf(context.em, actor.sellerId);
   throw domainError('FORBIDDEN');
 }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
-import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox } from '../../modules/identity';
+import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox, SessionRules, NewSignInNotice } from '../../modules/identity';
 import { sessionCookies, type CookieMode, type SessionCookies } from '../http/session-cookies';
 import { clientAddress, locals } from '../http/request-context';
 import { deviceTokenOf, setDeviceCookie } from '../http/device-cookie';
@@ -58,6 +58,10 @@ export interface AppServices {
     cookies: CookieMode;
     /** PASSWORD_RESET_MAILS_PER_HOUR: reset mails per e-mail address, whoever asks (keyed by the address's hash). */
     resetMailsPerAddress: RateLimiter;
+    /** Identity's rules for a session, which the auth checker applies (src/modules/identity/session-standing.ts). */
+    sessionRules: SessionRules;
+    /** Tells the seller of a sign-in from a new browser: notifications' notice, which identity does not import. */
+    noticeNewSignIn: NewSignInNotice;
   };
 }
 

@@ -8,11 +8,7 @@ import { paymentFee, LedgerEntry } from '../ledger';
 import { Refund } from '../refunds';
 import { Shop } from '../identity';
 import { WebhookDelivery } from '../webhooks';
-import { Payment } from './payment.entity';
-import { searchPayments } from './payment-search';
-import { CheckoutStage, PaymentStatus } from './payment-status';
-import type { PaymentView } from './payment-view';
-import { PaymentList } from './payment.types';
+import { CheckoutStage, Payment, PaymentList, PaymentStatus, searchPayments, type PaymentView } from '../payments';
 import type { Page } from '../../shared/pagination';
 import { PageArgs } from '../../shared/pagination';
 import { ListOrder } from '../../shared/list-order';
@@ -70,7 +66,7 @@ export class PaymentAdminResolver {
   @Authorized('SELLER', 'ADMIN')
   @FieldResolver(() => Shop)
   // Typed by shape, not as the entity class: a seller's API key reads a plain view of its own payment
-  // (payment.resolver.ts), which has no `shop`, and type-graphql would otherwise make an empty entity of it.
+  // (payments' payment.resolver.ts), which has no `shop`, and type-graphql would otherwise make an empty entity of it.
   async shop(@Root() payment: PaymentView & { shop?: Shop }, @Ctx() context: GraphQLContext): Promise<Shop> {
     // Such a view is only ever the calling seller's own payment: its shop is the caller's.
     const shopId = payment.shop ? payment.shop.id : sellerShopId(context);

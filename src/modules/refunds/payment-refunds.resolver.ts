@@ -1,0 +1,27 @@
+import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { SafeIntResolver } from 'graphql-scalars';
+import type { GraphQLContext } from '../../platform/graphql/context';
+import { Payment, PaymentStatus } from '../payments';
+import { RefundStatus } from './refund.entity';
+import { refundableRemaining } from './refund-rules';
+
+/**
+ * What the dashboard shows of a payment's refunds (docs/dashboard.md, "Payments and refunds"): what went back to
+ * the card and what may still be asked back. Refunds add these fields to the payment's type, as they know payments.
+ */
+@Resolver(() => Payment)
+export class PaymentRefundsResolver {
+  @Authorized('SESSION', 'ADMIN')
+  @FieldResolver(() => SafeIntResolver, { description: 'Integer cents refunded to the card so far (refunds carried out, less any the acquirer reversed).' })
+  async refundedAmount(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<number> {
+    const refunds = await context.loaders.refundsOfPayment.load(payment.id);
+    return refunds.filter((r) => r.status === RefundStatus.REFUNDED).reduce((sum, r) => sum + r.amount, 0);
+  }
+
+  @Authorized('SESSION', 'ADMIN')
+  @FieldResolver(() => SafeIntResolver, { description: 'Integer cents a new refund request may still ask for (0 unless completed; open requests count).' })
+  async refundableAmount(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<number> {
+    if (payment.status !== PaymentStatus.COMPLETED) return 0;
+    return refundableRemaining(payment.amount, await context.loaders.refundsOfPayment.load(payment.id));
+  }
+}
