@@ -1,10 +1,8 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import { Admin } from './src/modules/admins/admin.entity';
 import { AdminToken } from './src/modules/admins/admin-token.entity';
 import { EmailVerification, SellerSession } from './src/modules/identity/seller-session.entity';
 import { AuditEntry } from './src/modules/audit/audit-entry.entity';
-import { MIGRATIONS } from './src/platform/db/migrations';
 import { LedgerEntry } from './src/modules/ledger/ledger-entry.entity';
 import { IdempotencyRecord } from './src/modules/payments/idempotency-record.entity';
 import { Payment } from './src/modules/payments/payment.entity';
@@ -22,7 +20,8 @@ import { MailOutboxEntry } from './src/modules/notifications/mail-outbox.entity'
 export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry, SellerSession, EmailVerification, Dispute, MailOutboxEntry];
 
 /**
- * The ORM settings for one PostgreSQL database; every entity and migration is listed, none discovered from disk.
+ * The ORM settings for one PostgreSQL database; every entity is listed, none discovered from disk (the migrations
+ * are listed in src/platform/db/migrations and given to the migrator when it is needed: migratorOf in database.ts).
  * `statementTimeoutMs` (0: none) makes PostgreSQL cancel any statement running longer, so one caller's heavy
  * query cannot hold a connection and the server's work for long (sent at connect, as `statement_timeout`).
  */
@@ -30,13 +29,12 @@ export function ormConfig(clientUrl: string, poolSize = 10, statementTimeoutMs =
   return defineConfig({
     clientUrl,
     entities: ENTITIES,
-    extensions: [Migrator],
     forceUtcTimezone: true,
     discovery: { disableDynamicFileAccess: true },
     // Bounded waits: while PostgreSQL is down a request fails within seconds (503), it never hangs.
     pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000 },
     driverOptions: { connection: { connectionTimeoutMillis: 3000, query_timeout: 15000, statement_timeout: statementTimeoutMs || undefined } },
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: { transactional: true, allOrNothing: true, snapshot: false, silent: true },
     allowGlobalContext: false,
     debug: false,
   });

@@ -5,10 +5,11 @@ import { Admin } from '../../src/modules/admins/admin.entity';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminForToken } from '../../src/modules/admins/admin.service';
-import { MIGRATIONS } from '../../src/platform/db/migrations';
+import { MIGRATION_NAMES } from '../../src/platform/db/migrations';
 import { randomHex, sha256Hex } from '../../src/shared/secrets';
 import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
+import { migratorOf } from '../../src/platform/db/database';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 import { useTestService } from '../support/test-service';
 
@@ -149,8 +150,8 @@ describe('upgrading (Migration20261129010000_own_admin_credentials)', () => {
   });
 
   test('issuers come from the audit log; a live token issued for another admin is revoked (and audited), the others keep working', async () => {
-    const index = MIGRATIONS.findIndex((m) => m.name === 'Migration20261129010000_own_admin_credentials');
-    await orm.getMigrator().up({ to: MIGRATIONS[index - 1].name });
+    const index = MIGRATION_NAMES.indexOf('Migration20261129010000_own_admin_credentials');
+    await migratorOf(orm).up({ to: MIGRATION_NAMES[index - 1] });
     const sql = orm.em.getConnection();
     await sql.execute(`insert into admins (id, email, role, created_at) values ('adm_owner', 'owner@payments.example', 'owner', now()), ('adm_fin', 'fin@payments.example', 'finance', now())`);
     const tokens = { cli: `adm_${'1'.repeat(64)}`, self: `adm_${'2'.repeat(64)}`, byOwner: `adm_${'3'.repeat(64)}`, byOwnerRevoked: `adm_${'4'.repeat(64)}` };
@@ -166,7 +167,7 @@ describe('upgrading (Migration20261129010000_own_admin_credentials)', () => {
     await issued('adm_owner', 'atk_owner');
     await issued('adm_owner', 'atk_owner_old');
 
-    await orm.getMigrator().up();
+    await migratorOf(orm).up();
 
     const after = await sql.execute(`select id, issued_by_id, revoked_at is not null as revoked from admin_tokens order by id`);
     expect(after).toEqual([

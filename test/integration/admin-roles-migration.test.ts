@@ -3,6 +3,7 @@ import { ormConfig } from '../../mikro-orm.config';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminForToken } from '../../src/modules/admins/admin.service';
 import { sha256Hex } from '../../src/shared/secrets';
+import { migratorOf } from '../../src/platform/db/database';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 
 /** An admin created before roles existed keeps working after the migration, as an owner (docs/admin.md). */
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 test('the admin of the old schema becomes an owner whose token still works, for 90 days from the migration', async () => {
-  const migrator = orm.getMigrator();
+  const migrator = migratorOf(orm);
   await migrator.up({ to: 'Migration20261124000000_admin_console' });
   const token = `adm_${'ab'.repeat(32)}`;
   await orm.em.getConnection().execute(`insert into admins (id, email, token_hash, created_at) values ('adm_old', 'old@payments.example', ?, now() - interval '400 days')`, [sha256Hex(token)]);

@@ -4,6 +4,7 @@ import { ormConfig } from '../../mikro-orm.config';
 import { keyId } from '../../src/modules/identity/secret-box';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
+import { migratorOf } from '../../src/platform/db/database';
 import { createEmptyDatabase, dropDatabase } from '../support/databases';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';
 import { useTestService } from '../support/test-service';
@@ -90,7 +91,7 @@ describe('the migration', () => {
   });
 
   test('keeps the last four of numbers stored in the clear, and puts operator-typed addresses in their normal form (leaving a clash alone)', async () => {
-    const migrator = orm.getMigrator();
+    const migrator = migratorOf(orm);
     await migrator.up({ to: 'Migration20261129010000_own_admin_credentials' });
     const db = orm.em.getConnection();
     await db.execute(`insert into "sellers" ("id", "email", "status", "account_status", "created_at", "payout_account_holder", "payout_account_number")

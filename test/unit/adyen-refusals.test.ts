@@ -1,4 +1,4 @@
-import { HttpClientException } from '@adyen/api-library';
+import HttpClientException from '@adyen/api-library/lib/src/httpClient/httpClientException';
 import { refundReasonNote } from '../../ui/dashboard/src/format';
 import { AdyenOutcomeUnknown, refusalOf, refusalReason } from '../../src/platform/processor/adyen/adyen-processor';
 

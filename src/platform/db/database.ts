@@ -1,3 +1,4 @@
+import type { IMigrator } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
@@ -7,6 +8,7 @@ import { StartupError } from '../../shared/startup-error';
 import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { enableAsyncContextOnlyWhileRunning } from '../../shared/async-context';
+import { loadMigrations, MIGRATION_NAMES } from './migrations';
 
 export interface Database {
   orm: MikroORM;
@@ -53,8 +55,10 @@ async function connect(url: string, config: Config, logger: Logger, how: { embed
   // MikroORM would create a missing database; only DATABASE_CREATE=1 asks for that (a misspelt name must not start empty).
   const orm = await MikroORM.init({ ...ormConfig(url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
   try {
-    if (how.embedded) await migrateEmbedded(orm, url, logger);
-    else await migrate(orm, logger);
+    if (await migrationsPending(orm)) {
+      if (how.embedded) await migrateEmbedded(orm, url, logger);
+      else await migrate(orm, logger);
+    }
     if (pooled && config.databaseStatementTimeoutMs > 0) await warnWithoutRoleTimeout(orm, logger);
   } catch (error) {
     await orm.close();
@@ -70,6 +74,25 @@ async function connect(url: string, config: Config, logger: Logger, how: { embed
   };
 }
 
+/**
+ * Whether a migration is missing from the migrator's table (or the table itself): one read, so a start on an
+ * up-to-date database never loads the migrator. The migrator writes every name in one transaction
+ * (`allOrNothing`), so a start beside another instance's migration sees none or all of its names.
+ */
+async function migrationsPending(orm: MikroORM): Promise<boolean> {
+  const [{ table }] = await orm.em.fork().execute<{ table: string | null }[]>("select to_regclass('mikro_orm_migrations')::text as table");
+  if (!table) return true;
+  const rows = await orm.em.fork().execute<{ name: string }[]>('select name from mikro_orm_migrations');
+  const applied = new Set(rows.map((row) => row.name));
+  return MIGRATION_NAMES.some((name) => !applied.has(name));
+}
+
+/** MikroORM's migrator over our migrations, loaded on first use (see `loadMigrations`). */
+export function migratorOf(orm: MikroORM): IMigrator {
+  if (!orm.config.get('migrations').migrationsList) orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: loadMigrations() });
+  return orm.getMigrator();
+}
+
 /** Any number to name the lock; only this service takes it. */
 const MIGRATION_LOCK = 746_211_903;
 
@@ -82,7 +105,7 @@ const MIGRATION_LOCK = 746_211_903;
  * never create it at once, and so the second one, which holds the lock, never waits on a connection beside it.
  */
 async function migrate(orm: MikroORM, logger: Logger): Promise<void> {
-  const migrator = orm.getMigrator();
+  const migrator = migratorOf(orm);
   await orm.em.fork().transactional(async (tx) => {
     await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
     await migrator.getExecutedMigrations();
@@ -105,7 +128,7 @@ async function migrateEmbedded(orm: MikroORM, url: string, logger: Logger): Prom
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const applied = await orm.getMigrator().up();
+    const applied = await migratorOf(orm).up();
     if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
   } finally {
     await lock.end();

@@ -1,4 +1,9 @@
-import { CheckoutAPI, Client, EnvironmentEnum, HttpClientException, Types } from '@adyen/api-library';
+// The files the service uses, not the package's index: that loads every Adyen API's typings (over a second of CPU).
+import Client from '@adyen/api-library/lib/src/client';
+import { EnvironmentEnum } from '@adyen/api-library/lib/src/config';
+import HttpClientException from '@adyen/api-library/lib/src/httpClient/httpClientException';
+import CheckoutAPI from '@adyen/api-library/lib/src/services/checkout';
+import * as Checkout from '@adyen/api-library/lib/src/typings/checkout/models';
 import type { AdyenConfig } from '../../../shared/config';
 import type {
   AuthorizationLookup,
@@ -16,9 +21,9 @@ import { CheckoutHttpClient } from './checkout-http-client';
 import type { NotificationStore } from './notification-store';
 import { failureCodeOfReasonText, failureCodeOfRefusal } from './refusal-reasons';
 
-type PaymentRequest = Types.checkout.PaymentRequest;
+type PaymentRequest = Checkout.PaymentRequest;
 type FinalResult = Exclude<AuthorizationResult, { kind: 'challenge' }>;
-const ResultCode = Types.checkout.PaymentResponse.ResultCodeEnum;
+const ResultCode = Checkout.PaymentResponse.ResultCodeEnum;
 
 /** The port's "outcome unknown": the payment or refund stays `processing` until a notification settles it. */
 export class AdyenOutcomeUnknown extends Error {
@@ -105,7 +110,7 @@ export class AdyenProcessor implements CardProcessor {
       amount: { currency: request.currency.toUpperCase(), value: request.amount },
       // Raw card data: allowed for merchants Adyen has enabled for it (PCI DSS SAQ D; docs/acquirers.md).
       paymentMethod: {
-        type: Types.checkout.CardDetails.TypeEnum.Scheme,
+        type: Checkout.CardDetails.TypeEnum.Scheme,
         number: card.number,
         expiryMonth: String(card.expMonth).padStart(2, '0'),
         expiryYear: String(card.expYear),
@@ -113,16 +118,16 @@ export class AdyenProcessor implements CardProcessor {
         ...(card.nameOnCard ? { holderName: card.nameOnCard } : {}),
       },
       returnUrl: request.returnUrl ?? '',
-      shopperInteraction: Types.checkout.PaymentRequest.ShopperInteractionEnum.Ecommerce,
-      channel: Types.checkout.PaymentRequest.ChannelEnum.Web,
+      shopperInteraction: Checkout.PaymentRequest.ShopperInteractionEnum.Ecommerce,
+      channel: Checkout.PaymentRequest.ChannelEnum.Web,
       // The redirect flow only: no third-party 3-D Secure script ever runs on our page.
-      authenticationData: { threeDSRequestData: { nativeThreeDS: Types.checkout.ThreeDSRequestData.NativeThreeDSEnum.Disabled } },
+      authenticationData: { threeDSRequestData: { nativeThreeDS: Checkout.ThreeDSRequestData.NativeThreeDSEnum.Disabled } },
       // The checkout page's origin: Adyen requires it for browser-based (channel Web) 3-D Secure 2.
       origin: this.origin,
       ...(browser ? { shopperIP: browser.ip } : {}),
       ...(browser ? { browserInfo: browserInfoOf(browser) } : {}),
     };
-    let answer: Types.checkout.PaymentResponse;
+    let answer: Checkout.PaymentResponse;
     try {
       answer = await this.call('payments', () => this.checkout.PaymentsApi.payments(payment, { idempotencyKey: request.paymentId }));
     } catch (error) {
@@ -138,7 +143,7 @@ export class AdyenProcessor implements CardProcessor {
    */
   async completeChallenge(reference: string, answer: ChallengeAnswer): Promise<FinalResult> {
     if (!('redirectResult' in answer)) return { kind: 'declined', code: 'authentication_failed', threeDs: 'failed' };
-    let details: Types.checkout.PaymentDetailsResponse;
+    let details: Checkout.PaymentDetailsResponse;
     try {
       details = await this.call('payments/details', () =>
         this.checkout.PaymentsApi.paymentsDetails({ details: { redirectResult: answer.redirectResult } }, { idempotencyKey: `${reference}-details` }),
@@ -160,7 +165,7 @@ export class AdyenProcessor implements CardProcessor {
    * never sent again.
    */
   async refund(request: RefundRequest): Promise<RefundResult> {
-    let answer: Types.checkout.PaymentRefundResponse;
+    let answer: Checkout.PaymentRefundResponse;
     try {
       answer = await this.call('refunds', () =>
         this.checkout.ModificationsApi.refundCapturedPayment(
@@ -205,7 +210,7 @@ export class AdyenProcessor implements CardProcessor {
     return { kind: 'declined', reason: found.reason || 'refund_failed' };
   }
 
-  private resultOf(answer: Types.checkout.PaymentResponse | Types.checkout.PaymentDetailsResponse, subject: string): AuthorizationResult {
+  private resultOf(answer: Checkout.PaymentResponse | Checkout.PaymentDetailsResponse, subject: string): AuthorizationResult {
     switch (answer.resultCode) {
       case ResultCode.Authorised:
         return { kind: 'approved', reference: answer.pspReference!, threeDs: null };
@@ -217,7 +222,7 @@ export class AdyenProcessor implements CardProcessor {
       case ResultCode.RedirectShopper:
       case ResultCode.ChallengeShopper:
       case ResultCode.IdentifyShopper: {
-        const redirect = redirectOf((answer as Types.checkout.PaymentResponse).action);
+        const redirect = redirectOf((answer as Checkout.PaymentResponse).action);
         // We ask for the redirect flow; a native 3-D Secure action cannot be run without Adyen's script.
         if (!redirect) return { kind: 'declined', code: 'authentication_failed', threeDs: 'failed' };
         return { kind: 'challenge', reference: subject, redirect };
@@ -262,7 +267,7 @@ export const BROWSER_DEFAULTS = Object.freeze({ language: 'en', colorDepth: 24, 
  * Secure 2): the headers come from the request, the screen, language and time zone from the page, and
  * BROWSER_DEFAULTS stand in for whatever the page did not send.
  */
-export function browserInfoOf(browser: ShopperBrowser): Types.checkout.BrowserInfo {
+export function browserInfoOf(browser: ShopperBrowser): Checkout.BrowserInfo {
   return {
     userAgent: browser.userAgent,
     acceptHeader: browser.acceptHeader,
@@ -275,7 +280,7 @@ export function browserInfoOf(browser: ShopperBrowser): Types.checkout.BrowserIn
   };
 }
 
-function redirectOf(action: Types.checkout.PaymentResponseAction | null | undefined): ChallengeRedirect | null {
+function redirectOf(action: Checkout.PaymentResponseAction | null | undefined): ChallengeRedirect | null {
   if (!action || action.type !== 'redirect' || !('url' in action) || !action.url) return null;
   const method = (action as { method?: string }).method === 'POST' ? 'POST' : 'GET';
   const data = (action as { data?: Record<string, string> }).data;

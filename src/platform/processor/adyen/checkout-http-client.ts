@@ -1,4 +1,5 @@
-import { HttpClientException, type Config } from '@adyen/api-library';
+import type Config from '@adyen/api-library/lib/src/config';
+import HttpClientException from '@adyen/api-library/lib/src/httpClient/httpClientException';
 import type ClientInterface from '@adyen/api-library/lib/src/httpClient/clientInterface';
 import LibraryConstants from '@adyen/api-library/lib/src/constants/libraryConstants';
 import type { IRequest } from '@adyen/api-library/lib/src/typings/requestOptions';

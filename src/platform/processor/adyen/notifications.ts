@@ -41,15 +41,16 @@ export function notificationItems(body: unknown): RawItem[] | null {
   return list.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item)) ? (list as RawItem[]) : null;
 }
 
+/** The library's validator alone (its package index loads every API's typings): loaded by the first check. */
+function validator(): typeof HmacValidator {
+  return (require('@adyen/api-library/lib/src/utils/hmacValidator') as { default: typeof HmacValidator }).default;
+}
+
 /**
  * Adyen's HMAC of one item (`additionalData.hmacSignature`), checked with the library's own validator. An
  * item without an amount is signed over empty amount fields, as Adyen signs it, so a malformed item from
  * Adyen is still recognised as Adyen's (and kept as rejected) while a forged one is refused.
  */
-/** Adyen's library loads slowly: only a service that takes Adyen's notifications loads it. */
-function validator(): typeof HmacValidator {
-  return (require('@adyen/api-library') as { hmacValidator: typeof HmacValidator }).hmacValidator;
-}
 
 export function signatureValid(item: RawItem | NotificationRequestItem, hmacKey: string): boolean {
   try {
