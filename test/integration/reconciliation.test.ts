@@ -11,8 +11,12 @@ import { useTestService } from '../support/test-service';
 
 jest.setTimeout(60_000);
 
-/** Small values so that a test never sleeps long (docs/checkout.md, "Reconciliation"). */
-const AFTER_MS = 300;
+/**
+ * Small values so that a test never sleeps long (docs/checkout.md, "Reconciliation"). RECONCILE_AFTER_MS must stay
+ * above the acquirer's answer time: a look-up while the refund call is still on its way finds nothing, and the
+ * refund is sent again (under the same idempotency key). A loaded test machine takes a few hundred milliseconds.
+ */
+const AFTER_MS = 1000;
 const INTERVAL_MS = 100;
 const SETTINGS = { RECONCILE_AFTER_MS: String(AFTER_MS), RECONCILE_INTERVAL_MS: String(INTERVAL_MS), RATE_LIMIT_PER_MINUTE: '1000' };
 /** "Within RECONCILE_AFTER_MS plus one sweep", with room for a slow shared CI machine. */

@@ -13,15 +13,31 @@ export async function beginLedgerSnapshot(tx: EntityManager): Promise<void> {
   await tx.execute('set local statement_timeout = 0');
 }
 
+/**
+ * How long the client waits for one of the check's scans. The connection's own read timeout (mikro-orm.config.ts,
+ * there to fail a request fast when PostgreSQL falls silent) would cut a scan of a large ledger short; a check
+ * that has not answered in an hour is stuck.
+ */
+export const LEDGER_SCAN_TIMEOUT_MS = 60 * 60_000;
+
+/** One scan in the check's transaction, with its own read timeout (set per query through knex: MikroORM's execute takes none). */
+async function scan<T>(tx: EntityManager, sql: string): Promise<T[]> {
+  const query = tx.getKnex().raw(sql).options({ query_timeout: LEDGER_SCAN_TIMEOUT_MS });
+  const transaction = tx.getTransactionContext();
+  const result: { rows: T[] } = await (transaction ? query.transacting(transaction) : query);
+  return result.rows;
+}
+
 /** The rows breaking one invariant (its SQL as ledger-invariants.ts writes it), each named by the invariant. */
 export async function selectViolations(tx: EntityManager, invariant: { name: string; sql: string }): Promise<LedgerViolation[]> {
-  const rows = await tx.execute<{ subject: string; detail: string }[]>(invariant.sql);
+  const rows = await scan<{ subject: string; detail: string }>(tx, invariant.sql);
   return rows.map((r) => ({ invariant: invariant.name, subject: String(r.subject), detail: String(r.detail) }));
 }
 
 /** How many sellers and ledger entries the check read. */
 export async function countSellersAndEntries(tx: EntityManager): Promise<{ sellers: number; entries: number }> {
-  const [counts] = await tx.execute<{ sellers: string; entries: string }[]>(
+  const [counts] = await scan<{ sellers: string; entries: string }>(
+    tx,
     'select (select count(*) from "sellers") as sellers, (select count(*) from "ledger_entries") as entries',
   );
   return { sellers: Number(counts.sellers), entries: Number(counts.entries) };
