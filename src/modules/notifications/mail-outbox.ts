@@ -1,3 +1,4 @@
+import { commitSignal } from '../../platform/db/commit-signal';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { prefixedId } from '../../shared/random-id';
@@ -13,11 +14,10 @@ export const newMailId = (): string => prefixedId('mail', 24);
 export const newChangeId = (): string => prefixedId('chg', 24);
 
 /**
- * The transactions of this process that wrote a mail row (mail-store.ts marks each write): the mail runtime wakes
- * its relay when one commits (src/modules/notifications/mail-runtime.ts), so the mail goes out at once rather than
- * at the next poll.
+ * Raised when a transaction of this process that wrote a mail row commits (mail-store.ts marks each write): the
+ * mail runtime wakes its relay (mail-runtime.ts), so the mail goes out at once rather than at the next poll.
  */
-export const MAIL_WRITTEN_IN = new WeakSet<object>();
+export const MAILS_COMMITTED = commitSignal();
 
 /** A seller notification as a feature asks for it (queueSellerNotice, mail-store.ts, writes it). */
 export interface SellerNotice {

@@ -1,5 +1,4 @@
 import Queue from 'bull';
-import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { smtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
@@ -8,7 +7,7 @@ import type { Config } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
 import { attemptMail, type MailDeliveryDeps } from './mail-delivery';
-import { MAIL_WRITTEN_IN } from './mail-outbox';
+import { MAILS_COMMITTED } from './mail-outbox';
 import { mailIdentity } from './mail-render';
 import { dueMails, markMailsEnqueued } from './mail-store';
 import { queueWebhookFailureNotices } from './webhook-failure-notices';
@@ -97,8 +96,8 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
   }
 
   const relay = startMailRelay(orm, dispatcher, settings.pollIntervalMs, logger);
-  const wakeOnCommit = new WakeOnMailCommit(() => relay.wake());
-  orm.em.getEventManager().registerSubscriber(wakeOnCommit);
+  orm.em.getEventManager().registerSubscriber(MAILS_COMMITTED.subscriber);
+  const stopListening = MAILS_COMMITTED.listen(() => relay.wake());
 
   let sweeping: Promise<number> | null = null;
   const sweep = () => {
@@ -120,7 +119,7 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
     sweep,
     async stop() {
       clearInterval(sweepTimer);
-      wakeOnCommit.active = false;
+      stopListening();
       await relay.stop();
       await sweeping?.catch(() => undefined);
       await stopQueue();
@@ -278,22 +277,6 @@ function openMailQueue(redisUrl: string, keyPrefix: string, logger: Logger) {
       for (const client of clients) client.disconnect();
     },
   };
-}
-
-/** Wakes the relay when a transaction of this process that wrote a mail row commits (MAIL_WRITTEN_IN). */
-class WakeOnMailCommit implements EventSubscriber {
-  active = true;
-  constructor(private readonly wake: () => void) {}
-
-  afterTransactionCommit(args: TransactionEventArgs): void {
-    if (!MAIL_WRITTEN_IN.has(args.em)) return;
-    MAIL_WRITTEN_IN.delete(args.em);
-    if (this.active) this.wake();
-  }
-
-  afterTransactionRollback(args: TransactionEventArgs): void {
-    MAIL_WRITTEN_IN.delete(args.em);
-  }
 }
 
 /** One mail attempt, with tracing on a span continuing the trace the mail was written in (docs/operations.md, "Tracing"). */

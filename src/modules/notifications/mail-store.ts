@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentTraceparent, tracingOn } from '../../platform/observability/tracing';
 import { SELLER_NOTICES, type CustomerMailKind } from './mail-kinds';
-import { MAIL_WRITTEN_IN, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
+import { MAILS_COMMITTED, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
 
 // The mail outbox's SQL (`mail_outbox`, docs/decisions/0001-mail-outbox.md): writing a mail in the caller's
 // transaction, the relay's look for due mails, a worker's claim and what it keeps of the message, and one mail
-// read whole. Every write of a mail row marks its transaction in MAIL_WRITTEN_IN, so the relay wakes at its commit.
+// read whole. Every write of a mail row marks its transaction (MAILS_COMMITTED), so the relay wakes at its commit.
 
 /**
  * A mail to a customer (the refund notice), written in the caller's transaction, exactly when what it tells of
@@ -23,7 +23,7 @@ export async function queueCustomerMail(
      returning "id"`,
     [newMailId(), mail.kind, mail.subjectId, mail.recipient, mail.sellerId, mail.shopId, mail.paymentId, JSON.stringify(mail.params ?? {}), currentTraceparent()],
   );
-  if (rows.length > 0) MAIL_WRITTEN_IN.add(tx);
+  if (rows.length > 0) MAILS_COMMITTED.markWrittenIn(tx);
   return rows.length > 0;
 }
 
@@ -51,7 +51,7 @@ export async function queueSellerNotice(tx: EntityManager, notice: SellerNotice)
       notice.sellerId ?? null, SELLER_NOTICES[notice.kind],
     ],
   );
-  if (rows.length > 0) MAIL_WRITTEN_IN.add(tx);
+  if (rows.length > 0) MAILS_COMMITTED.markWrittenIn(tx);
   return rows.length > 0;
 }
 
@@ -68,7 +68,7 @@ export async function queueRefundReviewDueMail(tx: EntityManager, mail: { subjec
      returning "id"`,
     [newMailId(), mail.subjectId, mail.recipient, mail.paymentId, JSON.stringify(mail.params), currentTraceparent()],
   );
-  if (rows.length > 0) MAIL_WRITTEN_IN.add(tx);
+  if (rows.length > 0) MAILS_COMMITTED.markWrittenIn(tx);
   return rows.length > 0;
 }
 
