@@ -1,5 +1,5 @@
 import type { IMigrator } from '@mikro-orm/core';
-import { MikroORM } from '@mikro-orm/postgresql';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ormConfig } from '../../../mikro-orm.config';
@@ -57,7 +57,7 @@ async function connect(url: string, config: Config, logger: Logger, how: { embed
   try {
     if (await migrationsPending(orm)) {
       if (how.embedded) await migrateEmbedded(orm, url, logger);
-      else await migrate(orm, logger);
+      else await migrateOnOwnConnections(url, logger);
     }
     if (pooled && config.databaseStatementTimeoutMs > 0) await warnWithoutRoleTimeout(orm, logger);
   } catch (error) {
@@ -91,6 +91,23 @@ async function migrationsPending(orm: MikroORM): Promise<boolean> {
 export function migratorOf(orm: MikroORM): IMigrator {
   if (!orm.config.get('migrations').migrationsList) orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: loadMigrations() });
   return orm.getMigrator();
+}
+
+/**
+ * The migrator's connections: no client read timeout (READ_TIMEOUT_MS is for requests) and no statement timeout,
+ * since rewriting a large table may take longer than any request should wait.
+ */
+export function migrationOrmConfig(url: string): Options {
+  return { ...ormConfig(url, 2, 0, 0), ensureDatabase: false };
+}
+
+async function migrateOnOwnConnections(url: string, logger: Logger): Promise<void> {
+  const orm = await MikroORM.init(migrationOrmConfig(url));
+  try {
+    await migrate(orm, logger);
+  } finally {
+    await orm.close();
+  }
 }
 
 /** Any number to name the lock; only this service takes it. */
