@@ -87,9 +87,15 @@ async function migrationsPending(orm: MikroORM): Promise<boolean> {
   return MIGRATION_NAMES.some((name) => !applied.has(name));
 }
 
-/** MikroORM's migrator over our migrations, loaded on first use (see `loadMigrations`). */
+/**
+ * MikroORM's migrator over our migrations, loaded on first use (see `loadMigrations`). Registered here rather than
+ * left to MikroORM, whose own look-up of the package resolves from the working directory, not from this file.
+ */
 export function migratorOf(orm: MikroORM): IMigrator {
-  if (!orm.config.get('migrations').migrationsList) orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: loadMigrations() });
+  if (!orm.config.get('migrations').migrationsList) {
+    orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: loadMigrations() });
+    (require('@mikro-orm/migrations') as typeof import('@mikro-orm/migrations')).Migrator.register(orm);
+  }
   return orm.getMigrator();
 }
 
