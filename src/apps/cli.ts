@@ -2,7 +2,7 @@ import './production-mode';
 import 'reflect-metadata';
 import { isEmailAddress } from '../shared/email';
 import { parseArgs } from 'node:util';
-import { ADMIN_ROLES, parseAdminRole, createAdmin, revokeAdmin, Admin } from '../modules/admins';
+import { ADMIN_ROLES, adminByEmail, parseAdminRole, createAdmin, revokeAdmin } from '../modules/admins';
 import { loadConfig, publicBaseUrl, type Config } from '../shared/config';
 import { adminSetupLink, inviteSeller, reencryptSecrets, createSecretBox, createSellerWithShop } from '../modules/identity';
 import { openDatabase } from '../platform/db/database';
@@ -50,7 +50,7 @@ const COMMANDS: Record<
     options: { email: { type: 'string' } },
     async run(em, o, config) {
       const email = required(o, 'email');
-      const admin = await em.findOne(Admin, { email });
+      const admin = await adminByEmail(em, email);
       if (!admin || admin.revokedAt) throw new UsageError(`No active admin has the email address ${email}`);
       return { admin_id: admin.id, setup_link: await adminSetupLink(em, admin.id, publicBaseUrl(config, config.port)) };
     },

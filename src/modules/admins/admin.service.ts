@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isEmailAddress, normalEmail } from '../../shared/email';
 import { domainError } from '../../shared/errors';
 import { digestsEqual, randomHex, sha256Hex } from '../../shared/secrets';
 import { recordAudit } from '../audit';
@@ -16,11 +17,17 @@ export interface NewAdmin {
   tokenTtlDays: number;
 }
 
-/** A new admin and their first bearer token, shown once; only the token's hash is stored. */
+/**
+ * A new admin and their first bearer token, shown once; only the token's hash is stored. The address is kept
+ * trimmed and in lower case, as a seller's, so sign-in and the CLI find the admin however it is typed.
+ */
 export async function createAdmin(em: EntityManager, input: NewAdmin): Promise<{ admin: Admin; token: string }> {
-  const admin = em.create(Admin, { email: input.email, role: input.role });
+  const email = normalEmail(input.email);
+  if (!isEmailAddress(email)) throw domainError('EMAIL_INVALID');
+  if (await adminByEmail(em, email)) throw domainError('EMAIL_TAKEN');
+  const admin = em.create(Admin, { email, role: input.role });
   const { token } = newToken(em, admin, null, input.tokenTtlDays);
-  recordAudit(em, null, { action: 'admin.created', targetType: 'admin', targetId: admin.id, details: { email: input.email, role: input.role } });
+  recordAudit(em, null, { action: 'admin.created', targetType: 'admin', targetId: admin.id, details: { email, role: input.role } });
   await em.flush();
   return { admin, token };
 }
@@ -80,16 +87,21 @@ export function listAdmins(em: EntityManager): Promise<Admin[]> {
   return em.find(Admin, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
+/** The admin with this address however it is typed (spaces around it, any case), or null. */
+export function adminByEmail(em: EntityManager, email: string): Promise<Admin | null> {
+  return em.findOne(Admin, { email: normalEmail(email) });
+}
+
 /**
  * Revokes an admin (operations CLI): every token of theirs is refused from the next request on, since
  * tokens are checked against the database on every request. Null when no admin has that address.
  */
 export async function revokeAdmin(em: EntityManager, email: string): Promise<Admin | null> {
-  const admin = await em.findOne(Admin, { email });
+  const admin = await adminByEmail(em, email);
   if (!admin) return null;
   if (!admin.revokedAt) {
     admin.revokedAt = new Date();
-    recordAudit(em, null, { action: 'admin.revoked', targetType: 'admin', targetId: admin.id, details: { email } });
+    recordAudit(em, null, { action: 'admin.revoked', targetType: 'admin', targetId: admin.id, details: { email: admin.email } });
     await em.flush();
   }
   return admin;

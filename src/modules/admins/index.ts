@@ -4,5 +4,5 @@ export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
 
 // Files that load other modules
-export { adminForToken, createAdmin, revokeAdmin } from './admin.service';
+export { adminByEmail, adminForToken, createAdmin, revokeAdmin } from './admin.service';
 export { AdminResolver } from './admin.resolver';

@@ -31,6 +31,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261130020000_back_office',
   'Migration20261201030000_live_tests',
   'Migration20261201010000_refund_tracking',
+  'Migration20261202000000_admin_emails',
 ];
 
 /**
