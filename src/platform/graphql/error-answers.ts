@@ -86,3 +86,21 @@ export function logGraphQLErrors(logger: Logger): ApolloServerPlugin<GraphQLCont
     },
   };
 }
+
+/**
+ * An execution error that says when to try again (UNAVAILABLE while the database is away) puts the wait in
+ * Retry-After, as an answer refused before execution does (graphql-server.ts). The answer stays HTTP 200 in
+ * GraphQL's shape; a guard that set the header already (a rate limit) keeps its own value.
+ */
+export function retryAfterOfErrors(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors({ errors, response }) {
+          const longest = Math.max(0, ...errors.map((error) => errorAnswer(unwrapResolverError(error)).shown.retryAfterSeconds ?? 0));
+          if (longest > 0 && !response.http.headers.has('retry-after')) response.http.headers.set('retry-after', String(longest));
+        },
+      };
+    },
+  };
+}

@@ -13,7 +13,7 @@ import { errorAnswer } from '../http/error-answer';
 import type { AppServices, GraphQLContext } from './context';
 import type { GraphQLLimits } from '../../shared/config';
 import { graphqlRequestsPerKey } from './concurrency-guards';
-import { errorFormatter, hideSuggestionsFromNonAdmins, logGraphQLErrors } from './error-answers';
+import { errorFormatter, hideSuggestionsFromNonAdmins, logGraphQLErrors, retryAfterOfErrors } from './error-answers';
 import { queryGuards } from './query-guards';
 
 export interface GraphQLOptions {
@@ -35,7 +35,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
     persistedQueries: false,
     // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logGraphQLErrors(logger), hideSuggestionsFromNonAdmins(), queryGuards(options.queryLimits, limits)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), logGraphQLErrors(logger), hideSuggestionsFromNonAdmins(), retryAfterOfErrors(), queryGuards(options.queryLimits, limits)],
   });
   await server.start();
   const router = express.Router();
