@@ -1,6 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import request from 'supertest';
-import { ormConfig } from '../../mikro-orm.config';
 import { Admin } from '../../src/modules/admins/admin.entity';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AdminToken } from '../../src/modules/admins/admin-token.entity';
@@ -10,7 +8,7 @@ import { randomHex, sha256Hex } from '../../src/shared/secrets';
 import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { migratorOf } from '../../src/platform/db/database';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useDatabaseToUpgrade } from '../support/migration-database';
 import { useTestService } from '../support/test-service';
 
 /**
@@ -138,18 +136,10 @@ describe('four eyes compares people, whatever credential each step came with', (
 });
 
 describe('upgrading (Migration20261129010000_own_admin_credentials)', () => {
-  let database: { name: string; url: string };
-  let orm: MikroORM;
-  beforeAll(async () => {
-    database = await createEmptyDatabase('payments_own_credentials');
-    orm = await MikroORM.init(ormConfig(database.url, 2));
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await dropDatabase(database.name);
-  });
+  const upgrading = useDatabaseToUpgrade('payments_own_credentials');
 
   test('issuers come from the audit log; a live token issued for another admin is revoked (and audited), the others keep working', async () => {
+    const { orm } = upgrading;
     const index = MIGRATION_NAMES.indexOf('Migration20261129010000_own_admin_credentials');
     await migratorOf(orm).up({ to: MIGRATION_NAMES[index - 1] });
     const sql = orm.em.getConnection();

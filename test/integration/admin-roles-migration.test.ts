@@ -1,25 +1,14 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../mikro-orm.config';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminForToken } from '../../src/modules/admins/admin.service';
 import { sha256Hex } from '../../src/shared/secrets';
 import { migratorOf } from '../../src/platform/db/database';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useDatabaseToUpgrade } from '../support/migration-database';
 
 /** An admin created before roles existed keeps working after the migration, as an owner (docs/admin.md). */
-let database: { name: string; url: string };
-let orm: MikroORM;
-
-beforeAll(async () => {
-  database = await createEmptyDatabase('payments_roles_migration');
-  orm = await MikroORM.init(ormConfig(database.url, 2));
-});
-afterAll(async () => {
-  await orm?.close();
-  await dropDatabase(database.name);
-});
+const upgrading = useDatabaseToUpgrade('payments_roles_migration');
 
 test('the admin of the old schema becomes an owner whose token still works, for 90 days from the migration', async () => {
+  const { orm } = upgrading;
   const migrator = migratorOf(orm);
   await migrator.up({ to: 'Migration20261124000000_admin_console' });
   const token = `adm_${'ab'.repeat(32)}`;

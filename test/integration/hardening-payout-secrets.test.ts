@@ -1,11 +1,9 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import request from 'supertest';
-import { ormConfig } from '../../mikro-orm.config';
 import { keyId } from '../../src/modules/identity/secret-box';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient } from '../support/admin-client';
 import { migratorOf } from '../../src/platform/db/database';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useDatabaseToUpgrade } from '../support/migration-database';
 import { dashboard, signUpSeller, STRONG_PASSWORD } from '../support/dashboard-client';
 import { useTestService } from '../support/test-service';
 
@@ -79,18 +77,10 @@ describe("sellers' e-mail addresses have one form, whoever creates the seller", 
 });
 
 describe('the migration', () => {
-  let database: { name: string; url: string };
-  let orm: MikroORM;
-  beforeAll(async () => {
-    database = await createEmptyDatabase('payments_hardening_migration');
-    orm = await MikroORM.init(ormConfig(database.url, 2));
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await dropDatabase(database.name);
-  });
+  const upgrading = useDatabaseToUpgrade('payments_hardening_migration');
 
   test('keeps the last four of numbers stored in the clear, and puts operator-typed addresses in their normal form (leaving a clash alone)', async () => {
+    const { orm } = upgrading;
     const migrator = migratorOf(orm);
     await migrator.up({ to: 'Migration20261129010000_own_admin_credentials' });
     const db = orm.em.getConnection();

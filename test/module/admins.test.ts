@@ -1,10 +1,8 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../mikro-orm.config';
 import { adminByEmail, createAdmin, revokeAdmin } from '../../src/modules/admins/admin.service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
 import { migratorOf } from '../../src/platform/db/database';
-import { createEmptyDatabase, dropDatabase } from '../support/databases';
+import { useDatabaseToUpgrade } from '../support/migration-database';
 import { useModuleDatabase } from '../support/module-database';
 import { refusedWith } from '../support/domain-errors';
 
@@ -43,18 +41,10 @@ test('the CLI finds and revokes an admin however the address is typed', async ()
 });
 
 describe('the migration of admins created before', () => {
-  let database: { name: string; url: string };
-  let orm: MikroORM;
-  beforeAll(async () => {
-    database = await createEmptyDatabase('admin_emails');
-    orm = await MikroORM.init(ormConfig(database.url, 2));
-  });
-  afterAll(async () => {
-    await orm?.close();
-    await dropDatabase(database.name);
-  });
+  const upgrading = useDatabaseToUpgrade('admin_emails');
 
   test('puts each address in its normal form, leaving one whose normal form another admin has', async () => {
+    const { orm } = upgrading;
     await migratorOf(orm).up({ to: 'Migration20261201010000_refund_tracking' });
     const sql = orm.em.getConnection();
     await sql.execute(`insert into "admins" ("id", "email", "role", "created_at")
