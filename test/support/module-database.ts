@@ -16,12 +16,14 @@ import { testRun } from './test-env';
 /**
  * The run's database for a module test: the services are called directly, with no HTTP server and no Redis.
  * Opened before the file's tests (migrating it if this worker is first) and closed after them. Each call of
- * `em()` is a fresh unit of work, as each request of the service gets one.
+ * `em()` is a fresh unit of work, as each request of the service gets one. `databaseUrl`: another database
+ * instead (a `useEmptyDatabase` of the file's own, migrated here), read in `beforeAll`.
  */
-export function useModuleDatabase(options: { poolSize?: number } = {}) {
+export function useModuleDatabase(options: { poolSize?: number; databaseUrl?: () => string } = {}) {
   let database: Database | undefined;
   beforeAll(async () => {
-    const config = loadConfig({ DATABASE_URL: testRun().databaseUrl, DATABASE_POOL_SIZE: String(options.poolSize ?? 2) });
+    const url = options.databaseUrl?.() ?? testRun().databaseUrl;
+    const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2) });
     database = await openDatabase(config, createLogger('silent'));
   });
   afterAll(() => database?.close());

@@ -32,6 +32,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261201030000_live_tests',
   'Migration20261201010000_refund_tracking',
   'Migration20261202000000_admin_emails',
+  'Migration20261203000000_lookup_indexes',
 ];
 
 /**
