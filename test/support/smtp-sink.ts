@@ -103,10 +103,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         stream.on('end', () => {
           if (sink.behaviour === 'hang-after-data') return; // never answers: the client's wait runs out
           // smtp-server still reads a message after it announced its shutdown (421); a real server takes none then.
-          if (!accepting) return done(Object.assign(new Error('Shutting down'), { responseCode: 421 }));
+          const shuttingDown = () => done(Object.assign(new Error('Shutting down'), { responseCode: 421 }));
+          if (!accepting) return shuttingDown();
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw)
             .then((parsed) => {
+              // A stop while the message was parsed has already told the client 421: the server never took it.
+              if (!accepting) return shuttingDown();
               const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
               received.push({
                 envelopeTo: session.envelope.rcptTo.map((r) => r.address),
