@@ -141,6 +141,9 @@ export class AdyenStandIn {
   url = '';
 
   async start(): Promise<this> {
+    // Compiled now, not inside the first call: compiling /payments' schema takes a CPU-second on a loaded machine,
+    // which the service would wait for as if Adyen were slow.
+    for (const operation of OPERATIONS) checkoutRequestSchema(operation.path);
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
@@ -161,7 +164,6 @@ export class AdyenStandIn {
       ADYEN_NOTIFICATION_USERNAME: this.credentials.username,
       ADYEN_NOTIFICATION_PASSWORD: this.credentials.password,
       ADYEN_CHECKOUT_ENDPOINT: `${this.url}/v71`,
-      ADYEN_TIMEOUT_MS: '5000',
     };
   }
 
