@@ -31,6 +31,8 @@ export interface SmtpSink {
   port: number;
   received: SunkMail[];
   behaviour: SinkBehaviour;
+  /** Run after a message is taken and before the server answers it, for a test to act in between. */
+  beforeAnswer: ((mail: SunkMail) => Promise<void>) | null;
   /** The mails received so far to `to` (envelope), optionally of a subject. */
   to(address: string, subject?: RegExp): SunkMail[];
   /** Waits until `count` mails matched `match` (within `timeoutMs`), and answers them. */
@@ -58,6 +60,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port: 0,
     received,
     behaviour: 'accept',
+    beforeAnswer: null,
     to: (address, subject) => received.filter((m) => m.envelopeTo.includes(address) && (!subject || subject.test(m.parsed.subject ?? ''))),
     waitFor(match, count = 1, timeoutMs = 20_000) {
       const ready = received.filter(match);
@@ -107,17 +110,18 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           if (!accepting) return shuttingDown();
           const raw = Buffer.concat(chunks).toString('utf8');
           simpleParser(raw)
-            .then((parsed) => {
+            .then(async (parsed) => {
               // A stop while the message was parsed has already told the client 421: the server never took it.
               if (!accepting) return shuttingDown();
               const head = raw.split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, ' ');
-              received.push({
+              const mail: SunkMail = {
                 envelopeTo: session.envelope.rcptTo.map((r) => r.address),
                 envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
                 raw,
                 parsed,
                 headerLines: head.split(/\r?\n/),
-              });
+              };
+              received.push(mail);
               for (const waiter of [...waiters]) {
                 const matching = received.filter(waiter.match);
                 if (matching.length >= waiter.count) {
@@ -125,6 +129,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
                   waiter.resolve(matching);
                 }
               }
+              await sink.beforeAnswer?.(mail);
               done();
             })
             .catch(done);

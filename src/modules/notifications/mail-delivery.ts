@@ -107,8 +107,27 @@ async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedMail, token: st
 
 type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp';
 
+/**
+ * The waits before recording an outcome again after PostgreSQL failed to take it. An outcome left unrecorded lets
+ * the lease run out, and a mail the server already took would then be sent twice. About 8 s in all, inside the
+ * lease's margin; a try after the lease ran out records nothing.
+ */
+export const RECORD_RETRY_DELAYS_MS: readonly number[] = [200, 800, 2000, 5000];
+
 /** The move out of `sending`, only under this claim's token; the lease is released with it. */
 async function record(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await recordOnce(deps, row, token, move, changes);
+    } catch (error) {
+      if (retry >= RECORD_RETRY_DELAYS_MS.length) throw error;
+      deps.logger.warn({ mail: { id: row.id, kind: row.kind }, err: (error as Error).message }, 'mail outcome not recorded yet: the database failed, trying again');
+      await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_DELAYS_MS[retry]));
+    }
+  }
+}
+
+async function recordOnce(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
   const moved = await applyMove(deps.orm.em.fork(), MAIL_LIFECYCLE, MailOutboxEntry, move, {
     id: row.id,
     where: { claimToken: token },
