@@ -12,6 +12,8 @@ import { useTestService } from '../support/test-service';
  * it), never by sleeping.
  */
 const mail = useMailServer();
+// Each sign-in runs scrypt (a tenth of a second alone, a second or more on a loaded CI machine); a test makes 20 or more.
+jest.setTimeout(120_000);
 const service = useTestService(() => ({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', SMTP_URL: mail.url }));
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
