@@ -112,7 +112,7 @@ type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp';
  * the lease run out, and a mail the server already took would then be sent twice. About 8 s in all, inside the
  * lease's margin; a try after the lease ran out records nothing.
  */
-export const RECORD_RETRY_DELAYS_MS: readonly number[] = [200, 800, 2000, 5000];
+const RECORD_RETRY_DELAYS_MS: readonly number[] = [200, 800, 2000, 5000];
 
 /** The move out of `sending`, only under this claim's token; the lease is released with it. */
 async function record(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
