@@ -69,3 +69,14 @@ export async function redisReady(redis: Redis, timeoutMs: number): Promise<boole
     redis.once('ready', onReady);
   });
 }
+
+/**
+ * bull names a worker's blocking connection (CLIENT SETNAME) as it starts processing and leaves that promise
+ * unhandled: a queue closed meanwhile rejects it with undefined, which would end the process. The name only labels
+ * the connection, so failing to set it is dropped. Call before `queue.process`.
+ */
+export function nameWorkerQuietly(queue: object): void {
+  const worker = queue as { setWorkerName(): Promise<unknown> };
+  const setWorkerName = worker.setWorkerName.bind(worker);
+  worker.setWorkerName = () => setWorkerName().catch(() => undefined);
+}

@@ -1,7 +1,7 @@
 import express from 'express';
 import request from 'supertest';
 import { health } from '../../src/platform/http/health';
-import { useTestService } from '../support/test-service';
+import { startTestService, useTestService } from '../support/test-service';
 
 const service = useTestService();
 
@@ -23,4 +23,18 @@ test('once shutdown starts, readiness is 503 draining (load balancers stop sendi
   expect(res.status).toBe(503);
   expect(res.body.status).toBe('draining');
   expect((await request(app).get('/livez')).status).toBe(200);
+});
+
+test('a service stopped the moment it has started ends cleanly: its queue workers, still naming their connections, leave no unhandled rejection', async () => {
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', record);
+  try {
+    const quick = await startTestService();
+    await quick.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    process.off('unhandledRejection', record);
+  }
+  expect(unhandled).toEqual([]);
 });

@@ -5,7 +5,7 @@ import type { Metrics } from '../../platform/observability/metrics';
 import { continueTrace, currentTraceparent, outsideTraces } from '../../platform/observability/tracing';
 import type { Config } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
-import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
+import { bullPrefix, connectBullClient, nameWorkerQuietly, type Redis } from '../../shared/redis';
 import { attemptMail, type MailDeliveryDeps } from './mail-delivery';
 import { MAILS_COMMITTED } from './mail-outbox';
 import { mailIdentity } from './mail-render';
@@ -265,6 +265,7 @@ function openMailQueue(redisUrl: string, keyPrefix: string, logger: Logger) {
       await withinTime(queue.addBulk(jobs), ADD_TIMEOUT_MS, 'redis did not answer in time');
     },
     process(concurrency: number, handler: (job: MailJob) => Promise<unknown>) {
+      nameWorkerQuietly(queue);
       void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {
         stoppedProcessing = true;
         // bull rejects with undefined when the queue is closed while its worker still sets up.

@@ -2,7 +2,7 @@ import Bull from 'bull';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { CardProcessor } from '../../platform/processor/card-processor';
-import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
+import { bullPrefix, connectBullClient, nameWorkerQuietly, type Redis } from '../../shared/redis';
 import { type ChargebackCheck, executeRefund, refundsNeedingExecution, type RefundSendingDeps } from './refund.service';
 import { remindStaleRefundReviews } from './refund-review-reminders';
 import { approveLiveTestRefund } from './live-test-refund';
@@ -78,6 +78,7 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
     queue.on('error', (err) => logger.warn({ err: err.message }, 'refund queue: redis problem (the sweep still runs)'));
     // Rejects when Redis cannot be reached as the worker sets up (or with undefined when closed meanwhile); an
     // unhandled rejection would end the process, and the sweep carries out approved refunds without the queue.
+    nameWorkerQuietly(queue);
     void queue.process(CONCURRENCY, (job) => execute(job.data.refundId)).catch((error) => {
       logger.error({ err: error instanceof Error ? error.message : String(error) }, 'refund queue: processing stopped (the sweep still runs)');
     });

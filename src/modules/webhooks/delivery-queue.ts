@@ -1,6 +1,6 @@
 import Queue from 'bull';
 import type { Logger } from '../../shared/logger';
-import { bullPrefix, connectBullClient, type Redis } from '../../shared/redis';
+import { bullPrefix, connectBullClient, nameWorkerQuietly, type Redis } from '../../shared/redis';
 import type { DueDelivery, Dispatcher } from './relay';
 import { markDeliveriesEnqueued } from './outbox-store';
 import { withinTime } from '../../shared/within-time';
@@ -64,6 +64,7 @@ export function openDeliveryQueue(redisUrl: string, keyPrefix: string, logger: L
       await withinTime(queue.addBulk(jobs), ADD_TIMEOUT_MS, 'redis did not answer in time');
     },
     process(concurrency, handler) {
+      nameWorkerQuietly(queue);
       void queue.process(concurrency, (job) => handler(job.data)).catch((error) => {
         stoppedProcessing = true;
         // bull rejects with undefined when the queue is closed while its worker still sets up.
