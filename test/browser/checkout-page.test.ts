@@ -1,20 +1,37 @@
+import { Client } from 'pg';
 import { createPayment, customerPage, fillCard, RETURN_URL, SHOP_ORIGIN, useBrowserService } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient } from '../support/seller-client';
+import { testRun } from '../support/test-env';
 
 /**
  * The page around the happy paths: checks before sending, hostile text, narrow screens, what it loads,
  * and how it shows slow or refused requests. The service's simulated acquirer takes a second here, so
  * the processing state can be seen, and each shop may submit one card per window (to see a refusal).
+ * A completion may wait on a row a test holds for longer than the usual statement time-out.
  */
 const ACQUIRER_MS = 1000;
 
-const web = useBrowserService({ SIMULATED_ACQUIRER_DELAY_MS: String(ACQUIRER_MS), CHECKOUT_SUBMISSIONS_PER_SHOP: '1' });
+const web = useBrowserService({ SIMULATED_ACQUIRER_DELAY_MS: String(ACQUIRER_MS), CHECKOUT_SUBMISSIONS_PER_SHOP: '1', DATABASE_STATEMENT_TIMEOUT_MS: '60000' });
 
 /** Each test its own shop, so the one-submission-per-shop limit only bites where a test wants it. */
 async function newPayment(shopName = 'Corner Bakery', body: Record<string, unknown> = {}): Promise<{ id: string; apiKey: string }> {
   const { apiKey } = await web.service.createShop({ shopName });
   return { id: await createPayment(web.service, apiKey, body), apiKey };
+}
+
+/** Locks the payment's row once it is processing, so that its completion waits (reads still see it) until released. */
+async function holdWhileProcessing(id: string): Promise<() => Promise<void>> {
+  const holder = new Client({ connectionString: testRun().databaseUrl });
+  await holder.connect();
+  await holder.query('begin');
+  for (let tries = 0; tries < 500; tries++) {
+    const held = await holder.query(`select 1 from "payments" where "id" = $1 and "checkout_stage" = 'processing' for update`, [id]);
+    if (held.rowCount) return async () => void (await holder.query('commit'), await holder.end());
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await holder.end();
+  throw new Error(`payment ${id} never showed as processing`);
 }
 
 async function openCheckout(id: string): Promise<void> {
@@ -163,10 +180,15 @@ describe('slow and refused requests', () => {
   test('a page opened while the payment is processing elsewhere shows processing and follows it to the end', async () => {
     const { id } = await newPayment();
     const otherTab = checkoutClient(web.service.url).pay(id, '4242424242424242').then((res) => res);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await web.page.goto(`${web.service.url}/checkout/${id}`);
-    await web.page.getByRole('status').filter({ hasText: 'Processing payment…' }).waitFor();
-    expect(await web.page.getByLabel('Card number').isVisible()).toBe(false);
+    // However slowly the page loads, the payment is still processing: its completion waits for the row held here.
+    const release = await holdWhileProcessing(id);
+    try {
+      await web.page.goto(`${web.service.url}/checkout/${id}`);
+      await web.page.getByRole('status').filter({ hasText: 'Processing payment…' }).waitFor();
+      expect(await web.page.getByLabel('Card number').isVisible()).toBe(false);
+    } finally {
+      await release();
+    }
     await web.page.waitForURL(`${SHOP_ORIGIN}/**`);
     expect(web.page.url()).toBe(`${RETURN_URL}&payment_id=${id}&status=completed`);
     expect((await otherTab).body.data.submitCard.status).toBe('COMPLETED');

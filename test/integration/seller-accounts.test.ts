@@ -5,6 +5,7 @@ import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { useMailServer } from '../support/mail-server';
 import { useTestService } from '../support/test-service';
+import { lowerPasswordWorkForTests } from '../../src/modules/identity/password';
 
 /**
  * The dashboard's accounts (docs/dashboard.md), attacked through /graphql as a browser would send them:
@@ -12,8 +13,19 @@ import { useTestService } from '../support/test-service';
  * it), never by sleeping.
  */
 const mail = useMailServer();
-// Each sign-in runs scrypt (a tenth of a second alone, a second or more on a loaded CI machine); a test makes 20 or more.
+// The tests on the stored hash itself run scrypt with production's work (a tenth of a second alone, a second or more
+// on a loaded CI machine); the rest with the test work.
 jest.setTimeout(120_000);
+
+/** Runs `check` with production's scrypt work, as the service hashes outside tests. */
+async function withProductionWork(check: () => Promise<void>): Promise<void> {
+  lowerPasswordWorkForTests(false);
+  try {
+    await check();
+  } finally {
+    lowerPasswordWorkForTests(true);
+  }
+}
 const service = useTestService(() => ({ RATE_LIMIT_PER_MINUTE: '10000', AUTH_FAILURES_PER_MINUTE: '10000', SMTP_URL: mail.url }));
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;
@@ -23,7 +35,7 @@ const whoAmI = (session: Partial<DashboardSession>) => dashboard(service.url, 'C
 const signIn = (email: string, password: string, cookie?: string) => dashboard(service.url, 'SignIn', { email, password }, { cookie });
 
 describe('sign-up', () => {
-  test('creates the seller, its shop and an API key shown once, which works on REST; the password is stored as scrypt', async () => {
+  test('creates the seller, its shop and an API key shown once, which works on REST; the password is stored as scrypt', () => withProductionWork(async () => {
     const seller = await signUpSeller(service.url);
     expect(seller.apiKey).toMatch(/^svc_live_/);
     expect((await sellerClient(service.url, seller.apiKey).create(VALID_PAYMENT)).status).toBe(200);
@@ -33,7 +45,7 @@ describe('sign-up', () => {
     expect(row.email_verified_at).toBeNull();
     const me = await whoAmI(seller.session);
     expect(me.body.data).toEqual({ currentSeller: { id: seller.sellerId, email: seller.email, emailVerifiedAt: null }, currentShop: { id: seller.shopId, name: 'Dashboard Shop' } });
-  });
+  }));
 
   test('with an https BASE_URL the session cookie is httpOnly, Secure and SameSite=Strict; the CSRF cookie is readable', async () => {
     const { res } = await signUpSeller(service.url);
@@ -66,7 +78,7 @@ describe('sign-up', () => {
 });
 
 describe('sign-in', () => {
-  test('unknown e-mail and wrong password get the same answer, and both pay for a scrypt run', async () => {
+  test('unknown e-mail and wrong password get the same answer, and both pay for a scrypt run', () => withProductionWork(async () => {
     const { email } = await signUpSeller(service.url);
     const timed = async (e: string) => {
       const started = process.hrtime.bigint();
@@ -84,7 +96,7 @@ describe('sign-in', () => {
     const median = (runs: { ms: number }[]) => runs.map((r) => r.ms).sort((a, b) => a - b)[1];
     // Loose on purpose (a shared machine): an unknown e-mail that skipped scrypt would be many times faster.
     expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
-  });
+  }));
 
   test('10 failed sign-ins lock the account for 30 minutes, even against the right password (PCI DSS 8.3.4)', async () => {
     const { email, password, sellerId } = await signUpSeller(service.url);
@@ -151,7 +163,7 @@ describe('sessions', () => {
     expect(code(await whoAmI(seller.session))).toBeNull();
   });
 
-  test('a password hashed with older scrypt parameters is rehashed with today\'s at the next sign-in', async () => {
+  test('a password hashed with older scrypt parameters is rehashed with today\'s at the next sign-in', () => withProductionWork(async () => {
     const { email, password, sellerId } = await signUpSeller(service.url);
     const salt = randomBytes(16);
     const old = scryptSync(password.normalize('NFKC'), salt, 32, { N: 2 ** 14, r: 8, p: 1 });
@@ -160,7 +172,7 @@ describe('sessions', () => {
     const [row] = await sql('select "password_hash" from "sellers" where "id" = ?', [sellerId]);
     expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(code(await signIn(email, password))).toBeNull();
-  });
+  }));
 
   test('a session idle for 15 minutes has ended; 14 minutes is still fine (PCI DSS 8.2.8)', async () => {
     const { session, sellerId } = await signUpSeller(service.url);

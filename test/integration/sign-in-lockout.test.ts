@@ -12,8 +12,6 @@ import { useTestService } from '../support/test-service';
  * "Lockout"). A browser that signed in before keeps a known-device cookie and counts its own failures; every
  * other browser shares the account's count. Each path locks after 10 failures for 30 minutes.
  */
-// Each sign-in runs scrypt (a tenth of a second alone, a second or more on a loaded CI machine); a test makes 20 or more.
-jest.setTimeout(120_000);
 const service = useTestService({ RATE_LIMIT_PER_MINUTE: '100000', AUTH_FAILURES_PER_MINUTE: '100000' });
 
 const code = (res: request.Response) => res.body.errors?.[0]?.extensions?.code ?? null;

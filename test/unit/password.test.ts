@@ -1,4 +1,6 @@
-import { checkPasswordPolicy, hashPassword, verifyPassword } from '../../src/modules/identity/password';
+import fs from 'node:fs';
+import path from 'node:path';
+import { checkPasswordPolicy, hashPassword, lowerPasswordWorkForTests, needsRehash, verifyPassword } from '../../src/modules/identity/password';
 import { DomainError } from '../../src/shared/errors';
 
 const codeOf = (password: string) => {
@@ -27,6 +29,10 @@ describe('the password rule (PCI DSS v4 8.3.6)', () => {
 });
 
 describe('scrypt hashes', () => {
+  // Production's work: this file is about the hashes themselves (every other suite hashes with the test work).
+  beforeAll(() => lowerPasswordWorkForTests(false));
+  afterAll(() => lowerPasswordWorkForTests(true));
+
   test('verify the right password only, carry their parameters and a fresh salt', async () => {
     const first = await hashPassword('violet-tundra-harbour-42');
     const second = await hashPassword('violet-tundra-harbour-42');
@@ -50,5 +56,30 @@ describe('scrypt hashes', () => {
   test('compatibility forms of one password are the same password (NFKC)', async () => {
     const stored = await hashPassword('ﬁnancial-harbour-42');
     expect(await verifyPassword('financial-harbour-42', stored)).toBe(true);
+  });
+});
+
+describe("the test suites' lowered work", () => {
+  afterAll(() => lowerPasswordWorkForTests(true));
+
+  test('hashes with N = 2^10, verifies both kinds, and marks the other kind for rehash', async () => {
+    lowerPasswordWorkForTests(false);
+    const production = await hashPassword('violet-tundra-harbour-42');
+    lowerPasswordWorkForTests(true);
+    const lowered = await hashPassword('violet-tundra-harbour-42');
+    expect(lowered).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifyPassword('violet-tundra-harbour-42', production)).toBe(true);
+    expect(await verifyPassword('violet-tundra-harbour-42', lowered)).toBe(true);
+    expect(needsRehash(production)).toBe(true);
+    lowerPasswordWorkForTests(false);
+    expect(needsRehash(lowered)).toBe(true);
+    expect(needsRehash(production)).toBe(false);
+  });
+
+  test('is never switched on by the service: nothing in src/ but its definition names it', () => {
+    const src = path.join(__dirname, '../../src');
+    const files = fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const naming = files.filter((file) => fs.readFileSync(path.join(src, file), 'utf8').includes('lowerPasswordWorkForTests'));
+    expect(naming).toEqual([path.join('modules', 'identity', 'password.ts')]);
   });
 });

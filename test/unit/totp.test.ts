@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpCode, totpStep } from '../../src/modules/identity/totp';
-import { needsRehash } from '../../src/modules/identity/password';
+import { lowerPasswordWorkForTests, needsRehash } from '../../src/modules/identity/password';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { loadConfig } from '../../src/shared/config';
 
@@ -61,6 +61,9 @@ describe('recovery codes', () => {
 });
 
 describe('password rehash', () => {
+  beforeAll(() => lowerPasswordWorkForTests(false));
+  afterAll(() => lowerPasswordWorkForTests(true));
+
   test("a hash made with other scrypt parameters than today's is rehashed at the next sign-in", () => {
     expect(needsRehash('scrypt$32768$8$1$salt$hash')).toBe(false);
     expect(needsRehash('scrypt$16384$8$1$salt$hash')).toBe(true);

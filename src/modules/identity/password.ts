@@ -11,7 +11,19 @@ import { PROJECT_ROOT } from '../../shared/project-root';
  * N = 2^15 is its listed alternative with p = 3 — we chose p = 1 to keep a sign-in short on a 2-core host,
  * see docs/decisions/0016-seller-account-security.md). The parameters are stored with each hash, so raising them later needs no migration.
  */
-const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 } as const;
+const PRODUCTION_WORK = { N: 2 ** 15, r: 8, p: 1 } as const;
+/** What test suites hash with (see `lowerPasswordWorkForTests`): 2^10 runs in about 1 ms. */
+const TEST_WORK = { N: 2 ** 10, r: 8, p: 1 } as const;
+let work: { N: number; r: number; p: number } = PRODUCTION_WORK;
+
+/**
+ * For test suites only, as Rails' `min_cost` and Django's fast test hasher: hashes made from now on in this process
+ * cost about 1 ms instead of 100-200 ms; `false` goes back to production's work. Stored hashes keep their parameters,
+ * so both kinds verify. Nothing in src/ calls it (decision 0016).
+ */
+export function lowerPasswordWorkForTests(lowered: boolean): void {
+  work = lowered ? TEST_WORK : PRODUCTION_WORK;
+}
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
@@ -25,13 +37,13 @@ function derive(password: string, salt: Buffer, parameters: ScryptOptions): Prom
 /** `scrypt$N$r$p$salt$hash` (salt and hash in base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, PARAMETERS);
-  return ['scrypt', PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, work);
+  return ['scrypt', work.N, work.r, work.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Whether `password` matches `stored`; a null `stored` (unknown account) costs the same and is false. */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split('$');
+  const [scheme, n, r, p, salt, hash] = (stored ?? dummyHash()).split('$');
   if (scheme !== 'scrypt' || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   // No password longer than the rule allows was ever stored: such a guess is hashed empty, at the same cost.
@@ -43,11 +55,13 @@ export async function verifyPassword(password: string, stored: string | null): P
 /** Whether `stored` was made with other scrypt parameters than today's (it is then rehashed at the next sign-in). */
 export function needsRehash(stored: string): boolean {
   const [scheme, n, r, p] = stored.split('$');
-  return scheme !== 'scrypt' || Number(n) !== PARAMETERS.N || Number(r) !== PARAMETERS.r || Number(p) !== PARAMETERS.p;
+  return scheme !== 'scrypt' || Number(n) !== work.N || Number(r) !== work.r || Number(p) !== work.p;
 }
 
-/** A hash of a random password: checking an unknown e-mail runs scrypt too, so timing does not tell. */
-const DUMMY_HASH = ['scrypt', PARAMETERS.N, PARAMETERS.r, PARAMETERS.p, randomBytes(SALT_BYTES).toString('base64url'), randomBytes(KEY_LENGTH).toString('base64url')].join('$');
+/** A hash of a random password, with today's parameters: checking an unknown e-mail runs scrypt too, so timing does not tell. */
+const DUMMY_SALT = randomBytes(SALT_BYTES).toString('base64url');
+const DUMMY_KEY = randomBytes(KEY_LENGTH).toString('base64url');
+const dummyHash = () => ['scrypt', work.N, work.r, work.p, DUMMY_SALT, DUMMY_KEY].join('$');
 
 /**
  * The passwords refused as too common (src/modules/identity/common-passwords.txt, made by
