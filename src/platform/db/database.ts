@@ -6,7 +6,6 @@ import { ormConfig } from '../../../mikro-orm.config';
 import type { Config } from '../../shared/config';
 import { StartupError } from '../../shared/startup-error';
 import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
-import { startEmbeddedPostgres } from './embedded-postgres';
 import { enableAsyncContextOnlyWhileRunning } from '../../shared/async-context';
 import { loadMigrations, MIGRATION_NAMES } from './migrations';
 
@@ -37,6 +36,8 @@ export async function openDatabase(config: Config, logger: Logger, role: DataDir
     return connect(owner.url, config, logger, { embedded: true });
   }
   if (owner) throw new StartupError(busyMessage(config.dataDir, owner));
+  // PGlite (half a megabyte of JavaScript and its WebAssembly) is loaded only when the embedded database is used.
+  const { startEmbeddedPostgres } = require('./embedded-postgres') as typeof import('./embedded-postgres');
   const embedded = await startEmbeddedPostgres(config.dataDir, role);
   logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is not set: using the embedded PostgreSQL (PGlite). For one instance and local use only.');
   try {
