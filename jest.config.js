@@ -13,7 +13,7 @@ const swc = [
 ];
 
 module.exports = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/code-cache-environment.cjs',
   transform: { '^.+\\.ts$': swc },
   setupFiles: ['reflect-metadata', '<rootDir>/test/support/lower-password-work.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
