@@ -1,3 +1,5 @@
+const path = require('node:path');
+
 /** Jest runs TypeScript through SWC (about 4x faster than ts-jest); decorator metadata is needed by type-graphql and MikroORM. */
 const swc = [
   '@swc/jest',
@@ -13,7 +15,8 @@ const swc = [
 ];
 
 module.exports = {
-  testEnvironment: '<rootDir>/test/support/code-cache-environment.cjs',
+  // An absolute path, not <rootDir>: Stryker's jest runner resolves the environment's name itself.
+  testEnvironment: path.join(__dirname, 'test/support/code-cache-environment.cjs'),
   transform: { '^.+\\.ts$': swc },
   setupFiles: ['reflect-metadata', '<rootDir>/test/support/lower-password-work.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,3 +1,4 @@
+import { scryptSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkPasswordPolicy, hashPassword, lowerPasswordWorkForTests, needsRehash, verifyPassword } from '../../src/modules/identity/password';
@@ -56,6 +57,45 @@ describe('scrypt hashes', () => {
   test('compatibility forms of one password are the same password (NFKC)', async () => {
     const stored = await hashPassword('ﬁnancial-harbour-42');
     expect(await verifyPassword('financial-harbour-42', stored)).toBe(true);
+  });
+
+  test('the stored key is scrypt (RFC 7914) of the NFKC password and salt with the parameters written beside it', async () => {
+    const [, n, r, p, salt, key] = (await hashPassword('ﬁnancial-harbour-42')).split('$');
+    const expected = scryptSync('financial-harbour-42', Buffer.from(salt, 'base64url'), 32, { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 });
+    expect(key).toBe(expected.toString('base64url'));
+  });
+
+  test('an unknown account pays for a scrypt run too: a sign-in does not tell a known e-mail by its speed', async () => {
+    const stored = await hashPassword('violet-tundra-harbour-42');
+    const timed = async (hash: string | null) => {
+      const started = process.hrtime.bigint();
+      await verifyPassword('not-the-password-at-all', hash);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
+    const median = (runs: number[]) => runs.sort((a, b) => a - b)[1];
+    const known = [await timed(stored), await timed(stored), await timed(stored)];
+    const unknown = [await timed(null), await timed(null), await timed(null)];
+    // Loose on purpose (a shared machine): skipping scrypt would be hundreds of times faster.
+    expect(median(unknown)).toBeGreaterThan(median(known) / 3);
+  });
+
+  test('a stored string that is not a whole scrypt hash of ours never verifies, and never throws', async () => {
+    const [, n, r, p, salt, key] = (await hashPassword('violet-tundra-harbour-42')).split('$');
+    // Every part right but the scheme's name.
+    expect(await verifyPassword('violet-tundra-harbour-42', ['scrypt2', n, r, p, salt, key].join('$'))).toBe(false);
+    // A key of the wrong length (timingSafeEqual would throw on it).
+    expect(await verifyPassword('violet-tundra-harbour-42', ['scrypt', n, r, p, salt, 'AAAA'].join('$'))).toBe(false);
+  });
+
+  test('a hash of a password longer than the rule allows never verifies, even with that very password', async () => {
+    const stored = await hashPassword('x'.repeat(257));
+    expect(await verifyPassword('x'.repeat(257), stored)).toBe(false);
+  });
+
+  test("a hash is rehashed when any of its parameters or its scheme differs from today's", () => {
+    expect(needsRehash('scrypt$32768$8$1$salt$hash')).toBe(false);
+    expect(needsRehash('scrypt$32768$16$1$salt$hash')).toBe(true);
+    expect(needsRehash('scrypt2$32768$8$1$salt$hash')).toBe(true);
   });
 });
 
