@@ -92,10 +92,13 @@ describe('scrypt hashes', () => {
     expect(await verifyPassword('x'.repeat(257), stored)).toBe(false);
   });
 
-  test("a hash is rehashed when any of its parameters or its scheme differs from today's", () => {
+  test("a hash is rehashed at the next sign-in when any of its parameters or its scheme differs from today's", () => {
     expect(needsRehash('scrypt$32768$8$1$salt$hash')).toBe(false);
+    expect(needsRehash('scrypt$16384$8$1$salt$hash')).toBe(true);
     expect(needsRehash('scrypt$32768$16$1$salt$hash')).toBe(true);
+    expect(needsRehash('scrypt$32768$8$2$salt$hash')).toBe(true);
     expect(needsRehash('scrypt2$32768$8$1$salt$hash')).toBe(true);
+    expect(needsRehash('bcrypt$x')).toBe(true);
   });
 });
 

@@ -1,6 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpCode, totpStep } from '../../src/modules/identity/totp';
-import { lowerPasswordWorkForTests, needsRehash } from '../../src/modules/identity/password';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { loadConfig } from '../../src/shared/config';
 
@@ -57,18 +56,6 @@ describe('recovery codes', () => {
     const [code] = codes;
     expect(recoveryCodeHash(code.toUpperCase().replace('-', ' '))).toBe(recoveryCodeHash(code));
     expect(recoveryCodeHash(codes[1])).not.toBe(recoveryCodeHash(code));
-  });
-});
-
-describe('password rehash', () => {
-  beforeAll(() => lowerPasswordWorkForTests(false));
-  afterAll(() => lowerPasswordWorkForTests(true));
-
-  test("a hash made with other scrypt parameters than today's is rehashed at the next sign-in", () => {
-    expect(needsRehash('scrypt$32768$8$1$salt$hash')).toBe(false);
-    expect(needsRehash('scrypt$16384$8$1$salt$hash')).toBe(true);
-    expect(needsRehash('scrypt$32768$8$2$salt$hash')).toBe(true);
-    expect(needsRehash('bcrypt$x')).toBe(true);
   });
 });
 
