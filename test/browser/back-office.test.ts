@@ -308,6 +308,8 @@ test('the audit log shows each action with the admin who took it, filtered by ad
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.waitForURL(/admin=/);
   const table = page.getByRole('region', { name: 'Audit log, newest first' });
+  // The unfiltered rows stay on screen until the filtered answer replaces them.
+  await eventually(async () => (await table.getByText(admins.financeA.email).count()) === 0, 10_000, 'the log filtered to finance B');
   for (const action of ['refund.approved', 'withdrawal.approved', 'payout_account.read', 'withdrawal.paid']) await table.getByRole('link', { name: `Only ${action} actions` }).first().waitFor();
   expect(await table.getByText(admins.financeA.email).count()).toBe(0);
   await check(page, 'audit-finance-b');
