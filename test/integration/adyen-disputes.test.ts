@@ -17,9 +17,10 @@ const VISA = '4111111111111111';
 const AMOUNT = 5000;
 const FEE = 750;
 const ours = new Set<string>();
-// A short statement timeout lets a test make applying a notification fail (a row held locked) and see it retried.
+// A short statement timeout lets a test make applying a notification fail (a row held locked) and see it retried. A
+// refund waiting for its notification is not sent again meanwhile (REFUND_PROCESSING_TIMEOUT_MS as in production).
 const suite = adyenSuite('adyen-disputes', {
-  RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_PROCESSING_TIMEOUT_MS: '300', REFUND_SWEEP_INTERVAL_MS: '100',
+  RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_SWEEP_INTERVAL_MS: '100',
   RATE_LIMIT_PER_MINUTE: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1000',
 });
 let adyen: AdyenStandIn;
@@ -65,7 +66,8 @@ async function refundThroughAdyen(id: string, amount: number | null = null) {
   const refund = await refundOf();
   expect((await adyen.notify({ eventCode: 'REFUND', pspReference: refund.processorReference!, originalReference: (await reload(id)).processorReference!, merchantReference: refund.id, amount: { currency: 'USD', value: refund.amount }, success: true })).text).toBe('[accepted]');
   await applyNotifications();
-  expect((await refundOf()).status).toBe('refunded');
+  // On a loaded machine applying may run past the short statement timeout: the inbox's retry then settles it.
+  await eventually(async () => (await refundOf()).status === 'refunded', 10_000, 'the REFUND notification to settle the refund');
   return refundOf;
 }
 

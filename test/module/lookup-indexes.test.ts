@@ -68,6 +68,8 @@ test.each(LOOKUPS)('%s: read through an index', async (_name, sqlOf) => {
 async function seedBigLedger(em: EntityManager): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.execute('set local session_replication_role = replica');
+    // 120,000 journal lines can take longer than a request's statement timeout on a loaded machine.
+    await tx.execute('set local statement_timeout = 0');
     await tx.execute(`insert into "sellers" ("id", "email") select 'sel_' || g, 'seller-' || g || '@example.com' from generate_series(1, 3000) g`);
     await tx.execute(`insert into "shops" ("id", "seller_id", "name", "webhook_secret", "deleted_at")
       select 'shop_' || g || '_' || k, 'sel_' || g, 'Shop', 'secret', case when k = 2 then now() end from generate_series(1, 3000) g, generate_series(1, 2) k`);
@@ -80,7 +82,10 @@ async function seedBigLedger(em: EntityManager): Promise<void> {
     await tx.execute(`insert into "withdrawals" ("id", "seller_id", "shop_id", "amount") select 'wd_' || g, 'sel_' || g, 'shop_' || g || '_1', 5000 from generate_series(1, 1000) g`);
     await tx.execute(`insert into "disputes" ("id", "payment_id", "amount", "currency", "acquirer_reference") select 'dp_' || g, 'pay_' || g || '_2', 1000, 'usd', 'DP-' || g from generate_series(1, 1000) g`);
   });
-  await em.execute('analyze');
+  await em.transactional(async (tx) => {
+    await tx.execute('set local statement_timeout = 0');
+    await tx.execute('analyze');
+  });
 }
 
 describe('check-ledger over a big ledger', () => {
