@@ -17,7 +17,8 @@ beforeEach(() => {
 });
 
 describe('what counts as a failed attempt', () => {
-  const service = useTestService({ ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_MAX_ATTEMPTS: '2' });
+  // Long enough that a receiver answering at once is never taken for a silent one on a loaded machine.
+  const service = useTestService({ ...FAST_WEBHOOKS, WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '2' });
   let actor: ReturnType<typeof shopActor>;
   beforeAll(async () => {
     actor = shopActor(service, (await service.createShop({ webhookUrl: receiver.url })).apiKey);
@@ -28,10 +29,10 @@ describe('what counts as a failed attempt', () => {
     const delivery = await settledDelivery(service, await actor.completePayment());
     expect(delivery.status).toBe('failed');
     const [first, second] = delivery.attempts.getItems();
-    expect(first).toMatchObject({ httpStatus: null, error: 'timed out after 300 ms' });
-    expect(first.durationMs).toBeGreaterThanOrEqual(300);
-    expect(first.durationMs).toBeLessThan(1500);
-    expect(second.error).toBe('timed out after 300 ms');
+    expect(first).toMatchObject({ httpStatus: null, error: 'timed out after 1000 ms' });
+    expect(first.durationMs).toBeGreaterThanOrEqual(1000);
+    expect(first.durationMs).toBeLessThan(3000);
+    expect(second.error).toBe('timed out after 1000 ms');
   });
 
   test('a redirect is a failure and is not followed', async () => {
