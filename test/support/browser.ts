@@ -28,10 +28,27 @@ import { createEmptyDatabase, dropDatabase } from './databases';
 /** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * What Playwright turns off in Chromium (chromium-launch.test.ts checks this list still holds all of it). Chromium keeps
+ * only the last --disable-features switch and Playwright passes its own first, so ours repeats Playwright's.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+/**
+ * Headless Chromium gives every window (each browser context) the omnibox pop-up, a WebUI preloaded in a renderer of
+ * its own: about 0.2 s of CPU per context, for a pop-up no test opens.
+ */
+const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
+      `--disable-features=${DISABLED_FEATURES.join(',')}`,
       '--headless',
       '--no-sandbox',
       '--disable-gpu',
@@ -179,8 +196,10 @@ export interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-/** Runs axe-core against the page as it is now and answers its WCAG 2.2 AA violations. */
+/** Runs axe-core against the page once no region of it is busy, and answers its WCAG 2.2 AA violations. */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  // A list being fetched again is dimmed and marked aria-busy: it is judged once settled, as a person reads it.
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
