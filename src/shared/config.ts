@@ -70,13 +70,13 @@ export interface Config {
   passwordResetMailsPerHour: number;
   /** REFUND_PAGE_VIEWS_PER_CLIENT: refund tracking pages (`/refunds/<token>`) one client address may open per 15 minutes, right link or wrong, so links cannot be guessed at speed (default 60). */
   refundPageViewsPerClient: number;
-  /** ACCOUNT_SECRETS_KEY: 64 hexadecimal characters (256 bits) sealing TOTP secrets, payout account numbers and webhook secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
+  /** ACCOUNT_SECRETS_KEY: the 256-bit key sealing TOTP secrets, payout account numbers and webhook secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
   accountSecretsKey: string | undefined;
-  /** ACCOUNT_SECRETS_OLD_KEYS: earlier values of ACCOUNT_SECRETS_KEY, comma-separated, still opening what they sealed until `npm run cli -- reencrypt-secrets` has sealed everything again with the current key; unset = none. */
+  /** ACCOUNT_SECRETS_OLD_KEYS: earlier values of ACCOUNT_SECRETS_KEY, still opening what they sealed until `npm run cli -- reencrypt-secrets` has sealed everything again with the current key; unset = none. */
   accountSecretsOldKeys: string[];
   /** STATEMENT_SIGNING_KEY: the Ed25519 private key signing sellers' JSON statements, PEM (PKCS#8) or that key's DER in base64 (`openssl genpkey -algorithm ed25519`); its public half is served at /.well-known/statement-keys.json; required unless BASE_URL is localhost; unset = with a localhost BASE_URL a key is generated once and kept in DATA_DIR (docs/dashboard.md, "Signed statements"). */
   statementSigningKey: string | undefined;
-  /** STATEMENT_SIGNING_OLD_PUBLIC_KEYS: public keys (PEM or base64 DER, comma-separated) of earlier values of STATEMENT_SIGNING_KEY, still published so the statements they signed stay verifiable; unset = none. */
+  /** STATEMENT_SIGNING_OLD_PUBLIC_KEYS: the public keys of earlier values of STATEMENT_SIGNING_KEY, still published so the statements they signed stay verifiable; unset = none. */
   statementSigningOldPublicKeys: string[];
   /** PAYMENT_EXPIRES_AFTER_MS: a pending payment takes no card (nor 3-D Secure answer) this long after it was created, and reads as failed with the reason `expired` (default 86400000). */
   paymentExpiresAfterMs: number;
@@ -195,7 +195,7 @@ export interface AdyenConfig {
 export interface RefundConfig {
   /** REFUND_SWEEP_INTERVAL_MS: how often each instance looks for approved refunds no job has carried out (default 30000). */
   sweepIntervalMs: number;
-  /** REFUND_PROCESSING_TIMEOUT_MS: a refund `processing` for longer than this (its worker died) is tried again (default 300000). */
+  /** REFUND_PROCESSING_TIMEOUT_MS: a refund `processing` for longer than this, unacknowledged (its worker died), is tried again (default 300000). */
   processingTimeoutMs: number;
 }
 

@@ -12,6 +12,7 @@ import { checkoutClient, CARD } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { adyenSuite } from '../support/adyen-suite';
 import type { TestService } from '../support/test-service';
+import { sleep } from '../support/webhook-support';
 
 jest.setTimeout(60_000);
 
@@ -220,6 +221,10 @@ test('a refund goes processing -> refunded on the REFUND notification and is deb
   const sent = adyen.requestsTo('/payments/{paymentPspReference}/refunds').find((r) => r.body.reference === requestRefund.id)!;
   expect(sent.idempotencyKey).toBe(requestRefund.id);
   expect(sent.body).toEqual({ merchantAccount: adyen.credentials.merchantAccount, reference: requestRefund.id, amount: { currency: 'USD', value: VALID_PAYMENT.amount } });
+  // Acknowledged, it waits for the notification: past REFUND_PROCESSING_TIMEOUT_MS (300 ms here) it is not sent again.
+  await sleep(1000);
+  expect(adyen.requestsTo('/payments/{paymentPspReference}/refunds').filter((r) => r.body.reference === requestRefund.id)).toHaveLength(1);
+  expect((await refundOf()).attempts).toBe(1);
 
   const notification = {
     eventCode: 'REFUND',
@@ -258,6 +263,10 @@ test('a refund whose answer is lost is sent again under the same Idempotency-Key
   expect(sent.length).toBeGreaterThanOrEqual(2);
   expect(new Set(sent.map((r) => r.idempotencyKey))).toEqual(new Set([requestRefund.id]));
   expect((await refundOf()).status).toBe('processing');
+  // Once an answer got through, the calls stop.
+  const calls = adyen.requestsTo('/payments/{paymentPspReference}/refunds').filter((r) => r.body.reference === requestRefund.id).length;
+  await sleep(1000);
+  expect(adyen.requestsTo('/payments/{paymentPspReference}/refunds').filter((r) => r.body.reference === requestRefund.id)).toHaveLength(calls);
   const pspReference = (await refundOf()).processorReference!;
   await adyen.notify({ eventCode: 'REFUND', pspReference, originalReference: (await reload(id)).processorReference!, merchantReference: requestRefund.id, amount: { currency: 'USD', value: LOSE_REFUND_ANSWER_CENTS }, success: true });
   await applyNotifications();

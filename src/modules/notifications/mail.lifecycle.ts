@@ -20,7 +20,7 @@ export const MAIL_LIFECYCLE = defineLifecycle({
     failed: { meaning: 'refused for good (5xx, a bad address), or still not sent after MAIL_GIVE_UP_AFTER_MS' },
   },
   moves: {
-    claim: { from: ['pending'], to: 'sending', on: 'a worker took it when due (the attempt is counted; the lease is 8 x MAIL_TIMEOUT_MS and 10 s: longer than every SMTP wait of one try)' },
+    claim: { from: ['pending'], to: 'sending', on: 'a worker took it when due (the attempt is counted; its lease, 8 x MAIL_TIMEOUT_MS + 10 s, outlasts one try)' },
     reclaim: { from: ['sending'], to: 'sending', on: 'its lease ran out: the worker died mid-send; sent again, same bytes and Message-ID' },
     send: { from: ['sending'], to: 'sent', on: 'the SMTP server answered 2xx to the message (only the claim that holds it)' },
     keep: { from: ['sending'], to: 'kept', on: 'SMTP_URL is unset' },

@@ -23,15 +23,15 @@ export const REFUND_LIFECYCLE = defineLifecycle({
     },
     approveAutomatically: {
       from: ['requested'], to: 'approved',
-      on: 'a live test payment completed: the service records and approves its refund in one transaction (no admin, no four eyes: the money goes back to the card it came from)',
+      on: 'a live test payment completed: its refund is recorded and approved at once (no four eyes: the money goes back to the card it came from)',
       audit: 'refund.approved_automatically', verb: 'approved',
     },
     reject: { from: ['requested'], to: 'rejected', on: 'an admin rejected it', audit: 'refund.rejected', notice: 'refund-rejected', verb: 'rejected' },
     claim: { from: ['approved'], to: 'processing', on: 'a refund job took it (its attempt is counted)' },
-    reclaim: { from: ['processing'], to: 'processing', on: 'a job found a claim older than REFUND_PROCESSING_TIMEOUT_MS' },
+    reclaim: { from: ['processing'], to: 'processing', on: 'a job found a claim older than REFUND_PROCESSING_TIMEOUT_MS, unacknowledged' },
     succeed: {
       from: ['processing'], to: 'refunded',
-      on: 'the acquirer refunded it (live answer, look-up or notification); the payment moves with the refund that completes its amount (payment: refund)',
+      on: 'the acquirer refunded it (live answer, look-up or notification); the payment moves with the refund completing its amount (payment: refund)',
       journal: 'refund', event: 'payment.refunded',
     },
     succeedTest: {
@@ -49,5 +49,6 @@ export const REFUND_LIFECYCLE = defineLifecycle({
   },
   stays: {
     'outcome unknown': { in: ['processing'], then: 'stays processing; retried by the jobs, looked up by reconciliation, flagged after RECONCILE_GIVE_UP_MS' },
+    acknowledged: { in: ['processing'], then: 'waits for its notification; never sent again' },
   },
 });

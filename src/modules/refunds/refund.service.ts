@@ -157,7 +157,7 @@ export async function executeRefund(em: EntityManager, deps: RefundSendingDeps, 
   const claim = { id: refundId, changes: { claimedAt: new Date(), attempts: raw('"attempts" + 1') } as Partial<Refund> };
   const claimed =
     (await applyMove(em, REFUND_LIFECYCLE, Refund, 'claim', claim)) ??
-    (await applyMove(em, REFUND_LIFECYCLE, Refund, 'reclaim', { ...claim, where: { claimedAt: { $lt: staleClaimBefore(deps) } } }));
+    (await applyMove(em, REFUND_LIFECYCLE, Refund, 'reclaim', { ...claim, where: staleUnacknowledgedClaim(deps) }));
   if (!claimed) return 'not-claimed';
 
   const refund = await em.findOneOrFail(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
@@ -319,13 +319,18 @@ async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: 
 export async function refundsNeedingExecution(em: EntityManager, processingTimeoutMs: number, limit = 50): Promise<string[]> {
   const rows = await em.find(
     Refund,
-    { $or: [{ status: { $in: [...moveOf(REFUND_LIFECYCLE, 'claim').from] } }, { status: { $in: [...moveOf(REFUND_LIFECYCLE, 'reclaim').from] }, claimedAt: { $lt: staleClaimBefore({ processingTimeoutMs }) } }] },
+    { $or: [{ status: { $in: [...moveOf(REFUND_LIFECYCLE, 'claim').from] } }, { status: { $in: [...moveOf(REFUND_LIFECYCLE, 'reclaim').from] }, ...staleUnacknowledgedClaim({ processingTimeoutMs }) }] },
     { fields: ['id'], orderBy: { reviewedAt: 'asc', id: 'asc' }, limit },
   );
   return rows.map((r) => r.id);
 }
 
-/** A `processing` claim older than this belongs to a worker that died: the `reclaim` move takes it over. */
-function staleClaimBefore(deps: Pick<RefundExecutionDeps, 'processingTimeoutMs'>): Date {
-  return new Date(Date.now() - deps.processingTimeoutMs);
+/**
+ * A `processing` claim older than REFUND_PROCESSING_TIMEOUT_MS belongs to a worker that died: the `reclaim` move takes
+ * it over, unless the acquirer acknowledged the refund (its reference is kept). That one waits for the acquirer's
+ * notification, and reconciliation looks it up: sent again, it would lean on an idempotency key the acquirer keeps
+ * for days, not for ever (Adyen: at least 7), and a partial refund sent after that would be paid twice.
+ */
+function staleUnacknowledgedClaim(deps: Pick<RefundExecutionDeps, 'processingTimeoutMs'>) {
+  return { claimedAt: { $lt: new Date(Date.now() - deps.processingTimeoutMs) }, processorReference: null };
 }
