@@ -17,8 +17,7 @@ const VISA = '4111111111111111';
 const AMOUNT = 5000;
 const FEE = 750;
 const ours = new Set<string>();
-// A short statement timeout lets a test make applying a notification fail (a row held locked) and see it retried. A
-// refund waiting for its notification is not sent again meanwhile (REFUND_PROCESSING_TIMEOUT_MS as in production).
+// A short statement timeout lets a test make applying a notification fail (a row held locked) and see it retried.
 const suite = adyenSuite('adyen-disputes', {
   RECONCILE_AFTER_MS: '200', RECONCILE_INTERVAL_MS: '100', REFUND_SWEEP_INTERVAL_MS: '100',
   RATE_LIMIT_PER_MINUTE: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '1000',
