@@ -71,6 +71,10 @@ const catalogue = {
   BODY_TOO_LARGE: { status: 413, message: `Request body cannot exceed ${JSON_BODY_MAX_BYTES / 1024}KB` },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   UNSUPPORTED_CONTENT_ENCODING: { status: 415, message: 'Content-Encoding must be gzip, deflate, br or identity' },
+  TEXT_INPUT_INVALID: {
+    status: 400,
+    message: (argument: string) => `${argument} cannot contain control characters or lone surrogates (only a reason or note may hold tabs and line breaks)`,
+  },
   // 401/403: authentication and authorization
   API_KEY_REQUIRED: { status: 401, message: 'API key required' }, // (spec)
   INVALID_API_KEY: { status: 401, message: 'Invalid API key' }, // (spec)
