@@ -19,6 +19,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter';
 import { DomainError, domainError } from '../../shared/errors';
 import type { GraphQLContext } from './context';
 import { PAGE_LIMIT_DEFAULT } from '../../shared/limits';
+import { refusedTextArgument } from './text-inputs';
 
 /** Limits on what one document sent to /graphql may ask for (GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COST, GRAPHQL_MAX_ALIASES). */
 export interface QueryLimits {
@@ -120,7 +121,7 @@ function refuse(error: DomainError): GraphQLError {
 }
 
 /**
- * Depth and cost limits for every caller; for everyone but admins, a limit on aliases (the way one document
+ * Text arguments free of control characters (text-inputs.ts); depth and cost limits for every caller; for everyone but admins, a limit on aliases (the way one document
  * repeats the same work); for a seller's key, a cost budget per minute and its mutations counted once per root
  * field against its request budget.
  * Introspection for admins only (sellers and the public are refused; GraphiQL's schema explorer works with an
@@ -135,6 +136,8 @@ export function queryGuards(limits: QueryLimits, budgets: Pick<RateLimits, 'perA
           if (!operation) return;
           const fragments: Record<string, FragmentDefinitionNode> = {};
           for (const d of document.definitions) if (d.kind === 'FragmentDefinition') fragments[d.name.value] = d;
+          const badText = refusedTextArgument(schema, operation, fragments, request.variables ?? {});
+          if (badText) throw refuse(domainError('TEXT_INPUT_INVALID', badText));
           const measure = measureOperation(schema, operation, fragments, request.variables ?? {});
           const admin = contextValue.actor.kind === 'admin';
           if (measure.introspection && !admin) throw refuse(domainError('INTROSPECTION_NOT_ALLOWED'));
