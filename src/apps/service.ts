@@ -15,7 +15,7 @@ import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
 import { createMailer } from '../platform/mail/mailer';
 import { createSecretBox, createCredentialCache, SESSION_RULES } from '../modules/identity';
 import { startRefundJobs } from '../modules/refunds';
-import { chargebackStands } from '../modules/disputes';
+import { chargebackStands, reweighDisputes } from '../modules/disputes';
 import { samplePaymentPayload } from '../modules/payments';
 import { sqlNotificationStore } from '../platform/processor/adyen/notification-store';
 import type { Logger } from '../shared/logger';
@@ -148,8 +148,9 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     sweepIntervalMs: config.refunds.sweepIntervalMs,
     processingTimeoutMs: config.refunds.processingTimeoutMs,
     baseUrl,
-    // Disputes read refunds, so refunds are handed disputes' answer rather than importing it.
+    // Disputes read refunds, so refunds are handed disputes' answers rather than importing them.
     chargebackStands,
+    reweighDisputes,
   });
   const urlPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
   return {

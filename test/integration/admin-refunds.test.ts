@@ -159,7 +159,7 @@ describe('a payment is refunded at most once, whatever runs concurrently', () =>
     expect(approvals.filter((a) => !a.errors).length).toBe(1);
     for (const a of approvals.filter((x) => x.errors)) expect(a.errors![0].message).toMatch(/^Only requested refunds can be approved \(this one is (approved|processing|refunded)\)$/);
 
-    const deps = { processor: service.services.checkout.processor, logger: service.services.checkout.logger, processingTimeoutMs: 60_000, baseUrl: service.url, chargebackStands: service.services.refunds.chargebackStands };
+    const deps = { processor: service.services.checkout.processor, logger: service.services.checkout.logger, processingTimeoutMs: 60_000, baseUrl: service.url, chargebackStands: service.services.refunds.chargebackStands, reweighDisputes: service.services.refunds.reweighDisputes };
     const outcomes = await Promise.all([
       ...Array.from({ length: 10 }, () => executeRefund(service.em(), deps, refundId)),
       ...Array.from({ length: 3 }, () => service.services.refunds.sweep()),

@@ -128,14 +128,31 @@ describe('a dispute through its whole lifecycle', () => {
     expect(await disputeJournals(id)).toEqual([]);
   });
 
-  test('a reversal that comes before its chargeback books nothing and is flagged for admins', async () => {
+  test('a reversal that comes before its chargeback waits, listed for admins, and is applied the moment its chargeback lands', async () => {
     const { id, shop, dispute } = await paidPayment();
-    await notifyAndApply('NOTIFICATION_OF_CHARGEBACK', dispute);
+    const admin = await adminClient(service, AdminRole.SUPPORT);
+    const listed = async () => (await admin.ok(`{ flaggedAcquirerNotifications(limit: 200) { eventCode merchantReference status problem } }`)).flaggedAcquirerNotifications
+      .filter((n: { merchantReference: string }) => n.merchantReference === id);
     await notifyAndApply('CHARGEBACK_REVERSED', dispute);
     expect(await balanceOf(shop.seller.id)).toBe(AMOUNT - FEE);
-    const admin = await adminClient(service, AdminRole.SUPPORT);
-    const { flaggedAcquirerNotifications } = await admin.ok(`{ flaggedAcquirerNotifications(limit: 200) { eventCode merchantReference status problem } }`);
-    expect(flaggedAcquirerNotifications).toContainEqual({ eventCode: 'CHARGEBACK_REVERSED', merchantReference: id, status: 'flagged', problem: expect.stringContaining('out of order') });
+    expect(await listed()).toEqual([{ eventCode: 'CHARGEBACK_REVERSED', merchantReference: id, status: 'waiting', problem: expect.stringContaining('came before the event it follows') }]);
+    await notifyAndApply('CHARGEBACK', dispute);
+    // Pay 5,000: the seller ends at 4,250, as Adyen's own order (charged back, then reversed) leaves it.
+    expect(await balanceOf(shop.seller.id)).toBe(AMOUNT - FEE);
+    const [row] = await service.em().getConnection().execute(`select "status" from "disputes" where "payment_id" = ?`, [id]);
+    expect(row.status).toBe('reversed');
+    expect(await listed()).toEqual([]);
+    expect(await ourViolations()).toEqual([]);
+  });
+
+  test('a second chargeback before the reversal it follows: the seller is debited again once the reversal lands', async () => {
+    const { shop, dispute } = await paidPayment();
+    await notifyAndApply('CHARGEBACK', dispute);
+    await notifyAndApply('SECOND_CHARGEBACK', dispute);
+    expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    await notifyAndApply('CHARGEBACK_REVERSED', dispute);
+    expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    expect(await ourViolations()).toEqual([]);
   });
 });
 

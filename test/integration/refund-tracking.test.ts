@@ -133,7 +133,7 @@ describe('the link', () => {
   });
 
   test('a reversal shows as a last stage', async () => {
-    expect(await reverseRefund(service.em(), refundId, { amount: 1250, currency: 'USD' })).toEqual({ effect: 'moved' });
+    expect(await reverseRefund(service.em(), service.services.refunds, refundId, { amount: 1250, currency: 'USD' })).toEqual({ effect: 'moved' });
     const res = await page(link.pathname);
     expect(res.text).toMatch(/aria-current="step"><span class="stage-label">Sent back by your bank<\/span><span class="stage-when"><time/);
   });

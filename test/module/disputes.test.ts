@@ -1,7 +1,7 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import type { Admin } from '../../src/modules/admins/admin.entity';
 import { Dispute, DisputeLiability, DisputeStatus } from '../../src/modules/disputes/dispute.entity';
-import { applyDisputeNotice, chargebackStands, type DisputeNotice } from '../../src/modules/disputes/dispute.service';
+import { applyDisputeNotice, chargebackStands, reweighDisputes, type DisputeNotice } from '../../src/modules/disputes/dispute.service';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
@@ -9,7 +9,8 @@ import { MailOutboxEntry } from '../../src/modules/notifications/mail-outbox.ent
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { createPayment } from '../../src/modules/payments/payment.service';
-import { approveRefund, executeRefund, requestRefund } from '../../src/modules/refunds/refund.service';
+import { claimForCard } from '../../src/modules/checkout/card-claim';
+import { approveRefund, executeRefund, requestRefund, reverseRefund, settleNotifiedRefund } from '../../src/modules/refunds/refund.service';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import type { CardProcessor } from '../../src/platform/processor/card-processor';
 import { createLogger } from '../../src/shared/logger';
@@ -62,12 +63,15 @@ async function violationsAbout(...ids: string[]) {
 /** An acquirer that refunds at once: the refund is booked as a live answer books it. */
 const refundingAcquirer = { refund: async ({ refundId }: { refundId: string }) => ({ kind: 'refunded', reference: `psp-${refundId}` }) } as unknown as CardProcessor;
 
-/** A refund of `amount` requested, approved by another admin and sent: the seller is debited `amount`. */
-async function refundCarriedOut(paymentId: string, amount: number): Promise<string> {
+/** An acquirer that takes a refund and says later (Adyen's `received`): the refund stays processing until its notification. */
+const receivingAcquirer = { refund: async ({ refundId }: { refundId: string }) => ({ kind: 'pending', reference: `psp-${refundId}` }) } as unknown as CardProcessor;
+const refundDeps = (processor: CardProcessor) => ({ processor, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example', chargebackStands, reweighDisputes });
+
+/** A refund of `amount` requested, approved by another admin and sent: the seller is debited `amount` (or, `inFlight`, it waits at the acquirer). */
+async function refundCarriedOut(paymentId: string, amount: number, inFlight = false): Promise<string> {
   const refund = await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, amount);
   await approveRefund(db.em(), chargebackStands, approver, refund.id);
-  const deps = { processor: refundingAcquirer, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example', chargebackStands };
-  expect(await executeRefund(db.em(), deps, refund.id)).toBe('refunded');
+  expect(await executeRefund(db.em(), refundDeps(inFlight ? receivingAcquirer : refundingAcquirer), refund.id)).toBe(inFlight ? 'awaiting-acquirer' : 'refunded');
   return refund.id;
 }
 
@@ -213,12 +217,9 @@ describe('a notice that does not fit is flagged and moves nothing', () => {
     expect(await notice('chargeBack', { amount: AMOUNT })).toEqual({ effect: 'moved' });
   });
 
-  test('a money move out of order (a reversal before its chargeback) is flagged; a step that moves no money is nothing to do', async () => {
+  test('a step that moves no money and does not apply (the defence period of a mere inquiry ended) is nothing to do', async () => {
     const { shop, paymentId, notice } = await disputedPayment('dispute-order');
     await notice('open');
-    expect(await notice('reverse')).toEqual({ effect: 'flagged', problem: 'reverse does not fit a dispute that is notified (out of order or unexpected)' });
-    expect(await notice('win')).toEqual({ effect: 'flagged', problem: 'win does not fit a dispute that is notified (out of order or unexpected)' });
-    // The defence period of a mere inquiry ended: nothing to lose.
     expect(await notice('lose')).toEqual({ effect: 'nothing-to-do' });
     expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.NOTIFIED);
     expect(await balanceOf(shop)).toBe(NET);
@@ -226,13 +227,101 @@ describe('a notice that does not fit is flagged and moves nothing', () => {
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
   });
 
-  test('a second dispute reference for a disputed payment, or a later step of another amount, is flagged', async () => {
+  test('a later step of another amount than the chargeback is flagged', async () => {
     const { shop, paymentId, notice } = await disputedPayment('dispute-mismatch');
     await notice('chargeBack');
-    expect(await notice('reverse', { reference: 'DP-other' })).toEqual({ effect: 'flagged', problem: `a second dispute DP-other for a payment already disputed as DP-${paymentId}` });
     expect(await notice('reverse', { amount: 4000 })).toEqual({ effect: 'flagged', problem: `reverse of 4000 for a dispute of ${AMOUNT}` });
     expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.CHARGED_BACK);
     expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+});
+
+describe('events applied in the acquirer\'s order, whatever order they arrive in', () => {
+  /** A notice dated `minute` minutes into the dispute: the acquirer's order, not the arrival's. */
+  const at = (minute: number) => ({ occurredAt: new Date(Date.UTC(2026, 0, 1, 0, minute)) });
+
+  test('a reversal before its chargeback waits, and is applied with the chargeback when it lands: the seller ends where the acquirer put it', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-reverse-first');
+    expect(await notice('reverse', at(2))).toEqual({ effect: 'waiting', problem: 'reverse came before the event it follows: the dispute is notified' });
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await notice('chargeBack', at(1))).toEqual({ effect: 'moved' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.REVERSED);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await disputeJournals(paymentId)).toEqual([
+      `seller_balance chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`,
+      `seller_balance chargeback_reversed ${AMOUNT}`, `customer_funds chargeback_reversed -${AMOUNT}`,
+    ]);
+    // The reversal told again (the inbox wakes it) finds it applied.
+    expect(await notice('reverse', at(2))).toEqual({ effect: 'nothing-to-do' });
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a second chargeback before the reversal it follows waits: the seller is debited again once the reversal lands', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-second-first');
+    await notice('chargeBack', at(1));
+    expect((await notice('secondChargeback', at(3))).effect).toBe('waiting');
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await notice('reverse', at(2))).toEqual({ effect: 'moved' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.SECOND_CHARGEBACK);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a whole dispute told backwards ends as told forwards', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-backwards');
+    const steps: DisputeNotice['step'][] = ['open', 'chargeBack', 'reverse', 'secondChargeback', 'win'];
+    for (const [minute, step] of [...steps.entries()].reverse()) await notice(step, at(minute));
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.WON);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a late event that changes the path but not the end (lost told before the reversal and second chargeback) books nothing more', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-late-path');
+    await notice('chargeBack', at(1));
+    expect(await notice('lose', at(4))).toEqual({ effect: 'moved' });
+    expect((await notice('reverse', at(2))).effect).toBe('waiting');
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await notice('secondChargeback', at(3))).toEqual({ effect: 'nothing-to-do' });
+    expect(await notice('reverse', at(2))).toEqual({ effect: 'nothing-to-do' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.LOST);
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a late event a decided dispute cannot place waits and moves nothing', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-contradicted');
+    await notice('open', at(0));
+    await notice('close', at(5));
+    expect(await notice('chargeBack', at(1))).toEqual({ effect: 'waiting', problem: 'chargeBack does not fit a dispute that is closed: it waits for the events that place it' });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.CLOSED);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a dispute of a payment whose authorisation has not reached us waits for it', async () => {
+    const shop = await db.newShop('dispute-processing');
+    const { payment } = await createPayment(db.em(), shop.shop.id, { amount: AMOUNT, currency: 'usd', returnUrl: 'https://shop.example/back' });
+    await claimForCard(db.em(), payment.id, new Date(Date.now() - 3600_000), { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 });
+    const outcome = await applyDisputeNotice(db.em(), { step: 'chargeBack', paymentId: payment.id, reference: 'DP-processing', amount: AMOUNT, currency: 'USD', reason: null });
+    expect(outcome).toEqual({ effect: 'waiting', problem: `payment ${payment.id} is not settled here yet: the dispute waits for its authorisation` });
+    expect(await disputeOf(payment.id)).toBeNull();
+  });
+});
+
+describe('a payment disputed again', () => {
+  test('a chargeback with a new dispute reference after an inquiry closed is a dispute of its own, with its own money', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-second-dispute');
+    await notice('open');
+    await notice('close');
+    expect(await notice('chargeBack', { reference: `DP2-${paymentId}` })).toEqual({ effect: 'moved' });
+    const disputes = await db.em().find(Dispute, { payment: paymentId }, { orderBy: { openedAt: 'asc', id: 'asc' } });
+    expect(disputes.map((d) => [d.acquirerReference, d.status])).toEqual(expect.arrayContaining([[`DP-${paymentId}`, DisputeStatus.CLOSED], [`DP2-${paymentId}`, DisputeStatus.CHARGED_BACK]]));
+    expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await chargebackStands(db.em(), paymentId)).toBe(true);
+    expect(await notice('reverse', { reference: `DP2-${paymentId}` })).toEqual({ effect: 'moved' });
+    expect(await balanceOf(shop)).toBe(NET);
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
   });
 });
@@ -287,6 +376,32 @@ describe('the same money never leaves the seller twice', () => {
     expect(await balanceOf(shop)).toBe(-FEE);
     expect(await notice('win')).toEqual({ effect: 'moved' });
     expect(await balanceOf(shop)).toBe(-FEE);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a chargeback while a refund is in flight: when the refund then fails, the seller bears the whole dispute again', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-refund-in-flight', 8000);
+    const refundId = await refundCarriedOut(paymentId, 3000, true);
+    expect(await notice('chargeBack', { amount: 8000 })).toEqual({ effect: 'moved' });
+    expect((await disputeOf(paymentId))!.sellerShare).toBe(5000);
+    expect(await settleNotifiedRefund(db.em(), refundDeps(receivingAcquirer), refundId, { kind: 'declined', reason: 'Refund Failed' })).toEqual({ effect: 'settled' });
+    expect((await disputeOf(paymentId))!.sellerShare).toBe(8000);
+    // 8000 paid: 6800 credited, the whole 8000 charged back.
+    expect(await balanceOf(shop)).toBe(-1200);
+    expect((await disputeJournals(paymentId)).filter((line) => line.includes('dispute_share'))).toEqual(['seller_balance dispute_share -3000', 'platform_disputes dispute_share 3000']);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('a chargeback while a refund is in flight: when the refund is carried out and then reversed, the seller bears the whole dispute again', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-refund-reversed', 8000);
+    const refundId = await refundCarriedOut(paymentId, 3000, true);
+    await notice('chargeBack', { amount: 8000 });
+    expect(await settleNotifiedRefund(db.em(), refundDeps(receivingAcquirer), refundId, { kind: 'refunded', reference: 'psp-r' })).toEqual({ effect: 'settled' });
+    expect((await disputeOf(paymentId))!.sellerShare).toBe(5000);
+    expect(await balanceOf(shop)).toBe(6800 - 3000 - 5000);
+    expect(await reverseRefund(db.em(), refundDeps(receivingAcquirer), refundId, { amount: 3000, currency: 'USD' })).toEqual({ effect: 'moved' });
+    expect((await disputeOf(paymentId))!.sellerShare).toBe(8000);
+    expect(await balanceOf(shop)).toBe(-1200);
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
   });
 

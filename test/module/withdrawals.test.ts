@@ -3,7 +3,7 @@ import type { Admin } from '../../src/modules/admins/admin.entity';
 import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import type { CardProcessor } from '../../src/platform/processor/card-processor';
-import { chargebackStands } from '../../src/modules/disputes/dispute.service';
+import { chargebackStands, reweighDisputes } from '../../src/modules/disputes/dispute.service';
 import { approveRefund, executeRefund, requestRefund } from '../../src/modules/refunds/refund.service';
 import { createLogger } from '../../src/shared/logger';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
@@ -34,7 +34,7 @@ const refundingAcquirer = { refund: async ({ refundId }: { refundId: string }) =
 async function refundCarriedOut(paymentId: string, amount: number): Promise<void> {
   const refund = await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, amount);
   await approveRefund(db.em(), chargebackStands, approver, refund.id);
-  const deps = { processor: refundingAcquirer, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example', chargebackStands };
+  const deps = { processor: refundingAcquirer, logger: createLogger('silent'), processingTimeoutMs: 60_000, baseUrl: 'https://pay.example', chargebackStands, reweighDisputes };
   expect(await executeRefund(db.em(), deps, refund.id)).toBe('refunded');
 }
 

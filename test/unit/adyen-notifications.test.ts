@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import HmacValidator from '@adyen/api-library/lib/src/utils/hmacValidator';
-import { basicAuthMatches, EVENT_READINGS, eventOf, notificationItems, readItem, signatureValid } from '../../src/platform/processor/adyen/notifications';
+import { basicAuthMatches, EVENT_READINGS, eventOf, notificationItems, placeOf, readItem, signatureValid } from '../../src/platform/processor/adyen/notifications';
 import { failureCodeOfReasonText, failureCodeOfRefusal, REFUSAL_REASONS } from '../../src/platform/processor/adyen/refusal-reasons';
 
 const KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
@@ -63,7 +63,10 @@ describe('Adyen notifications', () => {
 
   test('each field is checked: a malformed item is rejected, keyed by its content when it has no reference', () => {
     expect(readItem(item())).toEqual({
-      kept: { pspReference: '7914073381342284', eventCode: 'AUTHORISATION', success: true, merchantReference: 'pay_1', originalReference: null, amountValue: 1130, currency: 'EUR', reason: null },
+      kept: {
+        pspReference: '7914073381342284', eventCode: 'AUTHORISATION', success: true, merchantReference: 'pay_1', originalReference: null, amountValue: 1130, currency: 'EUR', reason: null,
+        eventDate: new Date('2024-01-01T00:00:00.000Z'), place: 0, orderKey: '7914073381342284',
+      },
     });
     const cases: [Record<string, unknown>, string][] = [
       [{ amount: undefined }, 'amount.value, amount.currency'],
@@ -97,6 +100,18 @@ describe('Adyen notifications', () => {
     expect((readItem({ ...item(), pspReference: undefined }) as { rejected: { pspReference: string } }).rejected.pspReference).toBe(noReference.rejected.pspReference);
   });
 
+  test("an item is ordered by Adyen's eventDate and its place in the payment's life, and belongs to the payment its originalReference names", () => {
+    const kept = (fields: Record<string, unknown> = {}) => (readItem(item(fields)) as { kept: Parameters<typeof eventOf>[0] }).kept;
+    expect(kept({ eventDate: '2019-05-06T17:15:34.121+02:00' }).eventDate).toEqual(new Date('2019-05-06T15:15:34.121Z'));
+    for (const eventDate of [undefined, 'yesterday', 42, 'x'.repeat(41)]) expect(kept({ eventDate }).eventDate).toBeNull();
+    expect(kept({ eventCode: 'REFUND', originalReference: 'PAYMENT-PSP' }).orderKey).toBe('PAYMENT-PSP');
+    expect(kept({ eventCode: 'AUTHORISATION' }).orderKey).toBe('7914073381342284');
+    const places = ['AUTHORISATION', 'REFUND', 'REFUNDED_REVERSED', 'NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'SECOND_CHARGEBACK', 'PREARBITRATION_LOST', 'PREARBITRATION_WON', 'REPORT_AVAILABLE'].map(placeOf);
+    expect(places).toEqual([...places].sort((a, b) => a - b));
+    expect(new Set(places).size).toBe(places.length);
+    expect(placeOf('REFUND_FAILED')).toBe(placeOf('REFUNDED_REVERSED'));
+  });
+
   test("items in the port's terms, with the money they name", () => {
     const kept = (fields: Record<string, unknown> = {}) => (readItem(item(fields)) as { kept: Parameters<typeof eventOf>[0] }).kept;
     const money = { amount: 1130, currency: 'EUR' };
@@ -110,7 +125,9 @@ describe('Adyen notifications', () => {
       expect(eventOf(kept({ eventCode, success: 'false' }))).toEqual({ kind: 'cancellation', paymentId: 'pay_1', cancelled: false });
     }
     expect(eventOf(kept({ eventCode: 'REFUNDED_REVERSED', merchantReference: 'ref_1' }))).toEqual({ kind: 'refund_reversed', refundId: 'ref_1', money });
-    expect(eventOf(kept({ eventCode: 'CHARGEBACK', reason: 'dispute' }))).toEqual({ kind: 'dispute', step: 'chargeBack', paymentId: 'pay_1', reference: '7914073381342284', money, reason: 'dispute' });
+    expect(eventOf(kept({ eventCode: 'CHARGEBACK', reason: 'dispute' }))).toEqual({
+      kind: 'dispute', step: 'chargeBack', paymentId: 'pay_1', reference: '7914073381342284', money, reason: 'dispute', occurredAt: new Date('2024-01-01T00:00:00.000Z'),
+    });
     const steps: Record<string, string> = {
       NOTIFICATION_OF_CHARGEBACK: 'open', REQUEST_FOR_INFORMATION: 'open', CHARGEBACK_REVERSED: 'reverse', SECOND_CHARGEBACK: 'secondChargeback',
       PREARBITRATION_WON: 'win', SCHEME_ARBITRATION_WON: 'win', PREARBITRATION_LOST: 'lose', SCHEME_ARBITRATION_LOST: 'lose',

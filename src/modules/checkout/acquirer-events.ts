@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applyDisputeNotice } from '../disputes';
+import { applyDisputeNotice, reweighDisputes } from '../disputes';
 import { Payment, isPaymentId, PaymentStatus } from '../payments';
 import type { AcquirerEvent, NotifiedMoney } from '../../platform/processor/card-processor';
 import { Refund, reverseRefund, settleNotifiedRefund, type RefundExecutionDeps } from '../refunds';
@@ -8,10 +8,12 @@ import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 /** What applying an event did, for the log, the metrics and the tests. */
 export type EventOutcome =
   | { effect: 'settled' | 'nothing-to-do' | 'voided' | 'moved' | 'opened' | 'acknowledged' }
-  /** It did not fit what it names (amount, currency, state): no money moved; kept for admins. */
-  | { effect: 'flagged'; problem: string };
+  /** It did not fit what it names (amount, currency, state), or the shopper's money needs a person: kept for admins. */
+  | { effect: 'flagged'; problem: string }
+  /** It came before an event it follows: kept, and applied once that one is. */
+  | { effect: 'waiting'; problem: string };
 
-const done = (effect: Exclude<EventOutcome['effect'], 'flagged'>): EventOutcome => ({ effect });
+const done = (effect: Exclude<EventOutcome['effect'], 'flagged' | 'waiting'>): EventOutcome => ({ effect });
 const flagged = (problem: string): EventOutcome => ({ effect: 'flagged', problem });
 
 /**
@@ -21,12 +23,15 @@ const flagged = (problem: string): EventOutcome => ({ effect: 'flagged', problem
  * amount and currency, a dispute at most the payment's amount in its currency. A mismatch moves nothing.
  *  - an authorization settles a payment left `processing` (completed with its journal, or failed); one the
  *    acquirer approved after we had failed it is voided at the acquirer;
- *  - a refund outcome settles a refund waiting in `processing`; a reversed refund credits the seller back;
- *  - a dispute step moves the payment's dispute (src/modules/disputes/), each money move by its own journal;
+ *  - a refund outcome settles a refund waiting in `processing`, and a failure after success gives the seller the
+ *    money back; a reversed refund credits the seller back; either waits for a success not yet told;
+ *  - a dispute step moves the dispute it names (src/modules/disputes/), in the acquirer's order, each money move by
+ *    its own journal;
+ *  - a cancellation the acquirer refused leaves the shopper charged for a payment that failed here: flagged for finance;
  *  - anything else is acknowledged (it is kept by the inbox).
  */
 export async function applyAcquirerEvent(checkout: CheckoutDeps, em: EntityManager, event: AcquirerEvent): Promise<EventOutcome> {
-  const refunds: RefundExecutionDeps = { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl };
+  const refunds: RefundExecutionDeps = { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl, reweighDisputes };
   switch (event.kind) {
     case 'authorization':
       return settleAuthorization(checkout, em, event);
@@ -35,21 +40,24 @@ export async function applyAcquirerEvent(checkout: CheckoutDeps, em: EntityManag
       if (!refund) return done('nothing-to-do');
       const problem = exactMoneyProblem(event.money, refund.amount, refund.payment.currency);
       if (problem) return flagged(`refund ${refund.id}: ${problem}`);
-      return (await settleNotifiedRefund(em, refunds, event.refundId, event.outcome)) === 'not-claimed' ? done('nothing-to-do') : done('settled');
+      return settleNotifiedRefund(em, refunds, event.refundId, event.outcome);
     }
     case 'refund_reversed': {
-      const outcome = await reverseRefund(em, event.refundId, event.money);
+      const outcome = await reverseRefund(em, refunds, event.refundId, event.money);
       if (outcome.effect === 'moved') checkout.logger.warn({ refundId: event.refundId }, 'the acquirer reversed a refund: the seller is credited back');
       return outcome;
     }
     case 'dispute': {
       if (!isPaymentId(event.paymentId)) return flagged(`a dispute for ${JSON.stringify(event.paymentId)}, which is not one of our payments`);
-      const outcome = await applyDisputeNotice(em, { step: event.step, paymentId: event.paymentId, reference: event.reference, amount: event.money.amount, currency: event.money.currency, reason: event.reason });
+      const outcome = await applyDisputeNotice(em, {
+        step: event.step, paymentId: event.paymentId, reference: event.reference, amount: event.money.amount, currency: event.money.currency, reason: event.reason, occurredAt: event.occurredAt,
+      });
       if (outcome.effect === 'moved') checkout.logger.warn({ paymentId: event.paymentId, step: event.step, amount: event.money.amount }, 'dispute moved');
       return outcome;
     }
     case 'cancellation':
-      checkout.logger.info({ paymentId: event.paymentId, cancelled: event.cancelled }, 'the acquirer confirmed a cancellation');
+      if (!event.cancelled) return flagged(`the acquirer refused to cancel payment ${event.paymentId}: the shopper may be charged for a payment that failed here; cancel or refund it at the acquirer`);
+      checkout.logger.info({ paymentId: event.paymentId }, 'the acquirer confirmed a cancellation');
       return done('acknowledged');
     default:
       return done('acknowledged');
@@ -81,6 +89,6 @@ async function settleAuthorization(checkout: CheckoutDeps, em: EntityManager, ev
     return done('voided');
   } catch (error) {
     checkout.logger.error({ paymentId, processorReference: outcome.reference, err: (error as Error).message }, 'authorization void failed: void it at the acquirer');
-    return done('nothing-to-do');
+    return flagged(`the acquirer authorised payment ${paymentId}, which failed here, and voiding it failed: the shopper is charged; cancel or refund ${outcome.reference} at the acquirer`);
   }
 }

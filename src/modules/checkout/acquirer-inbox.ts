@@ -38,10 +38,20 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
+ * A waiting item is woken as soon as another item of its payment is applied; besides, it is tried again on this
+ * slower schedule (a refund job or an admin may make it fit), from 10 seconds up to an hour.
+ */
+export function waitingRetryDelayMs(attempts: number): number {
+  return Math.min(60 * 60_000, 10_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
  * Every instance drains the inbox on a timer and when woken; items are claimed with FOR UPDATE SKIP LOCKED and
- * a lease, so two instances never apply the same item at once. Exactly-once money comes from the moves the
- * events make (conditional UPDATEs, unique journals), so an item applied again after a crash changes nothing.
- * An item that fails to apply is retried with back-off; one that does not fit what it names is flagged.
+ * a lease, so two instances never apply the same item at once, and a payment's items one at a time in the
+ * acquirer's order (NotificationStore.claimDue). Exactly-once money comes from the moves the events make
+ * (conditional UPDATEs, journals booked against what is already booked), so an item applied again after a crash
+ * changes nothing. An item that fails to apply is retried with back-off, holding back its payment's later items;
+ * one that comes before the event it follows waits for it; one that does not fit what it names is flagged.
  */
 export function startAcquirerInbox(options: AcquirerInboxOptions): AcquirerInbox {
   const { logger, intervalMs } = options;
@@ -58,7 +68,8 @@ export function startAcquirerInbox(options: AcquirerInboxOptions): AcquirerInbox
         again = false;
         const items = await options.store.claimDue(BATCH, LEASE_MS);
         for (const item of items) if (await applyItem(options, item)) settled++;
-        if (items.length === BATCH) again = true;
+        // An item applied lets the next of its payment go, and wakes what waited for it: claim again until none is due.
+        if (items.length > 0) again = true;
       } while (again);
       return settled;
     })().finally(() => (draining = null));
@@ -82,11 +93,15 @@ async function applyItem({ orm, store, checkout, metrics, logger }: AcquirerInbo
   try {
     const outcome = await applyAcquirerEvent(checkout, orm.em.fork(), eventOf(item));
     if (outcome.effect === 'flagged') {
-      await store.settle(item.id, { status: 'flagged', problem: outcome.problem });
+      await store.settle(item, { status: 'flagged', problem: outcome.problem });
       metrics.acquirerNotifications.inc({ event: metricEvent(item.eventCode), outcome: 'flagged' });
       logger.error({ ...context, problem: outcome.problem }, 'adyen notification does not match what it names: nothing booked, flagged for admins');
+    } else if (outcome.effect === 'waiting') {
+      await store.settle(item, { status: 'waiting', problem: outcome.problem, retryInMs: waitingRetryDelayMs(item.attempts) });
+      metrics.acquirerNotifications.inc({ event: metricEvent(item.eventCode), outcome: 'waiting' });
+      logger.warn({ ...context, problem: outcome.problem }, 'adyen notification came before an event it follows: it waits for it');
     } else {
-      await store.settle(item.id, { status: 'applied' });
+      await store.settle(item, { status: 'applied' });
       metrics.acquirerNotifications.inc({ event: metricEvent(item.eventCode), outcome: 'applied' });
       logger.info({ ...context, effect: outcome.effect }, 'adyen notification applied');
     }

@@ -30,7 +30,7 @@ export class Dispute {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('dp', 24);
 
-  /** One dispute per payment (a unique index). */
+  /** One dispute per payment and acquirer reference (a unique index): a payment may be disputed again. */
   @ManyToOne('Payment')
   payment!: Payment;
 
@@ -55,8 +55,9 @@ export class Dispute {
   acquirerReference!: string;
 
   /**
-   * What the seller bears of each debit, set when the chargeback lands: at most what the seller has not already
-   * given back by refunds. The platform's dispute account bears the rest.
+   * What the seller bears of each debit, set when the chargeback lands and weighed again whenever a refund of the
+   * payment settles, fails or is reversed: at most what the seller has not given back by refunds. The platform's
+   * dispute account bears the rest.
    */
   @Field(() => SafeIntResolver, { description: 'Integer cents of the disputed amount the seller bears; the platform bears the rest.' })
   @Property({ type: new BigIntType('number') })

@@ -2,9 +2,10 @@ import { defineLifecycle } from '../../platform/lifecycle/lifecycle';
 
 /**
  * A dispute the acquirer notified against a completed payment (src/modules/disputes/; docs/acquirers.md lists which
- * Adyen event makes which move). One per payment. Every move that moves money books its own named journal
- * against the account liable for the dispute: the seller's balance, or the platform's dispute account when
- * the payment had already been refunded (the same money cannot go back twice).
+ * Adyen event makes which move). One per acquirer dispute reference: a payment may be disputed again after an
+ * inquiry closed. Its state follows the events it was told, in the acquirer's order whatever order they came in
+ * (dispute-facts.ts). Every move that moves money books its own named journal against the account liable for the
+ * dispute: the seller's balance, or the platform's dispute account for what the seller had already refunded.
  */
 export const DISPUTE_LIFECYCLE = defineLifecycle({
   name: 'dispute',
@@ -30,9 +31,13 @@ export const DISPUTE_LIFECYCLE = defineLifecycle({
     close: { from: ['notified', 'reversed'], to: 'closed', on: 'ISSUER_RESPONSE_TIMEFRAME_EXPIRED (the issuer accepted the defence or did not respond)' },
   },
   stays: {
-    'an event that does not fit the state': { in: ['notified', 'charged_back', 'reversed', 'second_chargeback', 'lost'], then: 'nothing moves; the notification is flagged for admins (out of order or unexpected)' },
+    'an event that comes before the one it follows': { in: ['notified', 'charged_back', 'reversed', 'second_chargeback', 'lost'], then: 'kept; applied, with its journal, the moment its predecessor arrives' },
+    'a refund of the payment settles, fails or is reversed': { in: ['charged_back', 'second_chargeback', 'lost'], then: "the seller's share is weighed again; the change is booked as `dispute_share`" },
   },
 });
 
+/** A move of the dispute table. */
+export type DisputeMove = keyof typeof DISPUTE_LIFECYCLE.moves;
+
 /** What an acquirer's dispute event does: open the dispute (an inquiry, no money), or one of the table's moves. */
-export type DisputeStep = 'open' | keyof typeof DISPUTE_LIFECYCLE.moves;
+export type DisputeStep = 'open' | DisputeMove;

@@ -34,9 +34,9 @@ export class DisputeFieldsResolver {
   }
 
   @FieldResolver(() => [LedgerEntry], {
-    description: "What the dispute did to the seller's balance: its journal lines on the seller's balance (chargeback, chargeback_reversed, second_chargeback, dispute_won), oldest first. None when the platform bears it.",
+    description: "What the dispute did to the seller's balance: its journal lines on the seller's balance (chargeback, chargeback_reversed, second_chargeback, dispute_won, dispute_share), oldest first. None when the platform bears it.",
   })
   balanceEntries(@Root() item: SellerDispute, @Ctx() context: GraphQLContext): Promise<LedgerEntry[]> {
-    return disputeJournalLines(context.em, item.dispute.payment.id);
+    return disputeJournalLines(context.em, item.dispute.id);
   }
 }

@@ -13,14 +13,14 @@ import {
 
 /**
  * A seller's balance transactions (docs/dashboard.md, "Balance"): every ledger line that moved the seller's
- * available balance (its `seller_balance` entries: payment credit, fee, refund, refund reversed, the dispute
+ * available balance (its `seller_balance` entries: payment credit, fee, refund, refund reversed or failed after success, the dispute
  * journals, withdrawal hold and release, a live test and its automatic refund), and the payouts of its withdrawals, which move held money to the bank
  * and leave the available balance as it was (amount 0, `paidOut` the money sent). In the ledger's own order (entry
  * id), each with the available balance right after it, computed in the database from the balance checkpoints.
  */
 export const BALANCE_LINE_KINDS = [
-  'payment', 'fee', 'refund', 'refund_reversed', 'chargeback', 'chargeback_reversed', 'second_chargeback', 'dispute_won',
-  'withdrawal_hold', 'withdrawal_release', 'payout', 'test_payment', 'test_refund',
+  'payment', 'fee', 'refund', 'refund_reversed', 'refund_failed', 'chargeback', 'chargeback_reversed', 'second_chargeback', 'dispute_won',
+  'dispute_share', 'withdrawal_hold', 'withdrawal_release', 'payout', 'test_payment', 'test_refund',
 ] as const;
 export type BalanceLineKind = (typeof BALANCE_LINE_KINDS)[number];
 

@@ -12,7 +12,7 @@ import type { BalanceLine, BalanceLineKind, StatementTotal } from './balance-lin
 export const FIGURE_SUMS_SQL = `coalesce(sum(e."amount"), 0) as available,
   coalesce(sum(e."amount") filter (where e."kind" = 'payment'), 0) as gross,
   coalesce(-sum(e."amount") filter (where e."kind" = 'fee'), 0) as fees,
-  coalesce(-sum(e."amount") filter (where e."kind" in ('refund', 'refund_reversed')), 0) as refunds`;
+  coalesce(-sum(e."amount") filter (where e."kind" in ('refund', 'refund_reversed', 'refund_failed')), 0) as refunds`;
 
 type FigureRow = { seller_id: string; available: string; gross: string; fees: string; refunds: string; tail_entries: string };
 
@@ -62,7 +62,7 @@ export async function insertCheckpoints(em: EntityManager, sellerId: string, set
               sum(e."amount") over w as available,
               coalesce(sum(e."amount") filter (where e."kind" = 'payment') over w, 0) as gross,
               coalesce(-sum(e."amount") filter (where e."kind" = 'fee') over w, 0) as fees,
-              coalesce(-sum(e."amount") filter (where e."kind" in ('refund', 'refund_reversed')) over w, 0) as refunds
+              coalesce(-sum(e."amount") filter (where e."kind" in ('refund', 'refund_reversed', 'refund_failed')) over w, 0) as refunds
          from bound b
          join "ledger_entries" e on e."seller_id" = ? and e."account" = 'seller_balance' and e."id" > coalesce((select "through_entry_id" from prev), 0) and e."id" <= b.through
        window w as (order by e."id")

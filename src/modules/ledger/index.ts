@@ -6,10 +6,11 @@ export { paymentFee } from './fee';
 export { checkLedger } from './ledger-invariants';
 export { watchLedger } from './ledger-watch';
 export {
-  bookDisputeJournal,
+  bookDisputePosition,
   bookLiveTestRefund,
   bookPayout,
   bookRefund,
+  bookRefundFailure,
   bookRefundReversal,
   bookWithdrawalHold,
   bookWithdrawalRelease,

@@ -5,6 +5,7 @@ import type { Payment } from '../payments';
 import type { Refund } from '../refunds';
 import type { Seller } from '../identity';
 import type { Withdrawal } from '../withdrawals';
+import type { Dispute } from '../disputes';
 
 /** The accounts money moves between; only `seller_balance` belongs to one seller. */
 export enum LedgerAccount {
@@ -52,10 +53,16 @@ export class LedgerEntry {
   @ManyToOne('Refund', { nullable: true })
   refund: Refund | null = null;
 
+  /** The dispute a dispute journal belongs to: a payment may have several, and each one's money is what its journals sum to. */
+  @ManyToOne('Dispute', { nullable: true })
+  dispute: Dispute | null = null;
+
   /**
-   * What the movement was: `payment`, `fee`, `refund`, `refund_reversed`, `withdrawal_hold`, `withdrawal_release`,
-   * `payout`, the dispute journals (`chargeback`, `chargeback_reversed`, `second_chargeback`, `dispute_won`), and a
-   * live test's fee-free `test_payment` and its automatic `test_refund`.
+   * What the movement was: `payment`, `fee`, `refund`, `refund_reversed`, `refund_failed` (a refund the card scheme
+   * rejected after it was carried out), `withdrawal_hold`, `withdrawal_release`, `payout`, the dispute journals
+   * (`chargeback`, `chargeback_reversed`, `second_chargeback`, `dispute_won`, and `dispute_share` when refunds settling
+   * move a standing chargeback between the seller and the platform), and a live test's fee-free `test_payment` and its
+   * automatic `test_refund`.
    */
   @Field(() => String)
   @Property({ type: 'string' })

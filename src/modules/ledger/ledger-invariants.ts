@@ -30,15 +30,22 @@ const REFUND_REFUNDED = sqlList([R.REFUNDED]);
 const REFUND_REVERSED = sqlList([R.REVERSED]);
 /** The dispute states in which the disputed amount is debited from the liable account (dispute.entity.ts CHARGEBACK_STANDS). */
 const DISPUTE_DEBITED = sqlList([D.CHARGED_BACK, D.SECOND_CHARGEBACK, D.LOST]);
-/** The journals the dispute moves book (src/modules/disputes/dispute.lifecycle.ts). */
-const DISPUTE_KINDS = sqlList(Object.values(DISPUTE_LIFECYCLE.moves).flatMap((move) => ('journal' in move && move.journal ? [move.journal] : [])));
+/** The journals a dispute books: its moves' (src/modules/disputes/dispute.lifecycle.ts), and its share weighed again. */
+const DISPUTE_KINDS = sqlList([...Object.values(DISPUTE_LIFECYCLE.moves).flatMap((move) => ('journal' in move && move.journal ? [move.journal] : [])), 'dispute_share']);
+/** Refunds whose money is on its way back or back to the card: a standing chargeback's seller share leaves them out. */
+const REFUND_SENT = sqlList([R.PROCESSING, R.REFUNDED]);
+const REFUND_FAILED_KIND = REFUND_LIFECYCLE.moves.failAfterRefund.journal;
 /** A live test's journals (the lifecycle tables: payment completeTest, refund succeedTest). */
 const TEST_PAYMENT = PAYMENT_LIFECYCLE.moves.completeTest.journal;
 const TEST_REFUND = REFUND_LIFECYCLE.moves.succeedTest.journal;
 /** The journals of a refund carried out: the seller's, or a live test's automatic one. */
 const REFUND_KINDS = `'refund', '${TEST_REFUND}'`;
+/** What a seller gives back of a payment by refunds, less what came back (reversed, or failed after success). */
+const REFUND_NET_KINDS = `${REFUND_KINDS}, 'refund_reversed', '${REFUND_FAILED_KIND}'`;
 /** What a seller gives back of a payment: its refunds and the dispute debits it bears, less what came back. */
-const GIVE_BACK_KINDS = `${REFUND_KINDS}, 'refund_reversed', ${DISPUTE_KINDS}`;
+const GIVE_BACK_KINDS = `${REFUND_NET_KINDS}, ${DISPUTE_KINDS}`;
+/** A refund the acquirer carried out and the card scheme then rejected: its debit and its credit back are both booked. */
+const FAILED_AFTER_SUCCESS = `(r."status" = '${R.FAILED}' and r."refunded_at" is not null)`;
 const REJECTED = sqlList([W.REJECTED]);
 const PAID = sqlList([W.PAID]);
 
@@ -84,12 +91,14 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
   },
   {
     name: 'refund_entries_match_refunds',
-    description: 'each payment has the debits of its refunds carried out and the credits of those reversed, and is refunded exactly when its refunds standing add up to its amount',
+    description: 'each payment has the debits of its refunds carried out and the credits of those reversed or failed after success, and is refunded exactly when its refunds standing add up to its amount',
     sql: `select p."id" as subject, p."status" as detail from "payments" p
           where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" in (${REFUND_KINDS})), 0)
-                <> -coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_BOOKED})), 0)
+                <> -coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and (r."status" in (${REFUND_BOOKED}) or ${FAILED_AFTER_SUCCESS})), 0)
              or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = 'refund_reversed'), 0)
                 <> coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REVERSED})), 0)
+             or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" = '${REFUND_FAILED_KIND}'), 0)
+                <> coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and ${FAILED_AFTER_SUCCESS}), 0)
              or (p."status" in (${REFUNDED})) <> (coalesce((select sum(r."amount") from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REFUNDED})), 0) = p."amount")`,
   },
   {
@@ -113,17 +122,34 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
           group by p."id" having sum(e."amount") <> 0`,
   },
   {
+    name: 'refunds_given_back_match_refunded',
+    description: 'what each payment gave back by refunds (debits less credits back) equals the refunds the acquirer kept (refunded)',
+    sql: `select p."id" as subject, 'given back ' || g.net || ' refunded ' || k.kept as detail from "payments" p
+          cross join lateral (select coalesce(-sum(e."amount"), 0) as net from "ledger_entries" e
+                              where e."payment_id" = p."id" and e."account" = 'seller_balance' and e."kind" in (${REFUND_NET_KINDS})) g
+          cross join lateral (select coalesce(sum(r."amount"), 0) as kept from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_REFUNDED})) k
+          where g.net <> k.kept`,
+  },
+  {
     name: 'dispute_entries_match_state',
-    description: "each dispute's journals leave the seller debited its share and the platform the rest, exactly while the chargeback stands; no dispute journal without a dispute",
+    description: "each dispute's journals leave the seller debited its share and the platform the rest, exactly while the chargeback stands; no dispute journal without its dispute",
     sql: `select d."id" as subject, d."status" || ' seller ' || d."seller_share" || ' of ' || d."amount" as detail from "disputes" d
-          where coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS}) and e."account" = 'seller_balance'), 0)
+          where coalesce((select sum(e."amount") from "ledger_entries" e where e."dispute_id" = d."id" and e."account" = 'seller_balance'), 0)
                 <> (case when d."status" in (${DISPUTE_DEBITED}) then -d."seller_share" else 0 end)
-             or coalesce((select sum(e."amount") from "ledger_entries" e where e."payment_id" = d."payment_id" and e."kind" in (${DISPUTE_KINDS}) and e."account" = 'platform_disputes'), 0)
+             or coalesce((select sum(e."amount") from "ledger_entries" e where e."dispute_id" = d."id" and e."account" = 'platform_disputes'), 0)
                 <> (case when d."status" in (${DISPUTE_DEBITED}) then d."seller_share" - d."amount" else 0 end)
           union all
-          select e."payment_id", 'dispute journal without a dispute' from "ledger_entries" e
-          where e."kind" in (${DISPUTE_KINDS}) and not exists (select 1 from "disputes" d where d."payment_id" = e."payment_id")
+          select e."payment_id", 'dispute journal without its dispute' from "ledger_entries" e
+          where e."kind" in (${DISPUTE_KINDS}) and (e."dispute_id" is null or not exists (select 1 from "disputes" d where d."id" = e."dispute_id" and d."payment_id" = e."payment_id"))
           group by e."payment_id"`,
+  },
+  {
+    name: 'dispute_share_follows_refunds',
+    description: "each standing chargeback leaves the seller its amount less what the seller's refunds of the payment give back (sent or carried out), never below zero",
+    sql: `select d."id" as subject, 'seller share ' || d."seller_share" || ' expected ' || greatest(0, least(d."amount", p."amount" - s.sent)) as detail
+          from "disputes" d join "payments" p on p."id" = d."payment_id"
+          cross join lateral (select coalesce(sum(r."amount"), 0) as sent from "refunds" r where r."payment_id" = p."id" and r."status" in (${REFUND_SENT})) s
+          where d."status" in (${DISPUTE_DEBITED}) and d."seller_share" <> greatest(0, least(d."amount", p."amount" - s.sent))`,
   },
   {
     name: 'given_back_within_amount',

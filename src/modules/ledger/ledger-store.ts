@@ -1,6 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LedgerViolation } from './ledger-invariants';
 
+/** What a dispute's journals hold on each account it moves (cents, signed as booked). */
+export async function selectDisputeBooked(tx: EntityManager, disputeId: string): Promise<{ seller: number; platform: number; customer: number }> {
+  const [row] = await tx.execute<{ seller: string; platform: string; customer: string }[]>(
+    `select coalesce(sum("amount") filter (where "account" = 'seller_balance'), 0) as seller,
+            coalesce(sum("amount") filter (where "account" = 'platform_disputes'), 0) as platform,
+            coalesce(sum("amount") filter (where "account" = 'customer_funds'), 0) as customer
+       from "ledger_entries" where "dispute_id" = ?`,
+    [disputeId],
+  );
+  return { seller: Number(row.seller), platform: Number(row.platform), customer: Number(row.customer) };
+}
+
 // check-ledger's SQL: the snapshot it reads in and the statements it runs there. Every function takes the check's
 // transaction, so all of them read the same snapshot.
 

@@ -9,6 +9,7 @@ import { feeFor } from './fee';
 import type { Cents } from '../../shared/cents';
 import { balanceFigures } from './balance-checkpoints';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
+import { selectDisputeBooked } from './ledger-store';
 
 interface Posting {
   account: LedgerAccount;
@@ -17,11 +18,12 @@ interface Posting {
   seller?: Seller;
 }
 
-/** What a journal belongs to: its payment, withdrawal or refund (each journal kind is written once per owner). */
+/** What a journal belongs to: its payment, withdrawal, refund or dispute. */
 interface JournalOwner {
   payment?: Payment;
   withdrawal?: Withdrawal;
   refund?: Refund;
+  dispute?: Dispute;
 }
 
 /**
@@ -31,7 +33,7 @@ interface JournalOwner {
 export function postJournal(tx: EntityManager, owner: JournalOwner, postings: Posting[]): string {
   if (postings.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error('journal does not balance');
   const journalId = newJournalId();
-  const links = { payment: owner.payment ?? null, withdrawal: owner.withdrawal ?? null, refund: owner.refund ?? null };
+  const links = { payment: owner.payment ?? null, withdrawal: owner.withdrawal ?? null, refund: owner.refund ?? null, dispute: owner.dispute ?? null };
   for (const p of postings.filter((posting) => posting.amount !== 0)) {
     tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, ...links });
   }
@@ -116,19 +118,34 @@ export function bookRefundReversal(tx: EntityManager, payment: Payment, seller: 
 }
 
 /**
- * A dispute move's journal, named by the move (`chargeback`, `chargeback_reversed`, `second_chargeback`,
- * `dispute_won`): a debit moves the disputed amount to the customer, the seller's balance bearing the
- * dispute's `sellerShare` (which may take it negative; docs/acquirers.md) and the platform's dispute account
- * the rest (money the seller had already given back by refunds); a credit moves it back the same way. The
- * fee is kept either way, as acquirers keep theirs. The (payment, kind, account) unique index books each
- * journal once per dispute.
+ * A refund the card scheme rejected after the acquirer had carried it out (Adyen's REFUND_FAILED after REFUND): the
+ * customer never got the money, so it comes back to the seller's balance, as a reversal does.
  */
-export function bookDisputeJournal(tx: EntityManager, dispute: Dispute, seller: Seller, kind: string, direction: 'debit' | 'credit'): void {
-  const sign = direction === 'debit' ? -1 : 1;
-  postJournal(tx, { payment: dispute.payment }, [
-    { account: LedgerAccount.SELLER_BALANCE, kind, amount: sign * dispute.sellerShare, seller },
-    { account: LedgerAccount.PLATFORM_DISPUTES, kind, amount: sign * (dispute.amount - dispute.sellerShare) },
-    { account: LedgerAccount.CUSTOMER_FUNDS, kind, amount: -sign * dispute.amount },
+export function bookRefundFailure(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+  postJournal(tx, { payment, refund }, [
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund_failed', amount: -refund.amount },
+    { account: LedgerAccount.SELLER_BALANCE, kind: 'refund_failed', amount: refund.amount, seller },
+  ]);
+}
+
+/**
+ * A dispute's money brought to what its state says (docs/decisions/0020-acquirer-events-as-facts.md): while the
+ * chargeback stands the disputed amount has gone to the customer, the seller's balance bearing the dispute's
+ * `sellerShare` (which may take it negative; docs/acquirers.md) and the platform's dispute account the rest;
+ * otherwise nothing. The journal, named `kind` (the move's, or `dispute_share`), books the difference between that
+ * and what the dispute's journals already hold, so applying a state twice books nothing twice, and a late event
+ * or a refund settling meanwhile books exactly what changed. The fee is kept either way, as acquirers keep theirs.
+ * Called under the payment's row lock.
+ */
+export async function bookDisputePosition(tx: EntityManager, dispute: Dispute, seller: Seller, kind: string, standing: boolean): Promise<void> {
+  await tx.flush();
+  const booked = await selectDisputeBooked(tx, dispute.id);
+  const share = standing ? dispute.sellerShare : 0;
+  const disputed = standing ? dispute.amount : 0;
+  postJournal(tx, { payment: dispute.payment, dispute }, [
+    { account: LedgerAccount.SELLER_BALANCE, kind, amount: -share - booked.seller, seller },
+    { account: LedgerAccount.PLATFORM_DISPUTES, kind, amount: -(disputed - share) - booked.platform },
+    { account: LedgerAccount.CUSTOMER_FUNDS, kind, amount: disputed - booked.customer },
   ]);
 }
 

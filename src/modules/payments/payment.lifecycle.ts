@@ -65,7 +65,7 @@ export const PAYMENT_LIFECYCLE = defineLifecycle({
     },
     reverseRefund: {
       from: ['refunded'], to: 'completed',
-      on: 'the acquirer reversed one of its refunds (refund: reverse, in the same transaction, credits the seller back): it may be refunded again',
+      on: 'the acquirer reversed one of its refunds, or the card scheme rejected one after it was carried out (refund: reverse, failAfterRefund, in the same transaction, credit the seller back): it may be refunded again',
     },
   },
   stays: {

@@ -11,4 +11,4 @@ export { RefundResolver } from './refund.resolver';
 
 // Types
 export type { RefundJobs } from './refund-jobs';
-export type { RefundExecutionDeps } from './refund.service';
+export type { DisputeReweigh, RefundExecutionDeps } from './refund.service';

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { CardProcessor } from '../../platform/processor/card-processor';
 import { bullPrefix, connectBullClient, nameWorkerQuietly, type Redis } from '../../shared/redis';
-import { type ChargebackCheck, executeRefund, refundsNeedingExecution, type RefundSendingDeps } from './refund.service';
+import { type ChargebackCheck, type DisputeReweigh, executeRefund, refundsNeedingExecution, type RefundSendingDeps } from './refund.service';
 import { remindStaleRefundReviews } from './refund-review-reminders';
 import { approveLiveTestRefund } from './live-test-refund';
 import { liveTestsAwaitingRefund } from './refund-store';
@@ -21,6 +21,8 @@ export interface RefundJobs {
   queues: Bull.Queue[];
   /** Disputes' answer, as handed in: refund requests and approvals check it too. */
   chargebackStands: ChargebackCheck;
+  /** Disputes' share weighing, as handed in, for every refund move. */
+  reweighDisputes: DisputeReweigh;
 }
 
 export interface RefundJobsOptions {
@@ -37,6 +39,8 @@ export interface RefundJobsOptions {
   baseUrl: string;
   /** Whether a chargeback stands against a payment (disputes' chargebackStands). */
   chargebackStands: ChargebackCheck;
+  /** A refund settled, failed or was reversed: disputes weigh the seller's share again (disputes' reweighDisputes). */
+  reweighDisputes: DisputeReweigh;
 }
 
 const QUEUE_NAME = 'refunds';
@@ -50,8 +54,8 @@ const CONCURRENCY = 4;
  * is idempotent (conditional claims), so a job, a sweep and a retry may meet: one of them wins.
  */
 export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
-  const { orm, logger, chargebackStands } = options;
-  const deps: RefundSendingDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs, baseUrl: options.baseUrl, chargebackStands };
+  const { orm, logger, chargebackStands, reweighDisputes } = options;
+  const deps: RefundSendingDeps = { processor: options.processor, logger, processingTimeoutMs: options.processingTimeoutMs, baseUrl: options.baseUrl, chargebackStands, reweighDisputes };
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);
@@ -126,6 +130,7 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
   return {
     queues: queue ? [queue] : [],
     chargebackStands,
+    reweighDisputes,
     enqueue,
     refundLiveTest(paymentId) {
       void approveLiveTest(paymentId).then((refundId) => {

@@ -14,7 +14,7 @@ export const REFUND_LIFECYCLE = defineLifecycle({
     processing: { meaning: 'a job claimed it and calls the acquirer' },
     refunded: { meaning: 'the acquirer refunded it; the seller is debited its amount (the payment is refunded once its refunds add up to it)', decided: true },
     reversed: { meaning: 'the acquirer reversed the refund (REFUNDED_REVERSED): the money came back to the seller', final: true },
-    failed: { meaning: 'the acquirer refused it (or a chargeback stood); nothing moved', final: true },
+    failed: { meaning: 'the acquirer refused it (or a chargeback stood): nothing moved; or the card scheme rejected it after it was carried out: the seller is credited back', final: true },
   },
   moves: {
     approve: {
@@ -40,6 +40,11 @@ export const REFUND_LIFECYCLE = defineLifecycle({
       journal: 'test_refund', event: 'payment.refunded',
     },
     fail: { from: ['processing'], to: 'failed', on: 'the acquirer refused it (live answer or look-up)', event: 'refund.failed' },
+    failAfterRefund: {
+      from: ['refunded'], to: 'failed',
+      on: 'the card scheme rejected it after the acquirer had carried it out (REFUND_FAILED after REFUND): the seller is credited back; a refunded payment moves with it (payment: reverseRefund) and may be refunded again',
+      journal: 'refund_failed', event: 'refund.failed',
+    },
     requeue: { from: ['processing'], to: 'approved', on: 'a look-up found the acquirer never received it (sent again under the same key)' },
     reverse: {
       from: ['refunded'], to: 'reversed',
@@ -50,5 +55,6 @@ export const REFUND_LIFECYCLE = defineLifecycle({
   stays: {
     'outcome unknown': { in: ['processing'], then: 'stays processing; retried by the jobs, looked up by reconciliation, flagged after RECONCILE_GIVE_UP_MS' },
     acknowledged: { in: ['processing'], then: 'waits for its notification; never sent again' },
+    'an event that comes before the one it follows': { in: ['requested', 'approved', 'processing'], then: 'a reversal, or an outcome for a refund not yet sent, waits for it' },
   },
 });

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { type Admin, reviewQueue } from '../admins';
 import { optionalReason, validReason } from '../../shared/reason';
 import { recordAudit } from '../audit';
-import { bookLiveTestRefund, bookRefund, bookRefundReversal } from '../ledger';
+import { bookLiveTestRefund, bookRefund, bookRefundFailure, bookRefundReversal } from '../ledger';
 import { Payment, movePayment, PaymentStatus, findPayment, findSellerPayment, paymentPayload } from '../payments';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
@@ -129,6 +129,12 @@ export function listRefunds(
   return reviewQueue(em, Refund, { status: filter.status, payment: filter.paymentId }, page, limit, order);
 }
 
+/**
+ * Disputes' answer to a refund of the payment settling, failing or being reversed: the share of a standing chargeback
+ * the seller bears is weighed again, in the refund move's transaction. Handed in, since disputes read refunds.
+ */
+export type DisputeReweigh = (tx: EntityManager, paymentId: string) => Promise<void>;
+
 export interface RefundExecutionDeps {
   processor: CardProcessor;
   logger: Logger;
@@ -136,6 +142,7 @@ export interface RefundExecutionDeps {
   processingTimeoutMs: number;
   /** The public base URL, for the payment payload of refund webhook events. */
   baseUrl: string;
+  reweighDisputes: DisputeReweigh;
 }
 
 /** Sending a refund also asks whether a chargeback stands (checked under the payment's lock). */
@@ -238,6 +245,7 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
     if (!done) throw new Error(`refund ${refundId} left processing while its payment was locked`);
     // The customer's refund notice, when the payment has an address (src/modules/notifications/).
     await queueRefundNotice(tx, done, () => noticeTrackingToken(tx, done.id));
+    await deps.reweighDisputes(tx, paymentId);
     return true;
   });
   if (booked) deps.logger.info({ refundId, paymentId, amount: refund.amount }, 'refund carried out');
@@ -254,25 +262,83 @@ async function awaitAcquirer(em: EntityManager, deps: RefundExecutionDeps, refun
   return 'awaiting-acquirer';
 }
 
+/** What a notification about a refund did: settled it, nothing (told again, or superseded), or why it waits or is flagged. */
+export type NotifiedRefundOutcome = { effect: 'settled' | 'nothing-to-do' } | { effect: 'waiting' | 'flagged'; problem: string };
+
 /**
- * The acquirer's notification of a refund's outcome (Adyen REFUND / REFUND_FAILED), through the same moves
- * as a live answer; whoever arrives first settles it, the other finds nothing to do.
+ * The acquirer's notification of a refund's outcome (Adyen REFUND / REFUND_FAILED), through the same moves as a live
+ * answer; whoever arrives first settles it, the other finds nothing to do. Whatever order they come in, the refund
+ * ends where the acquirer's events put it: a failure after success (the card scheme rejected a refund carried out)
+ * gives the seller the money back and the payment may be refunded again; a success told after that failure, or
+ * after a reversal, changes nothing. An outcome for a refund not sent yet waits until it is.
  */
-export async function settleNotifiedRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string, outcome: Exclude<RefundLookup, { kind: 'not_found' }>): Promise<ExecutionOutcome> {
+export async function settleNotifiedRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string, outcome: Exclude<RefundLookup, { kind: 'not_found' }>): Promise<NotifiedRefundOutcome> {
   const refund = await em.findOne(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
-  if (!refund) return 'not-claimed';
-  return outcome.kind === 'refunded' ? bookRefunded(em, deps, refund, outcome.reference) : failRefund(em, deps, refund, outcome.reason);
+  if (!refund) return { effect: 'nothing-to-do' };
+  const settledIf = (outcome: ExecutionOutcome): NotifiedRefundOutcome => ({ effect: outcome === 'not-claimed' ? 'nothing-to-do' : 'settled' });
+  switch (refund.status) {
+    case RefundStatus.PROCESSING:
+      return settledIf(outcome.kind === 'refunded' ? await bookRefunded(em, deps, refund, outcome.reference) : await failRefund(em, deps, refund, outcome.reason));
+    case RefundStatus.REFUNDED:
+      return outcome.kind === 'refunded' ? { effect: 'nothing-to-do' } : settledIf(await failRefundAfterSuccess(em, deps, refund, outcome.reason));
+    case RefundStatus.REQUESTED:
+    case RefundStatus.APPROVED:
+      return { effect: 'waiting', problem: `refund ${refundId} is ${refund.status}: its outcome waits until it is sent` };
+    case RefundStatus.REJECTED:
+      return { effect: 'flagged', problem: `an outcome for refund ${refundId}, which was rejected and never sent` };
+    default:
+      return { effect: 'nothing-to-do' };
+  }
 }
 
-export type ReversalOutcome = { effect: 'moved' | 'nothing-to-do' } | { effect: 'flagged'; problem: string };
+/**
+ * refunded -> failed (the refund table's `failAfterRefund`): the card scheme rejected a refund the acquirer had carried
+ * out, so the customer never got the money. In ONE transaction, under the payment's lock: the seller is credited back
+ * (journal `refund_failed`), a refunded payment is completed again (refundable again), the seller is told (notice and
+ * `refund.failed` event), and a standing chargeback's share is weighed again. Logged as an error for finance.
+ */
+async function failRefundAfterSuccess(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
+  const paymentId = refund.payment.id;
+  const failed = await em.transactional(async (tx) => {
+    const payment = await tx.findOneOrFail(Payment, { id: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const current = await tx.findOneOrFail(Refund, { id: refund.id }, { refresh: true });
+    if (current.status !== RefundStatus.REFUNDED) return false;
+    if (payment.status === PaymentStatus.REFUNDED) await movePayment(tx, 'reverseRefund', { id: paymentId, readBack: false });
+    const moved = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'failAfterRefund', {
+      id: refund.id,
+      changes: { failureReason: reason, failedAt: new Date() },
+      populate: ['payment', 'payment.shop', 'payment.shop.seller'],
+      effects: {
+        journal: (t, r) => bookRefundFailure(t, r.payment, r.payment.shop.seller, r),
+        event: (t, done, type) => tellRefundFailed(t, deps, done, type, reason),
+      },
+    });
+    if (!moved) throw new Error(`refund ${refund.id} left refunded while its payment was locked`);
+    await deps.reweighDisputes(tx, paymentId);
+    return true;
+  });
+  if (!failed) return 'not-claimed';
+  deps.logger.error({ refundId: refund.id, paymentId, amount: refund.amount, reason }, 'a refund failed after it was carried out: the seller is credited back and the customer did not get the money');
+  return 'failed';
+}
+
+/** The seller's notice and the `refund.failed` event of a refund that failed, in the move's transaction (src/modules/notifications/). */
+async function tellRefundFailed(tx: EntityManager, deps: RefundExecutionDeps, refund: Refund, type: string, reason: string): Promise<unknown> {
+  await noticeRefund(tx, refund, 'refund-failed', reason);
+  return emit(tx, { payment: refund.payment, type: type as 'refund.failed', payload: paymentPayload(refund.payment, deps.baseUrl), refund: refundPayload(refund) });
+}
+
+export type ReversalOutcome = { effect: 'moved' | 'nothing-to-do' } | { effect: 'flagged' | 'waiting'; problem: string };
 
 /**
  * The acquirer reversed a refund it had carried out (Adyen's REFUNDED_REVERSED: the card's bank sent it
  * back): in ONE transaction the refund goes `refunded -> reversed` and the payment `refunded -> completed`
- * with the journal crediting the seller back. The payment may then be refunded again. A reversal whose
- * amount or currency does not fit the refund moves nothing and is flagged.
+ * with the journal crediting the seller back, and a standing chargeback's share is weighed again. The payment
+ * may then be refunded again. A reversal that comes before the refund's success waits for it; one of a refund
+ * whose money is already back (failed after success) changes nothing; one whose amount or currency does not fit
+ * the refund moves nothing and is flagged.
  */
-export async function reverseRefund(em: EntityManager, refundId: string, money: { amount: number; currency: string }): Promise<ReversalOutcome> {
+export async function reverseRefund(em: EntityManager, deps: Pick<RefundExecutionDeps, 'reweighDisputes'>, refundId: string, money: { amount: number; currency: string }): Promise<ReversalOutcome> {
   const refund = await em.findOne(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   if (!refund) return { effect: 'flagged', problem: `no refund ${refundId}` };
   if (money.amount !== refund.amount || money.currency.toLowerCase() !== refund.payment.currency) {
@@ -281,9 +347,11 @@ export async function reverseRefund(em: EntityManager, refundId: string, money: 
   return em.transactional(async (tx): Promise<ReversalOutcome> => {
     // Under the payment's lock, as every move to or from `refunded` is: the refund's state cannot change meanwhile.
     const payment = await tx.findOneOrFail(Payment, { id: refund.payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    const status = (await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true })).status;
-    if (status === RefundStatus.REVERSED) return { effect: 'nothing-to-do' };
-    if (status !== RefundStatus.REFUNDED) return { effect: 'flagged', problem: `a reversal of a refund that is ${status}` };
+    const current = await tx.findOneOrFail(Refund, { id: refundId }, { refresh: true });
+    if (current.status === RefundStatus.REVERSED) return { effect: 'nothing-to-do' };
+    if (current.status === RefundStatus.FAILED && current.refundedAt) return { effect: 'nothing-to-do' };
+    if (NOT_YET_CARRIED_OUT.includes(current.status)) return { effect: 'waiting', problem: `a reversal of refund ${refundId}, which is ${current.status}: it waits for the refund's success` };
+    if (current.status !== RefundStatus.REFUNDED) return { effect: 'flagged', problem: `a reversal of a refund that is ${current.status}` };
     // A refunded payment is completed again: it is no longer refunded in full.
     if (payment.status === PaymentStatus.REFUNDED) await movePayment(tx, 'reverseRefund', { id: payment.id, readBack: false });
     await applyMove(tx, REFUND_LIFECYCLE, Refund, 'reverse', {
@@ -292,23 +360,29 @@ export async function reverseRefund(em: EntityManager, refundId: string, money: 
       populate: ['payment', 'payment.shop', 'payment.shop.seller'],
       effects: { journal: (t, r) => bookRefundReversal(t, r.payment, r.payment.shop.seller, r) },
     });
+    await deps.reweighDisputes(tx, payment.id);
     return { effect: 'moved' };
   });
 }
 
-/** processing -> failed and its `refund.failed` outbox event (the payment stays completed), in one transaction. */
+/** A refund the acquirer has not carried out yet: an event that follows its success waits. */
+const NOT_YET_CARRIED_OUT: readonly RefundStatus[] = [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING];
+
+/**
+ * processing -> failed and its `refund.failed` outbox event (the payment stays completed), in one transaction under the
+ * payment's lock, where a standing chargeback's share is weighed again (the refund will not give the money back).
+ */
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
-  const failed = await applyMove(em, REFUND_LIFECYCLE, Refund, 'fail', {
-    id: refund.id,
-    changes: { failureReason: reason, needsAttentionAt: null, failedAt: new Date() },
-    populate: ['payment', 'payment.shop'],
-    effects: {
-      event: async (tx, done, type) => {
-        // The seller is told with the event, in the move's transaction (src/modules/notifications/).
-        await noticeRefund(tx, done, 'refund-failed', reason);
-        return emit(tx, { payment: done.payment, type: type as 'refund.failed', payload: paymentPayload(done.payment, deps.baseUrl), refund: refundPayload(done) });
-      },
-    },
+  const failed = await em.transactional(async (tx) => {
+    await tx.findOneOrFail(Payment, { id: refund.payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
+    const moved = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'fail', {
+      id: refund.id,
+      changes: { failureReason: reason, needsAttentionAt: null, failedAt: new Date() },
+      populate: ['payment', 'payment.shop'],
+      effects: { event: (t, done, type) => tellRefundFailed(t, deps, done, type, reason) },
+    });
+    if (moved) await deps.reweighDisputes(tx, refund.payment.id);
+    return moved;
   });
   if (!failed) return 'not-claimed';
   deps.logger.warn({ refundId: refund.id, paymentId: refund.payment.id, reason }, 'refund declined by the acquirer');

@@ -138,5 +138,5 @@ export type AcquirerEvent =
   | { kind: 'refund'; refundId: string; outcome: Exclude<RefundLookup, { kind: 'not_found' }>; money: NotifiedMoney }
   | { kind: 'refund_reversed'; refundId: string; money: NotifiedMoney }
   | { kind: 'cancellation'; paymentId: string; cancelled: boolean }
-  | { kind: 'dispute'; step: DisputeStep; paymentId: string; reference: string; money: NotifiedMoney; reason: string | null }
+  | { kind: 'dispute'; step: DisputeStep; paymentId: string; reference: string; money: NotifiedMoney; reason: string | null; occurredAt: Date | null }
   | { kind: 'other'; name: string };

@@ -46,8 +46,8 @@ export function dollarsToCents(text: string): number | null {
 
 /** What a balance line is, for the seller (docs/dashboard.md, "Balance"). */
 export const LINE_WORDS: Record<string, string> = {
-  payment: 'Payment', fee: 'Fee', refund: 'Refund', refund_reversed: 'Refund reversed', chargeback: 'Chargeback',
-  chargeback_reversed: 'Chargeback reversed', second_chargeback: 'Second chargeback', dispute_won: 'Dispute won',
+  payment: 'Payment', fee: 'Fee', refund: 'Refund', refund_reversed: 'Refund reversed', refund_failed: 'Refund failed', chargeback: 'Chargeback',
+  chargeback_reversed: 'Chargeback reversed', second_chargeback: 'Second chargeback', dispute_won: 'Dispute won', dispute_share: 'Dispute share adjusted',
   withdrawal_hold: 'Withdrawal requested (held)', withdrawal_release: 'Withdrawal released', payout: 'Paid out to your bank',
   test_payment: 'Live test (no fee)', test_refund: 'Live test refunded',
 };

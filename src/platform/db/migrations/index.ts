@@ -33,6 +33,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261201010000_refund_tracking',
   'Migration20261202000000_admin_emails',
   'Migration20261203000000_lookup_indexes',
+  'Migration20261204000000_acquirer_facts',
 ];
 
 /**

@@ -96,8 +96,34 @@ export function readItem(item: RawItem): { kept: KeptNotification } | { rejected
       amountValue: amount.value as number,
       currency: amount.currency as string,
       reason: text(item.reason) ?? null,
+      eventDate: eventDateOf(item.eventDate),
+      place: placeOf(String(item.eventCode)),
+      // A refund's, a cancellation's and a dispute's item name the payment by `originalReference`; an authorisation is the payment.
+      orderKey: text(item.originalReference) || String(item.pspReference),
     },
   };
+}
+
+/** Adyen's `eventDate` (ISO 8601 with an offset); null when missing or unreadable: the item is then ordered by its arrival. */
+function eventDateOf(value: unknown): Date | null {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time);
+}
+
+/**
+ * Where an event code stands in a payment's life, for events of one moment: the authorisation, then a cancellation,
+ * a refund and what undoes it, then a dispute's steps in the order Adyen's dispute flow takes them.
+ */
+const PLACES: Record<string, number> = {
+  AUTHORISATION: 0, CANCELLATION: 1, CANCEL_OR_REFUND: 1, REFUND: 2, REFUND_FAILED: 3, REFUNDED_REVERSED: 3,
+  NOTIFICATION_OF_CHARGEBACK: 4, REQUEST_FOR_INFORMATION: 4, CHARGEBACK: 5, CHARGEBACK_REVERSED: 6, SECOND_CHARGEBACK: 7,
+  DISPUTE_DEFENSE_PERIOD_ENDED: 8, ISSUER_RESPONSE_TIMEFRAME_EXPIRED: 8, PREARBITRATION_LOST: 8, SCHEME_ARBITRATION_LOST: 8,
+  PREARBITRATION_WON: 9, SCHEME_ARBITRATION_WON: 9,
+};
+
+export function placeOf(eventCode: string): number {
+  return Object.prototype.hasOwnProperty.call(PLACES, eventCode) ? PLACES[eventCode] : 10;
 }
 
 /**
@@ -116,7 +142,7 @@ export function metricEvent(eventCode: string): string {
 type Reading = (kept: KeptNotification, money: NotifiedMoney) => AcquirerEvent;
 
 const dispute = (step: DisputeStep): Reading => (kept, money) => ({
-  kind: 'dispute', step, paymentId: kept.merchantReference, reference: kept.pspReference, money, reason: kept.reason,
+  kind: 'dispute', step, paymentId: kept.merchantReference, reference: kept.pspReference, money, reason: kept.reason, occurredAt: kept.eventDate,
 });
 
 export const EVENT_READINGS: Record<string, Reading> = {
