@@ -18,6 +18,8 @@ export interface OtlpReceiver {
   /** The base address for OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/traces` is added by the exporter). */
   endpoint: string;
   spans: ReceivedSpan[];
+  /** Every string of every export as received (names, attributes, events, status, links, resources), for searches. */
+  strings: string[];
   /** Waits until `found` answers something other than undefined for the spans received so far. */
   waitFor<T>(found: (spans: ReceivedSpan[]) => T | undefined, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -35,6 +37,12 @@ const plain = (list: KeyValue[] | undefined) =>
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const strings: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,6 +52,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      collect(body);
       for (const resourceSpans of body.resourceSpans ?? []) {
         const resource = plain(resourceSpans.resource?.attributes);
         for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
@@ -68,6 +77,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
+    strings,
     async waitFor(found, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
