@@ -270,6 +270,79 @@ describe('a refund the acquirer reverses', () => {
   });
 });
 
+describe('a refund the card scheme rejects after Adyen carried it out', () => {
+  test('REFUND_FAILED after REFUND: the refund fails, the seller is credited back and told, the payment can be refunded again', async () => {
+    const { id, shop } = await paidPayment();
+    const refundOf = await refundThroughAdyen(id);
+    const refund = await refundOf();
+    expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    const failure = { eventCode: 'REFUND_FAILED', pspReference: refund.processorReference!, originalReference: (await reload(id)).processorReference!, merchantReference: refund.id, amount: { currency: 'USD', value: AMOUNT }, success: true, reason: 'Refund Failed: rejected by the card scheme' };
+    expect((await adyen.notify(failure)).text).toBe('[accepted]');
+    await applyNotifications();
+    expect(await refundOf()).toMatchObject({ status: 'failed', failureReason: 'Refund Failed: rejected by the card scheme' });
+    expect((await reload(id)).status).toBe('completed');
+    expect(await balanceOf(shop.seller.id)).toBe(AMOUNT - FEE);
+    const told = await service.em().getConnection().execute(`select "kind" from "mail_outbox" where "subject_id" = ? order by "created_at"`, [refund.id]);
+    expect(told.map((row) => row.kind)).toContain('refund-failed');
+    const events = await service.em().getConnection().execute(`select "type" from "webhook_events" where "payment_id" = ? order by "created_at"`, [id]);
+    expect(events.map((row) => row.type)).toEqual(expect.arrayContaining(['payment.refunded', 'refund.failed']));
+
+    // Refundable again, and the failure told again changes nothing.
+    expect((await adyen.notify(failure)).text).toBe('[accepted]');
+    await applyNotifications();
+    await refundThroughAdyen(id);
+    expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    expect((await disputeJournals(id)).filter((line) => line.startsWith('seller_balance'))).toEqual([
+      `seller_balance refund -${AMOUNT}`, `seller_balance refund_failed ${AMOUNT}`, `seller_balance refund -${AMOUNT}`,
+    ]);
+    expect(await ourViolations()).toEqual([]);
+  });
+
+  test('REFUNDED_REVERSED before its REFUND waits for it, then both land: the seller ends as if they came in order', async () => {
+    const { id, shop } = await paidPayment(7000);
+    const support = await adminClient(service, AdminRole.SUPPORT);
+    const finance = await adminClient(service, AdminRole.FINANCE);
+    const { requestRefund } = await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned", amount: 1000) { id } }`, { p: id });
+    await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
+    const refundOf = () => service.em().findOneOrFail(Refund, { id: requestRefund.id }, { refresh: true });
+    await eventually(async () => (await refundOf()).processorReference, 10_000, 'Adyen to receive the refund');
+    const refund = await refundOf();
+    const original = (await reload(id)).processorReference!;
+    const reversal = { eventCode: 'REFUNDED_REVERSED', pspReference: `RR${refund.processorReference!.slice(2)}`, originalReference: original, merchantReference: refund.id, amount: { currency: 'USD', value: 1000 }, success: true };
+    expect((await adyen.notify(reversal)).text).toBe('[accepted]');
+    await applyNotifications();
+    expect((await refundOf()).status).toBe('processing');
+    // 7,000 paid: 5,950 credited.
+    expect(await balanceOf(shop.seller.id)).toBe(5950);
+    expect((await adyen.notify({ eventCode: 'REFUND', pspReference: refund.processorReference!, originalReference: original, merchantReference: refund.id, amount: { currency: 'USD', value: 1000 }, success: true })).text).toBe('[accepted]');
+    await applyNotifications();
+    await eventually(async () => (await refundOf()).status === 'reversed', 10_000, 'the waiting reversal to follow its refund');
+    expect(await balanceOf(shop.seller.id)).toBe(5950);
+    expect(await ourViolations()).toEqual([]);
+  });
+});
+
+describe('a cancellation Adyen refuses', () => {
+  test('CANCEL_OR_REFUND success=false after a late authorisation of a failed payment is flagged for finance, not logged as confirmed', async () => {
+    const shop = await service.createShop();
+    const id = (await sellerClient(service.url, shop.apiKey).create(VALID_PAYMENT)).body.data.id as string;
+    ours.add(id).add(shop.seller.id);
+    await checkoutClient(service.url).run('SubmitCard', { id, card: { number: VISA, ...CARD, nameOnCard: HOLDER.refuse('2') } });
+    expect((await reload(id)).status).toBe('failed');
+    const late = { eventCode: 'AUTHORISATION', pspReference: `LATE${id.slice(4, 16)}`.toUpperCase(), merchantReference: id, amount: { currency: 'USD', value: VALID_PAYMENT.amount }, success: true };
+    expect((await adyen.notify(late)).text).toBe('[accepted]');
+    await applyNotifications();
+    const refused = { eventCode: 'CANCEL_OR_REFUND', pspReference: `VOID${id.slice(4, 16)}`.toUpperCase(), originalReference: late.pspReference, merchantReference: id, amount: { currency: 'USD', value: VALID_PAYMENT.amount }, success: false, reason: 'Transaction not cancellable' };
+    expect((await adyen.notify(refused)).text).toBe('[accepted]');
+    await applyNotifications();
+    const admin = await adminClient(service, AdminRole.FINANCE);
+    const { flaggedAcquirerNotifications } = await admin.ok(`{ flaggedAcquirerNotifications(limit: 200) { eventCode merchantReference status problem } }`);
+    expect(flaggedAcquirerNotifications).toContainEqual({ eventCode: 'CANCEL_OR_REFUND', merchantReference: id, status: 'flagged', problem: expect.stringContaining('refused to cancel') });
+    const { workQueue } = await admin.ok('{ workQueue { acquirerNotificationsFlagged } }');
+    expect(workQueue.acquirerNotificationsFlagged).toBeGreaterThan(0);
+  });
+});
+
 describe('notification amounts are checked against what they name', () => {
   test('an AUTHORISATION for 1 EUR does not complete a 5,000 USD payment: kept, flagged, counted', async () => {
     const shop = await service.createShop();
