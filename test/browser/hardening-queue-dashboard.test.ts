@@ -8,7 +8,7 @@ import { useBrowserService } from '../support/browser';
 
 /**
  * The queue dashboard behind the admin console's session, in real Chromium (docs/admin.md, "The queue dashboard"):
- * an admin signed in at /admin reaches it from the console and pauses and resumes a queue with Bull Board's own
+ * an owner signed in at /admin reaches it from the console and pauses and resumes a queue with Bull Board's own
  * buttons (its requests carry the session's CSRF token from the XSRF-TOKEN cookie); a page of another site
  * that makes the same browser post to it changes nothing; a browser without the session is sent to sign in.
  */
@@ -17,8 +17,8 @@ const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS;
 
 const refunds = () => web.service.services.refunds.queues.find((q) => q.name === 'refunds')!;
 
-async function signedInAdmin(): Promise<Page> {
-  const admin = await setUpAdmin(web.service, AdminRole.SUPPORT);
+async function signedInAdmin(role = AdminRole.OWNER): Promise<Page> {
+  const admin = await setUpAdmin(web.service, role);
   const context = await web.browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -27,7 +27,7 @@ async function signedInAdmin(): Promise<Page> {
   await page.getByLabel('Password').fill(admin.password);
   await page.getByLabel('Authentication code').fill(nextCode(admin.secret));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByText(`${admin.email} (support)`).waitFor();
+  await page.getByText(`${admin.email} (${role})`).waitFor();
   return page;
 }
 
@@ -58,6 +58,17 @@ test('from the console to Bull Board: pause and resume a queue with its own butt
   await eventually(() => refunds().isPaused(), 5_000, 'the refunds queue paused');
   expect((await queueAction(page, 'Resume')).status()).toBe(200);
   await eventually(async () => !(await refunds().isPaused()), 5_000, 'the refunds queue resumed');
+  await page.context().close();
+}, 60_000);
+
+test('support reads the same queues on a board without the buttons that change them', async () => {
+  const page = await signedInAdmin(AdminRole.SUPPORT);
+  await page.getByRole('link', { name: 'Queue dashboard' }).click();
+  await page.getByText('refunds', { exact: true }).first().click();
+  await page.getByRole('heading', { name: 'refunds' }).waitFor();
+  // The board the page runs on says every queue is read-only, so Bull Board draws no pause, retry or clean actions.
+  const board = await page.evaluate(async () => (await fetch('/admin/queues/api/queues')).json());
+  expect(board.queues.map((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toEqual(board.queues.map(() => true));
   await page.context().close();
 }, 60_000);
 

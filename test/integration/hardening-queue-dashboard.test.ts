@@ -68,13 +68,57 @@ test.each([
   expect((await refundsQueue()).isPaused).toBe(false);
 });
 
-test("Bull Board's own request (same origin, X-XSRF-TOKEN from its cookie) pauses and resumes the queue; the console's X-CSRF-Token works too", async () => {
-  const pause = await request(base()).put('/queues/refunds/pause').set('Cookie', admin.cookie).set('Origin', own()).set('Sec-Fetch-Site', 'same-origin').set('X-XSRF-TOKEN', admin.csrfToken);
+test("Bull Board's own request (same origin, X-XSRF-TOKEN from its cookie) pauses and resumes the queue for an owner; the console's X-CSRF-Token works too", async () => {
+  const owner = (await adminSignedIn(service, AdminRole.OWNER)).session;
+  const pause = await request(base()).put('/queues/refunds/pause').set('Cookie', owner.cookie).set('Origin', own()).set('Sec-Fetch-Site', 'same-origin').set('X-XSRF-TOKEN', owner.csrfToken);
   expect(pause.status).toBe(200);
   expect((await refundsQueue()).isPaused).toBe(true);
-  const resume = await request(base()).put('/queues/refunds/resume').set('Cookie', admin.cookie).set('X-CSRF-Token', admin.csrfToken);
+  const resume = await request(base()).put('/queues/refunds/resume').set('Cookie', owner.cookie).set('X-CSRF-Token', owner.csrfToken);
   expect(resume.status).toBe(200);
   expect((await refundsQueue()).isPaused).toBe(false);
+});
+
+const auditOf = (action: string): Promise<{ actor: string; target_type: string; target_id: string; details: Record<string, string>; credential_kind: string }[]> =>
+  service.em().getConnection().execute(`select "actor", "target_type", "target_id", "details", "credential_kind" from "audit_log" where "action" = ? order by "created_at", "id"`, [action]);
+
+test.each([AdminRole.SUPPORT, AdminRole.FINANCE])('%s reads the queues but changes nothing: each change is refused (403) and the refusal audited; its board is read-only', async (role) => {
+  const signedIn = await adminSignedIn(service, role);
+  const session = signedIn.session;
+  const queues = await request(base()).get('/queues').set('Cookie', session.cookie);
+  expect(queues.status).toBe(200);
+  expect(queues.body.queues.every((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(true);
+  const refusedBefore = (await auditOf('queue.change.refused')).length;
+  const changes: [string, string][] = [
+    ['put', '/queues/refunds/pause'],
+    ['put', '/queues/pause'],
+    ['put', '/queues/webhook-deliveries/empty'],
+    ['put', '/queues/webhook-deliveries/obliterate'],
+    ['put', '/queues/refunds/clean/completed'],
+    ['put', '/queues/refunds/retry/failed'],
+    ['put', '/queues/refunds/job_1/clean'],
+    ['post', '/queues/refunds/add'],
+  ];
+  for (const [method, path] of changes) {
+    const res = await request(base())[method as 'put' | 'post'](path).set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken).send({ name: 'x', data: {} });
+    expect([path, res.status, res.body]).toEqual([path, 403, { success: false, error: 'Access denied' }]);
+  }
+  expect((await refundsQueue()).isPaused).toBe(false);
+  const refusals = (await auditOf('queue.change.refused')).slice(refusedBefore);
+  expect(refusals.map((r) => [r.actor, r.target_id, r.details.request, r.details.code])).toEqual(
+    changes.map(([method, path]) => [signedIn.email, /^\/queues\/([^/]+)\/./.exec(path)?.[1] ?? 'all', `${method.toUpperCase()} /api${path}`, 'FORBIDDEN']),
+  );
+});
+
+test("an owner's change is audited before it is made: who, with which credential, the request and the queue", async () => {
+  const signedIn = await adminSignedIn(service, AdminRole.OWNER);
+  expect((await request(base()).get('/queues').set('Cookie', signedIn.session.cookie)).body.queues.some((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(false);
+  const before = (await auditOf('queue.changed')).length;
+  expect((await request(base()).put('/queues/refunds/pause').set('Cookie', signedIn.session.cookie).set('X-CSRF-Token', signedIn.session.csrfToken)).status).toBe(200);
+  expect((await request(base()).put('/queues/refunds/resume').set('Cookie', signedIn.session.cookie).set('X-CSRF-Token', signedIn.session.csrfToken)).status).toBe(200);
+  expect((await auditOf('queue.changed')).slice(before)).toEqual([
+    { actor: signedIn.email, target_type: 'queue', target_id: 'refunds', details: { request: 'PUT /api/queues/refunds/pause' }, credential_kind: 'session' },
+    { actor: signedIn.email, target_type: 'queue', target_id: 'refunds', details: { request: 'PUT /api/queues/refunds/resume' }, credential_kind: 'session' },
+  ]);
 });
 
 test("another admin's CSRF token, a seller's session, an ended session: refused", async () => {

@@ -6,8 +6,8 @@ import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagi
 import { domainError } from '../../shared/errors';
 import { TimeOrder } from '../../shared/list-order';
 
-/** `operation`: a refused GraphQL field (its name is the target id). */
-export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail';
+/** `operation`: a refused GraphQL field (its name is the target id); `queue`: a bull queue (its name, or `all`). */
+export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail' | 'queue';
 
 export interface AuditRecord {
   action: string;

@@ -5,7 +5,8 @@ import type { Queue } from 'bull';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { csrfTokenFor, liveAdminSession, type SessionSettings } from '../identity';
-import { Admin } from '../admins';
+import { Admin, AdminRole } from '../admins';
+import { recordAudit, recordRefusal } from '../audit';
 import { locals } from '../../platform/http/request-context';
 import { sessionTokenOf, type CookieMode } from '../../platform/http/session-cookies';
 import { sendError } from '../../platform/rest/envelope';
@@ -35,25 +36,56 @@ export interface QueueDashboardSettings {
 
 /**
  * Bull Board over this service's bull queues (webhook deliveries, refunds), for an admin signed in at /admin
- * (any role; docs/admin.md, "The queue dashboard"): the admin console's session cookie, with its sign-in
- * lockout and per-client attempt limit, instead of a password prompt anyone could guess at. Reads are plain
- * same-origin GETs; a change (retry, clean, remove, pause …) must carry the session's CSRF token and come from
- * this site (docs/operations.md, "Security settings").
+ * (docs/admin.md, "The queue dashboard"): the admin console's session cookie, with its sign-in lockout and
+ * per-client attempt limit, instead of a password prompt anyone could guess at. Every role reads; only owners
+ * change anything (retry, clean, remove, pause, empty …), each change audited before it is made, and support and
+ * finance get a board without those buttons. A change must carry the session's CSRF token and come from this
+ * site (docs/operations.md, "Security settings").
  */
 export function queueDashboardRouter(queues: Queue[], settings: QueueDashboardSettings, views = path.join(PROJECT_ROOT, 'dist/admin-console/queue-views')): express.Router {
   const router = express.Router();
-  router.use(QUEUE_DASHBOARD_PATH, requireAdminSession(settings), refuseCrossSite(settings), relaxedContentSecurityPolicy, builtOnFirstUse(() => bullBoard(queues, views)));
+  const forOwners = builtOnFirstUse(() => bullBoard(queues, views, false));
+  const readOnly = builtOnFirstUse(() => bullBoard(queues, views, true));
+  router.use(QUEUE_DASHBOARD_PATH, requireAdminSession(settings), refuseCrossSite(settings), changesByOwnersAudited, relaxedContentSecurityPolicy, (req, res, next) =>
+    (queueAdminOf(res).role === AdminRole.OWNER ? forOwners : readOnly)(req, res, next),
+  );
   return router;
 }
 
+const queueAdminOf = (res: Response): Admin => res.locals.queueAdmin as Admin;
+
+/**
+ * A change by an owner is written to the audit log first (`queue.changed`: the request, the queue) and made only
+ * once the entry is committed: Redis and PostgreSQL share no transaction, and an entry for a change that then
+ * failed is better than a change without one. Anyone else's change is refused (FORBIDDEN) and the refusal audited.
+ */
+async function changesByOwnersAudited(req: Request, res: Response, next: NextFunction) {
+  if (SAFE_METHODS.has(req.method)) return next();
+  try {
+    const admin = queueAdminOf(res);
+    const em = locals(res).em;
+    const record = { targetType: 'queue' as const, targetId: /^\/api\/queues\/([^/]+)\/./.exec(req.path)?.[1] ?? 'all', details: { request: `${req.method} ${req.path}` } };
+    if (admin.role !== AdminRole.OWNER) {
+      await recordRefusal(em, admin, { ...record, action: 'queue.change.refused', details: { ...record.details, code: 'FORBIDDEN' } });
+      return sendError(res, domainError('FORBIDDEN'));
+    }
+    const own = em.fork({ clear: true });
+    recordAudit(own, admin, { ...record, action: 'queue.changed' });
+    await own.flush();
+    next();
+  } catch (error) {
+    next(error);
+  }
+}
+
 /** Bull Board's own router. Its packages take about a third of a second to load: only an admin's first visit pays it. */
-function bullBoard(queues: Queue[], views: string): express.Router {
+function bullBoard(queues: Queue[], views: string, readOnlyMode: boolean): express.Router {
   const { createBullBoard } = require('@bull-board/api') as typeof BullBoard;
   const { BullAdapter } = require('@bull-board/api/bullAdapter') as typeof BullBoardAdapter;
   const { ExpressAdapter } = require('@bull-board/express') as typeof BullBoardExpress;
   const adapter = new ExpressAdapter();
   adapter.setBasePath(QUEUE_DASHBOARD_PATH);
-  createBullBoard({ queues: queues.map((queue) => new BullAdapter(queue, { readOnlyMode: false })), serverAdapter: adapter });
+  createBullBoard({ queues: queues.map((queue) => new BullAdapter(queue, { readOnlyMode })), serverAdapter: adapter });
   adapter.setViewsPath(views); // Bull Board's page without its web-font link (built by ui/admin/build.mjs)
   return adapter.getRouter() as express.Router;
 }
@@ -83,6 +115,8 @@ function requireAdminSession(settings: QueueDashboardSettings) {
         return sendError(res, domainError('UNAUTHENTICATED'));
       }
       res.locals.queueSessionToken = token;
+      admin.actingWith = { kind: 'session', id: live.sessionId, issuedBy: admin.id };
+      res.locals.queueAdmin = admin;
       if (req.method === 'GET') {
         res.cookie(QUEUE_CSRF_COOKIE, csrfTokenFor(token), { path: QUEUE_DASHBOARD_PATH, sameSite: 'strict', secure: settings.cookies === 'secure', httpOnly: false });
       }
