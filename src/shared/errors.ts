@@ -136,6 +136,7 @@ const catalogue = {
   },
   ADMIN_NOT_FOUND: { status: 404, message: 'Admin not found' },
   ADMIN_TOKEN_NOT_FOUND: { status: 404, message: 'Admin token not found' },
+  ADMIN_TOKEN_IN_BROWSER: { status: 403, message: 'Admin tokens are for scripts against /graphql; in a browser, sign in at /admin with your password and authenticator code' },
   ADMIN_TOKEN_NOT_YOURS: {
     status: 403,
     message: 'An admin token is issued only to the admin who asks for it: omit adminId. A colleague without access gets a set-up link from the operator (admin-setup-link)',
