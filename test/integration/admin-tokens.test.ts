@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminForToken } from '../../src/modules/admins/admin.service';
@@ -108,4 +109,20 @@ test('revoking a revoked token changes nothing; an unknown token id is 404', asy
   expect(again.data.revokeAdminToken.revokedAt).toBe(first.revokedAt);
   const missing = await graphql(service.url, `Bearer ${second.token}`, REVOKE, { id: 'atk_missing' });
   expect(missing.errors?.[0]).toMatchObject({ message: 'Admin token not found', extensions: { code: 'ADMIN_TOKEN_NOT_FOUND' } });
+});
+
+test('a token is for scripts: sent from a browser (Sec-Fetch-Site, or an Origin) it is refused before anything runs, whatever the page', async () => {
+  const admin = await adminClient(service, AdminRole.FINANCE);
+  const send = (headers: Record<string, string>) =>
+    request(service.url).post('/graphql').set('Content-Type', 'application/json').set('Authorization', `Bearer ${admin.token}`).set(headers).send({ query: WHO });
+  for (const headers of [{ 'Sec-Fetch-Site': 'same-origin' }, { 'Sec-Fetch-Site': 'none' }, { 'Sec-Fetch-Site': 'cross-site' }, { Origin: service.url }, { Origin: 'https://evil.example' }]) {
+    const res = await send(headers);
+    expect([headers, res.status, res.body]).toEqual([
+      headers,
+      403,
+      { errors: [{ message: 'Admin tokens are for scripts against /graphql; in a browser, sign in at /admin with your password and authenticator code', extensions: { code: 'ADMIN_TOKEN_IN_BROWSER' } }] },
+    ]);
+  }
+  // A script (curl, a job) sends neither: the token works.
+  expect((await send({})).body.data.currentAdmin.email).toBe(admin.admin.email);
 });

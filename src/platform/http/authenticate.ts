@@ -62,6 +62,9 @@ export function authenticateGraphQLCaller(limits: RateLimits, credentials: Crede
     if (!authorization) return session(req, res, next);
     const token = /^Bearer +(adm_\S+)\s*$/i.exec(authorization)?.[1];
     if (!token) return seller(req, res, next);
+    // A script sends neither header; every browser sends Sec-Fetch-Site with fetch, and Origin with a POST. An admin
+    // token stolen or pasted into a page must not open what the screens open only with a password and a code.
+    if (req.get('sec-fetch-site') !== undefined || req.get('origin') !== undefined) return next(domainError('ADMIN_TOKEN_IN_BROWSER'));
     try {
       locals(res).actor = { kind: 'admin', ...(await adminForToken(locals(res).em, token)) };
       next();

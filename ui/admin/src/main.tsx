@@ -1,4 +1,4 @@
-import { lazy, StrictMode, Suspense, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, StrictMode, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { runOperation, whenSignedOut } from './api';
 import type { AdminRole } from './presets';
@@ -18,67 +18,7 @@ import './back-office.css';
 /** GraphiQL and its presets: their own entry point, fetched when the query console is first opened. */
 const GraphiQLConsole = lazy(() => import('./graphiql-console'));
 
-const TOKEN_KEY = 'admin-console:token';
-const TOKEN_PATTERN = /^adm_[0-9a-f]{64}$/;
-
-/** Asks /graphql who the token belongs to (CurrentAdmin, a query only admins may run): the admin, or why it was refused. */
-async function checkToken(token: string): Promise<SignedIn | string> {
-  const auth = { kind: 'token', token } as const;
-  try {
-    const { currentAdmin } = await runOperation<{ currentAdmin: { email: string; role: AdminRole } }>(auth, 'CurrentAdmin');
-    return { auth, email: currentAdmin.email, role: currentAdmin.role };
-  } catch (error) {
-    return messageOf(error);
-  }
-}
-
-function TokenForm({ onSignIn }: { onSignIn(admin: SignedIn): void }) {
-  const [value, setValue] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const token = value.trim();
-    if (!TOKEN_PATTERN.test(token)) return setProblem('An admin token is adm_ followed by 64 hexadecimal characters.');
-    setBusy(true);
-    const answer = await checkToken(token).catch(() => 'The server could not be reached.');
-    setBusy(false);
-    if (typeof answer === 'string') return setProblem(`This token was refused: ${answer}`);
-    sessionStorage.setItem(TOKEN_KEY, token);
-    onSignIn(answer);
-  };
-  return (
-    <form className="token-form" onSubmit={submit} aria-labelledby="token-title" noValidate>
-      <h2 id="token-title">Or sign in with a token</h2>
-      <p>
-        An admin token (from <code>npm run cli -- create-admin</code>) is kept in this tab only and sent as a bearer token with every
-        request.
-      </p>
-        <label htmlFor="token">Admin token</label>
-        <input
-          id="token"
-          name="token"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          value={value}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? 'token-problem' : undefined}
-          onChange={(e) => setValue(e.target.value)}
-        />
-        {problem && (
-          <p id="token-problem" className="problem" role="alert">
-            {problem}
-          </p>
-        )}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Checking…' : 'Open console'}
-        </button>
-    </form>
-  );
-}
-
-/** The sign-in page: e-mail, password and code first; the token for those who use one. */
+/** The sign-in page: e-mail, password and authenticator code (admin tokens are for scripts against /graphql). */
 function SignInPage({ onSignIn, notice }: { onSignIn(admin: SignedIn): void; notice: string | null }) {
   return (
     <main className="token-page">
@@ -86,7 +26,6 @@ function SignInPage({ onSignIn, notice }: { onSignIn(admin: SignedIn): void; not
         <h1>Payments admin console</h1>
         {notice && <p role="status" className="notice">{notice}</p>}
         <SignInForm onSignIn={onSignIn} />
-        <TokenForm onSignIn={onSignIn} />
       </div>
     </main>
   );
@@ -177,11 +116,9 @@ function BackOffice({ me, onSignOut }: { me: Me; onSignOut(): void }) {
                 </Link>
               </li>
             ))}
-            {me.auth.kind === 'session' && (
-              <li>
-                <a href="/admin/queues">Queue dashboard</a>
-              </li>
-            )}
+            <li>
+              <a href="/admin/queues">Queue dashboard</a>
+            </li>
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
@@ -209,23 +146,17 @@ function SignedInBackOffice({ admin, onSignOut }: { admin: SignedIn; onSignOut(m
 }
 
 /**
- * A token kept in this tab, or an admin session (its CSRF cookie), is checked again on reload: the role
- * may have changed, or it expired. `/admin?setup=…` is the set-up link the CLI prints.
+ * An admin session (its CSRF cookie) is checked again on reload: the role may have changed, or it ended.
+ * `/admin?setup=…` is the set-up link the CLI prints.
  */
 function App() {
   const [setupToken, setSetupToken] = useState(() => new URLSearchParams(window.location.search).get('setup'));
   const [admin, setAdmin] = useState<SignedIn | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [restoring, setRestoring] = useState(() => sessionStorage.getItem(TOKEN_KEY) !== null || keptCsrfToken() !== null);
+  const [restoring, setRestoring] = useState(() => keptCsrfToken() !== null);
   useEffect(() => {
-    const kept = sessionStorage.getItem(TOKEN_KEY);
     const csrfToken = keptCsrfToken();
-    if (kept) {
-      checkToken(kept)
-        .then((answer) => (typeof answer === 'string' ? sessionStorage.removeItem(TOKEN_KEY) : setAdmin(answer)))
-        .catch(() => sessionStorage.removeItem(TOKEN_KEY))
-        .finally(() => setRestoring(false));
-    } else if (csrfToken) {
+    if (csrfToken) {
       checkSession(csrfToken)
         .then(setAdmin)
         .catch(() => undefined)
@@ -237,8 +168,7 @@ function App() {
   /** Signing out ends the admin session on the server; a sign-in the server already ended (`message`) has nothing to end. */
   const signOut = useCallback((message?: string) => {
     const current = adminRef.current;
-    sessionStorage.removeItem(TOKEN_KEY);
-    if (current?.auth.kind === 'session' && !message) void signInOperation('AdminSignOut', {}, authHeaders(current.auth)).catch(() => undefined);
+    if (current && !message) void signInOperation('AdminSignOut', {}, authHeaders(current.auth)).catch(() => undefined);
     setAdmin(null);
     setNotice(message ?? null);
   }, []);

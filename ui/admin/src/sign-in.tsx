@@ -2,8 +2,8 @@ import { useState, type FormEvent, type InputHTMLAttributes, type ReactNode } fr
 import SIGN_IN_OPERATIONS from '../../../schema/operations/admin-sign-in.graphql';
 import type { AdminRole } from './presets';
 
-/** How the console's requests are authorized: the bearer token pasted, or the admin session (cookie + CSRF header). */
-export type ConsoleAuth = { kind: 'token'; token: string } | { kind: 'session'; csrfToken: string };
+/** How the console's requests are authorized: the admin session (cookie + CSRF header); tokens are for scripts. */
+export type ConsoleAuth = { kind: 'session'; csrfToken: string };
 
 export interface SignedIn {
   auth: ConsoleAuth;
@@ -12,7 +12,7 @@ export interface SignedIn {
 }
 
 export function authHeaders(auth: ConsoleAuth): Record<string, string> {
-  return auth.kind === 'token' ? { Authorization: `Bearer ${auth.token}` } : { 'X-CSRF-Token': auth.csrfToken };
+  return { 'X-CSRF-Token': auth.csrfToken };
 }
 
 interface Answer<T> {
