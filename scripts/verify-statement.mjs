@@ -6,7 +6,8 @@
 //
 // --keys is the file served at /.well-known/statement-keys.json, saved once from the service over https: a
 // statement names its key by id only and is never trusted to bring its own key. Several statements of one seller
-// are also checked as a series: each month's opening is the month before's closing (balance and hash).
+// are also checked as a series: each month's opening is the month before's closing (balance and hash). A statement
+// signed before its month ended is provisional: it says so, with the time it was made (as_of).
 // Exit code: 0 all verified, 1 a check failed, 2 the files could not be read or the arguments are wrong.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs';
@@ -96,6 +97,9 @@ function checkStatement(doc, keys) {
   if (doc.closing_hash !== hash) fail('closing_hash is not the end of the chain over the lines');
   if (doc.previous?.closing_balance !== doc.opening_balance) fail(`opening_balance ${doc.opening_balance} is not the previous month's closing (${doc.previous?.closing_balance})`);
 
+  if (typeof doc.generated_at !== 'string' || Number.isNaN(Date.parse(doc.generated_at))) fail('generated_at is not a time');
+  else if (from && Date.parse(doc.generated_at) < Date.parse(from)) fail(`signed at ${doc.generated_at}, before its month ${doc.month} began`);
+
   const key = keys.get(doc.key_id);
   if (!key) fail(`signed by key ${JSON.stringify(doc.key_id)}, which is not in the keys file`);
   else if (!validSignature(doc, key)) fail(`the signature does not verify with key ${doc.key_id}: the statement was changed after signing, or not signed by that key`);
@@ -131,13 +135,63 @@ function checkSeries(docs) {
   return failures;
 }
 
+/**
+ * The first member name given twice in one object of valid JSON text, as a path, or null. JSON.parse keeps the last
+ * of two members of one name, so a forged member placed before the real one (or after it) would otherwise go unseen.
+ */
+function duplicateMember(text) {
+  let i = 0;
+  const space = () => {
+    while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i++;
+  };
+  const string = () => {
+    const start = i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i));
+  };
+  const value = (path) => {
+    space();
+    if (text[i] === '"') return string(), null;
+    if (text[i] !== '{' && text[i] !== '[') {
+      while (i < text.length && !',]} \t\n\r'.includes(text[i])) i++;
+      return null;
+    }
+    const object = text[i++] === '{';
+    const seen = new Set();
+    for (let index = 0; ; index++) {
+      space();
+      if (text[i] === '}' || text[i] === ']') return i++, null;
+      if (text[i] === ',') i++, space();
+      let name = index;
+      if (object) {
+        name = string();
+        if (seen.has(name)) return `${path}${path ? '.' : ''}${name}`;
+        seen.add(name);
+        space();
+        i++; // the colon
+      }
+      const found = value(`${path}${path ? '.' : ''}${name}`);
+      if (found) return found;
+    }
+  };
+  return value('');
+}
+
 function readJson(file) {
+  let text;
+  let doc;
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    text = fs.readFileSync(file, 'utf8');
+    doc = JSON.parse(text);
   } catch (error) {
     throw new UsageError(`${file}: ${error.message}`);
   }
+  return { doc, duplicate: duplicateMember(text) };
 }
+
+/** Final once signed after its month ended; before that a provisional statement, as of when it was signed. */
+const isFinal = (doc) => typeof doc?.generated_at === 'string' && typeof doc?.to === 'string' && Date.parse(doc.generated_at) >= Date.parse(doc.to);
 
 function main(argv) {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { keys: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
@@ -149,9 +203,12 @@ function main(argv) {
     throw error instanceof UsageError ? error : new UsageError(`${values.keys}: ${error.message}`);
   }
   const statements = positionals.map((file) => {
-    const doc = readJson(file);
-    const failures = checkStatement(doc, keys);
-    return { file, ok: failures.length === 0, seller_id: doc?.seller_id, month: doc?.month, opening_balance: doc?.opening_balance, closing_balance: doc?.closing_balance, line_count: doc?.lines?.length, key_id: doc?.key_id, failures, doc };
+    const { doc, duplicate } = readJson(file);
+    const failures = [...(duplicate ? [`member ${duplicate} is given twice (a statement names each member once)`] : []), ...checkStatement(doc, keys)];
+    return {
+      file, ok: failures.length === 0, seller_id: doc?.seller_id, month: doc?.month, opening_balance: doc?.opening_balance, closing_balance: doc?.closing_balance,
+      final: isFinal(doc), as_of: doc?.generated_at, line_count: doc?.lines?.length, key_id: doc?.key_id, failures, doc,
+    };
   });
   const series = statements.length > 1 ? checkSeries(statements.map((s) => s.doc)) : [];
   const ok = statements.every((s) => s.ok) && series.length === 0;
@@ -159,11 +216,13 @@ function main(argv) {
     process.stdout.write(`${JSON.stringify({ ok, statements: statements.map(({ doc: _doc, ...s }) => s), series_failures: series }, null, 2)}\n`);
   } else {
     for (const s of statements) {
-      if (s.ok) process.stdout.write(`OK      ${s.file}: ${s.month}, seller ${s.seller_id}, opening ${s.opening_balance} closing ${s.closing_balance} cents, ${s.line_count} lines, key ${s.key_id}\n`);
+      const standing = s.final ? 'final' : `PROVISIONAL, as of ${s.as_of} (the month had not ended)`;
+      if (s.ok) process.stdout.write(`OK      ${s.file}: seller ${s.seller_id}, month ${s.month}, closing balance ${s.closing_balance} cents, ${standing}; opening ${s.opening_balance}, ${s.line_count} lines, key ${s.key_id}\n`);
       else process.stdout.write(`FAILED  ${s.file}\n${s.failures.map((f) => `  - ${f}\n`).join('')}`);
     }
     if (statements.length > 1) process.stdout.write(series.length ? `FAILED  months do not link:\n${series.map((f) => `  - ${f}\n`).join('')}` : 'OK      the months link: each opening is the closing before it\n');
-    process.stdout.write(ok ? 'Verified.\n' : 'NOT verified.\n');
+    const provisional = statements.filter((s) => !s.final).map((s) => s.month);
+    process.stdout.write(!ok ? 'NOT verified.\n' : provisional.length ? `Verified, but provisional: ${provisional.join(', ')} had not ended when signed.\n` : 'Verified.\n');
   }
   return ok ? 0 : 1;
 }

@@ -186,14 +186,14 @@ describe('a seller downloads two months and verifies them offline', () => {
     const both = verifyStatements([june, may]);
     expect(both.err).toBe('');
     expect(both.code).toBe(0);
-    expect(both.out).toMatch(/^OK {6}.*2025-06, seller /m);
+    expect(both.out).toMatch(new RegExp(`^OK {6}.*: seller ${seller.sellerId}, month 2025-06, closing balance ${june.closing_balance} cents, final;`, 'm'));
     expect(both.out).toMatch(/the months link/);
     expect(both.out).toMatch(/^Verified\.$/m);
     const json = verifyStatements([may, june], { json: true });
     expect(json.code).toBe(0);
     const report = JSON.parse(json.out);
     expect(report).toMatchObject({ ok: true, series_failures: [] });
-    expect(report.statements.map((s: { month: string; ok: boolean }) => [s.month, s.ok])).toEqual([['2025-05', true], ['2025-06', true]]);
+    expect(report.statements.map((s: { month: string; ok: boolean; final: boolean }) => [s.month, s.ok, s.final])).toEqual([['2025-05', true, true], ['2025-06', true, true]]);
   });
 
   test('a month longer than one keyset page is one document that verifies', async () => {
@@ -299,6 +299,52 @@ describe('every alteration is refused', () => {
     const result = verifyStatements([may, copy(june)].map((s, i) => (i === 1 ? { ...s, month: '2025-07' } : s)), { json: true });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.out).series_failures.join('\n')).toMatch(/not consecutive months/);
+  });
+});
+
+describe('statements that say what they are', () => {
+  const thisMonth = () => new Date().toISOString().slice(0, 7);
+
+  test('no statement of a month that has not begun, signed or not', async () => {
+    for (const file of ['statement-2099-01.json', 'statement-2099-01.csv']) {
+      const res = await download(file, seller.session.cookie);
+      expect([file, res.status, JSON.parse(res.body as string)]).toEqual([file, 400, { success: false, error: 'There is no statement of a month that has not begun' }]);
+    }
+  });
+
+  test("the current month's statement verifies as provisional, as of when it was made; the verifier never calls it plain Verified", async () => {
+    const current = await downloadStatement(thisMonth());
+    const result = verifyStatements([current]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`: seller ${seller.sellerId}, month ${thisMonth()}, closing balance ${current.closing_balance} cents, PROVISIONAL, as of ${current.generated_at} (the month had not ended)`);
+    expect(result.out).toMatch(new RegExp(`^Verified, but provisional: ${thisMonth()} had not ended when signed\\.$`, 'm'));
+    expect(result.out).not.toMatch(/^Verified\.$/m);
+    expect(JSON.parse(verifyStatements([current], { json: true }).out).statements[0]).toMatchObject({ ok: true, final: false, as_of: current.generated_at });
+  });
+
+  test('a statement of a month signed before the month began is refused, even with the service key', () => {
+    const forged = copy(june);
+    Object.assign(forged, { month: '2099-01', from: '2099-01-01T00:00:00.000Z', to: '2099-02-01T00:00:00.000Z', lines: [] });
+    rechainAndSign(forged, serviceKey.privateKey);
+    const result = verifyStatements([forged]);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/before its month 2099-01 began/);
+  });
+
+  test('a member given twice is refused: a forged closing balance and lines placed before the real ones do not hide behind them', () => {
+    const text = JSON.stringify(june);
+    const forged = `{"closing_balance":99999999,"lines":[],${text.slice(1)}`;
+    const file = path.join(dir, 'duplicate-members.json');
+    fs.writeFileSync(file, forged);
+    // JSON.parse alone keeps the last of each pair: the real statement, which verifies.
+    expect(JSON.parse(forged)).toEqual(june);
+    const run = spawnSync(process.execPath, [VERIFIER, '--keys', keysFile, file], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/member (lines|closing_balance) is given twice/);
+    // Inside a line too.
+    const inLine = text.replace('"entry_id":', '"amount":1,"entry_id":');
+    fs.writeFileSync(file, inLine);
+    expect(spawnSync(process.execPath, [VERIFIER, '--keys', keysFile, file], { encoding: 'utf8' }).stdout).toContain('member lines.0.amount is given twice');
   });
 });
 
