@@ -48,6 +48,7 @@ const catalogue = {
     message: 'Metadata values must be strings, numbers or booleans',
   },
   METADATA_TEXT_INVALID: { status: 400, message: 'Metadata keys and values cannot contain U+0000 or lone surrogates' },
+  METADATA_NUMBER_INEXACT: { status: 400, message: 'Metadata numbers must be within 2^53 - 1 either side of zero; send larger ones as strings' },
   METADATA_TOO_LARGE: { status: 400, message: `Metadata cannot exceed ${METADATA_MAX_BYTES / 1024}KB` },
   // 400/409/422: idempotency
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` },
