@@ -17,3 +17,11 @@ export function normalEmail(text: string | null | undefined): string {
 export function isEmailAddress(text: string): boolean {
   return text.length <= EMAIL_MAX_LENGTH && EMAIL.test(text);
 }
+
+/**
+ * An address a mail may be sent to or name (a customer, a support address): the e-mail rule, and none of the
+ * characters that would need quoting or could end a header: controls, spaces, `<>()[]\,;:"` (so no `a@[127.0.0.1]`).
+ */
+export function isMailableAddress(text: string | null | undefined): boolean {
+  return typeof text === 'string' && isEmailAddress(text) && !/[\u0000-\u0020\u007f-\u009f\u2028\u2029<>()[\]\\,;:"]/.test(text);
+}

@@ -70,3 +70,29 @@ test.each([
   const rows = await service.em().getConnection().execute(`select count(*)::int as n from payments where metadata::jsonb ? 'nul'`);
   expect(rows).toEqual([{ n: 0 }]);
 });
+
+test.each([
+  ['past 2^53', '9007199254740993'],
+  ['exactly 2^53', '9007199254740992'],
+  ['past -2^53', '-9007199254740993'],
+  ['a huge float', '1e300'],
+])('a metadata number %s, which JSON readers round, -> 400 saying so (it was stored rounded)', async (_what, number) => {
+  const body = `{"amount":50,"currency":"usd","return_url":"https://shop.example.com/r","metadata":{"order":${number}}}`;
+  const res = await seller.createRaw(body);
+  expect([res.status, res.body]).toEqual([400, { success: false, error: 'Metadata numbers must be within 2^53 - 1 either side of zero; send larger ones as strings' }]);
+});
+
+test('the largest exact metadata numbers, and big ones sent as strings, are kept as sent', async () => {
+  const body = '{"amount":50,"currency":"usd","return_url":"https://shop.example.com/r","metadata":{"max":9007199254740991,"min":-9007199254740991,"big":"9007199254740993"}}';
+  const res = await seller.createRaw(body);
+  expect(res.status).toBe(200);
+  expect(res.body.data.metadata).toEqual({ max: 9007199254740991, min: -9007199254740991, big: '9007199254740993' });
+});
+
+test.each(['a@[127.0.0.1]', '"ann lee"@example.com', 'ann(x)@example.com', 'ann;x@example.com', 'ann,bob@example.com', 'ann<x>@example.com'])(
+  'customer_email %j, which no receipt could be sent to, -> 400 (it was accepted and its receipt failed)',
+  async (email) => {
+    const res = await seller.createRaw(JSON.stringify({ ...VALID_PAYMENT, customer_email: email }));
+    expect([email, res.status, res.body]).toEqual([email, 400, { success: false, error: 'Customer email must be a valid email address' }]);
+  },
+);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isEmailAddress } from '../../shared/email';
+import { isMailableAddress } from '../../shared/email';
 
 /**
  * The words and numbers of our mails, one way each: money in dollars, times in UTC (labelled), a card as its brand
@@ -86,10 +86,5 @@ export function hostOf(url: string | null | undefined): string | null {
   }
 }
 
-/**
- * An address a mail may be sent to or name (a recipient, a support address): the e-mail rule, and none of the
- * characters that would need quoting or could end a header: controls, spaces, `<>()[]\,;:"`.
- */
-export function mailableAddress(text: string | null | undefined): boolean {
-  return typeof text === 'string' && isEmailAddress(text) && !/[\u0000-\u0020\u007f-\u009f\u2028\u2029<>()[\]\\,;:"]/.test(text);
-}
+/** An address a mail may be sent to or name (src/shared/email.ts). */
+export const mailableAddress = isMailableAddress;

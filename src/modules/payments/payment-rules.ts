@@ -1,4 +1,4 @@
-import { isEmailAddress } from '../../shared/email';
+import { isMailableAddress } from '../../shared/email';
 import { domainError } from '../../shared/errors';
 import {
   CUSTOMER_NAME_MAX_LENGTH,
@@ -101,7 +101,8 @@ export function isHttpsUrl(value: string): boolean {
 
 function validCustomerEmail(email: string | null | undefined): string | null {
   if (email === undefined || email === null) return null;
-  if (!isEmailAddress(email) || !isStorableText(email)) {
+  // The rule mail delivery applies, so that a receipt accepted here can be sent.
+  if (!isMailableAddress(email) || !isStorableText(email)) {
     throw domainError('CUSTOMER_EMAIL_INVALID');
   }
   return email;
@@ -115,7 +116,10 @@ function validCustomerName(name: string | null | undefined): string | null {
   return name;
 }
 
-/** Flat object of at most 50 keys (1-40 characters) with string, finite number or boolean values, 5KB as JSON. */
+/**
+ * Flat object of at most 50 keys (1-40 characters) with string, finite number or boolean values, 5KB as JSON. A
+ * number past 2^53 - 1 in size was already rounded by the JSON reader: refused, so it is sent as a string instead.
+ */
 export function validMetadata(metadata: unknown): Metadata {
   if (metadata === undefined || metadata === null) return {};
   if (typeof metadata !== 'object' || Array.isArray(metadata)) throw domainError('METADATA_NOT_OBJECT');
@@ -124,6 +128,7 @@ export function validMetadata(metadata: unknown): Metadata {
   for (const [key, value] of entries) {
     if (key.length === 0 || key.length > METADATA_KEY_MAX_LENGTH) throw domainError('METADATA_KEY_INVALID');
     if (!isMetadataValue(value)) throw domainError('METADATA_VALUE_INVALID');
+    if (typeof value === 'number' && Math.abs(value) > Number.MAX_SAFE_INTEGER) throw domainError('METADATA_NUMBER_INEXACT');
     if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) throw domainError('METADATA_TEXT_INVALID');
   }
   if (Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) {
