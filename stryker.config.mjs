@@ -1,10 +1,14 @@
 // @ts-check
 /**
- * Mutation testing of the pure money and rule modules against the unit tests (docs/decisions/0015-mutation-testing.md).
- * Pure rules must be pinned by fast tests next to them, so this run loads no database: the test suite's
- * global setup (a fresh PostgreSQL database per jest run, i.e. per mutant here) is switched off.
- * The state machines that only a database can exercise are mutated by stryker.state.config.mjs.
+ * Mutation testing of the pure money and rule modules and the lifecycle tables against the unit tests
+ * (docs/decisions/0015-mutation-testing.md). Pure rules must be pinned by fast tests next to them, so this run loads
+ * no database: the test suite's global setup (a fresh PostgreSQL database per jest run, i.e. per mutant here) is
+ * switched off. The moves that only a database can exercise are mutated by stryker.state.config.mjs.
+ * `npm run test:mutation` runs both (scripts/mutation.mjs; `-- --changed` only the files changed against main).
  */
+
+/** Jest starts afresh for every mutant, so each test file a mutant loads costs a second or more. */
+const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
 
 /** Settings both runs share. */
 export const common = {
@@ -12,50 +16,67 @@ export const common = {
   jest: {
     projectType: 'custom',
     configFile: 'jest.config.js',
-    // Run only the test files that import the mutated file, and of those only the tests that reach the mutant.
+    // Only the test files that import the mutated file; of those the sequencer keeps the ones holding a covering test.
     enableFindRelatedTests: true,
   },
   coverageAnalysis: 'perTest',
-  checkers: ['typescript'],
-  // Only the mutated files and what they import: type-checking the whole project per mutant batch is minutes here.
-  tsconfigFile: 'tsconfig.mutation.json',
-  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
-  // Stryker gives half of this to type checkers and half to jest runners: two runners for two cores (each
-  // mutant is mostly a jest start); the checkers idle once they have checked the mutants ahead of the runners.
-  concurrency: 4,
-  // Generous: on a loaded machine a jest start alone can take many seconds. Endless loops are caught by the hit limit.
-  timeoutMS: 60000,
+  plugins: ['@stryker-mutator/*', './test/support/mutation-ignorers.mjs'],
+  ignorers: ['payments'],
+  // No type checker: it costs one of the two workers for minutes, and refuses to start while any file in the tree
+  // has a type error. A mutant that would not compile runs as JavaScript (SWC strips types) and is almost always killed.
+  checkers: [],
+  // Two jest runners for two cores (each mutant is mostly a jest start).
+  concurrency: 2,
+  // On top of the initial run's time per test, which already holds a loaded jest start. A mutant that hangs
+  // (a loop, a lock never released) costs this and a new worker, so no more than a loaded start needs.
+  timeoutMS: 20000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   thresholds: { high: 95, low: 90, break: 90 },
-  ignorePatterns: ['dist', 'reports', 'coverage', '.data', '*.log'],
+  ignorePatterns: ['dist', 'reports', 'coverage', '.data', '*.log', 'docs/**/*.png'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
+  // A later run retests only the mutants whose code or covering tests changed (reports/ is ignored by git).
+  incremental: true,
 };
 
+/** Test files named by their basename under test/unit/. */
+const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
+
 /**
- * The unit tests that pin these rules. Jest loads every related test file for every mutant, so files whose
- * imports build the whole GraphQL schema (admin-rules, schema-file, config, admin-console-operations) are left
- * out: they would cost seconds per mutant and test none of these rules that the files below do not.
+ * The unit tests that pin these rules. Files whose imports build the whole GraphQL schema (admin-rules,
+ * schema-file, config, admin-console-operations) are left out: they would cost seconds per mutant and test
+ * none of these rules that the files below do not.
  */
-const RULE_TESTS = [
-  'adyen-notifications',
-  'adyen-refusals',
-  'adyen-hmac-vectors',
-  'card-boundaries',
-  'checkout-rules',
-  'checkout-ui-card-checks',
-  'payment-limits',
-  'payment-rules',
-  'refund-rules',
-  'dispute-rules',
-  'retry-schedule',
-  'rule-boundaries',
-  'webhook-edges',
-  'webhook-signing',
-  'webhook-url',
-  'webhook-url-dns',
-].map((name) => `<rootDir>/test/unit/${name}.test.ts`);
+const RULE_TESTS = unit(
+  'adyen-notifications', 'adyen-refusals', 'adyen-hmac-vectors', 'card-boundaries', 'checkout-rules',
+  'checkout-ui-card-checks', 'payment-limits', 'payment-rules', 'refund-rules', 'dispute-rules', 'retry-schedule',
+  'rule-boundaries', 'webhook-edges', 'webhook-signing', 'webhook-url', 'webhook-url-dns', 'lifecycles', 'lifecycle-docs',
+);
+
+/** Every lifecycle table: declared data, read while modules load, so Stryker cannot tell which test reads a line. */
+export const LIFECYCLE_TABLES = [
+  'src/modules/payments/payment.lifecycle.ts',
+  'src/modules/refunds/refund.lifecycle.ts',
+  'src/modules/disputes/dispute.lifecycle.ts',
+  'src/modules/withdrawals/withdrawal.lifecycle.ts',
+  'src/modules/webhooks/webhook-delivery.lifecycle.ts',
+  'src/modules/notifications/mail.lifecycle.ts',
+];
+
+/**
+ * For a mutant no single test covers (static: met while modules load), the test files that judge its file;
+ * without a list every related file runs (see test/support/mutation-test-sequencer.cjs). A table is judged by
+ * the generated docs/lifecycles.md, which shows every state, move, effect and text of it.
+ */
+const STATIC_TESTS = {
+  ...Object.fromEntries(LIFECYCLE_TABLES.map((table) => [table, unit('lifecycle-docs')])),
+  'src/modules/lifecycles.ts': unit('lifecycle-docs'),
+  'src/platform/lifecycle/lifecycle.ts': unit('lifecycle-docs', 'lifecycles', 'checkout-rules'),
+  'src/platform/processor/adyen/notifications.ts': unit('adyen-notifications'),
+  'src/platform/processor/adyen/refusal-reasons.ts': unit('adyen-refusals', 'adyen-notifications'),
+  'src/modules/webhooks/retry-schedule.ts': unit('retry-schedule'),
+};
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -67,7 +88,7 @@ export default {
     'src/modules/payments/payment-rules.ts',
     // validPageRequest, pageOf and windowOf, not the GraphQL types below them.
     'src/shared/pagination.ts:17-34',
-    // validWithdrawalAmount and checkAgainstBalance; the withdrawal moves (src/modules/lifecycles.ts) are in the state run.
+    // validWithdrawalAmount and checkAgainstBalance; the withdrawal actions are in the state run.
     'src/modules/withdrawals/withdrawal.service.ts:21-32',
     'src/modules/webhooks/webhook-url.ts',
     'src/modules/webhooks/signing.ts',
@@ -80,13 +101,21 @@ export default {
     'src/modules/refunds/refund-rules.ts',
     // Whether a dispute notice fits its payment, and the seller's share of a chargeback.
     'src/modules/disputes/dispute-rules.ts',
+    // The lifecycle tables, their list and their format (defineLifecycle, moveOf, the check constraints).
+    ...LIFECYCLE_TABLES,
+    'src/modules/lifecycles.ts',
+    'src/platform/lifecycle/lifecycle.ts',
   ],
   jest: {
     ...common.jest,
-    config: { testMatch: RULE_TESTS, globalSetup: undefined, globalTeardown: undefined },
+    config: {
+      testMatch: RULE_TESTS.map((file) => `<rootDir>/${file}`),
+      testSequencer: SEQUENCER,
+      globals: { mutationTestsOf: STATIC_TESTS },
+      globalSetup: undefined,
+      globalTeardown: undefined,
+    },
   },
-  // A later run retests only the mutants whose code or covering tests changed.
-  incremental: true,
   incrementalFile: 'reports/mutation/rules/incremental.json',
   htmlReporter: { fileName: 'reports/mutation/rules/index.html' },
   jsonReporter: { fileName: 'reports/mutation/rules/mutation.json' },

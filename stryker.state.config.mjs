@@ -2,37 +2,74 @@
 import { common } from './stryker.config.mjs';
 
 /**
- * Mutation testing of the lifecycle moves that only a database can exercise: the lifecycle tables and their
- * format (src/modules/lifecycles.ts), the one move function applyMove (one conditional UPDATE and the declared effects),
- * the review move shared by refunds and withdrawals, movePayment, the engine's one-statement form with the card
- * claim and the completion that use it, and the withdrawal actions. Run after
- * stryker.config.mjs by `npm run test:mutation` (docs/decisions/0015-mutation-testing.md).
+ * Mutation testing of the money and state moves that only a database can exercise: the one move function
+ * applyMove (one conditional UPDATE and the declared effects), the review move shared by refunds and withdrawals,
+ * movePayment, the engine's one-statement form with the card claim and the completion that use it, the withdrawal
+ * actions, refunds (request, review, execution, notified outcomes, reversals), disputes, the acquirer's
+ * notifications and the ledger's journals. The tables themselves are in stryker.config.mjs. Each mutant runs
+ * against one PostgreSQL database per Stryker worker (test/support/mutation-global-setup.ts).
  */
+
+const TESTS = {
+  cardClaim: 'test/integration/card-claim.test.ts',
+  stateMoves: 'test/integration/state-moves.test.ts',
+  completion: 'test/module/completion-follows-the-table.test.ts',
+  moveStatement: 'test/unit/move-statement.test.ts',
+  checkoutRules: 'test/unit/checkout-rules.test.ts',
+  lifecycles: 'test/unit/lifecycles.test.ts',
+  refunds: 'test/module/refunds.test.ts',
+  disputes: 'test/module/disputes.test.ts',
+  withdrawals: 'test/module/withdrawals.test.ts',
+  payments: 'test/module/payments.test.ts',
+  ledgerCheck: 'test/module/ledger-check.test.ts',
+};
+
+/**
+ * For a mutant no single test covers (met while modules load, or in a suite's shared set-up, as every completed
+ * payment's claim and journal are), the test files that judge its file; see test/support/mutation-test-sequencer.cjs.
+ */
+const STATIC_TESTS = {
+  'src/platform/lifecycle/apply-move.ts': [TESTS.stateMoves, TESTS.completion],
+  'src/platform/lifecycle/review-move.ts': [TESTS.stateMoves, TESTS.refunds],
+  'src/platform/lifecycle/move-statement.ts': [TESTS.moveStatement, TESTS.completion],
+  'src/modules/payments/payment-lifecycle.ts': [TESTS.stateMoves],
+  'src/modules/checkout/card-claim.ts': [TESTS.cardClaim],
+  'src/modules/checkout/completion-statement.ts': [TESTS.completion],
+  'src/modules/withdrawals/withdrawal.service.ts': [TESTS.withdrawals, TESTS.stateMoves],
+  'src/modules/refunds/refund.service.ts': [TESTS.refunds],
+  'src/modules/disputes/dispute.service.ts': [TESTS.disputes],
+  'src/modules/ledger/ledger.service.ts': [TESTS.ledgerCheck, TESTS.disputes, TESTS.completion],
+};
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...common,
   mutate: [
-    'src/platform/lifecycle/lifecycle.ts',
     'src/platform/lifecycle/apply-move.ts',
     'src/platform/lifecycle/review-move.ts',
-    'src/modules/payments/payment.lifecycle.ts',
-    'src/modules/withdrawals/withdrawal.lifecycle.ts',
+    'src/platform/lifecycle/move-statement.ts',
     'src/modules/payments/payment-lifecycle.ts',
     'src/modules/checkout/card-claim.ts',
-    'src/platform/lifecycle/move-statement.ts',
-    // The three actions and moveWithdrawal (the amount rules are in the rules run; the moves are in the table).
-    'src/modules/withdrawals/withdrawal.service.ts:69-136',
+    'src/modules/checkout/completion-statement.ts',
+    // The request (its hold), the three actions and moveWithdrawal; the amount rules are in the rules run.
+    'src/modules/withdrawals/withdrawal.service.ts:39-136',
+    'src/modules/refunds/refund.service.ts',
+    'src/modules/disputes/dispute.service.ts',
+    // What a verified notification of the acquirer does to payments, refunds and disputes.
+    'src/modules/checkout/acquirer-events.ts',
+    'src/modules/ledger/ledger.service.ts',
   ],
   jest: {
     ...common.jest,
     config: {
-      testMatch: ['<rootDir>/test/unit/checkout-rules.test.ts', '<rootDir>/test/unit/lifecycles.test.ts', '<rootDir>/test/integration/state-moves.test.ts', '<rootDir>/test/integration/card-claim.test.ts', '<rootDir>/test/unit/move-statement.test.ts', '<rootDir>/test/module/completion-follows-the-table.test.ts'],
+      testMatch: Object.values(TESTS).map((file) => `<rootDir>/${file}`),
+      testSequencer: '<rootDir>/test/support/mutation-test-sequencer.cjs',
+      globals: { mutationTestsOf: STATIC_TESTS },
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',
       globalTeardown: undefined,
     },
   },
-  incremental: true,
   incrementalFile: 'reports/mutation/state/incremental.json',
   htmlReporter: { fileName: 'reports/mutation/state/index.html' },
   jsonReporter: { fileName: 'reports/mutation/state/mutation.json' },

@@ -1,0 +1,49 @@
+// @ts-check
+import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
+
+/**
+ * Code the mutation runs leave alone, because no test of a money or state rule should pin it
+ * (docs/decisions/0015-mutation-testing.md):
+ *  - log calls (`logger.warn(...)`, `deps.logger.error(...)`): their text and fields are for operators;
+ *  - a state's `meaning` in a lifecycle table: a note for readers of the table that nothing reads.
+ */
+const LOG_LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
+
+/** @param {any} node */
+const named = (node, name) => (node?.type === 'Identifier' && node.name === name) || (node?.type === 'StringLiteral' && node.value === name);
+
+/** @param {import('@babel/core').NodePath} path */
+function isLogCall(path) {
+  if (!path.isExpressionStatement()) return false;
+  let call = path.node.expression;
+  if (call.type === 'AwaitExpression') call = call.argument;
+  if (call.type !== 'CallExpression' || call.callee.type !== 'MemberExpression') return false;
+  const { object, property } = call.callee;
+  if (property.type !== 'Identifier' || !LOG_LEVELS.has(property.name)) return false;
+  return named(object, 'logger') || (object.type === 'MemberExpression' && named(object.property, 'logger'));
+}
+
+/**
+ * `meaning: '...'`, or a state's `{ meaning: '...' }` with nothing else, in the states of a lifecycle table.
+ * @param {import('@babel/core').NodePath} path
+ */
+function isStateMeaning(path) {
+  if (path.isObjectExpression() && path.node.properties.length > 0 && path.node.properties.every((p) => p.type === 'ObjectProperty' && named(p.key, 'meaning'))) {
+    return isStateMeaning(/** @type {any} */ (path.get('properties.0')));
+  }
+  if (!path.isObjectProperty() || !named(path.node.key, 'meaning')) return false;
+  const states = path.parentPath?.parentPath?.parentPath?.parentPath;
+  if (!states?.isObjectProperty() || !named(states.node.key, 'states')) return false;
+  return !!states.findParent((p) => p.isCallExpression() && named(p.node.callee, 'defineLifecycle'));
+}
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'payments', {
+    /** @param {import('@babel/core').NodePath} path */
+    shouldIgnore(path) {
+      if (isLogCall(path)) return 'a log call: its text is for operators';
+      if (isStateMeaning(path)) return "a lifecycle state's meaning: a note for readers, read by nothing";
+      return undefined;
+    },
+  }),
+];

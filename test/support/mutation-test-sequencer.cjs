@@ -1,0 +1,87 @@
+/**
+ * Jest's test sequencer for the mutation runs (stryker.config.mjs, stryker.state.config.mjs): it picks the test
+ * files a mutant runs. Jest starts afresh for every mutant and loads each chosen file with everything it imports
+ * (a second or more for a file behind a module's barrel or the database), while the tests that reach a mutant
+ * mostly sit in one file. Stryker narrows the files only to those importing the mutated file and the tests by name
+ * (`testNamePattern`), so most files it loads run no test at all. Here:
+ *  - the initial run (no active mutant) records which file holds which test, in the sandbox;
+ *  - a mutant with covering tests runs only the files holding them;
+ *  - a mutant without (a static one, met while modules load, or in a hook) runs the files the mutation config lists
+ *    for its file under `globals.mutationTestsOf` (a path suffix -> test path suffixes), else every related file.
+ * Dropping a file can only leave a mutant alive, never kill one: a wrong list shows as a lower score.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const Sequencer = require('@jest/test-sequencer').default;
+
+const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
+const INDEX_FILE = '.mutation-test-files.json';
+
+/** test full name -> files holding it, read once per Stryker worker from the initial run's record. */
+let filesByTestName;
+
+class MutationTestSequencer extends Sequencer {
+  constructor(options) {
+    super(options);
+    this.globalConfig = options.globalConfig;
+    this.projectConfig = options.contexts[0]?.config;
+  }
+
+  sort(tests) {
+    const sorted = super.sort(tests);
+    if (process.env[ACTIVE_MUTANT] === undefined) return sorted;
+    const chosen = this.globalConfig.testNamePattern ? this.holdingCoveringTests(sorted) : this.listedForMutatedFile(sorted);
+    return chosen.length > 0 ? chosen : sorted;
+  }
+
+  /** The files holding a test the pattern names; a file the initial run did not see is kept. */
+  holdingCoveringTests(tests) {
+    const index = readIndex(this.globalConfig.rootDir);
+    if (!index) return tests;
+    const pattern = new RegExp(this.globalConfig.testNamePattern, 'i');
+    const wanted = new Set();
+    const seen = new Set();
+    for (const [name, files] of index) {
+      for (const file of files) seen.add(file);
+      if (pattern.test(name)) for (const file of files) wanted.add(file);
+    }
+    return tests.filter((test) => wanted.has(test.path) || !seen.has(test.path));
+  }
+
+  /** The files listed for the mutated file (the one path Stryker gives to find related tests). */
+  listedForMutatedFile(tests) {
+    const lists = this.projectConfig?.globals?.mutationTestsOf ?? {};
+    const mutated = (this.globalConfig.nonFlagArgs ?? []).map(toSlashes);
+    const suffixes = Object.entries(lists)
+      .filter(([source]) => mutated.some((file) => file.endsWith(`/${source}`)))
+      .flatMap(([, testFiles]) => testFiles);
+    if (suffixes.length === 0) return tests;
+    return tests.filter((test) => suffixes.some((suffix) => toSlashes(test.path).endsWith(`/${suffix}`)));
+  }
+
+  cacheResults(tests, results) {
+    super.cacheResults(tests, results);
+    if (process.env[ACTIVE_MUTANT] !== undefined) return;
+    const record = {};
+    for (const file of results.testResults) {
+      for (const test of file.testResults) (record[test.fullName] ??= []).push(file.testFilePath);
+    }
+    fs.writeFileSync(path.join(this.globalConfig.rootDir, INDEX_FILE), JSON.stringify(record));
+    filesByTestName = undefined;
+  }
+}
+
+function readIndex(rootDir) {
+  if (filesByTestName === undefined) {
+    try {
+      filesByTestName = new Map(Object.entries(JSON.parse(fs.readFileSync(path.join(rootDir, INDEX_FILE), 'utf8'))));
+    } catch {
+      filesByTestName = null;
+    }
+  }
+  return filesByTestName;
+}
+
+const toSlashes = (file) => file.split(path.sep).join('/');
+
+module.exports = MutationTestSequencer;

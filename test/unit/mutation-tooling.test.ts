@@ -1,0 +1,126 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The mutation runs' own tooling (docs/decisions/0015-mutation-testing.md): `npm run test:mutation -- --changed`
+ * picks the listed files changed against a base, and the test sequencer picks the test files a mutant loads.
+ * A wrong pick would either waste the run or let mutants survive that the tests would have killed.
+ */
+const ROOT = path.join(__dirname, '../..');
+
+describe('--changed mutates only the listed files changed against the base', () => {
+  let repo: string;
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+  const plan = (...args: string[]) => spawnSync(process.execPath, ['scripts/mutation.mjs', '--list', ...args], { cwd: repo, encoding: 'utf8' });
+  const write = (file: string, text = 'export {};\n') => {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  };
+
+  beforeAll(() => {
+    repo = fs.mkdtempSync(path.join(os.tmpdir(), 'mutation-changed-'));
+    for (const file of ['scripts/mutation.mjs', 'stryker.config.mjs', 'stryker.state.config.mjs']) write(file, fs.readFileSync(path.join(ROOT, file), 'utf8'));
+    write('src/modules/ledger/fee.ts');
+    write('src/modules/withdrawals/withdrawal.service.ts');
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
+  });
+  afterAll(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+  test('nothing listed changed: it says so and succeeds', () => {
+    write('src/modules/ledger/balance-store.ts');
+    const result = plan('--changed');
+    expect(result.stdout).toContain('No mutated rule or state file changed against main');
+    expect(result.status).toBe(0);
+  });
+
+  test('uncommitted, new and committed files count; a file changed in part keeps its line range; unlisted files do not', () => {
+    write('src/modules/ledger/fee.ts', 'export const changed = 1;\n');
+    write('src/modules/refunds/refund.service.ts');
+    git('checkout', '-q', '-b', 'feature');
+    write('src/modules/withdrawals/withdrawal.service.ts', 'export const changed = 1;\n');
+    git('add', 'src/modules/withdrawals/withdrawal.service.ts');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'change');
+    const result = plan('--changed');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(
+      [
+        'rules run (stryker.config.mjs):',
+        '  src/modules/ledger/fee.ts',
+        '  src/modules/withdrawals/withdrawal.service.ts:21-32',
+        'state run (stryker.state.config.mjs):',
+        '  src/modules/withdrawals/withdrawal.service.ts:39-136',
+        '  src/modules/refunds/refund.service.ts',
+        '',
+      ].join('\n'),
+    );
+    // Against the feature branch itself only the uncommitted files are left.
+    expect(plan('--changed', 'feature').stdout).not.toContain('withdrawal.service.ts');
+  });
+
+  test('a base that is not a commit is refused before git diff sees it', () => {
+    for (const base of ['no-such-branch', 'main;touch pwned', '--output=pwned']) {
+      const result = plan('--changed', base);
+      if (base.startsWith('-')) {
+        // Read as an option for Stryker, not as a base: the base stays main.
+        expect(result.stdout).toContain('rules run');
+        continue;
+      }
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`not a commit: ${base}`);
+    }
+    expect(fs.existsSync(path.join(repo, 'pwned'))).toBe(false);
+  });
+});
+
+describe('the mutation test sequencer loads only the test files that can judge a mutant', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Sequencer = require('../support/mutation-test-sequencer.cjs');
+  let rootDir: string;
+  const file = (name: string) => path.join(rootDir, name);
+  const context = () => ({ config: { cacheDirectory: rootDir, id: 'unit', haste: {}, globals: { mutationTestsOf: { 'src/modules/a.ts': ['test/unit/a-table.test.ts'] } } }, hasteFS: { getSize: () => 1 } });
+  const tests = () => ['test/unit/a.test.ts', 'test/unit/a-table.test.ts', 'test/unit/b.test.ts', 'test/unit/new.test.ts'].map((name) => ({ path: file(name), context: context() }));
+  const sequencer = (globalConfig: object) => new Sequencer({ contexts: [context()], globalConfig: { rootDir, ...globalConfig } });
+  const picked = (globalConfig: object) => sequencer(globalConfig).sort(tests()).map((test: { path: string }) => path.relative(rootDir, test.path)).sort();
+
+  beforeAll(() => {
+    rootDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutation-sequencer-'));
+    const result = (name: string, ...fullNames: string[]) => ({
+      testFilePath: file(name),
+      numFailingTests: 0,
+      perfStats: { runtime: 1 },
+      testResults: fullNames.map((fullName) => ({ fullName })),
+    });
+    // The initial run: no mutant active.
+    sequencer({}).cacheResults(tests(), {
+      testResults: [result('test/unit/a.test.ts', 'a fee (1 cent)', 'a fee rounds'), result('test/unit/a-table.test.ts', 'the table'), result('test/unit/b.test.ts', 'b fee')],
+    });
+    process.env.__STRYKER_ACTIVE_MUTANT__ = '7';
+  });
+  afterAll(() => {
+    delete process.env.__STRYKER_ACTIVE_MUTANT__;
+    fs.rmSync(rootDir, { recursive: true, force: true });
+  });
+
+  test('a mutant with covering tests runs the files holding them (and files the initial run did not see)', () => {
+    expect(picked({ testNamePattern: '(a fee \\(1 cent\\))' })).toEqual(['test/unit/a.test.ts', 'test/unit/new.test.ts']);
+    expect(picked({ testNamePattern: '(a fee rounds)|(b fee)' })).toEqual(['test/unit/a.test.ts', 'test/unit/b.test.ts', 'test/unit/new.test.ts']);
+  });
+
+  test('a static mutant runs the files listed for its file, else every related file', () => {
+    expect(picked({ nonFlagArgs: [file('src/modules/a.ts')] })).toEqual(['test/unit/a-table.test.ts']);
+    expect(picked({ nonFlagArgs: [file('src/modules/other.ts')] })).toHaveLength(4);
+  });
+
+  test('outside a mutant run every file runs', () => {
+    delete process.env.__STRYKER_ACTIVE_MUTANT__;
+    try {
+      expect(picked({ testNamePattern: '(b fee)' })).toHaveLength(4);
+    } finally {
+      process.env.__STRYKER_ACTIVE_MUTANT__ = '7';
+    }
+  });
+});
