@@ -10,7 +10,38 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
  * find the account however the person types it.
  */
 export function normalEmail(text: string | null | undefined): string {
-  return String(text ?? '').trim().toLowerCase();
+  // NFKC first: a full-width `ａｎｎ＠example.com` is `ann@example.com`, not a second account that looks the same.
+  return String(text ?? '').normalize('NFKC').trim().toLowerCase();
+}
+
+/** Characters that show nothing (zero-width spaces and joiners, bidirectional controls, soft hyphens …). */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cc}\p{Co}\p{Cn}]/u;
+const NON_LATIN_LETTER = /(?=\p{L})\P{Script=Latin}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+/**
+ * An address for a new account (sign-up, a seller or admin an admin or the operator creates), in its normal form:
+ * the e-mail rule, nothing invisible, and letters of one script besides Latin (none that passes for Latin when
+ * Latin letters are there), so that `аnn@example.com` (a Cyrillic а) or `ann\u200b@example.com` cannot pass for
+ * `ann@example.com` in the back office; `山田@例え.jp` is fine.
+ */
+export function isNewAccountAddress(text: string): boolean {
+  if (!isEmailAddress(text) || INVISIBLE.test(text)) return false;
+  const letters = [...text].filter((c) => /\p{L}/u.test(c));
+  const latin = letters.some((c) => LATIN_LETTER.test(c));
+  const others = new Set(letters.filter((c) => NON_LATIN_LETTER.test(c)).map(scriptOf));
+  return others.size === 0 || (others.size === 1 && !(latin && LOOK_LATIN.has([...others][0])));
+}
+
+/** Scripts whose letters pass for Latin ones (а, ο, ս …); an unknown script is taken to be one of them. */
+const LOOK_LATIN = new Set(['Cyrillic', 'Greek', 'Armenian', 'other']);
+
+const SCRIPTS = ['Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Arabic', 'Hebrew', 'Devanagari', 'Thai', 'Hangul', 'Han', 'Hiragana', 'Katakana'];
+
+/** A non-Latin letter's script, as far as look-alikes go (Japanese writes Han, Hiragana and Katakana together: one). */
+function scriptOf(letter: string): string {
+  const script = SCRIPTS.find((name) => new RegExp(`\\p{Script=${name}}`, 'u').test(letter)) ?? 'other';
+  return ['Han', 'Hiragana', 'Katakana'].includes(script) ? 'Japanese or Chinese' : script;
 }
 
 /** The one e-mail rule, for customers, sellers and admins alike. */

@@ -306,3 +306,23 @@ describe('SELLER_SIGNUP=invite, over http', () => {
     return ([] as string[]).concat(res.headers['set-cookie']).find((c) => c.startsWith('__Host-hcp_session='))!;
   }
 });
+
+describe('no second account that looks like the first', () => {
+  test('sign-up, the operator creating a seller or an admin: full-width letters are the same address, zero-width and mixed-script ones are refused', async () => {
+    const local = `look${randomBytes(4).toString('hex')}`;
+    const first = await signUpSeller(service.url, `${local}@example.com`);
+    const signUp = (email: string) => dashboard(service.url, 'SignUp', { input: { email, password: STRONG_PASSWORD, shopName: 'Look-alike' } });
+    const fullWidth = [...local].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+    expect((await signUp(`${fullWidth}@example.com`)).body.errors?.[0]?.extensions?.code).toBe('EMAIL_TAKEN');
+    for (const lookAlike of [`${local}\u200b@example.com`, `${local.replace('o', '\u043e')}@example.com`, `${local}\u2060@example.com`]) {
+      const res = await signUp(lookAlike);
+      expect([lookAlike, res.body.errors?.[0]?.extensions?.code]).toEqual([lookAlike, 'EMAIL_INVALID']);
+    }
+    const { createAdmin } = await import('../../src/modules/admins/admin.service');
+    await expect(createAdmin(service.em(), { email: `ops\u200b${local}@payments.example`, role: 'support' as never, tokenTtlDays: 1 })).rejects.toMatchObject({ code: 'EMAIL_INVALID' });
+    await expect(service.createShop({ email: `${local.replace('o', '\u03bf')}@example.com` })).rejects.toMatchObject({ code: 'EMAIL_INVALID' });
+    // One account only, the first.
+    const rows = await service.em().getConnection().execute(`select "id" from "sellers" where "email" like ?`, [`%${local.slice(-8)}%`]);
+    expect(rows.map((r: { id: string }) => r.id)).toEqual([first.sellerId]);
+  });
+});

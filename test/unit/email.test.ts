@@ -1,4 +1,4 @@
-import { EMAIL_MAX_LENGTH, isEmailAddress } from '../../src/shared/email';
+import { EMAIL_MAX_LENGTH, isEmailAddress, isNewAccountAddress, normalEmail } from '../../src/shared/email';
 
 const addressOfLength = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
 
@@ -16,4 +16,30 @@ describe('the one e-mail rule', () => {
     expect(isEmailAddress(addressOfLength(EMAIL_MAX_LENGTH))).toBe(true);
     expect(isEmailAddress(addressOfLength(EMAIL_MAX_LENGTH + 1))).toBe(false);
   });
+});
+
+describe('addresses of new accounts: normalised, visible, one script', () => {
+  test('NFKC, trimmed and lower case: a full-width address is the ASCII one', () => {
+    expect(normalEmail(' ＡＮＮ＠ｅｘａｍｐｌｅ．ｃｏｍ ')).toBe('ann@example.com');
+  });
+
+  test.each(['ann@example.com', 'zoë.lee@example.com', 'иван@пример.рф', 'δοκιμή@παράδειγμα.ελ', '山田@例え.jp', 'やまだ@例え.日本', '김@예시.kr'])('accepts %s', (address) => {
+    expect(isNewAccountAddress(normalEmail(address))).toBe(true);
+  });
+
+  test.each([
+    ['a Cyrillic а among Latin letters', '\u0430nn@example.com'],
+    ['a Greek ο among Latin letters', 'b\u03bfb@example.com'],
+    ['a Cyrillic address with a Latin top-level domain', 'иван@пример.com'],
+    ['a zero-width space', 'ann\u200b@example.com'],
+    ['a zero-width joiner', 'an\u200dn@example.com'],
+    ['a right-to-left override', 'ann\u202e@example.com'],
+    ['a soft hyphen', 'an\u00adn@example.com'],
+  ])('refuses %s', (_what, address) => {
+    expect(isNewAccountAddress(normalEmail(address))).toBe(false);
+  });
+});
+
+test('two non-Latin scripts together are refused too', () => {
+  expect(isNewAccountAddress('иван@παράδειγμα.ελ')).toBe(false);
 });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isEmailAddress, normalEmail } from '../../shared/email';
+import { isNewAccountAddress, normalEmail } from '../../shared/email';
 import { domainError } from '../../shared/errors';
 import { digestsEqual, randomHex, sha256Hex } from '../../shared/secrets';
 import { recordAudit } from '../audit';
@@ -19,11 +19,12 @@ export interface NewAdmin {
 
 /**
  * A new admin and their first bearer token, shown once; only the token's hash is stored. The address is kept
- * trimmed and in lower case, as a seller's, so sign-in and the CLI find the admin however it is typed.
+ * normalised (NFKC, trimmed, lower case) and of one script, as a seller's, so sign-in and the CLI find the admin
+ * however it is typed and no second admin looks like the first.
  */
 export async function createAdmin(em: EntityManager, input: NewAdmin): Promise<{ admin: Admin; token: string }> {
   const email = normalEmail(input.email);
-  if (!isEmailAddress(email)) throw domainError('EMAIL_INVALID');
+  if (!isNewAccountAddress(email)) throw domainError('EMAIL_INVALID');
   if (await adminByEmail(em, email)) throw domainError('EMAIL_TAKEN');
   const admin = em.create(Admin, { email, role: input.role });
   const { token } = newToken(em, admin, null, input.tokenTtlDays);

@@ -4,7 +4,7 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins';
 import { optionalReason, validReason } from '../../shared/reason';
 import { recordAudit, type AuditRecord } from '../audit';
-import { isEmailAddress, normalEmail } from '../../shared/email';
+import { isNewAccountAddress, normalEmail } from '../../shared/email';
 import { domainError } from '../../shared/errors';
 import type { AccountStatus } from './account-status';
 import { ApiKey } from './api-key.entity';
@@ -32,10 +32,10 @@ export interface ShopAdminDeps {
   secrets: SecretBox;
 }
 
-/** A valid address in its normal form (trimmed, lower case: src/shared/email.ts), as every seller's is stored. */
+/** A valid address in its normal form (NFKC, trimmed, lower case, one script: src/shared/email.ts), as every seller's is stored. */
 export function validSellerEmail(email: string): string {
   const text = normalEmail(email);
-  if (!isEmailAddress(text)) throw domainError('EMAIL_INVALID');
+  if (!isNewAccountAddress(text)) throw domainError('EMAIL_INVALID');
   return text;
 }
 

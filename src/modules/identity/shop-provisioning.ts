@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from './secret-box';
-import { normalEmail } from '../../shared/email';
+import { isNewAccountAddress, normalEmail } from '../../shared/email';
+import { domainError } from '../../shared/errors';
 import { ApiKey } from './api-key.entity';
 import { newApiKey, newWebhookSecret } from './api-keys';
 import { Seller } from './seller.entity';
@@ -24,11 +25,14 @@ export interface NewShopRequest {
 /**
  * A seller account with its one shop and the shop's production API key, in one transaction. The address is
  * stored in its normal form whoever creates the seller (sign-up, an admin, the CLI): sellers_email_unique
- * then refuses two accounts differing only by case or spaces.
+ * then refuses two accounts differing only by case, spaces or full-width letters; invisible characters and mixed
+ * scripts are refused (src/shared/email.ts).
  */
 export async function createSellerWithShop(em: EntityManager, request: NewShopRequest, secrets: SecretBox): Promise<NewShop> {
+  const email = normalEmail(request.email);
+  if (!isNewAccountAddress(email)) throw domainError('EMAIL_INVALID');
   return em.transactional(async (tx) => {
-    const seller = tx.create(Seller, { email: normalEmail(request.email) });
+    const seller = tx.create(Seller, { email });
     return addShop(tx, seller, request, secrets);
   });
 }
