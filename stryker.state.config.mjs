@@ -18,6 +18,7 @@ const TESTS = {
   checkoutRules: 'test/unit/checkout-rules.test.ts',
   lifecycles: 'test/unit/lifecycles.test.ts',
   refunds: 'test/module/refunds.test.ts',
+  refundExecution: 'test/module/refund-execution.test.ts',
   disputes: 'test/module/disputes.test.ts',
   withdrawals: 'test/module/withdrawals.test.ts',
   payments: 'test/module/payments.test.ts',
@@ -36,9 +37,9 @@ const STATIC_TESTS = {
   'src/modules/checkout/card-claim.ts': [TESTS.cardClaim],
   'src/modules/checkout/completion-statement.ts': [TESTS.completion],
   'src/modules/withdrawals/withdrawal.service.ts': [TESTS.withdrawals, TESTS.stateMoves],
-  'src/modules/refunds/refund.service.ts': [TESTS.refunds],
+  'src/modules/refunds/refund.service.ts': [TESTS.refunds, TESTS.refundExecution],
   'src/modules/disputes/dispute.service.ts': [TESTS.disputes],
-  'src/modules/ledger/ledger.service.ts': [TESTS.ledgerCheck, TESTS.disputes, TESTS.completion],
+  'src/modules/ledger/ledger.service.ts': [TESTS.ledgerCheck, TESTS.refundExecution, TESTS.completion],
 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
