@@ -19,6 +19,7 @@ const TESTS = {
   lifecycles: 'test/unit/lifecycles.test.ts',
   refunds: 'test/module/refunds.test.ts',
   refundExecution: 'test/module/refund-execution.test.ts',
+  acquirerEvents: 'test/module/acquirer-events.test.ts',
   disputes: 'test/module/disputes.test.ts',
   withdrawals: 'test/module/withdrawals.test.ts',
   payments: 'test/module/payments.test.ts',
@@ -39,6 +40,7 @@ const STATIC_TESTS = {
   'src/modules/withdrawals/withdrawal.service.ts': [TESTS.withdrawals, TESTS.stateMoves],
   'src/modules/refunds/refund.service.ts': [TESTS.refunds, TESTS.refundExecution],
   'src/modules/disputes/dispute.service.ts': [TESTS.disputes],
+  'src/modules/checkout/acquirer-events.ts': [TESTS.acquirerEvents],
   'src/modules/ledger/ledger.service.ts': [TESTS.ledgerCheck, TESTS.refundExecution, TESTS.completion],
 };
 
