@@ -6,7 +6,7 @@ import { common } from './stryker.config.mjs';
  * applyMove (one conditional UPDATE and the declared effects), the review move shared by refunds and withdrawals,
  * movePayment, the engine's one-statement form with the card claim and the completion that use it, the withdrawal
  * actions, refunds (request, review, execution, notified outcomes, reversals), disputes, the acquirer's
- * notifications and the ledger's journals. The tables themselves are in stryker.config.mjs. Each mutant runs
+ * notifications, the ledger's journals and the signed statements. The tables themselves are in stryker.config.mjs. Each mutant runs
  * against one PostgreSQL database per Stryker worker (test/support/mutation-global-setup.ts).
  */
 
@@ -20,6 +20,7 @@ const TESTS = {
   refunds: 'test/module/refunds.test.ts',
   refundExecution: 'test/module/refund-execution.test.ts',
   acquirerEvents: 'test/module/acquirer-events.test.ts',
+  signedStatement: 'test/module/signed-statement.test.ts',
   disputes: 'test/module/disputes.test.ts',
   withdrawals: 'test/module/withdrawals.test.ts',
   payments: 'test/module/payments.test.ts',
@@ -41,6 +42,7 @@ const STATIC_TESTS = {
   'src/modules/refunds/refund.service.ts': [TESTS.refunds, TESTS.refundExecution],
   'src/modules/disputes/dispute.service.ts': [TESTS.disputes],
   'src/modules/checkout/acquirer-events.ts': [TESTS.acquirerEvents],
+  'src/modules/ledger/signed-statement.ts': [TESTS.signedStatement],
   'src/modules/ledger/ledger.service.ts': [TESTS.ledgerCheck, TESTS.refundExecution, TESTS.completion],
 };
 
@@ -61,6 +63,8 @@ export default {
     // What a verified notification of the acquirer does to payments, refunds and disputes.
     'src/modules/checkout/acquirer-events.ts',
     'src/modules/ledger/ledger.service.ts',
+    // A seller's signed monthly statement: its lines, balances, hash chain and signature.
+    'src/modules/ledger/signed-statement.ts',
   ],
   jest: {
     ...common.jest,

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sellerBalance } from '../../src/modules/ledger/ledger.service';
+import { canonicalJson, STATEMENT_FORMAT, writeSignedStatement } from '../../src/modules/ledger/signed-statement';
+import { loadStatementKeys } from '../../src/modules/ledger/statement-keys';
+import { createLogger } from '../../src/shared/logger';
+import { useModuleDatabase } from '../support/module-database';
+
+/**
+ * A seller's signed statement as written (src/modules/ledger/signed-statement.ts), on the run's database, checked by
+ * the offline verifier a seller runs (scripts/verify-statement.mjs): an independent reading of the format, so a
+ * statement it accepts has the chain, balances and signature the format promises. The downloads, tampering and key
+ * rotation are in test/integration/signed-statements.test.ts.
+ */
+const db = useModuleDatabase();
+const VERIFIER = path.join(__dirname, '../../scripts/verify-statement.mjs');
+const key = generateKeyPairSync('ed25519');
+const keys = loadStatementKeys(
+  { statementSigningKey: key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), statementSigningOldPublicKeys: [], baseUrl: 'https://pay.example', dataDir: os.tmpdir() },
+  createLogger('silent'),
+);
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signed-statement-'));
+  fs.writeFileSync(path.join(dir, 'keys.json'), JSON.stringify(keys.published));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function statementOf(sellerId: string, month: string, now = new Date()) {
+  let text = '';
+  await writeSignedStatement(db.em(), sellerId, month, keys.signer, async (piece) => void (text += piece), now);
+  return text;
+}
+function verify(...texts: string[]) {
+  const files = texts.map((text, i) => {
+    const file = path.join(dir, `statement-${i}.json`);
+    fs.writeFileSync(file, text);
+    return file;
+  });
+  return spawnSync(process.execPath, [VERIFIER, '--keys', path.join(dir, 'keys.json'), ...files, '--json'], { encoding: 'utf8' });
+}
+const thisMonth = () => new Date().toISOString().slice(0, 7);
+const monthBefore = (month: string) => new Date(new Date(`${month}-01T00:00:00Z`).getTime() - 1).toISOString().slice(0, 7);
+
+test("a month with payments: the verifier accepts it, its lines add up to the seller's balance, and the month before chains into it", async () => {
+  const shop = await db.newShop('statement');
+  await db.completedPayment(shop, 5000);
+  await db.completedPayment(shop, 1234);
+  const month = thisMonth();
+  const text = await statementOf(shop.seller.id, month);
+  const statement = JSON.parse(text);
+
+  expect(statement).toMatchObject({ format: STATEMENT_FORMAT, seller_id: shop.seller.id, month, currency: 'usd', opening_balance: 0, key_id: keys.signer.keyId });
+  const balance = Number(await sellerBalance(db.em(), shop.seller.id));
+  expect(statement.closing_balance).toBe(balance);
+  expect(statement.line_count).toBe(statement.lines.length);
+  expect(statement.lines.length).toBeGreaterThanOrEqual(2);
+  expect(statement.lines.reduce((sum: number, line: { amount: number }) => sum + line.amount, 0)).toBe(balance);
+  expect(statement.lines.at(-1).balance_after).toBe(balance);
+  expect(statement.closing_hash).toBe(statement.lines.at(-1).hash);
+  // One member a line, one ledger line a line, as the format promises to a reader.
+  expect(text.split('\n')).toHaveLength(statement.lines.length + 20);
+
+  const before = JSON.parse(await statementOf(shop.seller.id, monthBefore(month)));
+  expect(before).toMatchObject({ line_count: 0, lines: [], opening_balance: 0, closing_balance: 0 });
+  expect(before.closing_hash).toBe(before.opening_hash);
+  expect(statement.previous).toEqual({ month: before.month, closing_balance: 0, closing_hash: before.closing_hash });
+
+  const run = verify(await statementOf(shop.seller.id, monthBefore(month)), text);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+});
+
+test('a statement changed after signing fails the verifier', async () => {
+  const shop = await db.newShop('statement-forged');
+  await db.completedPayment(shop, 2000);
+  const statement = JSON.parse(await statementOf(shop.seller.id, thisMonth()));
+  statement.lines[0].amount += 1;
+  expect(verify(JSON.stringify(statement)).status).toBe(1);
+});
+
+test('canonical JSON: sorted keys, no whitespace, integers only', () => {
+  expect(canonicalJson({ b: [1, 'x', null, true], a: { d: -2, c: 'é"' } })).toBe('{"a":{"c":"é\\"","d":-2},"b":[1,"x",null,true]}');
+  expect(() => canonicalJson({ amount: 1.5 })).toThrow('integers only');
+  expect(() => canonicalJson({ amount: 2 ** 53 })).toThrow('integers only');
+  expect(() => canonicalJson({ at: new Date(0).toISOString(), f: () => 1 })).toThrow('cannot hold function');
+  expect(() => canonicalJson([undefined])).toThrow('cannot hold undefined');
+});
