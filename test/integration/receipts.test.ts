@@ -164,10 +164,14 @@ describe('what a shop or customer typed never reaches a header', () => {
     expect(mail.headerLines.every((line) => !/[\u0000-\u0008\u000b-\u001f\u007f\u2028]/.test(line))).toBe(true);
   });
 
-  test('a customer address the API took but a header cannot carry (a comma, a control character) is never used: the receipt fails, for admins to see', async () => {
+  test('a customer address a header cannot carry (a comma, a control character) is refused by the API; one stored before that rule is never used: the receipt fails, for admins to see', async () => {
     const shop = await service.createShop();
     const odd = `ann,bob\u0007${Date.now()}@example.com`;
-    const id = await paid(shop.apiKey, { customer_email: odd });
+    expect((await sellerClient(service.url, shop.apiKey).create({ ...VALID_PAYMENT, customer_email: odd })).status).toBe(400);
+    const created = await sellerClient(service.url, shop.apiKey).create({ ...VALID_PAYMENT, customer_email: newCustomer() });
+    const id = created.body.data.id as string;
+    await sql('update "payments" set "customer_email" = ? where "id" = ?', [odd, id]);
+    expect((await checkoutClient(service.url).pay(id, '4242424242424242')).body.data.submitCard.status).toBe('COMPLETED');
     const before = smtp.received.length;
     let row: { status: string; last_error: string | null } | undefined;
     for (let i = 0; i < 100 && row?.status !== 'failed'; i++) {
@@ -178,10 +182,13 @@ describe('what a shop or customer typed never reaches a header', () => {
     expect(smtp.received.slice(before).filter((m) => m.envelopeTo.some((a) => a.includes('bob')))).toEqual([]);
   });
 
-  test('a support address with a line break is refused before it is stored', async () => {
+  test('a support address with a line break is refused before it is stored (by the input guard), and one with a space by the address rule', async () => {
     const seller = await signUpSeller(service.url);
     const answer = await dashboard(service.url, 'SetMailSettings', { supportEmail: 'help@x.example\r\nBcc: x@evil.test', enabledTopics: [] }, seller.session);
-    expect(answer.body.errors?.[0].extensions.code).toBe('SUPPORT_EMAIL_INVALID');
-    expect(answer.body.errors?.[0].message).toBe('Support email must be a valid email address, without spaces, quotes or brackets');
+    expect(answer.body.errors?.[0].extensions.code).toBe('TEXT_INPUT_INVALID');
+    expect(answer.body.errors?.[0].message).toBe('supportEmail cannot contain control characters or lone surrogates (only a reason or note may hold tabs and line breaks)');
+    const spaced = await dashboard(service.url, 'SetMailSettings', { supportEmail: 'help@x.example Bcc: x@evil.test', enabledTopics: [] }, seller.session);
+    expect(spaced.body.errors?.[0].extensions.code).toBe('SUPPORT_EMAIL_INVALID');
+    expect(spaced.body.errors?.[0].message).toBe('Support email must be a valid email address, without spaces, quotes or brackets');
   });
 });
