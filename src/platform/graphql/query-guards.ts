@@ -160,8 +160,8 @@ export function queryGuards(limits: QueryLimits, budgets: Pick<RateLimits, 'perA
  * thread: the budget keeps one seller's heavy documents to a small share of it.
  */
 async function chargeCost(costPerApiKey: RateLimiter, key: string, cost: number, headers: Map<string, string>): Promise<void> {
-  if (cost === 0) return;
-  const decision = await costPerApiKey.consume(key, cost);
+  // A document of scalars only still runs: it costs at least 1, or it would be free however often it is sent.
+  const decision = await costPerApiKey.consume(key, Math.max(cost, 1));
   if (decision.allowed) return;
   headers.set('retry-after', String(decision.retryAfterSeconds));
   throw refuse(domainError('QUERY_COST_BUDGET_EXCEEDED', decision.limit, decision.retryAfterSeconds));

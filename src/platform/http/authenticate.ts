@@ -56,7 +56,7 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
 /** /graphql: a seller key, an admin token, a dashboard session cookie, or nobody (the public operations). */
 export function authenticateGraphQLCaller(limits: RateLimits, credentials: CredentialCache, sessions: SessionCallerSettings) {
   const seller = authenticateSeller(limits, credentials);
-  const session = authenticateSession(sessions);
+  const session = authenticateSession({ ...sessions, requests: limits.perApiKey });
   return async (req: Request, res: Response, next: NextFunction) => {
     const authorization = req.get('authorization');
     if (!authorization) return session(req, res, next);
@@ -131,6 +131,8 @@ export interface SessionCallerSettings extends SessionSettings {
    * public operation needs no session anyway.
    */
   isPublicOperation?: (req: Request) => boolean;
+  /** Requests per seller per minute from their sessions, counted as a key's are (RATE_LIMIT_PER_MINUTE). */
+  requests?: RateLimiter;
 }
 
 export function authenticateSession(settings: SessionCallerSettings) {
@@ -166,8 +168,13 @@ export function authenticateSession(settings: SessionCallerSettings) {
         sessionCookies(res, settings.cookies).clear();
         throw domainError('SELLER_INACTIVE');
       }
-      context.actor = sessionActor(live, () => context.em);
       context.rateLimitKey = `seller:${live.sellerId}`;
+      if (settings.requests) {
+        const decision = await settings.requests.consume(context.rateLimitKey);
+        setRateLimitHeaders(res, decision);
+        if (!decision.allowed) throw rateLimited(res, decision);
+      }
+      context.actor = sessionActor(live, () => context.em);
       next();
     } catch (error) {
       next(error);
