@@ -171,7 +171,16 @@ describe('3-D Secure 2 data', () => {
       timeZoneOffset: 0,
       javaEnabled: false,
     });
-    expect(BROWSER_DEFAULTS).toEqual({ language: 'en', colorDepth: 24, screenHeight: 0, screenWidth: 0, timeZoneOffset: 0, javaEnabled: false });
+    expect(BROWSER_DEFAULTS).toEqual({ userAgent: 'unknown', acceptHeader: '*/*', language: 'en', colorDepth: 24, screenHeight: 0, screenWidth: 0, timeZoneOffset: 0, javaEnabled: false });
+    // Browser-based 3-D Secure 2 needs a billing address: the page collects none, so Adyen's form for one not known.
+    expect(sent.billingAddress).toEqual({ country: 'ZZ', city: '', street: '', houseNumberOrName: '', postalCode: '' });
+  });
+
+  test('a request without User-Agent or Accept headers never sends them empty', async () => {
+    const { id } = await newPendingPayment();
+    const answer = await checkoutClient(service.url, { 'User-Agent': '', Accept: '' }).run('SubmitCard', { id, card: { number: VISA, ...CARD } });
+    expect(answer.body.data.submitCard.status).toBe('COMPLETED');
+    expect(sentFor(id).browserInfo).toMatchObject({ userAgent: 'unknown', acceptHeader: '*/*' });
   });
 
   test('what the page sent is kept; only the missing fields take the documented defaults', async () => {

@@ -95,6 +95,8 @@ export interface NotificationFields {
   success: boolean;
   originalReference?: string;
   reason?: string;
+  /** When Adyen says it happened (ISO 8601 with an offset, as Adyen writes it); now when not given. */
+  eventDate?: string;
 }
 
 /** How a test spoils a notification: another HMAC key or password, a change after signing, or a malformed item signed as Adyen would. */
@@ -332,7 +334,7 @@ export class AdyenStandIn {
       additionalData: {},
       amount: fields.amount,
       eventCode: fields.eventCode,
-      eventDate: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+      eventDate: fields.eventDate ?? new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'),
       merchantAccountCode: this.credentials.merchantAccount,
       merchantReference: fields.merchantReference,
       pspReference: fields.pspReference,

@@ -126,6 +126,8 @@ export class AdyenProcessor implements CardProcessor {
       origin: this.origin,
       ...(browser ? { shopperIP: browser.ip } : {}),
       ...(browser ? { browserInfo: browserInfoOf(browser) } : {}),
+      // Required for browser-based 3-D Secure 2; the page collects no address, so Adyen's form for one not known.
+      billingAddress: UNKNOWN_BILLING_ADDRESS,
     };
     let answer: Checkout.PaymentResponse;
     try {
@@ -255,12 +257,23 @@ export class AdyenProcessor implements CardProcessor {
 const ORIGIN_MAX_LENGTH = 80;
 
 /**
- * What `browserInfo` says for a field the page did not send (a caller other than our checkout page, or a
+ * What `browserInfo` says for a field the page or the request did not send (a caller other than our checkout page, or a
  * page that could not read the screen): docs/acquirers.md, "What the adapter sends". `language` is the
  * fallback of Adyen's own web library; 24 bits is the colour depth every current browser reports; a 0 x 0
  * screen and offset 0 (UTC) say "not known" rather than invent a device; Java is gone from every browser.
  */
-export const BROWSER_DEFAULTS = Object.freeze({ language: 'en', colorDepth: 24, screenHeight: 0, screenWidth: 0, timeZoneOffset: 0, javaEnabled: false });
+export const BROWSER_DEFAULTS = Object.freeze({
+  // A request without these headers: `*/*` is what no Accept header means (RFC 9110); the user agent is said to be unknown.
+  userAgent: 'unknown', acceptHeader: '*/*',
+  language: 'en', colorDepth: 24, screenHeight: 0, screenWidth: 0, timeZoneOffset: 0, javaEnabled: false,
+});
+
+/**
+ * Checkout v71 requires `billingAddress`, with all its fields, for browser-based 3-D Secure 2. The checkout page asks for
+ * no address (a card, its expiry, code and name), so it sends Adyen's documented form for an address not collected:
+ * country `ZZ`, the other required fields empty.
+ */
+export const UNKNOWN_BILLING_ADDRESS = Object.freeze({ country: 'ZZ', city: '', street: '', houseNumberOrName: '', postalCode: '' });
 
 /**
  * Adyen's `browserInfo`, always complete (its definition requires all eight fields for browser-based 3-D
@@ -269,8 +282,8 @@ export const BROWSER_DEFAULTS = Object.freeze({ language: 'en', colorDepth: 24, 
  */
 export function browserInfoOf(browser: ShopperBrowser): Checkout.BrowserInfo {
   return {
-    userAgent: browser.userAgent,
-    acceptHeader: browser.acceptHeader,
+    userAgent: browser.userAgent.trim() || BROWSER_DEFAULTS.userAgent,
+    acceptHeader: browser.acceptHeader.trim() || BROWSER_DEFAULTS.acceptHeader,
     language: browser.language || BROWSER_DEFAULTS.language,
     colorDepth: browser.colorDepth ?? BROWSER_DEFAULTS.colorDepth,
     screenHeight: browser.screenHeight ?? BROWSER_DEFAULTS.screenHeight,

@@ -1,0 +1,161 @@
+import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
+import { balanceFigures } from '../../src/modules/ledger/balance-checkpoints';
+import { monthlyStatement } from '../../src/modules/ledger/balance-lines';
+import { Refund } from '../../src/modules/refunds/refund.entity';
+import { AdminRole } from '../../src/modules/admins/admin-role';
+import { adminClient, eventually, type AdminClient } from '../support/admin-client';
+import type { NotificationFields } from '../support/adyen-stand-in';
+import { adyenSuite } from '../support/adyen-suite';
+import { checkoutClient } from '../support/checkout-client';
+import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
+import { chargebackStands, deliveryOrder, expectedSellerMoney, paymentTruth, refundCodes, seededRandom, type PaymentTruth, type Random } from '../support/money-model';
+
+/**
+ * The money against a model (test/support/money-model.ts): for each seed, sellers are paid through the Adyen stand-in,
+ * refunds are requested, approved and sent, and Adyen's notifications of what it then did (refunds kept, refused,
+ * rejected by the scheme after success, sent back by the bank; disputes along Adyen's flows, a second dispute after an
+ * inquiry closed) are delivered in another order (adjacent swaps, the whole reversed, shuffled), some twice, in batches,
+ * with bogus items among them. Afterwards each seller's balance is what the model says, check-ledger finds nothing,
+ * the statement and balance figures equal the ledger, no refund is left processing and no notification left waiting.
+ *
+ * `npm test` runs the fixed seeds below; `npm run test:money -- --seeds N` runs N more (MONEY_SEEDS).
+ */
+const FIXED_SEEDS = [11, 29, 47];
+const seeds = process.env.MONEY_SEEDS ? Array.from({ length: Number(process.env.MONEY_SEEDS) }, (_, i) => 1000 + i) : FIXED_SEEDS;
+jest.setTimeout(Math.max(120_000, seeds.length * 30_000));
+
+const VISA = '4111111111111111';
+const suite = adyenSuite('money-model', { RATE_LIMIT_PER_MINUTE: '100000', REFUND_SWEEP_INTERVAL_MS: '200', LOG_LEVEL: 'warn' });
+let support: AdminClient;
+let finance: AdminClient;
+beforeAll(async () => {
+  support = await adminClient(suite.service, AdminRole.SUPPORT);
+  finance = await adminClient(suite.service, AdminRole.FINANCE);
+});
+
+interface LivePayment {
+  id: string;
+  psp: string;
+  sellerId: string;
+  truth: PaymentTruth;
+  refundIds: string[];
+}
+
+/** A payment paid through the checkout and its refunds requested, approved and sent to the stand-in (which answers `received`). */
+async function livePayment(apiKey: string, sellerId: string, truth: PaymentTruth): Promise<LivePayment> {
+  const { service } = suite;
+  const id = (await sellerClient(service.url, apiKey).create({ ...VALID_PAYMENT, amount: truth.amount })).body.data.id as string;
+  expect((await checkoutClient(service.url).pay(id, VISA)).body.data.submitCard.status).toBe('COMPLETED');
+  const psp = (await suite.reload(id)).processorReference!;
+  const refundIds: string[] = [];
+  for (const refund of truth.refunds) {
+    const { requestRefund } = await support.ok(`mutation ($p: ID!, $a: SafeInt) { requestRefund(paymentId: $p, reason: "returned", amount: $a) { id } }`, { p: id, a: refund.amount });
+    await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: requestRefund.id });
+    await eventually(async () => (await service.em().findOneOrFail(Refund, { id: requestRefund.id }, { refresh: true })).processorReference, 10_000, 'the stand-in to receive the refund');
+    refundIds.push(requestRefund.id);
+  }
+  return { id, psp, sellerId, truth, refundIds };
+}
+
+/** Every notification Adyen sent about these payments, in its own order, dated a minute apart: each refund's and each payment's disputes' sequences interleaved. */
+async function adyenSent(random: Random, payments: LivePayment[], start: Date): Promise<NotificationFields[]> {
+  const sequences: NotificationFields[][] = [];
+  for (const payment of payments) {
+    const money = (value: number) => ({ currency: 'USD', value });
+    for (const [index, refund] of payment.truth.refunds.entries()) {
+      const row = await suite.service.em().findOneOrFail(Refund, { id: payment.refundIds[index] });
+      sequences.push(refundCodes(refund.fate).map(({ eventCode, success }) => ({
+        eventCode, success, pspReference: eventCode === 'REFUND' ? row.processorReference! : `${eventCode.slice(0, 2)}${row.processorReference!.slice(2)}`,
+        originalReference: payment.psp, merchantReference: row.id, amount: money(refund.amount), reason: success ? undefined : 'Refused',
+      })));
+    }
+    sequences.push(payment.truth.disputes.flatMap((dispute, n) => dispute.codes.map((eventCode) => ({
+      eventCode, success: true, pspReference: `D${n}${payment.psp.slice(2)}`, originalReference: payment.psp, merchantReference: payment.id,
+      amount: money(dispute.amount), reason: 'Fraudulent Processing of Transactions',
+    }))));
+  }
+  const sent: NotificationFields[] = [];
+  for (let live = sequences.filter((s) => s.length); live.length; live = live.filter((s) => s.length)) {
+    const next = random.pick(live).shift()!;
+    sent.push({ ...next, eventDate: new Date(start.getTime() + sent.length * 60_000).toISOString().replace(/\.\d{3}Z$/, '+00:00') });
+  }
+  return sent;
+}
+
+/** Items that do not fit what they name: a refund of another currency, a chargeback above the payment. They must book nothing. */
+function bogus(random: Random, payment: LivePayment): NotificationFields[] {
+  return [
+    { eventCode: 'CHARGEBACK', success: true, pspReference: `DX${payment.psp.slice(2)}`, originalReference: payment.psp, merchantReference: payment.id, amount: { currency: 'USD', value: payment.truth.amount + random.int(1, 500) } },
+    { eventCode: 'AUTHORISATION', success: true, pspReference: payment.psp, merchantReference: payment.id, amount: { currency: 'JPY', value: payment.truth.amount } },
+  ];
+}
+
+/** Applies what is due until nothing of these payments is left received or waiting (a retried item is made due at once). */
+async function settleAll(orderKeys: string[]): Promise<Record<string, unknown>[]> {
+  const connection = suite.service.em().getConnection();
+  for (let round = 0; round < 20; round++) {
+    await suite.applyNotifications();
+    const left = await connection.execute(`select "id", "event_code", "status", "problem", "last_error" from "adyen_notifications" where "order_key" = any(array[?]::text[]) and "status" in ('received', 'waiting')`, [orderKeys]);
+    if (left.length === 0) return [];
+    if (round === 19) return left;
+    await connection.execute(`update "adyen_notifications" set "next_attempt_at" = now() where "order_key" = any(array[?]::text[]) and "status" in ('received', 'waiting')`, [orderKeys]);
+  }
+  return [];
+}
+
+async function ledgerBalance(sellerId: string): Promise<number> {
+  const [row] = await suite.service.em().getConnection().execute(`select coalesce(sum("amount"), 0)::bigint as sum from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`, [sellerId]);
+  return Number(row.sum);
+}
+
+const totals = { sequences: 0, events: 0, deliveries: 0 };
+afterAll(() => {
+  // For the closing note and `npm run test:money`: how much was driven.
+  process.stdout.write(`money model: ${seeds.length} seeds, ${totals.sequences} payments, ${totals.events} notifications sent by the model, ${totals.deliveries} delivered\n`);
+});
+
+describe.each(seeds)('seed %i', (seed) => {
+  test("every seller ends where Adyen's events put it, whatever order they came in; the books hold", async () => {
+    const random = seededRandom(seed);
+    const { service, adyen } = suite;
+    const payments: LivePayment[] = [];
+    for (let s = random.int(2, 3); s > 0; s--) {
+      const shop = await service.createShop();
+      for (let p = random.int(1, 3); p > 0; p--) payments.push(await livePayment(shop.apiKey, shop.seller.id, paymentTruth(random)));
+    }
+    const sent = await adyenSent(random, payments, new Date(Date.UTC(2026, 0, 1) + seed * 86_400_000));
+    const { order, how } = deliveryOrder(random, sent.length);
+    const deliveries = [...order.map((i) => sent[i]), ...payments.filter(() => random.chance(0.3)).flatMap((p) => bogus(random, p))];
+    for (let at = 0; at < deliveries.length;) {
+      const batch = deliveries.slice(at, (at += random.int(1, 4)));
+      expect((await adyen.notifyBatch(batch.map((fields) => ({ fields })))).text).toBe('[accepted]');
+      if (random.chance(0.5)) await suite.applyNotifications();
+    }
+    totals.sequences += payments.length;
+    totals.events += sent.length;
+    totals.deliveries += deliveries.length;
+
+    const context = { seed, how, truths: payments.map((p) => ({ id: p.id, ...p.truth, standing: p.truth.disputes.map((d) => chargebackStands(d.codes)) })) };
+    expect({ ...context, left: await settleAll(payments.map((p) => p.psp)) }).toEqual({ ...context, left: [] });
+
+    const sellers = [...new Set(payments.map((p) => p.sellerId))];
+    const expected = Object.fromEntries(sellers.map((id) => [id, payments.filter((p) => p.sellerId === id).reduce((sum, p) => sum + expectedSellerMoney(p.truth), 0)]));
+    const actual = Object.fromEntries(await Promise.all(sellers.map(async (id) => [id, await ledgerBalance(id)] as const)));
+    expect({ ...context, balances: actual }).toEqual({ ...context, balances: expected });
+
+    const subjects = new Set([...sellers, ...payments.map((p) => p.id)]);
+    const disputes = await service.em().getConnection().execute(`select "id" from "disputes" where "payment_id" = any(array[?]::text[])`, [payments.map((p) => p.id)]);
+    disputes.forEach((d) => subjects.add(String(d.id)));
+    const violations = (await checkLedger(service.em())).violations.filter((v) => subjects.has(v.subject));
+    expect({ ...context, violations }).toEqual({ ...context, violations: [] });
+
+    const processing = await service.em().count(Refund, { payment: { $in: payments.map((p) => p.id) }, status: 'processing' });
+    expect(processing).toBe(0);
+    const figures = await balanceFigures(service.em(), sellers);
+    const month = new Date().toISOString().slice(0, 7);
+    for (const id of sellers) {
+      expect(Number(figures.get(id)!.available)).toBe(expected[id]);
+      expect(Number((await monthlyStatement(service.em(), id, month)).closing)).toBe(expected[id]);
+    }
+  });
+});
