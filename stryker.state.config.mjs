@@ -6,8 +6,8 @@ import { common } from './stryker.config.mjs';
  * applyMove (one conditional UPDATE and the declared effects), the review move shared by refunds and withdrawals,
  * movePayment, the engine's one-statement form with the card claim and the completion that use it, the withdrawal
  * actions, refunds (request, review, execution, notified outcomes, reversals), disputes, the acquirer's
- * notifications, the ledger's journals and the signed statements. The tables themselves are in stryker.config.mjs. Each mutant runs
- * against one PostgreSQL database per Stryker worker (test/support/mutation-global-setup.ts).
+ * notifications, the ledger's journals and the signed statements. The tables themselves are in stryker.config.mjs.
+ * Each mutant runs against one PostgreSQL database per Stryker worker (test/support/mutation-global-setup.ts).
  */
 
 const TESTS = {
