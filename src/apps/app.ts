@@ -24,7 +24,7 @@ import { metricsEndpoint, requestMetrics } from '../platform/observability/metri
 import { type QueueCounts, sampleQueueDepth } from '../platform/observability/queue-depth';
 import { deliveryQueueDepth } from '../modules/webhooks';
 import { refundQueueDepth } from '../modules/refunds';
-import { countPaymentsNeedingAttention } from '../modules/payments';
+import { countPaymentsNeedingAttention, paymentLanguageOf, rememberPaymentLanguage } from '../modules/payments';
 import { mailQueueDepth } from '../modules/notifications';
 import { watchLedger, type StatementKeys, statementKeysRouter } from '../modules/ledger';
 import { locals, requestContext } from '../platform/http/request-context';
@@ -121,6 +121,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use(
     checkoutPageRouter({
       paymentExists: (id) => paymentExists(orm.em.fork(), id),
+      languages: { of: (id) => paymentLanguageOf(orm.em.fork(), id), choose: (id, language) => rememberPaymentLanguage(orm.em.fork(), id, language) },
       issuer: {
         redirectOf: (id, challengeToken) => issuerRedirectFor(orm.em.fork(), id, challengeToken),
         returnFromIssuer: async (id, redirectResult, returnToken, req) => {

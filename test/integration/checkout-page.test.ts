@@ -9,6 +9,7 @@ import request from 'supertest';
 import { CHECKOUT_CSP, checkoutPageRouter } from '../../src/modules/checkout/checkout-page';
 import { securityHeaders } from '../../src/platform/http/security-headers';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
+import { LANGUAGES, type Language } from '../../src/shared/customer-language/languages';
 
 /**
  * The router that serves the hosted checkout page (built by `npm run build` into dist/checkout-ui),
@@ -69,7 +70,7 @@ describe('GET /checkout/:id', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expectSecurityHeaders(res);
     expect(res.headers['strict-transport-security']).toBeUndefined();
-    expect(res.text).toContain('<html lang="en">');
+    expect(res.text).toContain('<html lang="en" dir="ltr">');
     expect(res.text).toMatch(/<script src="\/checkout\/assets\/checkout\.[0-9a-f]{12}\.js" defer><\/script>/);
     expect(res.text).not.toMatch(/<script>|style=|https?:\/\//);
   });
@@ -150,13 +151,87 @@ describe('compression and caching', () => {
   });
 });
 
+describe("the page's language", () => {
+  /** The payments' remembered languages, as the payments table would keep them (the browser suites use the real one). */
+  function appWithLanguages() {
+    const remembered = new Map<string, Language>();
+    const chosen: [string, Language][] = [];
+    const app = express();
+    app.use(
+      checkoutPageRouter({
+        paymentExists: async (id) => id === KNOWN,
+        languages: {
+          of: async (id) => remembered.get(id) ?? null,
+          choose: async (id, language) => {
+            chosen.push([id, language]);
+            remembered.set(id, language);
+          },
+        },
+      }),
+    );
+    return { app, remembered, chosen };
+  }
+  const langOf = (res: request.Response) => /<html lang="([^"]+)" dir="(ltr|rtl)">/.exec(res.text)?.slice(1);
+
+  test("the browser's best language of ours (Accept-Language, by quality), English when none matches; caches are told it varies", async () => {
+    const { app: languagesApp, chosen } = appWithLanguages();
+    const ask = (header: string) => request(languagesApp).get(`/checkout/${KNOWN}`).set('Accept-Language', header);
+    expect(langOf(await ask('fr-CH, fr;q=0.9, en;q=0.8'))).toEqual(['fr', 'ltr']);
+    expect(langOf(await ask('sv, de;q=0.5, ja;q=0.7'))).toEqual(['ja', 'ltr']);
+    expect(langOf(await ask('pt-PT'))).toEqual(['pt-BR', 'ltr']);
+    expect(langOf(await ask('ar-EG'))).toEqual(['ar', 'rtl']);
+    expect(langOf(await ask('de;q=0, sv'))).toEqual(['en', 'ltr']);
+    // Read only so far: a range past the first 512 characters is not looked at.
+    expect(langOf(await ask(`${'x'.repeat(600)},de`))).toEqual(['en', 'ltr']);
+    expect(langOf(await ask(`${'x'.repeat(400)},de`))).toEqual(['de', 'ltr']);
+    expect((await ask('de')).headers.vary).toMatch(/Accept-Language/);
+    // Looking is not choosing: only the menu and the card's submission remember a language.
+    expect(chosen).toEqual([]);
+  });
+
+  test('the menu (?lang=) chooses a language for the payment; it is remembered over the browser\'s', async () => {
+    const { app: languagesApp, chosen } = appWithLanguages();
+    const res = await request(languagesApp).get(`/checkout/${KNOWN}?lang=ar`).set('Accept-Language', 'de');
+    expect(langOf(res)).toEqual(['ar', 'rtl']);
+    expect(res.text).toContain('<option value="ar" lang="ar" selected>');
+    expect(chosen).toEqual([[KNOWN, 'ar']]);
+    expect(langOf(await request(languagesApp).get(`/checkout/${KNOWN}`).set('Accept-Language', 'de'))).toEqual(['ar', 'rtl']);
+  });
+
+  test('a language we do not have, a list, another case or the pseudo-language is never remembered; an unknown payment remembers nothing', async () => {
+    const { app: languagesApp, chosen } = appWithLanguages();
+    for (const query of ['lang=xx', 'lang=DE', 'lang[]=de', 'lang=de&lang=fr', 'lang=de%00', 'lang=en-XA']) {
+      const res = await request(languagesApp).get(`/checkout/${KNOWN}?${query}`).set('Accept-Language', 'nl');
+      expect(res.status).toBe(200);
+      expect(langOf(res)?.[0]).toBe(query === 'lang=en-XA' ? 'en-XA' : 'nl');
+    }
+    const unknown = await request(languagesApp).get(`/checkout/${UNKNOWN}?lang=de`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('Zahlung nicht gefunden');
+    expect(chosen).toEqual([]);
+  });
+});
+
 describe('the built page', () => {
-  test('HTML + JS + CSS of a first visit stay under 10 KB gzipped (budget: 50 KB)', () => {
-    const html = fs.readFileSync(path.join(BUILT, 'index.html'), 'utf8');
+  test.each(['', ...LANGUAGES.map((language) => `.${language}`)])('HTML + JS + CSS of a first visit stay under 10 KB gzipped (budget: 50 KB): index%s.html', (suffix) => {
+    const page = path.join(BUILT, `index${suffix}.html`);
+    const html = fs.readFileSync(page, 'utf8');
     const assets = [...html.matchAll(/(?:src|href)="\/checkout\/assets\/([^"]+)"/g)].map((m) => path.join(BUILT, 'assets', m[1]));
     expect(assets).toHaveLength(2);
-    const gzipped = [path.join(BUILT, 'index.html'), ...assets].reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length, 0);
+    const gzipped = [page, ...assets].reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length, 0);
     expect(gzipped).toBeLessThan(10 * 1024);
+  });
+
+  test('each language\'s page carries its own words and none of another language\'s', () => {
+    const german = fs.readFileSync(path.join(BUILT, 'index.de.html'), 'utf8');
+    expect(german).toContain('<html lang="de" dir="ltr">');
+    expect(german).toContain('Kartennummer');
+    expect(german).not.toContain('Card number');
+    expect(german).not.toContain('رقم البطاقة');
+    expect(fs.readFileSync(path.join(BUILT, 'index.ar.html'), 'utf8')).toContain('<html lang="ar" dir="rtl">');
+    // The script and style sheet hold no words: one of each for every language.
+    const script = fs.readFileSync(path.join(BUILT, 'assets', assetNames().find((n) => n.endsWith('.js'))!), 'utf8');
+    expect(script).not.toMatch(/Card number|Kartennummer|Your card was declined/);
   });
 
   test('the script carries the checkout operations document byte for byte (the server allow-lists it)', () => {

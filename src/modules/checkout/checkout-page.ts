@@ -2,6 +2,8 @@ import path from 'node:path';
 import express, { type Request } from 'express';
 import { IMMUTABLE, NO_STORE, pageSecurityHeaders, readAssets, readStaticFile, sendStatic, type StaticFile } from '../../platform/http/static-page';
 import { isPaymentId } from '../payments';
+import { DEFAULT_LANGUAGE, directionOf, isLanguage, isPageLanguage, LANGUAGES, languageFromAcceptLanguage, PSEUDO_LANGUAGE, type Language, type PageLanguage } from '../../shared/customer-language/languages';
+import { translator } from '../../shared/customer-language/messages';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import { RETURN_TOKEN_MAX_LENGTH, RETURN_TOKEN_PARAM } from './issuer-return-token';
 
@@ -14,6 +16,15 @@ export interface CheckoutPageDeps {
   directory?: string;
   /** The redirect 3-D Secure flow (an acquirer such as Adyen): where the issuer's page is, and the way back. */
   issuer?: IssuerRedirects;
+  /** The language remembered for a payment; without it, the page goes by the browser's alone. */
+  languages?: PaymentLanguages;
+}
+
+export interface PaymentLanguages {
+  /** The payment's language, or null when none was chosen or sent yet. */
+  of(paymentId: string): Promise<Language | null>;
+  /** The customer picked a language in the page's menu: remembered while the payment can be paid. */
+  choose(paymentId: string, language: Language): Promise<void>;
 }
 
 export interface IssuerRedirects {
@@ -34,22 +45,37 @@ export const CHECKOUT_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-interface BuiltPage {
+interface PageInLanguage {
   index: StaticFile;
   notFound: StaticFile;
   unavailable: StaticFile;
+}
+
+interface BuiltPage {
+  /** Each language's page (ui/checkout/build.mjs writes one per language and one in the pseudo-language). */
+  languages: Map<PageLanguage, PageInLanguage>;
   /** By file name, e.g. checkout.3f2a9c1b0d4e.js: the name carries a hash of the content. */
   assets: Map<string, StaticFile>;
 }
 
 /** The whole page is a few kilobytes: read it once, with its precompressed twins, and serve from memory. */
 function readBuiltPage(directory: string): BuiltPage {
-  return {
-    index: readStaticFile(path.join(directory, 'index.html')),
-    notFound: readStaticFile(path.join(directory, 'not-found.html')),
-    unavailable: readStaticFile(path.join(directory, 'unavailable.html')),
-    assets: readAssets(directory),
-  };
+  const read = (language: PageLanguage): PageInLanguage => ({
+    index: readStaticFile(path.join(directory, `index.${language}.html`)),
+    notFound: readStaticFile(path.join(directory, `not-found.${language}.html`)),
+    unavailable: readStaticFile(path.join(directory, `unavailable.${language}.html`)),
+  });
+  return { languages: new Map(([...LANGUAGES, PSEUDO_LANGUAGE] as PageLanguage[]).map((language) => [language, read(language)])), assets: readAssets(directory) };
+}
+
+/**
+ * The page's language: the one picked in its menu (`?lang=`), else the payment's, else the browser's best
+ * (Accept-Language), else English. The pseudo-language of the tests is served when asked for, never remembered.
+ */
+export function pageLanguageOf(req: Request, remembered: Language | null): PageLanguage {
+  const asked = req.query.lang;
+  if (isPageLanguage(asked)) return asked;
+  return remembered ?? languageFromAcceptLanguage(req.get('accept-language')) ?? DEFAULT_LANGUAGE;
 }
 
 /**
@@ -74,19 +100,27 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
     res.type('text/plain').send('Not found');
   });
 
-  if (deps.issuer) issuerRoutes(router, deps.issuer, deps.onError);
+  if (deps.issuer) issuerRoutes(router, deps.issuer, deps.onError, deps.languages);
 
   router.get('/checkout/:id', async (req, res, next) => {
+    let language = pageLanguageOf(req, null);
     try {
       const { id } = req.params;
       const exists = isPaymentId(id) && (await deps.paymentExists(id));
-      sendStatic(req, res, exists ? 200 : 404, exists ? page().index : page().notFound, NO_STORE, CHECKOUT_CSP);
+      if (exists && deps.languages) {
+        if (isLanguage(req.query.lang)) await deps.languages.choose(id, req.query.lang);
+        else language = pageLanguageOf(req, await deps.languages.of(id));
+      }
+      const built = page().languages.get(language)!;
+      // The same address answers in another language for another browser or choice: caches must tell them apart.
+      res.vary('Accept-Language');
+      sendStatic(req, res, exists ? 200 : 404, exists ? built.index : built.notFound, NO_STORE, CHECKOUT_CSP);
     } catch (error) {
       // The customer gets a page saying to retry, not a stack trace; the failure goes to the log.
       deps.onError?.(error, req);
       let unavailable: StaticFile;
       try {
-        unavailable = page().unavailable;
+        unavailable = page().languages.get(language)!.unavailable;
       } catch {
         return next(error);
       }
@@ -106,7 +140,7 @@ export function checkoutPageRouter(deps: CheckoutPageDeps): express.Router {
  * token) and the customer lands on the checkout page, which shows the outcome. Nothing but our own script
  * ever runs on our pages.
  */
-function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: CheckoutPageDeps['onError']): void {
+function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: CheckoutPageDeps['onError'], languages: PaymentLanguages | undefined): void {
   const toPage = (res: express.Response, path: string) => res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', path).end();
   const backToPage = (res: express.Response, id: string) => toPage(res, `/checkout/${id}`);
   // `issuer=returned` tells the page the customer just came back, so a settled payment takes them on to the shop.
@@ -123,7 +157,8 @@ function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: 
       if (!redirect || !/^https?:$/.test(new URL(redirect.url).protocol)) return toPage(res, `/checkout/${id}?issuer=elsewhere`);
       if (redirect.method === 'GET') return res.status(303).setHeader('Cache-Control', NO_STORE).setHeader('Location', redirect.url).end();
       pageSecurityHeaders(res, `default-src 'none'; style-src 'self'; form-action ${new URL(redirect.url).origin}; frame-ancestors 'none'; base-uri 'none'`);
-      res.status(200).setHeader('Cache-Control', NO_STORE).type('html').send(postRedirectPage(redirect.url, redirect.data ?? {}));
+      const language = pageLanguageOf(req, (await languages?.of(id)) ?? null);
+      res.status(200).setHeader('Cache-Control', NO_STORE).type('html').send(postRedirectPage(redirect.url, redirect.data ?? {}, language));
     } catch (error) {
       next(error);
     }
@@ -151,10 +186,11 @@ function issuerRoutes(router: express.Router, issuer: IssuerRedirects, onError: 
   router.post('/checkout/:id/3ds-return', express.urlencoded({ extended: false, limit: '64kb' }), handleReturn);
 }
 
-function postRedirectPage(url: string, data: Record<string, string>): string {
+function postRedirectPage(url: string, data: Record<string, string>, language: PageLanguage): string {
   const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const { t } = translator(language);
   const fields = Object.entries(data).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Confirm with your bank</title></head><body><main>
-<h1>Confirm this payment with your bank</h1><form method="post" action="${escape(url)}">${fields}<button type="submit">Continue to your bank</button></form>
+  return `<!doctype html><html lang="${language}" dir="${directionOf(language)}"><head><meta charset="utf-8"><title>${escape(t('bank.title'))}</title></head><body><main>
+<h1>${escape(t('bank.heading'))}</h1><form method="post" action="${escape(url)}">${fields}<button type="submit">${escape(t('bank.continue'))}</button></form>
 </main></body></html>`;
 }

@@ -1,5 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../platform/graphql/context';
+import { languageFromAcceptLanguage } from '../../shared/customer-language/languages';
+import { rememberPaymentLanguage } from '../payments';
 import { authenticationUrlWith, cancelRedirectOf, checkoutViewOf } from './checkout-view';
 import { answerThreeDSecure, openCheckoutPayment, submitCard } from './checkout.service';
 import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
@@ -27,6 +29,9 @@ export class CheckoutResolver {
     @Ctx() context: GraphQLContext,
     @Arg('browser', () => BrowserInput, { nullable: true, description: "The customer's screen, for 3-D Secure 2." }) browser?: BrowserInput | null,
   ): Promise<CheckoutView> {
+    // The page sends its own language (Accept-Language): the customer pays in it, and hears from us in it later.
+    const language = languageFromAcceptLanguage(context.browserHeaders.acceptLanguage);
+    if (language) await rememberPaymentLanguage(context.em, paymentId, language);
     const shopper = { ip: context.clientAddress, userAgent: context.browserHeaders.userAgent, acceptHeader: context.browserHeaders.accept, ...withoutNulls(browser ?? {}) };
     let challengeToken: string | undefined;
     const caller = { em: context.em, clientAddress: context.clientAddress, requestId: context.requestId, keepChallengeToken: (token: string) => void (challengeToken = token) };

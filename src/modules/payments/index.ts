@@ -5,6 +5,7 @@ export { isPaymentId } from './payment-rules';
 export { searchPayments } from './payment-search';
 export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status';
 export { countPaymentsNeedingAttention, selectCheckoutPayment } from './payment-store';
+export { paymentLanguageOf, rememberPaymentLanguage } from './payment-language-store';
 export { PaymentList } from './payment.types';
 
 // Files that load other modules

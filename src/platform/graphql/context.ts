@@ -74,7 +74,7 @@ export interface GraphQLContext {
   requestId: string;
   clientAddress: string;
   /** The caller's User-Agent and Accept headers (3-D Secure's browser data; never stored). */
-  browserHeaders: { userAgent: string; accept: string };
+  browserHeaders: { userAgent: string; accept: string; acceptLanguage: string };
   baseUrl: string;
   services: AppServices;
   /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
@@ -102,7 +102,7 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     return () => (value ??= make());
   };
   const address = once(() => clientAddress(req));
-  const browserHeaders = once(() => ({ userAgent: req.get('user-agent') ?? '', accept: req.get('accept') ?? '' }));
+  const browserHeaders = once(() => ({ userAgent: req.get('user-agent') ?? '', accept: req.get('accept') ?? '', acceptLanguage: req.get('accept-language') ?? '' }));
   const cookies = once(() => sessionCookies(res, services.accounts.cookies));
   const adminCookies = once(() => sessionCookies(res, services.accounts.cookies, 'admin'));
   const loaders = once(() => createLoaders(context.em));

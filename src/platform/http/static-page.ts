@@ -57,7 +57,7 @@ export function sendStatic(req: Request, res: Response, status: number, file: St
   res.status(status);
   res.setHeader('Content-Type', file.type);
   res.setHeader('Cache-Control', cacheControl);
-  res.setHeader('Vary', 'Accept-Encoding');
+  res.vary('Accept-Encoding');
   if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', body.length);
   res.end(body);

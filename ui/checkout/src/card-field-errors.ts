@@ -1,8 +1,9 @@
 import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../../src/modules/checkout/card-predicates';
+import type { MessageKey } from './messages';
 
 /**
  * The checks the page runs before anything is sent: the server's own rules (src/modules/checkout/card-predicates.ts),
- * with messages for the customer. They only spare a round trip; the server checks again.
+ * each problem as the key of its message for the customer. They only spare a round trip; the server checks again.
  */
 
 export type Field = 'number' | 'expiry' | 'securityCode';
@@ -22,7 +23,9 @@ export interface CheckedCard {
   nameOnCard: string | null;
 }
 
-export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; errors: Partial<Record<Field, string>> };
+export type FieldErrors = Partial<Record<Field, MessageKey>>;
+
+export type CardCheck = { ok: true; card: CheckedCard } | { ok: false; errors: FieldErrors };
 
 /** `MM/YY`, also `M/YY`, `MMYY` (phone keypads have no slash) and `MM/YYYY`. */
 export function parseExpiry(text: string): { month: number; year: number } | null {
@@ -34,18 +37,18 @@ export function parseExpiry(text: string): { month: number; year: number } | nul
 }
 
 export function checkCard(entry: CardEntry, now = new Date()): CardCheck {
-  const errors: Partial<Record<Field, string>> = {};
+  const errors: FieldErrors = {};
   const number = entry.number.replace(/[\s-]/g, '');
-  if (number === '') errors.number = 'Enter your card number.';
-  else if (!isCardNumber(number)) errors.number = 'Enter a valid card number: check the digits.';
+  if (number === '') errors.number = 'checkout.field.numberMissing';
+  else if (!isCardNumber(number)) errors.number = 'checkout.field.numberInvalid';
 
   const expiry = parseExpiry(entry.expiry);
-  if (entry.expiry.trim() === '') errors.expiry = 'Enter the expiry date as MM/YY.';
-  else if (!expiry) errors.expiry = 'Enter the expiry date as MM/YY, for example 04/29.';
-  else if (!isUnexpired(expiry.month, expiry.year, now)) errors.expiry = 'This card has expired: check the expiry date.';
+  if (entry.expiry.trim() === '') errors.expiry = 'checkout.field.expiryMissing';
+  else if (!expiry) errors.expiry = 'checkout.field.expiryInvalid';
+  else if (!isUnexpired(expiry.month, expiry.year, now)) errors.expiry = 'checkout.field.expiryPast';
 
   const securityCode = entry.securityCode.trim();
-  if (!SECURITY_CODE.test(securityCode)) errors.securityCode = 'Enter the 3 or 4 digit security code.';
+  if (!SECURITY_CODE.test(securityCode)) errors.securityCode = 'checkout.field.securityCode';
 
   if (Object.keys(errors).length > 0 || !expiry) return { ok: false, errors };
   const nameOnCard = entry.nameOnCard.trim();

@@ -28,14 +28,15 @@ function browserInfo(): Record<string, unknown> {
   };
 }
 
-/** A failure to show the customer: the server's words when it sent some, ours otherwise. */
+/**
+ * A failure to show the customer, by its code: the page words it in the customer's language (the server's
+ * message is English, for the seller API's sake, and is not shown).
+ */
 export class CheckoutError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
+  constructor(readonly code: string) {
+    super(code);
   }
 }
-
-const UNREACHABLE = 'We could not reach the payment service. Check your connection and try again.';
 
 /**
  * Runs one of the public checkout operations. The server allow-lists callers without credentials by the
@@ -46,21 +47,22 @@ async function run<T>(operationName: string, variables: Record<string, unknown>)
   try {
     response = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      // The page's language, which the server remembers for the payment when the card is sent (checkout.resolver.ts).
+      headers: { 'Content-Type': 'application/json', 'Accept-Language': document.documentElement.lang },
       body: JSON.stringify({ query: CHECKOUT_DOCUMENT, operationName, variables }),
       credentials: 'omit',
       cache: 'no-store',
     });
   } catch {
-    throw new CheckoutError('NETWORK', UNREACHABLE);
+    throw new CheckoutError('NETWORK');
   }
   const body = (await response.json().catch(() => null)) as {
     data?: T | null;
-    errors?: { message?: string; extensions?: { code?: string } }[];
+    errors?: { extensions?: { code?: string } }[];
   } | null;
   const error = body?.errors?.[0];
-  if (error) throw new CheckoutError(error.extensions?.code ?? 'UNKNOWN', error.message || 'Something went wrong. Please try again.');
-  if (!response.ok || !body?.data) throw new CheckoutError('UNAVAILABLE', 'The payment service is not answering. Please try again in a moment.');
+  if (error) throw new CheckoutError(error.extensions?.code ?? 'UNKNOWN');
+  if (!response.ok || !body?.data) throw new CheckoutError('UNAVAILABLE');
   return body.data;
 }
 

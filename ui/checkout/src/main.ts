@@ -1,16 +1,16 @@
-import { checkCard, type Field } from './card-field-errors';
+import { checkCard, type Field, type FieldErrors } from './card-field-errors';
 import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
+import { money, t, type MessageKey } from './messages';
 
 /**
- * The hosted checkout page. The HTML shell (ui/checkout/index.html) holds every element; this script
- * fills them with text (never HTML: the shop name is the seller's), shows one step at a time and talks
- * to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page, or the issuer's page and
+ * The hosted checkout page. The HTML shell (ui/checkout/index.html, one per language) holds every element;
+ * this script fills them with text from the page's catalogue (never HTML: the shop name is the seller's),
+ * shows one step at a time and talks to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page, or the issuer's page and
  * back) -> outcome or redirect.
  */
 
 /** The shop is inactive or deleted, or its seller suspended: nothing can be paid here for now. */
 const SHOP_UNAVAILABLE = 'shop_unavailable';
-const SHOP_UNAVAILABLE_TITLE = 'This shop cannot take payments right now';
 /** Nobody paid in time (PAYMENT_EXPIRES_AFTER_MS): not a decline, so no alert, just the way back. */
 const EXPIRED = 'expired';
 
@@ -51,7 +51,7 @@ const fields: Record<Field, { input: HTMLInputElement; error: HTMLElement }> = {
 
 /** The server serves this page only for a well-formed id (`pay_` + 24 letters and digits). */
 const paymentId = /^\/checkout\/([^/]+)\/?$/.exec(location.pathname)?.[1] ?? '';
-let shopName = 'the shop';
+let shopName = '';
 let busy = false;
 let polls = 0;
 
@@ -79,11 +79,6 @@ function showAlert(message: string): void {
   ui.alert.textContent = message;
 }
 
-function formatMoney(amount: number, currency: string): string {
-  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() });
-  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-}
-
 /** Only ever leave for an http(s) address: a `javascript:` URL must never be followed. */
 function safeUrl(url: string | null): string | null {
   if (!url) return null;
@@ -97,14 +92,14 @@ function safeUrl(url: string | null): string | null {
 
 function renderSummary(view: CheckoutView): void {
   shopName = view.shopName;
-  const amount = formatMoney(view.amount, view.currency);
-  document.title = `Pay ${amount} to ${view.shopName}`;
+  const amount = money(view.amount, view.currency);
+  document.title = t('checkout.documentTitle', { amount, shop: view.shopName });
   ui.eyebrow.hidden = false;
   ui.shopName.textContent = view.shopName;
   ui.amount.textContent = amount;
   ui.amountLine.hidden = false;
-  ui.pay.textContent = `Pay ${amount}`;
-  ui.cancel.textContent = `Cancel and return to ${view.shopName}`;
+  ui.pay.textContent = t('checkout.payAmount', { amount });
+  ui.cancel.textContent = t('checkout.cancelTo', { shop: view.shopName });
 }
 
 function showOutcome(title: string, text: string, link: string | null): void {
@@ -115,7 +110,7 @@ function showOutcome(title: string, text: string, link: string | null): void {
   ui.outcomeLink.hidden = href === null;
   if (href) {
     ui.outcomeLink.href = href;
-    ui.outcomeLink.textContent = `Return to ${shopName}`;
+    ui.outcomeLink.textContent = t('checkout.returnTo', { shop: shopName });
   }
 }
 
@@ -144,27 +139,27 @@ function show(view: CheckoutView, arrived: boolean): void {
     const redirect = safeUrl(view.redirectUrl);
     if (arrived && redirect) {
       showStep('none');
-      setBusy(`Payment complete. Taking you back to ${view.shopName}…`);
+      setBusy(t('checkout.completeRedirecting', { shop: view.shopName }));
       location.assign(redirect);
       return;
     }
     setBusy(null);
-    showOutcome('Payment complete', 'This payment has been completed.', view.redirectUrl);
+    showOutcome(t('checkout.completeTitle'), t('checkout.completeText'), view.redirectUrl);
   } else if (!view.acceptingPayments && (view.status === 'PENDING' || view.failureCode === SHOP_UNAVAILABLE)) {
     setBusy(null);
     showAlert('');
-    showOutcome(SHOP_UNAVAILABLE_TITLE, `Your card has not been charged. Return to ${view.shopName} to pay another way or try again later.`, view.redirectUrl);
+    showOutcome(t('checkout.shopUnavailableTitle'), t('checkout.shopUnavailableText', { shop: view.shopName }), view.redirectUrl);
   } else if (view.status === 'FAILED' && view.failureCode === EXPIRED) {
     setBusy(null);
     showAlert('');
-    showOutcome('This payment link has expired', `It can no longer be paid, and your card has not been charged. To pay, return to ${view.shopName} and start again.`, view.redirectUrl);
+    showOutcome(t('checkout.expiredTitle'), t('checkout.expiredText', { shop: view.shopName }), view.redirectUrl);
   } else if (view.status === 'FAILED') {
     setBusy(null);
-    showAlert(view.failureMessage ?? 'Your payment was declined.');
-    showOutcome('Payment failed', `This payment cannot be retried. To pay, return to ${view.shopName} and start again.`, view.redirectUrl);
+    showAlert(t(failureMessageOf(view.failureCode)));
+    showOutcome(t('checkout.failedTitle'), t('checkout.failedText', { shop: view.shopName }), view.redirectUrl);
   } else if (view.status === 'REFUNDED') {
     setBusy(null);
-    showOutcome('Payment refunded', 'This payment has been refunded.', view.redirectUrl);
+    showOutcome(t('checkout.refundedTitle'), t('checkout.refundedText'), view.redirectUrl);
   } else if (view.stage === 'CARD_REQUIRED') {
     setBusy(null);
     showStep('form');
@@ -175,11 +170,11 @@ function show(view: CheckoutView, arrived: boolean): void {
     const way = issuerWay(view.authenticationUrl);
     if (!way) {
       setBusy(null);
-      showOutcome('Waiting for your bank', 'This payment is being confirmed with the card\'s bank in the browser window where the card was entered. Finish there.', null);
+      showOutcome(t('checkout.waitingTitle'), t('checkout.waitingText'), null);
       return;
     }
     showStep('none');
-    setBusy('Taking you to your bank to confirm the payment…');
+    setBusy(t('checkout.toBank'));
     location.assign(way);
     return;
   } else if (view.stage === 'AUTHENTICATION_REQUIRED') {
@@ -190,7 +185,7 @@ function show(view: CheckoutView, arrived: boolean): void {
   } else {
     // Processing elsewhere (another tab, or an answer we did not get): watch until it settles.
     showStep('none');
-    setBusy('Processing payment…');
+    setBusy(t('checkout.processing'));
     pollSoon();
     return;
   }
@@ -210,7 +205,7 @@ async function act(request: () => Promise<CheckoutView>): Promise<void> {
   if (busy) return;
   const trigger = document.activeElement;
   showAlert('');
-  setBusy('Processing payment…');
+  setBusy(t('checkout.processing'));
   try {
     show(await request(), true);
   } catch (error) {
@@ -225,13 +220,28 @@ const FIELD_OF_ERROR: Record<string, Field> = {
   CARD_SECURITY_CODE_INVALID: 'securityCode',
 };
 
+/** What the page says for a failed payment: its category (failure-messages.ts), a card failure we do not know as a decline. */
+function failureMessageOf(code: string | null): MessageKey {
+  const known: string[] = ['declined', 'authentication_failed', 'processing_error', SHOP_UNAVAILABLE, EXPIRED];
+  return `checkout.failure.${code && known.includes(code) ? code : 'declined'}` as MessageKey;
+}
+
+/** The page's words for an error code of the checkout operations; any other code is "something went wrong". */
+const ERROR_CODES = [
+  'CARD_NUMBER_INVALID', 'CARD_EXPIRY_INVALID', 'CARD_SECURITY_CODE_INVALID', 'CHECKOUT_RATE_LIMITED', 'SHOP_CANNOT_TAKE_PAYMENTS',
+  'PROCESSOR_UNAVAILABLE', 'PAYMENT_NOT_FOUND', 'NETWORK', 'UNAVAILABLE',
+];
+function errorMessageOf(code: string): string {
+  return t(`checkout.error.${ERROR_CODES.includes(code) ? code : 'UNKNOWN'}` as MessageKey);
+}
+
 function failed(error: unknown, trigger: Element | null): void {
-  const problem = error instanceof CheckoutError ? error : new CheckoutError('UNKNOWN', 'Something went wrong. Please try again.');
+  const problem = error instanceof CheckoutError ? error : new CheckoutError('UNKNOWN');
   if (problem.code === 'PROCESSOR_UNAVAILABLE') {
     // The bank's answer is unknown: the server settles it; the page watches rather than charging again.
-    showAlert(problem.message);
+    showAlert(errorMessageOf(problem.code));
     showStep('none');
-    setBusy('Processing payment…');
+    setBusy(t('checkout.processing'));
     pollSoon();
     return;
   }
@@ -243,19 +253,22 @@ function failed(error: unknown, trigger: Element | null): void {
   setBusy(null);
   const field = FIELD_OF_ERROR[problem.code];
   if (field && !ui.form.hidden) {
-    markFieldErrors({ [field]: problem.message });
+    markFieldErrors({ [field]: `checkout.error.${problem.code}` as MessageKey });
     return;
   }
-  showAlert(problem.message);
+  showAlert(errorMessageOf(problem.code));
   if (problem.code === 'PAYMENT_NOT_FOUND') showStep('none');
   // Disabling the button that was used dropped the focus; give it back so the keyboard user goes on from there.
   if (trigger instanceof HTMLElement && trigger.offsetParent !== null) trigger.focus();
 }
 
-function markFieldErrors(errors: Partial<Record<Field, string>>): void {
+function markFieldErrors(errors: FieldErrors): void {
   let first: HTMLInputElement | null = null;
+  const messages: string[] = [];
   for (const [name, field] of Object.entries(fields) as [Field, (typeof fields)[Field]][]) {
-    const message = errors[name];
+    const key = errors[name];
+    const message = key && t(key);
+    if (message) messages.push(message);
     field.error.hidden = !message;
     field.error.textContent = message ?? '';
     if (message) {
@@ -265,8 +278,7 @@ function markFieldErrors(errors: Partial<Record<Field, string>>): void {
       field.input.removeAttribute('aria-invalid');
     }
   }
-  const messages = Object.values(errors);
-  showAlert(messages.length === 0 ? '' : `Please check the card details. ${messages.join(' ')}`);
+  showAlert(messages.length === 0 ? '' : t('checkout.checkCardDetails', { problems: messages.join(' ') }));
   first?.focus();
 }
 
@@ -294,7 +306,7 @@ ui.cancel.addEventListener('click', async () => {
   if (busy) return;
   const trigger = document.activeElement;
   showAlert('');
-  setBusy('Cancelling…');
+  setBusy(t('checkout.cancelling'));
   try {
     const redirect = safeUrl((await checkoutApi.cancel(paymentId)).redirectUrl);
     if (redirect) {
@@ -314,11 +326,7 @@ async function start(): Promise<void> {
   } catch (error) {
     setBusy(null);
     showStep('none');
-    showAlert(
-      error instanceof CheckoutError && error.code !== 'NETWORK'
-        ? error.message
-        : 'We could not load this payment. Check your connection and reload the page.',
-    );
+    showAlert(error instanceof CheckoutError && error.code !== 'NETWORK' ? errorMessageOf(error.code) : t('checkout.error.load'));
   }
 }
 

@@ -1,0 +1,40 @@
+import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
+import { catalogueOf, type MessageKey } from './catalogues';
+import { formatDate, formatMoney, formatTime } from './formats';
+import type { PageLanguage } from './languages';
+
+export type MessageValues = Record<string, PrimitiveType>;
+
+/** A language's words and formats, for what the server writes: mails, the refund page, the bank redirect page. */
+export interface Translator {
+  language: PageLanguage;
+  t(key: MessageKey, values?: MessageValues): string;
+  money(minorUnits: number, currency?: string): string;
+  date(date: Date): string;
+  /** Date and time, in UTC, said so. */
+  dateTime(date: Date): string;
+}
+
+const formats = new Map<string, IntlMessageFormat>();
+
+function messageFormat(language: PageLanguage, key: MessageKey): IntlMessageFormat {
+  const id = `${language}\u0000${key}`;
+  let format = formats.get(id);
+  if (!format) {
+    // Plural rules by the language itself (the pseudo-language's are English).
+    format = new IntlMessageFormat(catalogueOf(language)[key], language === 'en-XA' ? 'en' : language);
+    formats.set(id, format);
+  }
+  return format;
+}
+
+export function translator(language: PageLanguage): Translator {
+  const t = (key: MessageKey, values: MessageValues = {}) => String(messageFormat(language, key).format(values));
+  return {
+    language,
+    t,
+    money: (minorUnits, currency = 'USD') => formatMoney(language, minorUnits, currency),
+    date: (date) => formatDate(language, date),
+    dateTime: (date) => t('common.dateTime', { date: formatDate(language, date), time: formatTime(language, date) }),
+  };
+}
