@@ -50,7 +50,7 @@ const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
  */
 const RULE_TESTS = unit(
   'adyen-notifications', 'adyen-refusals', 'adyen-hmac-vectors', 'card-boundaries', 'checkout-rules',
-  'checkout-ui-card-checks', 'payment-limits', 'payment-rules', 'refund-rules', 'dispute-rules', 'retry-schedule',
+  'payment-limits', 'payment-rules', 'refund-rules', 'dispute-rules', 'retry-schedule',
   'rule-boundaries', 'webhook-edges', 'webhook-signing', 'webhook-url', 'webhook-url-dns', 'lifecycles', 'lifecycle-docs', 'lifecycle-tables',
 );
 
@@ -73,9 +73,21 @@ const STATIC_TESTS = {
   ...Object.fromEntries(LIFECYCLE_TABLES.map((table) => [table, unit('lifecycle-docs', 'lifecycle-tables')])),
   'src/modules/lifecycles.ts': unit('lifecycle-docs', 'lifecycle-tables'),
   'src/platform/lifecycle/lifecycle.ts': unit('lifecycle-docs', 'lifecycles', 'checkout-rules'),
-  'src/platform/processor/adyen/notifications.ts': unit('adyen-notifications'),
+  // Elsewhere, the tests that import the file.
+  'src/modules/ledger/fee.ts': unit('checkout-rules'),
+  'src/modules/checkout/card-predicates.ts': unit('card-boundaries', 'checkout-rules'),
+  'src/modules/checkout/card-intake.ts': unit('card-boundaries', 'checkout-rules'),
+  'src/modules/payments/payment-rules.ts': unit('payment-limits', 'payment-rules'),
+  'src/shared/pagination.ts': unit('payment-limits', 'payment-rules'),
+  'src/modules/withdrawals/withdrawal.service.ts': unit('rule-boundaries'),
+  'src/shared/reason.ts': unit('rule-boundaries'),
+  'src/modules/webhooks/webhook-url.ts': unit('webhook-url', 'webhook-url-dns', 'webhook-edges'),
+  'src/modules/webhooks/signing.ts': unit('webhook-signing', 'webhook-edges'),
+  'src/modules/webhooks/retry-schedule.ts': unit('retry-schedule', 'webhook-edges'),
+  'src/modules/refunds/refund-rules.ts': unit('refund-rules'),
+  'src/modules/disputes/dispute-rules.ts': unit('dispute-rules'),
+  'src/platform/processor/adyen/notifications.ts': unit('adyen-notifications', 'adyen-hmac-vectors'),
   'src/platform/processor/adyen/refusal-reasons.ts': unit('adyen-refusals', 'adyen-notifications'),
-  'src/modules/webhooks/retry-schedule.ts': unit('retry-schedule'),
 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
