@@ -81,7 +81,7 @@ describe('a paid payment with customer_email', () => {
   test('its HTML has no remote image, no script, no style sheet: inline styles only', () => {
     const html = mail.parsed.html as string;
     expect(html).not.toMatch(/<img|<script|<style|<link|<iframe|src=|url\(/i);
-    expect(html).toMatch(/<html lang="en">/);
+    expect(html).toMatch(/<html lang="en" dir="ltr">/);
     expect(html).toContain('style="');
   });
 

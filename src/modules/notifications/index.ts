@@ -1,7 +1,7 @@
 // Files that load no other module come first: a cycle back into this index finds them loaded
 export { newMailId } from './mail-outbox';
 export { mailQueueDepth, requestMailTrackingToken } from './mail-store';
-export { REFUND_ARRIVES_WITHIN } from './mail-templates';
+export { REFUND_ARRIVES_WITHIN_BUSINESS_DAYS, REFUND_REVIEWED_WITHIN_HOURS } from './mail-templates';
 export { dollars, escapeHtml, mailableAddress, utcDateTime } from './mail-text';
 export { isTrackingTokenShape } from './refund-link';
 

@@ -21,14 +21,16 @@ export interface MailPaymentFacts {
   sellerEmail: string;
   /** The seller's support address, when set (seller_mail_settings). */
   supportEmail: string | null;
+  /** The customer's language (payments.language), null when none was recorded. */
+  language: string | null;
 }
 
 /** A payment with its shop, seller and the seller's support address; null when there is no such payment. */
 export async function mailPaymentFacts(em: EntityManager, paymentId: string): Promise<MailPaymentFacts | null> {
   const [row] = await em.execute<
-    { id: string; amount: string | number; completed_at: Date | string | null; card_brand: string | null; card_last4: string | null; customer_name: string | null; shop_name: string; seller_email: string; support_email: string | null }[]
+    { id: string; amount: string | number; completed_at: Date | string | null; card_brand: string | null; card_last4: string | null; customer_name: string | null; shop_name: string; seller_email: string; support_email: string | null; language: string | null }[]
   >(
-    `select p."id", p."amount", p."completed_at", p."card_brand", p."card_last4", p."customer_name",
+    `select p."id", p."amount", p."completed_at", p."card_brand", p."card_last4", p."customer_name", p."language",
             sh."name" as shop_name, se."email" as seller_email, m."support_email"
        from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
        left join "seller_mail_settings" m on m."seller_id" = se."id"
@@ -46,6 +48,7 @@ export async function mailPaymentFacts(em: EntityManager, paymentId: string): Pr
     shopName: row.shop_name,
     sellerEmail: row.seller_email,
     supportEmail: row.support_email,
+    language: row.language,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../shared/customer-language/languages';
 import { StartupError } from '../../shared/startup-error';
 import { isMailKind, isSellerNotice, type MailKind } from './mail-kinds';
 import { receiptMail, refundNoticeMail, refundRequestedMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
@@ -30,7 +31,7 @@ export function mailIdentity(mailFrom: string, baseUrl: string): MailIdentity {
 }
 
 /** A mail as sent: its words and the whole message, headers included (kept on the row, resent byte for byte). */
-export interface RenderedMail extends MailContent {
+export interface RenderedMail extends Omit<MailContent, 'language'> {
   messageId: string;
   raw: string;
 }
@@ -57,6 +58,7 @@ function receiptFacts(identity: MailIdentity, payment: MailPaymentFacts): Receip
     cardLast4: payment.cardLast4,
     customerName: payment.customerName,
     supportEmail: support,
+    language: isLanguage(payment.language) ? payment.language : DEFAULT_LANGUAGE,
   };
 }
 
@@ -108,6 +110,7 @@ export async function renderOutboxMail(em: EntityManager, identity: MailIdentity
   if (!isMailKind(row.kind)) throw new UnrenderableMail(`no mail of kind ${row.kind}`);
   if (!mailableAddress(row.recipient)) throw new UnrenderableMail('the recipient address cannot be used in a mail');
   const { content, fromName, replyTo } = await contentOf(em, identity, row, row.kind, row.params);
+  const customerMail = row.kind === 'receipt' || row.kind === 'refund-notice' || row.kind === 'refund-requested';
   const messageId = `<${row.id}@${identity.address.split('@')[1]}>`;
   const composer = new MailComposer({
     from: { name: headerText(fromName, 160), address: identity.address },
@@ -118,13 +121,14 @@ export async function renderOutboxMail(em: EntityManager, identity: MailIdentity
     html: content.html,
     messageId,
     date: new Date(),
-    headers: { 'Auto-Submitted': 'auto-generated' },
+    // A customer's mail says its language (the payment's); ours to sellers and staff are English and say nothing.
+    headers: { 'Auto-Submitted': 'auto-generated', ...(customerMail ? { 'Content-Language': content.language } : {}) },
     // Only our own text: nothing is fetched, embedded or turned into an attachment.
     disableFileAccess: true,
     disableUrlAccess: true,
   });
   const raw = (await composer.compile().build()).toString('utf8');
-  return { ...content, messageId, raw };
+  return { subject: content.subject, text: content.text, html: content.html, messageId, raw };
 }
 
 /** The same from an outbox row as selected (`select *`), for a caller holding the row itself. */

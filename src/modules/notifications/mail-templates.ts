@@ -1,15 +1,20 @@
+import { directionOf, type PageLanguage } from '../../shared/customer-language/languages';
+import { translator, type Translator } from '../../shared/customer-language/messages';
 import type { SellerNoticeKind } from './mail-kinds';
-import { bodyText, cardLabel, dollars, escapeHtml, headerText, receiptNumber, utcDate, utcDateTime } from './mail-text';
+import { bodyText, brandName, dollars, escapeHtml, headerText, receiptNumber, utcDateTime } from './mail-text';
 
-/** A mail's words: its subject, its plain text and its HTML twin (inline styles only, no image, no script). */
+/** A mail's words: its subject, its plain text and its HTML twin (inline styles only, no image, no script), and their language. */
 export interface MailContent {
   subject: string;
   text: string;
   html: string;
+  language: PageLanguage;
 }
 
 /** How long a refund takes to reach the card, as the card schemes and issuers tell cardholders (docs/integrate.md). */
-export const REFUND_ARRIVES_WITHIN = '5 to 10 business days';
+export const REFUND_ARRIVES_WITHIN_BUSINESS_DAYS = { min: 5, max: 10 };
+/** How soon our payments team reviews a refund request (refund.service.ts promises it). */
+export const REFUND_REVIEWED_WITHIN_HOURS = 24;
 
 type Row = [label: string, value: string];
 interface Link {
@@ -42,7 +47,7 @@ const LINK = '#0550ae';
 /** Long ids and addresses wrap anywhere rather than push the page wider than a 320 px screen. */
 const WRAP = 'overflow-wrap:anywhere;word-break:break-word;';
 
-function html(page: Page): string {
+function html(page: Page, language: PageLanguage): string {
   const e = escapeHtml;
   const p = (text: string, style = '') => `<p style="margin:0 0 16px;${style}">${e(text)}</p>`;
   const rows = page.rows
@@ -58,11 +63,11 @@ function html(page: Page): string {
   const link = page.link ? `<p style="margin:0 0 16px;"><a href="${e(page.link.url)}" style="color:${LINK};${WRAP}">${e(page.link.label)}</a></p>` : '';
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html lang="${language}" dir="${directionOf(language)}">`,
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${e(page.title)}</title></head>`,
     `<body style="margin:0;padding:0;background-color:#f6f8fa;">`,
-    `<div role="main" style="max-width:560px;margin:0 auto;padding:16px 12px;font-family:${FONT};font-size:16px;line-height:1.5;color:${INK};">`,
+    `<div role="main" dir="${directionOf(language)}" style="max-width:560px;margin:0 auto;padding:16px 12px;font-family:${FONT};font-size:16px;line-height:1.5;color:${INK};">`,
     `<div style="background-color:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:20px 16px;">`,
     page.eyebrow ? `<p style="margin:0 0 4px;font-size:14px;color:${MUTED};">${e(page.eyebrow)}</p>` : '',
     `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;${WRAP}">${e(page.heading)}</h1>`,
@@ -99,8 +104,9 @@ function text(page: Page): string {
   return `${paragraphs.filter((p) => p !== '').join('\n\n')}\n`;
 }
 
-export function mail(subject: string, page: Page): MailContent {
-  return { subject: headerText(subject, 200), text: text(page), html: html(page) };
+/** Our seller and staff mails are in English; a customer's in the payment's language. */
+export function mail(subject: string, page: Page, language: PageLanguage = 'en'): MailContent {
+  return { subject: headerText(subject, 200), text: text(page), html: html(page, language), language };
 }
 
 /** What a receipt tells the customer, all of it read from the payment, its shop and the seller's settings. */
@@ -114,30 +120,46 @@ export interface ReceiptFacts {
   cardLast4: string | null;
   customerName: string | null;
   supportEmail: string | null;
+  /** The payment's language: customers' mails are in it, whenever and by whomever they are sent. */
+  language: PageLanguage;
 }
 
-function contactOf(shop: string, supportEmail: string | null): Page['contact'] {
-  return supportEmail ? { before: `Questions about this payment? Write to ${shop} at `, address: supportEmail, after: ', or reply to this mail.' } : undefined;
+/** "Visa ending in 4242" in the mail's language; never more of a card than its last four digits. */
+function cardOf(tr: Translator, brand: string | null, last4: string | null): string {
+  const name = brandName(brand) ?? tr.t('common.card');
+  return last4 && /^\d{4}$/.test(last4) ? tr.t('common.cardEnding', { brand: name, last4 }) : name;
 }
+
+/** The sentence giving the shop's address, cut around the address so the HTML part can link it. */
+function contactOf(tr: Translator, shop: string, supportEmail: string | null): Page['contact'] {
+  if (!supportEmail) return undefined;
+  const [before, after = ''] = tr.t('mail.contact', { shop, address: ADDRESS_MARK }).split(ADDRESS_MARK);
+  return { before, address: supportEmail, after };
+}
+const ADDRESS_MARK = '\u0000address\u0000';
+
+const inUsd = (tr: Translator, cents: number) => tr.t('mail.inUsd', { amount: tr.money(cents) });
 
 export function receiptMail(facts: ReceiptFacts): MailContent {
+  const tr = translator(facts.language);
+  const { t } = tr;
   const shop = bodyText(facts.shopName);
   const rows: Row[] = [
-    ['Date', utcDateTime(facts.completedAt)],
-    ['Paid with', cardLabel(facts.cardBrand, facts.cardLast4)],
-    ...(facts.customerName ? [['Billed to', bodyText(facts.customerName)] as Row] : []),
-    ['Receipt number', receiptNumber(facts.paymentId, facts.completedAt)],
-    ['Payment ID', facts.paymentId],
+    [t('mail.date'), tr.dateTime(facts.completedAt)],
+    [t('mail.paidWith'), cardOf(tr, facts.cardBrand, facts.cardLast4)],
+    ...(facts.customerName ? [[t('mail.billedTo'), bodyText(facts.customerName)] as Row] : []),
+    [t('mail.receiptNumber'), receiptNumber(facts.paymentId, facts.completedAt)],
+    [t('mail.paymentId'), facts.paymentId],
   ];
-  return mail(`Your receipt from ${shop}`, {
-    title: `Receipt from ${shop}`,
-    eyebrow: 'Receipt from',
+  return mail(t('mail.receiptSubject', { shop }), {
+    title: t('mail.receiptTitle', { shop }),
+    eyebrow: t('mail.receiptFrom'),
     heading: shop,
-    figure: ['Amount paid', `${dollars(facts.amount)} (USD)`],
+    figure: [t('mail.amountPaid'), inUsd(tr, facts.amount)],
     rows,
-    contact: contactOf(shop, facts.supportEmail),
-    footer: [`${shop} took this payment through ${facts.serviceName}. Keep this mail as your receipt.`],
-  });
+    contact: contactOf(tr, shop, facts.supportEmail),
+    footer: [t('mail.receiptFooter', { shop, service: facts.serviceName })],
+  }, facts.language);
 }
 
 export interface RefundNoticeFacts extends ReceiptFacts {
@@ -149,7 +171,7 @@ export interface RefundNoticeFacts extends ReceiptFacts {
 }
 
 /** The link to a refund's tracking page, as both refund mails show it. */
-const trackingLink = (url: string | null | undefined): Link | undefined => (url ? { url, label: 'Follow your refund' } : undefined);
+const trackingLink = (tr: Translator, url: string | null | undefined): Link | undefined => (url ? { url, label: tr.t('mail.followRefund') } : undefined);
 
 export interface RefundRequestedFacts extends ReceiptFacts {
   refundId: string;
@@ -160,54 +182,58 @@ export interface RefundRequestedFacts extends ReceiptFacts {
 
 /** The shop asked for a refund: what it is for, what happens next, and the link to follow it. */
 export function refundRequestedMail(facts: RefundRequestedFacts): MailContent {
+  const tr = translator(facts.language);
+  const { t } = tr;
   const shop = bodyText(facts.shopName);
-  const whole = facts.refundAmount >= facts.amount;
-  return mail(`${shop} asked to refund your payment`, {
-    title: `Refund from ${shop}`,
-    eyebrow: 'Refund from',
+  const whole = facts.refundAmount >= facts.amount ? 'yes' : 'no';
+  return mail(t('mail.requestedSubject', { shop }), {
+    title: t('mail.refundTitle', { shop }),
+    eyebrow: t('mail.refundFrom'),
     heading: shop,
-    figure: ['Amount to refund', `${dollars(facts.refundAmount)} (USD)`],
+    figure: [t('mail.amountToRefund'), inUsd(tr, facts.refundAmount)],
     paragraphs: [
-      `${shop} asked to refund ${whole ? 'your payment' : 'part of your payment'} of ${dollars(facts.amount)} made on ${utcDate(facts.completedAt)}.`,
-      `Our payments team reviews refunds, usually within 24 hours; the refund then goes to your ${cardLabel(facts.cardBrand, facts.cardLast4)}. Follow each step on the refund's page: anyone with this link can see it, so keep it to yourself.`,
+      t('mail.requestedWhat', { shop, whole, amount: tr.money(facts.amount), date: tr.date(facts.completedAt) }),
+      t('mail.requestedNext', { hours: REFUND_REVIEWED_WITHIN_HOURS, card: cardOf(tr, facts.cardBrand, facts.cardLast4) }),
     ],
     rows: [
-      ['Requested', utcDateTime(facts.requestedAt)],
-      ['Original payment', `${dollars(facts.amount)} on ${utcDateTime(facts.completedAt)}`],
-      ['Receipt number', receiptNumber(facts.paymentId, facts.completedAt)],
-      ['Refund ID', facts.refundId],
+      [t('mail.requested'), tr.dateTime(facts.requestedAt)],
+      [t('mail.originalPayment'), t('mail.amountOn', { amount: tr.money(facts.amount), dateTime: tr.dateTime(facts.completedAt) })],
+      [t('mail.receiptNumber'), receiptNumber(facts.paymentId, facts.completedAt)],
+      [t('mail.refundId'), facts.refundId],
     ],
-    contact: contactOf(shop, facts.supportEmail),
-    link: trackingLink(facts.trackingUrl),
-    footer: [`${shop} took this payment through ${facts.serviceName}. Keep this mail with your receipt.`],
-  });
+    contact: contactOf(tr, shop, facts.supportEmail),
+    link: trackingLink(tr, facts.trackingUrl),
+    footer: [t('mail.refundFooter', { shop, service: facts.serviceName })],
+  }, facts.language);
 }
 
 export function refundNoticeMail(facts: RefundNoticeFacts): MailContent {
+  const tr = translator(facts.language);
+  const { t } = tr;
   const shop = bodyText(facts.shopName);
-  const card = cardLabel(facts.cardBrand, facts.cardLast4);
-  const whole = facts.refundAmount >= facts.amount;
-  return mail(`Your refund from ${shop}`, {
-    title: `Refund from ${shop}`,
-    eyebrow: 'Refund from',
+  const card = cardOf(tr, facts.cardBrand, facts.cardLast4);
+  const whole = facts.refundAmount >= facts.amount ? 'yes' : 'no';
+  return mail(t('mail.noticeSubject', { shop }), {
+    title: t('mail.refundTitle', { shop }),
+    eyebrow: t('mail.refundFrom'),
     heading: shop,
-    figure: ['Amount refunded', `${dollars(facts.refundAmount)} (USD)`],
+    figure: [t('mail.amountRefunded'), inUsd(tr, facts.refundAmount)],
     paragraphs: [
-      `${shop} refunded ${whole ? 'your payment' : 'part of your payment'} of ${dollars(facts.amount)} made on ${utcDate(facts.completedAt)}.`,
-      `The money goes back to your ${card}. Refunds usually show on your statement within ${REFUND_ARRIVES_WITHIN}, depending on your bank; ask your bank if it has not arrived after that.`,
+      t('mail.noticeWhat', { shop, whole, amount: tr.money(facts.amount), date: tr.date(facts.completedAt) }),
+      t('mail.noticeNext', { card, ...REFUND_ARRIVES_WITHIN_BUSINESS_DAYS }),
     ],
     rows: [
-      ['Refunded to', card],
-      ['Refund date', utcDateTime(facts.refundedAt)],
-      ['Original payment', `${dollars(facts.amount)} on ${utcDateTime(facts.completedAt)}`],
-      ['Receipt number', receiptNumber(facts.paymentId, facts.completedAt)],
-      ['Payment ID', facts.paymentId],
-      ['Refund ID', facts.refundId],
+      [t('mail.refundedTo'), card],
+      [t('mail.refundDate'), tr.dateTime(facts.refundedAt)],
+      [t('mail.originalPayment'), t('mail.amountOn', { amount: tr.money(facts.amount), dateTime: tr.dateTime(facts.completedAt) })],
+      [t('mail.receiptNumber'), receiptNumber(facts.paymentId, facts.completedAt)],
+      [t('mail.paymentId'), facts.paymentId],
+      [t('mail.refundId'), facts.refundId],
     ],
-    contact: contactOf(shop, facts.supportEmail),
-    link: trackingLink(facts.trackingUrl),
-    footer: [`${shop} took this payment through ${facts.serviceName}. Keep this mail with your receipt.`],
-  });
+    contact: contactOf(tr, shop, facts.supportEmail),
+    link: trackingLink(tr, facts.trackingUrl),
+    footer: [t('mail.refundFooter', { shop, service: facts.serviceName })],
+  }, facts.language);
 }
 
 /** What a seller notification was written with (`params` of its outbox row), and where it links. */

@@ -22,20 +22,11 @@ export function utcDateTime(date: Date): string {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`;
 }
 
-/** "23 November 2026" (UTC). */
-export function utcDate(date: Date): string {
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-}
-
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover' };
 
-/**
- * "Visa ending in 4242". Never more of a card than its last four digits: anything stored that is not exactly four
- * digits is left out rather than shown.
- */
-export function cardLabel(brand: string | null, last4: string | null): string {
-  const name = (brand && BRANDS[brand]) ?? 'Card';
-  return last4 && /^\d{4}$/.test(last4) ? `${name} ending in ${last4}` : name;
+/** A card brand's own name (the same in every language), or null for a brand we do not know. */
+export function brandName(brand: string | null): string | null {
+  return (brand && Object.hasOwn(BRANDS, brand) && BRANDS[brand]) || null;
 }
 
 /** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: none may reach a header. */

@@ -92,6 +92,8 @@ export interface TrackedRefundRow {
   shopName: string;
   sellerEmail: string;
   supportEmail: string | null;
+  /** The payment's customer language (payments.language). */
+  language: string | null;
   /** When it reached its last stage; null while it is open. */
   overAt: Date | null;
 }
@@ -121,12 +123,13 @@ export async function trackedRefundByTokenHash(em: EntityManager, tokenHash: str
       shop_name: string;
       seller_email: string;
       support_email: string | null;
+      language: string | null;
       over_at: Date | null;
     }[]
   >(
     `select r."status", r."amount", p."currency", r."created_at", r."reviewed_at", r."claimed_at", r."refunded_at", r."failed_at",
             r."reversed_at", r."failure_reason", r."processor_reference",
-            sh."name" as shop_name, se."email" as seller_email, m."support_email", ${OVER_AT} as over_at
+            sh."name" as shop_name, se."email" as seller_email, m."support_email", p."language", ${OVER_AT} as over_at
        from "refunds" r
        join "payments" p on p."id" = r."payment_id"
        join "shops" sh on sh."id" = p."shop_id"
@@ -152,6 +155,7 @@ export async function trackedRefundByTokenHash(em: EntityManager, tokenHash: str
     shopName: row.shop_name,
     sellerEmail: row.seller_email,
     supportEmail: row.support_email,
+    language: row.language,
     overAt: date(row.over_at),
   };
 }

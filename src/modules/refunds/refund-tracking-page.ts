@@ -4,7 +4,9 @@ import path from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { clientAddress, locals } from '../../platform/http/request-context';
 import { NO_STORE, pageSecurityHeaders } from '../../platform/http/static-page';
-import { dollars, escapeHtml as e, utcDateTime } from '../notifications';
+import { escapeHtml as e } from '../notifications';
+import { DEFAULT_LANGUAGE, directionOf, LANGUAGES, languageFromAcceptLanguage, type PageLanguage } from '../../shared/customer-language/languages';
+import { translator, type Translator } from '../../shared/customer-language/messages';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import { RefundStatus } from './refund.entity';
@@ -28,13 +30,14 @@ const PAGE_STYLE = [
   '.currency{font-size:1rem;font-weight:600;color:var(--muted)}',
   'h2{margin-top:1.5rem}',
   '.stages{list-style:none;margin:0 0 1rem;padding:0}',
-  '.stage{position:relative;padding:0 0 1rem 1.75rem;overflow-wrap:anywhere}',
-  '.stage::before{content:"";position:absolute;left:0;top:.3rem;width:.875rem;height:.875rem;border-radius:50%;border:2px solid var(--border);background:var(--surface)}',
+  // The marker of the current step follows its label on screen (aria-current says it to screen readers).
+  '.stage{position:relative;display:flex;flex-wrap:wrap;align-items:baseline;column-gap:.25em;padding-block:0 1rem;padding-inline:1.75rem 0;overflow-wrap:anywhere}',
+  '.stage::before{content:"";position:absolute;inset-inline-start:0;top:.3rem;width:.875rem;height:.875rem;border-radius:50%;border:2px solid var(--border);background:var(--surface)}',
   '.stage.reached::before{border-color:var(--accent);background:var(--accent)}',
-  '.stage:not(:last-child)::after{content:"";position:absolute;left:.375rem;top:1.3rem;bottom:.1rem;width:2px;background:var(--border)}',
-  '.stage-label{display:block;font-weight:600}',
-  '.stage-when,.stage-detail{display:block;font-size:.875rem;color:var(--muted)}',
-  '.stage[aria-current] .stage-label::after{content:" (now)";font-weight:400}',
+  '.stage:not(:last-child)::after{content:"";position:absolute;inset-inline-start:.375rem;top:1.3rem;bottom:.1rem;width:2px;background:var(--border)}',
+  '.stage-label{order:-2;font-weight:600}',
+  '.stage-now{order:-1}',
+  '.stage-when,.stage-detail{flex-basis:100%;font-size:.875rem;color:var(--muted)}',
   '.small{font-size:.875rem;color:var(--muted)}',
 ].join('');
 
@@ -53,17 +56,29 @@ export const REFUND_PAGE_WINDOW_SECONDS = 900;
  */
 export function refundTrackingPageRouter(deps: RefundTrackingPageDeps): express.Router {
   const stylesheet = checkoutStylesheet(deps.checkoutDirectory ?? path.join(PROJECT_ROOT, 'dist/checkout-ui'));
-  const pages = {
-    notFound: messagePage(stylesheet, 'Refund not found', 'This refund link is not valid or has expired. For news of your refund, write to the shop you paid.'),
-    tooMany: messagePage(stylesheet, 'Too many requests', 'This device opened too many refund pages. Please wait a few minutes, then reload the page.'),
-    unavailable: messagePage(stylesheet, 'Refund page unavailable', 'We cannot show this refund right now. Please reload the page in a moment.'),
-  };
+  // In the browser's language: a wrong link has no payment to take one from.
+  const messagePages = new Map(
+    LANGUAGES.map((language) => {
+      const tr = translator(language);
+      return [
+        language,
+        {
+          notFound: messagePage(stylesheet, tr, 'refund.notFoundTitle', 'refund.notFoundText'),
+          tooMany: messagePage(stylesheet, tr, 'refund.tooManyTitle', 'refund.tooManyText'),
+          unavailable: messagePage(stylesheet, tr, 'refund.unavailableTitle', 'refund.unavailableText'),
+        },
+      ] as const;
+    }),
+  );
   const router = express.Router();
   // Every path under /refunds: the raw rest of the path is the token, so `/refunds/x/y` or `/refunds/%zz` is a wrong token too.
   router.use('/refunds', async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     // The path is the secret: the request's log line shows it without.
     locals(res).loggedPath = '/refunds/:token';
+    const browserLanguage = languageFromAcceptLanguage(req.get('accept-language'));
+    const pages = messagePages.get(browserLanguage ?? DEFAULT_LANGUAGE)!;
+    res.vary('Accept-Language');
     try {
       const decision = await deps.viewsPerClient.consume(clientAddress(req));
       if (!decision.allowed) {
@@ -73,7 +88,7 @@ export function refundTrackingPageRouter(deps: RefundTrackingPageDeps): express.
       const token = req.path.slice(1);
       const refund = await deps.findRefund(token);
       if (!refund) return send(res, 404, pages.notFound);
-      send(res, 200, refundPage(stylesheet, refund));
+      send(res, 200, refundPage(stylesheet, refund, refund.language ?? browserLanguage ?? DEFAULT_LANGUAGE));
     } catch (error) {
       // The customer gets a page saying to retry, not a stack trace; the failure goes to the log.
       deps.onError?.(error, req);
@@ -100,10 +115,10 @@ function checkoutStylesheet(directory: string): string | null {
   }
 }
 
-function document(stylesheet: string | null, title: string, main: string): string {
+function document(stylesheet: string | null, language: PageLanguage, title: string, main: string): string {
   return [
     '<!doctype html>',
-    '<html lang="en">',
+    `<html lang="${language}" dir="${directionOf(language)}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -122,45 +137,59 @@ function document(stylesheet: string | null, title: string, main: string): strin
     .join('\n');
 }
 
-function messagePage(stylesheet: string | null, heading: string, text: string): string {
-  return document(stylesheet, heading, `<h1>${e(heading)}</h1>\n<p>${e(text)}</p>`);
+type Key = Parameters<Translator['t']>[0];
+
+/** An amount kept left to right inside a right-to-left page. */
+const ltr = (language: PageLanguage, html: string) => (directionOf(language) === 'rtl' ? `<bdi dir="ltr">${html}</bdi>` : html);
+
+function messagePage(stylesheet: string | null, { language, t }: Translator, heading: Key, text: Key): string {
+  return document(stylesheet, language, t(heading), `<h1>${e(t(heading))}</h1>\n<p>${e(t(text))}</p>`);
 }
 
-const timeOf = (at: Date) => `<time datetime="${at.toISOString()}">${e(utcDateTime(at))}</time>`;
+const timeOf = (tr: Translator, at: Date) => `<time datetime="${at.toISOString()}">${e(tr.dateTime(at))}</time>`;
 
-function stageItem(stage: TrackingStage, current: boolean): string {
-  const when = stage.reached ? (stage.at ? timeOf(stage.at) : '') : 'Not yet';
+/** Text with a value of ours (a link, a time) put where the message has its argument: the rest escaped. */
+function withMarkup(tr: Translator, key: Key, values: Record<string, string>, markup: Record<string, string>): string {
+  const marks = Object.fromEntries(Object.keys(markup).map((name) => [name, `\u0000${name}\u0000`]));
+  const plain = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, value.replace(/\u0000/g, '')]));
+  return e(tr.t(key, { ...plain, ...marks })).replace(/\u0000(\w+)\u0000/g, (_, name: string) => markup[name]);
+}
+
+function stageItem(tr: Translator, stage: TrackingStage, current: boolean): string {
+  const when = stage.reached ? (stage.at ? timeOf(tr, stage.at) : '') : e(tr.t('refund.notYet'));
   return [
     `<li class="stage${stage.reached ? ' reached' : ''}"${current ? ' aria-current="step"' : ''}>`,
     `<span class="stage-label">${e(stage.label)}</span>`,
     when ? `<span class="stage-when">${when}</span>` : '',
     stage.detail ? `<span class="stage-detail">${e(stage.detail)}</span>` : '',
+    current ? `<span class="stage-now" aria-hidden="true">${e(tr.t('refund.now'))}</span>` : '',
     '</li>',
   ].join('');
 }
 
-/** The page: the shop, the amount, what happens next, the stages in order, and how to reach the shop. */
-export function refundPage(stylesheet: string | null, refund: TrackedRefund): string {
-  const shop = e(refund.shopName);
-  const stages = trackingStages(refund);
+/** The page, in the payment's language: the shop, the amount, what happens next, the stages in order, and how to reach the shop. */
+export function refundPage(stylesheet: string | null, refund: TrackedRefund, language: PageLanguage = refund.language ?? DEFAULT_LANGUAGE): string {
+  const tr = translator(language);
+  const { t } = tr;
+  const shop = refund.shopName;
+  const stages = trackingStages(refund, tr);
   const current = stages.map((s) => s.reached).lastIndexOf(true);
   const done = refund.status === RefundStatus.REFUNDED || refund.status === RefundStatus.REVERSED;
   const contact = refund.supportEmail
-    ? `<p>Questions about this refund? Write to ${shop} at <a href="mailto:${e(refund.supportEmail)}">${e(refund.supportEmail)}</a>.</p>`
-    : `<p>Questions about this refund? Contact ${shop}, where you paid.</p>`;
+    ? withMarkup(tr, 'refund.contactAt', { shop }, { address: `<a href="mailto:${e(refund.supportEmail)}">${e(refund.supportEmail)}</a>` })
+    : e(t('refund.contactShop', { shop }));
+  const expiry = refund.expiresAt ? ` ${withMarkup(tr, 'refund.worksUntil', {}, { time: timeOf(tr, refund.expiresAt) })}` : '';
   const main = [
-    `<h1><span class="eyebrow">Refund from</span> ${shop}</h1>`,
-    `<p class="figure-label">${done ? 'Amount refunded' : 'Amount to refund'}</p>`,
-    `<p class="amount">${e(dollars(refund.amount))} <span class="currency">${e(refund.currency)}</span></p>`,
-    '<h2>What happens next</h2>',
-    ...whatHappensNext(refund).map((text) => `<p>${e(text)}</p>`),
-    '<h2>Progress</h2>',
-    `<ol class="stages">${stages.map((stage, i) => stageItem(stage, i === current)).join('')}</ol>`,
-    '<h2>Questions</h2>',
-    contact,
-    `<p class="small">Times are in UTC. Anyone with this page's link can see it, so keep the link to yourself.${
-      refund.expiresAt ? ` It works until ${timeOf(refund.expiresAt)}.` : ''
-    }</p>`,
+    `<h1><span class="eyebrow">${e(t('refund.from'))}</span> ${e(shop)}</h1>`,
+    `<p class="figure-label">${e(t(done ? 'refund.amountRefunded' : 'refund.amountToRefund'))}</p>`,
+    `<p class="amount">${ltr(language, e(tr.money(refund.amount, refund.currency)))} <span class="currency">${e(refund.currency)}</span></p>`,
+    `<h2>${e(t('refund.next'))}</h2>`,
+    ...whatHappensNext(refund, tr).map((text) => `<p>${e(text)}</p>`),
+    `<h2>${e(t('refund.progress'))}</h2>`,
+    `<ol class="stages">${stages.map((stage, i) => stageItem(tr, stage, i === current)).join('')}</ol>`,
+    `<h2>${e(t('refund.questions'))}</h2>`,
+    `<p>${contact}</p>`,
+    `<p class="small">${e(t('refund.privacy'))}${expiry}</p>`,
   ].join('\n');
-  return document(stylesheet, `Refund from ${refund.shopName}`, main);
+  return document(stylesheet, language, t('refund.title', { shop }), main);
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isTrackingTokenShape, mailableAddress, REFUND_ARRIVES_WITHIN } from '../notifications';
+import { isLanguage, type Language } from '../../shared/customer-language/languages';
+import { translator, type Translator } from '../../shared/customer-language/messages';
+import { isTrackingTokenShape, mailableAddress, REFUND_ARRIVES_WITHIN_BUSINESS_DAYS, REFUND_REVIEWED_WITHIN_HOURS } from '../notifications';
 import { CHARGEBACK_STANDS_REASON } from './refund.service';
 import { RefundStatus } from './refund.entity';
 import { trackingTokenHash } from './refund-tracking-token';
@@ -16,9 +18,9 @@ import { trackedRefundByTokenHash, type TrackedRefundRow } from './refund-store'
 export const REFUND_TRACKING_TTL_DAYS = 180;
 const TTL_MS = REFUND_TRACKING_TTL_DAYS * 86_400_000;
 
-/** What the customer is promised at each step (the review promise of refund.service.ts; the acquirer's usual time). */
-export const REFUND_REVIEWED_WITHIN = '24 hours';
-export const REFUND_SENT_WITHIN = '2 to 3 business days';
+/** What the customer is promised while the refund travels to the card's bank (the acquirer's usual time). */
+const REFUND_SENT_WITHIN_BUSINESS_DAYS = { min: 2, max: 3 };
+const ENGLISH = translator('en');
 
 /** What the page shows of a refund: its stages' times, its amount, the shop's name and support address. Nothing else. */
 export interface TrackedRefund {
@@ -38,6 +40,8 @@ export interface TrackedRefund {
   reachedBank: boolean;
   /** When the link stops working; null while the refund is still under way. */
   expiresAt: Date | null;
+  /** The payment's language, the page's; null (or absent) when none was recorded. */
+  language?: Language | null;
 }
 
 /** Failures decided before anything was sent to the acquirer (refund.service.ts). */
@@ -70,6 +74,7 @@ function trackedRefundOf(row: TrackedRefundRow): TrackedRefund {
     reversedAt: row.reversedAt,
     reachedBank: row.claimedAt !== null && !REFUSED_BEFORE_SENDING.includes(row.failureReason ?? ''),
     expiresAt: row.overAt ? new Date(row.overAt.getTime() + TTL_MS) : null,
+    language: isLanguage(row.language) ? row.language : null,
   };
 }
 
@@ -86,38 +91,38 @@ const S = RefundStatus;
 const SENT_OR_LATER: RefundStatus[] = [S.PROCESSING, S.REFUNDED, S.REVERSED];
 
 /** The stages as the customer follows them, in order: the way a refund went, then the ones still to come. */
-export function trackingStages(refund: TrackedRefund): TrackingStage[] {
+export function trackingStages(refund: TrackedRefund, { t }: Translator = ENGLISH): TrackingStage[] {
   const { status } = refund;
-  const stages: TrackingStage[] = [{ label: 'Refund requested', at: refund.requestedAt, reached: true }];
-  if (status === S.REJECTED) return [...stages, { label: 'Refund not approved', at: refund.reviewedAt, reached: true }];
-  stages.push({ label: 'Approved', at: refund.reviewedAt, reached: status !== S.REQUESTED });
+  const stages: TrackingStage[] = [{ label: t('refund.stage.requested'), at: refund.requestedAt, reached: true }];
+  if (status === S.REJECTED) return [...stages, { label: t('refund.stage.rejected'), at: refund.reviewedAt, reached: true }];
+  stages.push({ label: t('refund.stage.approved'), at: refund.reviewedAt, reached: status !== S.REQUESTED });
   const sent = SENT_OR_LATER.includes(status) || (status === S.FAILED && refund.reachedBank);
   if (status !== S.FAILED || sent) {
-    const reference = sent && refund.processorReference ? `Bank reference: ${refund.processorReference}` : undefined;
-    stages.push({ label: "Sent to your card's bank", at: sent ? refund.sentAt : null, reached: sent, ...(reference ? { detail: reference } : {}) });
+    const reference = sent && refund.processorReference ? t('refund.stage.bankReference', { reference: refund.processorReference }) : undefined;
+    stages.push({ label: t('refund.stage.sent'), at: sent ? refund.sentAt : null, reached: sent, ...(reference ? { detail: reference } : {}) });
   }
-  if (status === S.FAILED) return [...stages, { label: 'Refund failed', at: refund.failedAt, reached: true }];
-  stages.push({ label: 'Refunded', at: refund.refundedAt, reached: status === S.REFUNDED || status === S.REVERSED });
-  if (status === S.REVERSED) stages.push({ label: 'Sent back by your bank', at: refund.reversedAt, reached: true });
+  if (status === S.FAILED) return [...stages, { label: t('refund.stage.failed'), at: refund.failedAt, reached: true }];
+  stages.push({ label: t('refund.stage.refunded'), at: refund.refundedAt, reached: status === S.REFUNDED || status === S.REVERSED });
+  if (status === S.REVERSED) stages.push({ label: t('refund.stage.reversed'), at: refund.reversedAt, reached: true });
   return stages;
 }
 
 /** What the customer can expect now, in a sentence or two. */
-export function whatHappensNext(refund: TrackedRefund): string[] {
+export function whatHappensNext(refund: TrackedRefund, { t }: Translator = ENGLISH): string[] {
   const shop = refund.shopName;
   switch (refund.status) {
     case S.REQUESTED:
-      return [`Our payments team reviews every refund request, usually within ${REFUND_REVIEWED_WITHIN}.`];
+      return [t('refund.says.requested', { hours: REFUND_REVIEWED_WITHIN_HOURS })];
     case S.APPROVED:
     case S.PROCESSING:
-      return [`The refund is on its way to your card's bank, which usually takes ${REFUND_SENT_WITHIN}.`];
+      return [t('refund.says.sending', REFUND_SENT_WITHIN_BUSINESS_DAYS)];
     case S.REFUNDED:
-      return [`Your card's bank has the refund. It usually shows on your statement within ${REFUND_ARRIVES_WITHIN}, depending on your bank; ask your bank if it has not arrived by then.`];
+      return [t('refund.says.refunded', REFUND_ARRIVES_WITHIN_BUSINESS_DAYS)];
     case S.REJECTED:
-      return [`The refund was not approved, so nothing changes on your card. ${shop} can tell you why.`];
+      return [t('refund.says.rejected', { shop })];
     case S.FAILED:
-      return [`The refund did not go through, so no money went back to your card. Contact ${shop}: they can arrange the refund again or another way.`];
+      return [t('refund.says.failed', { shop })];
     case S.REVERSED:
-      return [`Your card's bank sent the refund back (this happens, for example, when the card was closed), so the money is with ${shop} again. Contact them to get it back another way.`];
+      return [t('refund.says.reversed', { shop })];
   }
 }

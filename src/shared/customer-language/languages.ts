@@ -54,8 +54,10 @@ export function languageFromAcceptLanguage(header: string | undefined | null): L
     .split(',')
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag: tag.trim().toLowerCase(), quality: q === undefined ? 1 : Number(q), index };
+      // A quality that is not one (RFC 9110: 0 to 1, three decimals at most) leaves its range out.
+      const q = params.find((p) => /^\s*q\s*=/i.test(p));
+      const quality = q === undefined ? 1 : /^\s*q\s*=\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/i.test(q) ? Number(q.split('=')[1]) : 0;
+      return { tag: tag.trim().toLowerCase(), quality, index };
     })
     .filter((range) => range.quality > 0 && /^[a-z]{1,8}(-[a-z0-9]{1,8})*$/.test(range.tag))
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
