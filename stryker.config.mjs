@@ -1,4 +1,5 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 /**
  * Mutation testing of the pure money and rule modules and the lifecycle tables against the unit tests
  * (docs/decisions/0015-mutation-testing.md). Pure rules must be pinned by fast tests next to them, so this run loads
@@ -8,7 +9,9 @@
  */
 
 /** Jest starts afresh for every mutant, so each test file a mutant loads costs a second or more. */
-const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
+export const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
+/** Stops a mutant's run at its first failing test. An absolute path: Stryker's jest runner resolves it itself. */
+export const ENVIRONMENT = fileURLToPath(new URL('./test/support/mutation-environment.cjs', import.meta.url));
 
 /** Settings both runs share. */
 export const common = {
@@ -123,6 +126,7 @@ export default {
     config: {
       testMatch: RULE_TESTS.map((file) => `<rootDir>/${file}`),
       testSequencer: SEQUENCER,
+      testEnvironment: ENVIRONMENT,
       globals: { mutationTestsOf: STATIC_TESTS },
       globalSetup: undefined,
       globalTeardown: undefined,

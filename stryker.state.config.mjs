@@ -1,5 +1,5 @@
 // @ts-check
-import { common } from './stryker.config.mjs';
+import { common, ENVIRONMENT, SEQUENCER } from './stryker.config.mjs';
 
 /**
  * Mutation testing of the money and state moves that only a database can exercise: the one move function
@@ -70,7 +70,8 @@ export default {
     ...common.jest,
     config: {
       testMatch: Object.values(TESTS).map((file) => `<rootDir>/${file}`),
-      testSequencer: '<rootDir>/test/support/mutation-test-sequencer.cjs',
+      testSequencer: SEQUENCER,
+      testEnvironment: ENVIRONMENT,
       globals: { mutationTestsOf: STATIC_TESTS },
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',

@@ -16,6 +16,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
 const INDEX_FILE = '.mutation-test-files.json';
+const TEST_FAILED = Symbol.for('payments.mutation.testFailed');
 
 /** test full name -> files holding it, read once per Stryker worker from the initial run's record. */
 let filesByTestName;
@@ -30,6 +31,8 @@ class MutationTestSequencer extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
     if (process.env[ACTIVE_MUTANT] === undefined) return sorted;
+    // A new mutant: no test has failed yet (mutation-environment.cjs skips the rest after the first failure).
+    globalThis[TEST_FAILED] = false;
     const chosen = this.globalConfig.testNamePattern ? this.holdingCoveringTests(sorted) : this.listedForMutatedFile(sorted);
     return chosen.length > 0 ? chosen : sorted;
   }

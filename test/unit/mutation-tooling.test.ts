@@ -124,3 +124,41 @@ describe('the mutation test sequencer loads only the test files that can judge a
     }
   });
 });
+
+jest.mock('../support/code-cache-environment.cjs', () => class {});
+
+describe('under a mutant, the first failing test ends the run', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Environment = require('../support/mutation-environment.cjs');
+  const FAILED = Symbol.for('payments.mutation.testFailed');
+  type Test = { type: 'test'; startedAt?: number; mode?: string; errors: unknown[] };
+  const test_ = (startedAt?: number, errors: unknown[] = []): Test => ({ type: 'test', startedAt, errors });
+  const handle = (event: object, rootDescribeBlock: object) => Environment.prototype.handleTestEvent.call({}, event, { rootDescribeBlock });
+
+  afterEach(() => {
+    delete process.env.__STRYKER_ACTIVE_MUTANT__;
+    (globalThis as Record<symbol, unknown>)[FAILED] = false;
+  });
+
+  test('a failure skips the tests not yet started, here and in the files after it; passing tests change nothing', async () => {
+    process.env.__STRYKER_ACTIVE_MUTANT__ = '3';
+    const passed = test_(1);
+    const failed = test_(2, [new Error('killed')]);
+    const later = test_();
+    const nested = test_();
+    const file = { children: [passed, failed, { type: 'describeBlock', children: [nested] }, later] };
+    await handle({ name: 'test_done', test: passed }, file);
+    expect([later.mode, nested.mode]).toEqual([undefined, undefined]);
+    await handle({ name: 'test_done', test: failed }, file);
+    expect([passed.mode, failed.mode, nested.mode, later.mode]).toEqual([undefined, undefined, 'skip', 'skip']);
+    const next = test_();
+    await handle({ name: 'run_start' }, { children: [next] });
+    expect(next.mode).toBe('skip');
+  });
+
+  test('without a mutant (the initial run) every test runs', async () => {
+    const later = test_();
+    await handle({ name: 'test_done', test: test_(1, [new Error('red')]) }, { children: [later] });
+    expect(later.mode).toBeUndefined();
+  });
+});
