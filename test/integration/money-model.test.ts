@@ -4,15 +4,15 @@ import { monthlyStatement } from '../../src/modules/ledger/balance-lines';
 import { Refund } from '../../src/modules/refunds/refund.entity';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, eventually, type AdminClient } from '../support/admin-client';
-import type { NotificationFields } from '../support/adyen-stand-in';
+import { HOLDER, type NotificationFields } from '../support/adyen-stand-in';
 import { adyenSuite } from '../support/adyen-suite';
-import { checkoutClient } from '../support/checkout-client';
+import { CARD, checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { chargebackStands, deliveryOrder, expectedSellerMoney, paymentTruth, refundCodes, seededRandom, type PaymentTruth, type Random } from '../support/money-model';
 
 /**
- * The money against a model (test/support/money-model.ts): for each seed, sellers are paid through the Adyen stand-in,
- * refunds are requested, approved and sent, and Adyen's notifications of what it then did (refunds kept, refused,
+ * The money against a model (test/support/money-model.ts): for each seed, sellers are paid through the Adyen stand-in
+ * (some answers lost: only the AUTHORISATION notification settles them), refunds are requested, approved and sent, and Adyen's notifications of what it then did (refunds kept, refused,
  * rejected by the scheme after success, sent back by the bank; disputes along Adyen's flows, a second dispute after an
  * inquiry closed) are delivered in another order (adjacent swaps, the whole reversed, shuffled), some twice, in batches,
  * with bogus items among them. Afterwards each seller's balance is what the model says, check-ledger finds nothing,
@@ -45,7 +45,13 @@ interface LivePayment {
 async function livePayment(apiKey: string, sellerId: string, truth: PaymentTruth): Promise<LivePayment> {
   const { service } = suite;
   const id = (await sellerClient(service.url, apiKey).create({ ...VALID_PAYMENT, amount: truth.amount })).body.data.id as string;
-  expect((await checkoutClient(service.url).pay(id, VISA)).body.data.submitCard.status).toBe('COMPLETED');
+  const card = { number: VISA, ...CARD, ...(truth.lostAnswer ? { nameOnCard: HOLDER.loseAnswer } : {}) };
+  const paid = await checkoutClient(service.url).run('SubmitCard', { id, card });
+  if (truth.lostAnswer) {
+    expect(paid.body.errors?.[0]?.extensions?.code).toBe('PROCESSOR_UNAVAILABLE');
+    return { id, psp: suite.adyen.authorisations.get(id)!.pspReference, sellerId, truth, refundIds: [] };
+  }
+  expect(paid.body.data.submitCard.status).toBe('COMPLETED');
   const psp = (await suite.reload(id)).processorReference!;
   const refundIds: string[] = [];
   for (const refund of truth.refunds) {
@@ -62,6 +68,7 @@ async function adyenSent(random: Random, payments: LivePayment[], start: Date): 
   const sequences: NotificationFields[][] = [];
   for (const payment of payments) {
     const money = (value: number) => ({ currency: 'USD', value });
+    const authorisation = { eventCode: 'AUTHORISATION', success: true, pspReference: payment.psp, merchantReference: payment.id, amount: money(payment.truth.amount) };
     for (const [index, refund] of payment.truth.refunds.entries()) {
       const row = await suite.service.em().findOneOrFail(Refund, { id: payment.refundIds[index] });
       sequences.push(refundCodes(refund.fate).map(({ eventCode, success }) => ({
@@ -69,10 +76,14 @@ async function adyenSent(random: Random, payments: LivePayment[], start: Date): 
         originalReference: payment.psp, merchantReference: row.id, amount: money(refund.amount), reason: success ? undefined : 'Refused',
       })));
     }
-    sequences.push(payment.truth.disputes.flatMap((dispute, n) => dispute.codes.map((eventCode) => ({
-      eventCode, success: true, pspReference: `D${n}${payment.psp.slice(2)}`, originalReference: payment.psp, merchantReference: payment.id,
-      amount: money(dispute.amount), reason: 'Fraudulent Processing of Transactions',
-    }))));
+    // The authorisation comes first in Adyen's order; a dispute can only follow a charge.
+    sequences.push([
+      ...(payment.truth.lostAnswer ? [authorisation] : []),
+      ...payment.truth.disputes.flatMap((dispute, n) => dispute.codes.map((eventCode) => ({
+        eventCode, success: true, pspReference: `D${n}${payment.psp.slice(2)}`, originalReference: payment.psp, merchantReference: payment.id,
+        amount: money(dispute.amount), reason: 'Fraudulent Processing of Transactions',
+      }))),
+    ]);
   }
   const sent: NotificationFields[] = [];
   for (let live = sequences.filter((s) => s.length); live.length; live = live.filter((s) => s.length)) {
@@ -151,6 +162,8 @@ describe.each(seeds)('seed %i', (seed) => {
 
     const processing = await service.em().count(Refund, { payment: { $in: payments.map((p) => p.id) }, status: 'processing' });
     expect(processing).toBe(0);
+    const unsettled = await service.em().getConnection().execute(`select "id" from "payments" where "id" = any(array[?]::text[]) and "status" <> 'completed' and "status" <> 'refunded'`, [payments.map((p) => p.id)]);
+    expect(unsettled).toEqual([]);
     const figures = await balanceFigures(service.em(), sellers);
     const month = new Date().toISOString().slice(0, 7);
     for (const id of sellers) {

@@ -35,6 +35,8 @@ export interface DisputeTruth {
 
 export interface PaymentTruth {
   amount: number;
+  /** Adyen charged the card but its answer never reached us: only its AUTHORISATION notification tells (no refund is asked meanwhile). */
+  lostAnswer: boolean;
   refunds: { amount: number; fate: RefundFate }[];
   disputes: DisputeTruth[];
 }
@@ -52,12 +54,13 @@ const DISPUTE_FLOWS: string[][] = [
   ['REQUEST_FOR_INFORMATION', 'ISSUER_RESPONSE_TIMEFRAME_EXPIRED'],
 ];
 
-/** One payment's truth: an amount, up to two refunds within it, and a dispute (sometimes a second one after an inquiry closed). */
+/** One payment's truth: an amount, perhaps a lost answer, up to two refunds within it, and a dispute (sometimes a second one after an inquiry closed). */
 export function paymentTruth(random: Random): PaymentTruth {
   const amount = random.int(100, 20_000);
+  const lostAnswer = random.chance(0.2);
   const refunds: PaymentTruth['refunds'] = [];
   let left = amount;
-  for (let i = random.int(0, 2); i > 0 && left > 0; i--) {
+  for (let i = lostAnswer ? 0 : random.int(0, 2); i > 0 && left > 0; i--) {
     const refund = random.chance(0.4) ? left : random.int(1, left);
     left -= refund;
     refunds.push({ amount: refund, fate: random.pick<RefundFate>(['refunded', 'refunded', 'refused', 'failed_after', 'reversed']) });
@@ -71,7 +74,7 @@ export function paymentTruth(random: Random): PaymentTruth {
       disputes.push({ codes: random.pick(DISPUTE_FLOWS.filter((flow) => flow[0] !== 'REQUEST_FOR_INFORMATION')), amount });
     }
   }
-  return { amount, refunds, disputes };
+  return { amount, lostAnswer, refunds, disputes };
 }
 
 /** Our fee, as the seller's terms state it: 15% of the amount, rounded half up. */
