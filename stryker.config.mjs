@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 /** Jest starts afresh for every mutant, so each test file a mutant loads costs a second or more. */
 export const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
-/** Stops a mutant's run at its first failing test. An absolute path: Stryker's jest runner resolves it itself. */
+/** These two stop a mutant's run at its first failing test. The environment by an absolute path: Stryker resolves it itself. */
 export const ENVIRONMENT = fileURLToPath(new URL('./test/support/mutation-environment.cjs', import.meta.url));
+export const RUNNER = '<rootDir>/test/support/mutation-runner.cjs';
 
 /** Settings both runs share. */
 export const common = {
@@ -127,6 +128,7 @@ export default {
       testMatch: RULE_TESTS.map((file) => `<rootDir>/${file}`),
       testSequencer: SEQUENCER,
       testEnvironment: ENVIRONMENT,
+      runner: RUNNER,
       globals: { mutationTestsOf: STATIC_TESTS },
       globalSetup: undefined,
       globalTeardown: undefined,

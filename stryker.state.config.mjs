@@ -1,5 +1,5 @@
 // @ts-check
-import { common, ENVIRONMENT, SEQUENCER } from './stryker.config.mjs';
+import { common, ENVIRONMENT, RUNNER, SEQUENCER } from './stryker.config.mjs';
 
 /**
  * Mutation testing of the money and state moves that only a database can exercise: the one move function
@@ -72,6 +72,7 @@ export default {
       testMatch: Object.values(TESTS).map((file) => `<rootDir>/${file}`),
       testSequencer: SEQUENCER,
       testEnvironment: ENVIRONMENT,
+      runner: RUNNER,
       globals: { mutationTestsOf: STATIC_TESTS },
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',

@@ -34,7 +34,9 @@ class MutationTestSequencer extends Sequencer {
     // A new mutant: no test has failed yet (mutation-environment.cjs skips the rest after the first failure).
     globalThis[TEST_FAILED] = false;
     const chosen = this.globalConfig.testNamePattern ? this.holdingCoveringTests(sorted) : this.listedForMutatedFile(sorted);
-    return chosen.length > 0 ? chosen : sorted;
+    // The files listed for the mutated file first: its own tests are the likeliest to kill it, and the run stops there.
+    const listed = new Set(this.listedForMutatedFile(chosen));
+    return (chosen.length > 0 ? chosen : sorted).sort((a, b) => Number(listed.has(b)) - Number(listed.has(a)));
   }
 
   /** The files holding a test the pattern names; a file the initial run did not see is kept. */

@@ -1,0 +1,22 @@
+/**
+ * Jest's test runner for the mutation runs (stryker.config.mjs): the usual one, file by file, stopping before the next
+ * file once a test has failed under a mutant (mutation-environment.cjs sets the flag). Loading a test file with what
+ * it imports costs a second or more, and one failure is all Stryker needs to count the mutant killed. Files not run
+ * report nothing, as if they were never chosen.
+ */
+const TestRunner = require('jest-runner').default;
+
+const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
+const FAILED = Symbol.for('payments.mutation.testFailed');
+
+class MutationTestRunner extends TestRunner {
+  async runTests(tests, watcher, options) {
+    if (process.env[ACTIVE_MUTANT] === undefined || !options.serial) return super.runTests(tests, watcher, options);
+    for (const test of tests) {
+      if (globalThis[FAILED]) return;
+      await super.runTests([test], watcher, options);
+    }
+  }
+}
+
+module.exports = MutationTestRunner;
