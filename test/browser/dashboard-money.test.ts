@@ -38,6 +38,14 @@ const cents = (text: string) => {
   return (match[1] ? -1 : 1) * (Number(match[2]) * 100 + Number(match[3]));
 };
 
+/** The re-authentication dialog (deleting or creating a shop, payout account): the password, then Confirm. */
+async function confirmInDialog(page: Page) {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await dialog.getByLabel('Current password').fill(STRONG_PASSWORD);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 async function shoot(page: Page, name: string) {
   if (!SHOTS) return;
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -246,9 +254,11 @@ test('a seller walks the money screens: partial refund then the rest, withdrawal
   await nav(page, 'Developers');
   await page.getByLabel('Type the shop name to confirm').fill('Lighthouse Books');
   await page.getByRole('button', { name: 'Delete shop' }).click();
+  await confirmInDialog(page);
   await page.getByText('Shop deleted. Its API key no longer works.').waitFor();
   await page.getByLabel('Shop name').fill('Lighthouse Books Two');
   await page.getByRole('button', { name: 'Create a new shop' }).click();
+  await confirmInDialog(page);
   const newKey = await page.getByLabel('API key').inputValue();
   await page.getByRole('link', { name: 'I have stored them: continue' }).click();
   const fresh = await paid(newKey, 2_500, { customer_email: 'erin@example.com' });

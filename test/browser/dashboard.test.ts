@@ -85,7 +85,7 @@ async function signUp(shopName = 'Harbour Books'): Promise<Seller> {
   return { context, page, email, shopName, apiKey, offSite, problems };
 }
 
-/** The re-authentication dialog a sensitive change opens (payout account, webhook URL and secret): the password, then Confirm. */
+/** The re-authentication dialog a sensitive change opens (payout account, webhook URL and secret, deleting or creating a shop): the password, then Confirm. */
 async function confirmWithPassword(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
   await dialog.getByLabel('Current password').fill(STRONG_PASSWORD);
@@ -246,6 +246,7 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   expect((await sellerClient(service.url, seller.apiKey).list()).status).toBe(200);
   await page.getByLabel('Type the shop name to confirm').fill(seller.shopName);
   await page.getByRole('button', { name: 'Delete shop' }).click();
+  await confirmWithPassword(page);
   await page.getByText('Shop deleted. Its API key no longer works.').waitFor();
   const refused = await sellerClient(service.url, seller.apiKey).list();
   expect(refused.status).toBe(401);
@@ -254,6 +255,7 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   // A new shop: a new key, shown once, that works.
   await page.getByLabel('Shop name').fill('Harbour Books Two');
   await page.getByRole('button', { name: 'Create a new shop' }).click();
+  await confirmWithPassword(page);
   const newKey = await page.getByLabel('API key').inputValue();
   expect(newKey).not.toBe(seller.apiKey);
   expect((await sellerClient(service.url, newKey).create({ amount: 1000, currency: 'usd', return_url: 'https://shop.example.test/r' })).status).toBe(200);

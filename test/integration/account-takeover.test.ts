@@ -100,7 +100,7 @@ describe('an address squatted before its owner verified it', () => {
 
     // A new shop (the spec's way to a new key, shown once): it works, and the attacker hears of nothing.
     const heardBefore = attackerHook.received.length;
-    const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'The Real Shop' }, sessionOf(browser));
+    const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'The Real Shop', currentPassword: VICTIM_PASSWORD }, sessionOf(browser));
     expect(code(created)).toBeNull();
     await paidPayment(created.body.data.createMyShop.apiKey);
     const developers = await dashboard(service.url, 'Developers', {}, sessionOf(browser));

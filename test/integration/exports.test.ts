@@ -71,8 +71,8 @@ beforeAll(async () => {
   await finance.ok('mutation ($id: ID!) { approveRefund(id: $id) { id } }', { id: requestRefund.id });
   for (let i = 0; i < 50 && (await sql<{ status: string }>('select "status" from "refunds" where "id" = ?', [requestRefund.id]))[0].status !== 'refunded'; i++) await new Promise((r) => setTimeout(r, 100));
   // The key replaced: the history goes on in a new shop.
-  await dashboard(service.url, 'DeleteMyShop', { shopName: 'Dashboard Shop' }, seller.session);
-  const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'Second Shop' }, seller.session);
+  await dashboard(service.url, 'DeleteMyShop', { shopName: 'Dashboard Shop', currentPassword: seller.password }, seller.session);
+  const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'Second Shop', currentPassword: seller.password }, seller.session);
   const newShop = await pay(created.body.data.createMyShop.apiKey, 5000, { customer_email: 'dan@example.com' });
   ids = { hostile, failed, refunded, newShop, crName };
   // A withdrawal: verified address, payout account, then the request.

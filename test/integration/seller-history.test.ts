@@ -46,12 +46,12 @@ describe('a seller who deleted the shop and created a new one', () => {
     oldPendingRefund = await pay(seller.apiKey, 3_000);
     // A refund request still open when the shop goes.
     await ok('RequestRefund', { paymentId: oldPendingRefund, reason: 'customer changed their mind', amount: 1000 }, seller.session);
-    await ok('DeleteMyShop', { shopName: 'Dashboard Shop' }, seller.session);
+    await ok('DeleteMyShop', { shopName: 'Dashboard Shop', currentPassword: seller.password }, seller.session);
     // Between the shops: no live shop, the history is still read.
     const between = await ok('Overview', {}, seller.session);
     expect(between.currentSeller.shop).toBeNull();
     expect(between.searchPayments.pagination.total).toBe(3);
-    const created = await ok('CreateMyShop', { shopName: 'Dashboard Shop Two' }, seller.session);
+    const created = await ok('CreateMyShop', { shopName: 'Dashboard Shop Two', currentPassword: seller.password }, seller.session);
     newKey = created.createMyShop.apiKey;
     newPaid = await pay(newKey, 5_000, { customer_email: 'carol@shop.test', metadata: { size: 'Größe "XL"', city: 'Zürich' } });
   });

@@ -87,8 +87,9 @@ const WALK: Attempt[] = [
   ['disableTwoFactor', op('DisableTwoFactor', (s) => ({ password: s.password, code: nextCode(s.totpSecret) }))],
   ['beginTwoFactor', op('BeginTwoFactor', (s) => ({ password: s.password }))],
   ['changePassword', op('ChangePassword', (s) => ({ currentPassword: s.password, newPassword: NEW_PASSWORD }))],
-  ['deleteMyShop', op('DeleteMyShop', () => ({ shopName: 'Standing Shop' }))],
-  ['createMyShop', op('CreateMyShop', () => ({ shopName: 'Phoenix Shop' }))],
+  // After changePassword above: the new password is the current one.
+  ['deleteMyShop', op('DeleteMyShop', () => ({ shopName: 'Standing Shop', currentPassword: NEW_PASSWORD }))],
+  ['createMyShop', op('CreateMyShop', () => ({ shopName: 'Phoenix Shop', currentPassword: NEW_PASSWORD }))],
 ];
 /** What a session whose shop an admin deactivated or closed may still run. */
 const ENDING: Attempt[] = [
@@ -261,7 +262,7 @@ describe('an owner admin deletes the shop', () => {
     before = await snapshot(s);
     expect((await dashboard(service.url, 'Account', {}, sessionOf(fresh))).body.data.currentSeller.id).toBe(s.sellerId);
     expect((await dashboard(service.url, 'Me', {}, sessionOf(fresh))).body.data.currentSeller.shop).toBeNull();
-    const refused = await dashboard(service.url, 'CreateMyShop', { shopName: 'Phoenix Shop' }, sessionOf(fresh));
+    const refused = await dashboard(service.url, 'CreateMyShop', { shopName: 'Phoenix Shop', currentPassword: s.password }, sessionOf(fresh));
     expect([code(refused), refused.body.errors[0].message]).toEqual([
       'SHOP_CLOSED_BY_ADMIN',
       'Your shop was closed by our team: you can still read your account, but nothing can be changed and a new shop cannot be opened from the dashboard; contact support',
@@ -280,8 +281,8 @@ describe('an owner admin deletes the shop', () => {
 
 test("the seller's own deletion is not an admin's: the seller may create a new shop, whose key works", async () => {
   const s = await signUpInBrowser(service.url);
-  expect(code(await dashboard(service.url, 'DeleteMyShop', { shopName: 'Standing Shop' }, sessionOf(s.browser)))).toBeNull();
-  const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'Phoenix Shop' }, sessionOf(s.browser));
+  expect(code(await dashboard(service.url, 'DeleteMyShop', { shopName: 'Standing Shop', currentPassword: s.password }, sessionOf(s.browser)))).toBeNull();
+  const created = await dashboard(service.url, 'CreateMyShop', { shopName: 'Phoenix Shop', currentPassword: s.password }, sessionOf(s.browser));
   expect(code(created)).toBeNull();
   expect((await sellerClient(service.url, created.body.data.createMyShop.apiKey).create(VALID_PAYMENT)).status).toBe(200);
   expect((await sql(`select "deleted_by_admin" from "shops" where "id" = ?`, [s.shopId]))[0].deleted_by_admin).toBe(false);
@@ -290,7 +291,7 @@ test("the seller's own deletion is not an admin's: the seller may create a new s
 test('a suspended seller cannot open a shop through the service either (not only through the session check)', async () => {
   const { createShopForExistingSeller } = await import('../../src/modules/identity/shop-admin.service');
   const s = await signUpInBrowser(service.url);
-  expect(code(await dashboard(service.url, 'DeleteMyShop', { shopName: 'Standing Shop' }, sessionOf(s.browser)))).toBeNull();
+  expect(code(await dashboard(service.url, 'DeleteMyShop', { shopName: 'Standing Shop', currentPassword: s.password }, sessionOf(s.browser)))).toBeNull();
   await sql(`update "sellers" set "status" = 'suspended' where "id" = ?`, [s.sellerId]);
   const deps = { credentials: service.services.credentials, checkWebhookUrl: service.services.webhooks.checkUrl, secrets: service.services.accounts.secrets };
   await expect(createShopForExistingSeller(service.em(), null, s.sellerId, { shopName: 'Sneaky' }, deps)).rejects.toMatchObject({ code: 'SELLER_INACTIVE' });

@@ -52,6 +52,16 @@ export const accountMails = {
       'Our team turned two-factor authentication off for your account, as asked, and signed out every session. Sign in with your password, then turn two-factor on again from your account page.',
       'If you did not ask for this, reset your password now and tell us.',
     ], { url: `${baseUrl}/dashboard/account`, label: 'Your account' }),
+  shopDeleted: (baseUrl: string, to: string, shopName: string) =>
+    mail('shop-deleted', to, 'Your shop was deleted', [
+      `Your shop “${shopName}” was just deleted from the dashboard: its API key no longer works.`,
+      'If this was not you, reset your password now and tell us.',
+    ], { url: `${baseUrl}/dashboard/login`, label: 'Sign in' }),
+  apiKeyIssued: (baseUrl: string, to: string, shopName: string) =>
+    mail('api-key-issued', to, 'A new API key was issued', [
+      `A new shop “${shopName}” was created from the dashboard, with a new API key and webhook secret.`,
+      'If this was not you, reset your password now and tell us.',
+    ], { url: `${baseUrl}/dashboard/login`, label: 'Sign in' }),
   twoFactorChanged: (baseUrl: string, to: string, enabled: boolean) =>
     mail('two-factor-changed', to, enabled ? 'Two-factor authentication is on' : 'Two-factor authentication was turned off', [
       enabled ? 'Two-factor authentication was turned on for your account.' : 'Two-factor authentication was turned off for your account.',

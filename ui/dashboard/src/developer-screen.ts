@@ -27,7 +27,7 @@ export const developersScreen: Screen = {
     const me = await run<{ currentSeller: { twoFactorEnabled: boolean; shop: { id: string; name: string; webhookUrl: string | null } | null } }>('Me');
     heading(main, this.title);
     const shop = me.currentSeller.shop;
-    if (!shop) return main.append(newShopSection(main));
+    if (!shop) return main.append(newShopSection(main, me.currentSeller.twoFactorEnabled));
 
     const { webhookDeliveries, liveTestAllowance } = await run<{ webhookDeliveries: { items: Delivery[] }; liveTestAllowance: LiveTestAllowance }>('Developers');
     main.append(
@@ -36,7 +36,7 @@ export const developersScreen: Screen = {
       webhookSection(shop.webhookUrl, me.currentSeller.twoFactorEnabled),
       liveTestSection(liveTestAllowance),
       deliveryLog(webhookDeliveries.items),
-      deleteSection(main, shop.name),
+      deleteSection(main, shop.name, me.currentSeller.twoFactorEnabled),
     );
   },
 };
@@ -187,7 +187,7 @@ function deliveryLog(items: Delivery[]): HTMLElement {
   return section;
 }
 
-function deleteSection(main: HTMLElement, shopName: string): HTMLElement {
+function deleteSection(main: HTMLElement, shopName: string, twoFactor: boolean): HTMLElement {
   const confirm = field('Type the shop name to confirm', { type: 'text', autocomplete: 'off', spellcheck: 'false' }, `Type “${shopName}”. Deleting stops the API key at once; payments, balance and withdrawals stay.`);
   const message = messageArea();
   const form = h('form', { class: 'panel danger', novalidate: true }, confirm.wrap, message.element, h('button', { type: 'submit', class: 'danger-button' }, 'Delete shop'));
@@ -196,10 +196,11 @@ function deleteSection(main: HTMLElement, shopName: string): HTMLElement {
     message.clear();
     if (confirm.control.value.trim() !== shopName) return message.error('The name typed is not the shop name; the shop was not deleted.');
     try {
-      await run('DeleteMyShop', { shopName: confirm.control.value });
+      const deleted = await withReauthentication('Delete the shop', twoFactor, (proof) => run('DeleteMyShop', { shopName: confirm.control.value, ...proof }));
+      if (deleted === null) return;
       main.replaceChildren();
       heading(main, 'Developers');
-      main.append(h('p', { role: 'status', class: 'message' }, 'Shop deleted. Its API key no longer works.'), newShopSection(main));
+      main.append(h('p', { role: 'status', class: 'message' }, 'Shop deleted. Its API key no longer works.'), newShopSection(main, twoFactor));
       (main.querySelector('h1') as HTMLElement).focus();
     } catch (error) {
       message.error((error as Error).message);
@@ -208,7 +209,7 @@ function deleteSection(main: HTMLElement, shopName: string): HTMLElement {
   return h('section', { 'aria-labelledby': 'delete-title' }, h('h2', { id: 'delete-title' }, 'Delete shop'), form);
 }
 
-function newShopSection(main: HTMLElement): HTMLElement {
+function newShopSection(main: HTMLElement, twoFactor: boolean): HTMLElement {
   const name = field('Shop name', { type: 'text', required: true, maxlength: 200, autocomplete: 'organization' });
   const message = messageArea();
   const form = h('form', { class: 'panel narrow', novalidate: true }, name.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Create a new shop'));
@@ -216,7 +217,10 @@ function newShopSection(main: HTMLElement): HTMLElement {
     event.preventDefault();
     message.clear();
     try {
-      const { createMyShop } = await run<{ createMyShop: { apiKey: string; webhookSecret: string; shop: { name: string } } }>('CreateMyShop', { shopName: name.control.value });
+      const answer = await withReauthentication('Create a shop with a new API key', twoFactor, (proof) =>
+        run<{ createMyShop: { apiKey: string; webhookSecret: string; shop: { name: string } } }>('CreateMyShop', { shopName: name.control.value, ...proof }));
+      if (answer === null) return;
+      const { createMyShop } = answer;
       showCredentials(main, `New shop: ${createMyShop.shop.name}`, createMyShop.apiKey, createMyShop.webhookSecret, '/dashboard/developers');
     } catch (error) {
       message.error((error as Error).message);
