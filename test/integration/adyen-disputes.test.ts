@@ -174,6 +174,17 @@ describe('the same money never goes back twice', () => {
     expect(await ourViolations()).toEqual([]);
   });
 
+  test('while a chargeback stands the payment shows nothing refundable; once reversed, its whole amount again', async () => {
+    const { id, dispute } = await paidPayment();
+    const support = await adminClient(service, AdminRole.SUPPORT);
+    const refundable = async () => (await support.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { refundableAmount } } }`, { id })).searchPayments.items[0].refundableAmount;
+    expect(await refundable()).toBe(AMOUNT);
+    await notifyAndApply('CHARGEBACK', dispute);
+    expect(await refundable()).toBe(0);
+    await notifyAndApply('CHARGEBACK_REVERSED', dispute);
+    expect(await refundable()).toBe(AMOUNT);
+  });
+
   test('a refund approved before the chargeback is not sent once the chargeback stands', async () => {
     const { id, dispute } = await paidPayment();
     await notifyAndApply('CHARGEBACK', dispute);

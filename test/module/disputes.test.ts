@@ -10,6 +10,8 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { claimForCard } from '../../src/modules/checkout/card-claim';
+import { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from '../../src/modules/payments/payment-export';
+import type { CsvCell } from '../../src/shared/csv';
 import { approveRefund, executeRefund, requestRefund, reverseRefund, settleNotifiedRefund } from '../../src/modules/refunds/refund.service';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import type { CardProcessor } from '../../src/platform/processor/card-processor';
@@ -403,6 +405,21 @@ describe('the same money never leaves the seller twice', () => {
     expect((await disputeOf(paymentId))!.sellerShare).toBe(8000);
     expect(await balanceOf(shop)).toBe(-1200);
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test("the payments export's net is what the ledger left the seller: a chargeback counts", async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-export-net');
+    const netInExport = async () => {
+      const rows: CsvCell[][] = [];
+      await eachPaymentExportPage(db.em(), shop.seller.id, {}, async (page) => void rows.push(...page));
+      const net = PAYMENT_EXPORT_COLUMNS.indexOf('net');
+      return rows.find((row) => row[0] === paymentId)![net];
+    };
+    expect(await netInExport()).toBe('42.50');
+    await notice('chargeBack');
+    expect(await netInExport()).toBe('-7.50');
+    await notice('reverse');
+    expect(await netInExport()).toBe('42.50');
   });
 
   test('while a chargeback stands no refund may be requested; once it is reversed one may', async () => {

@@ -4,6 +4,7 @@ export { balanceFigures } from './balance-checkpoints';
 export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement } from './balance-lines';
 export { paymentFee } from './fee';
 export { checkLedger } from './ledger-invariants';
+export { selectSellerNetByPayment as sellerNetByPayment } from './ledger-store';
 export { watchLedger } from './ledger-watch';
 export {
   bookDisputePosition,

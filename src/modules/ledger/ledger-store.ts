@@ -13,6 +13,16 @@ export async function selectDisputeBooked(tx: EntityManager, disputeId: string):
   return { seller: Number(row.seller), platform: Number(row.platform), customer: Number(row.customer) };
 }
 
+/** What each payment left on its seller's balance: the sum of its seller lines (credit, fee, refunds and their undoing, disputes). */
+export async function selectSellerNetByPayment(em: EntityManager, paymentIds: string[]): Promise<Map<string, number>> {
+  const rows = await em.execute<{ payment_id: string; net: string }[]>(
+    `select "payment_id", sum("amount") as net from "ledger_entries"
+      where "payment_id" = any(array[?]::text[]) and "account" = 'seller_balance' group by "payment_id"`,
+    [paymentIds],
+  );
+  return new Map(rows.map((row) => [row.payment_id, Number(row.net)]));
+}
+
 // check-ledger's SQL: the snapshot it reads in and the statements it runs there. Every function takes the check's
 // transaction, so all of them read the same snapshot.
 

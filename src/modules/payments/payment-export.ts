@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { paymentFee } from '../ledger';
+import { paymentFee, sellerNetByPayment } from '../ledger';
 import { dollars, isoTime, type CsvCell } from '../../shared/csv';
 import { paymentFilterSql, type PaymentFilterSql, type PaymentSearch } from './payment-search';
 import { paymentExportPages, refundedByPayment, selectSellerShops } from './payment-search-store';
@@ -15,8 +15,8 @@ const CHARGED: readonly string[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUN
 /**
  * Every payment of the seller's shops (past and present) that the search selects, newest first, as CSV rows
  * (PAYMENT_EXPORT_COLUMNS; amounts in dollars), handed to `write` one keyset page of EXPORT_PAGE_ROWS at a time.
- * Fee and net are those of a charged payment (empty for a pending or failed one); net is what the seller kept
- * after the fee and the refunds carried out.
+ * Fee and net are those of a charged payment (empty for a pending or failed one); net is what the seller kept, as
+ * the ledger has it: the amount less the fee, the refunds carried out and the chargebacks the seller bears.
  */
 export async function eachPaymentExportPage(em: EntityManager, sellerId: string, search: PaymentSearch, write: (rows: CsvCell[][]) => Promise<void>): Promise<void> {
   const shops = await selectSellerShops(em, sellerId);
@@ -25,7 +25,8 @@ export async function eachPaymentExportPage(em: EntityManager, sellerId: string,
   if (scope.length === 0) return;
   const shopOf = new Map(shops.map((s) => [s.id, s]));
   for await (const rows of paymentExportPages(em, exportFilters(scope.map((s) => s.id), search))) {
-    const refunded = await refundedByPayment(em, rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const [refunded, net] = await Promise.all([refundedByPayment(em, ids), sellerNetByPayment(em, ids)]);
     await write(rows.map((p) => {
       const shop = shopOf.get(p.shopId)!;
       const charged = CHARGED.includes(p.status);
@@ -34,7 +35,7 @@ export async function eachPaymentExportPage(em: EntityManager, sellerId: string,
       const fee = paymentFee({ amount, test: p.test });
       return [
         p.id, isoTime(p.createdAt), isoTime(p.completedAt), p.status, p.currency, dollars(amount),
-        charged ? dollars(fee) : '', dollars(back), charged ? dollars(amount - fee - back) : '',
+        charged ? dollars(fee) : '', dollars(back), charged ? dollars(net.get(p.id) ?? 0) : '',
         p.customerEmail, p.customerName, JSON.stringify(p.metadata ?? {}), shop.id, shop.name, shop.deletedAt ? 'yes' : 'no',
       ];
     }));

@@ -19,9 +19,12 @@ export class PaymentRefundsResolver {
   }
 
   @Authorized('SESSION', 'ADMIN')
-  @FieldResolver(() => SafeIntResolver, { description: 'Integer cents a new refund request may still ask for (0 unless completed; open requests count).' })
+  @FieldResolver(() => SafeIntResolver, { description: 'Integer cents a new refund request may still ask for (0 unless completed, and while a chargeback stands; open requests count).' })
   async refundableAmount(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<number> {
     if (payment.status !== PaymentStatus.COMPLETED) return 0;
-    return refundableRemaining(payment.amount, await context.loaders.refundsOfPayment.load(payment.id));
+    const remaining = refundableRemaining(payment.amount, await context.loaders.refundsOfPayment.load(payment.id));
+    // The cardholder has the money back already: no refund may be requested while the chargeback stands.
+    if (remaining > 0 && (await context.services.refunds.chargebackStands(context.em, payment.id))) return 0;
+    return remaining;
   }
 }
