@@ -150,9 +150,19 @@ describe('what a shop or customer typed never reaches a header', () => {
     expect(header(mail, 'from')).toHaveLength(1);
     expect(header(mail, 'subject')).toHaveLength(1);
     // The name is there, as words, in one header: its line break became a space.
-    expect(mail.parsed.from?.value[0]).toEqual({ name: 'Evil Shop Bcc: x@evil.test via Payments', address: 'no-reply@pay.example.test' });
+    expect(mail.parsed.from?.value[0]).toEqual({ name: 'Evil Shop Bcc: via Payments', address: 'no-reply@pay.example.test' });
     expect(mail.parsed.subject).toBe('Your receipt from Evil Shop Bcc: x@evil.test');
     expect(smtp.received.filter((m) => m.envelopeTo.some((a) => a.endsWith('@evil.test')))).toEqual([]);
+  });
+
+  test('a shop name that passes for another sender or turns text around shows as plain words: no quoted address, no bidirectional control', async () => {
+    const shop = await service.createShop({ shopName: 'PayPal Security" <security@paypal.com>\u202e moc.lapyap' });
+    const customer = newCustomer();
+    await paid(shop.apiKey, { customer_email: customer });
+    const [mail] = await smtp.waitFor((m) => m.envelopeTo.includes(customer));
+    expect(mail.parsed.from?.value).toEqual([{ name: 'PayPal Security moc.lapyap via Payments', address: 'no-reply@pay.example.test' }]);
+    expect(mail.parsed.subject).toBe('Your receipt from PayPal Security" <security@paypal.com> moc.lapyap');
+    expect(`${mail.parsed.subject}${mail.parsed.from?.text}`).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
   });
 
   test('other control characters and line separators in a shop name are encoded away too', async () => {

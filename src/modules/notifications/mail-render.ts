@@ -6,7 +6,7 @@ import { StartupError } from '../../shared/startup-error';
 import { isMailKind, isSellerNotice, type MailKind } from './mail-kinds';
 import { receiptMail, refundNoticeMail, refundRequestedMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
 import { isTrackingTokenShape, trackingPath } from './refund-link';
-import { headerText, mailableAddress } from './mail-text';
+import { headerText, mailableAddress, shopDisplayName } from './mail-text';
 import { refundReviewDueMail } from './admin-notices';
 import { mailPaymentFacts, mailRefundFacts, shopNameOf, type MailPaymentFacts } from './mail-facts-store';
 import { outboxMailOf, type OutboxMail, type OutboxRow } from './mail-store';
@@ -67,7 +67,7 @@ async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxM
   if (kind === 'receipt' || kind === 'refund-notice' || kind === 'refund-requested') {
     const facts = receiptFacts(identity, await paymentFacts(em, row.paymentId));
     // Sent in the shop's name: "Corner Bakery via Payments"; answers go to the seller's support address.
-    const fromName = `${headerText(facts.shopName, 80)} via ${identity.serviceName}`;
+    const fromName = `${shopDisplayName(facts.shopName)} via ${identity.serviceName}`;
     if (kind === 'receipt') return { content: receiptMail(facts), fromName, replyTo: facts.supportEmail };
     const refund = await mailRefundFacts(em, row.subjectId, row.paymentId);
     if (!refund) throw new UnrenderableMail(`no refund ${row.subjectId}`);

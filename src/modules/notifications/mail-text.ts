@@ -31,6 +31,18 @@ export function brandName(brand: string | null): string | null {
 
 /** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: none may reach a header. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/** Bidirectional controls (U+202E turns `gpj.exe` into `exe.jpg`), zero-width and other invisible format characters. */
+const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u3164\uffa0]/gu;
+/** What could pass for an address inside a display name: quotes, angle brackets, `someone@somewhere`. */
+const ADDRESS_LOOK_ALIKE = /\S*@\S*|["<>\uff02\uff1c\uff1e\u2039\u203a\u00ab\u00bb]/g;
+
+/**
+ * A shop's name as the display name of a From header: header text without anything that could pass for an address,
+ * so `PayPal Security" <security@paypal.com>` shows as `PayPal Security`, never as another sender.
+ */
+export function shopDisplayName(name: string | null | undefined): string {
+  return headerText(headerText(name, 200).replace(ADDRESS_LOOK_ALIKE, ' '), 80) || 'A shop';
+}
 
 /**
  * Text bound for a header (a display name, a subject): every control character, CR and LF first, becomes a space,
@@ -38,7 +50,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
  * display names; this makes sure nothing can end a header line whatever the encoder does.
  */
 export function headerText(text: string | null | undefined, max = 120): string {
-  const clean = String(text ?? '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  const clean = String(text ?? '').replace(INVISIBLE, '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
   const chars = [...clean];
   return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : clean;
 }
