@@ -23,11 +23,15 @@ interface RefundFacts {
 
 /**
  * The customer is told the shop asked for a refund, with the link to follow it (`trackingToken`, kept in the mail's
- * params like the rest of what the mail says), when the payment has `customer_email`.
+ * params like the rest of what the mail says), when the payment has `customer_email`: once per payment, however
+ * many requests follow (a flood of one-cent requests must not become a flood of mails to someone else's address);
+ * each refund carried out still sends its notice.
  */
 export async function queueRefundRequestedMail(tx: EntityManager, refund: RefundFacts, trackingToken: string): Promise<boolean> {
   const { payment } = refund;
   if (!payment.customerEmail || !payment.shop?.seller) return false;
+  const told = await tx.execute(`select 1 from "mail_outbox" where "kind" = 'refund-requested' and "payment_id" = ? limit 1`, [payment.id]);
+  if (told.length > 0) return false;
   return queueCustomerMail(tx, { kind: 'refund-requested', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
 }
 
