@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import { CATALOGUES, catalogueOf } from '../../src/shared/customer-language/catalogues';
+import { CATALOGUES, type MessageKey } from '../../src/shared/customer-language/catalogues';
 import { formatDate, formatMoney, formatTime } from '../../src/shared/customer-language/formats';
 import { LANGUAGES, languageFromAcceptLanguage, PSEUDO_LANGUAGE } from '../../src/shared/customer-language/languages';
 import { translator } from '../../src/shared/customer-language/messages';
@@ -55,7 +55,7 @@ describe('the catalogues', () => {
         const [name, kind] = arg.split(':');
         return [name, kind === 'plural' ? 2 : kind === 'select' ? 'no' : 'x'];
       }));
-      expect(t(key as keyof typeof english, values)).not.toBe('');
+      expect(t(key as MessageKey, values)).not.toBe('');
     }
   });
 
@@ -122,7 +122,7 @@ const REFUND = { refundId: 'ref_abcdefghijklmnopqrstuvwx', refundAmount: 1250, t
 function mailData(): string[] {
   const dates = [at(1), at(2), at(3)].flatMap((date) => [formatDate('en-XA', date), formatTime('en-XA', date)]);
   return [
-    ...Object.values(FACTS).filter((v): v is string => typeof v === 'string'),
+    ...Object.values(FACTS as Record<string, unknown>).filter((v): v is string => typeof v === 'string'),
     ...Object.values(REFUND),
     'Visa',
     receiptNumber(FACTS.paymentId, FACTS.completedAt),
