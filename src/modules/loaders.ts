@@ -4,7 +4,7 @@ import { Admin } from './admins';
 import { AuditEntry } from './audit';
 import { LedgerEntry, balanceFigures, type BalanceFigures } from './ledger';
 import { Payment } from './payments';
-import { Refund } from './refunds';
+import { Refund, refundsHeld } from './refunds';
 import { Seller, Shop } from './identity';
 import { WebhookDelivery } from './webhooks';
 import type { Cents } from '../shared/cents';
@@ -15,6 +15,7 @@ export interface BalanceSummary extends BalanceFigures {
   sellerId: string;
   pendingWithdrawals: Cents;
   paidOut: Cents;
+  refundsHeld: Cents;
 }
 
 /**
@@ -81,8 +82,10 @@ export function createLoaders(em: EntityManager): Loaders {
       ),
     ),
     balanceOfSeller: new DataLoader(async (sellerIds) => {
-      const [figures, withdrawals] = await Promise.all([balanceFigures(em, sellerIds), withdrawalTotals(em, sellerIds)]);
-      return sellerIds.map((id) => ({ sellerId: id, ...figures.get(id)!, pendingWithdrawals: withdrawals.get(id)!.pending, paidOut: withdrawals.get(id)!.paid }));
+      const [figures, withdrawals, held] = await Promise.all([balanceFigures(em, sellerIds), withdrawalTotals(em, sellerIds), refundsHeld(em, sellerIds)]);
+      return sellerIds.map((id) => ({
+        sellerId: id, ...figures.get(id)!, pendingWithdrawals: withdrawals.get(id)!.pending, paidOut: withdrawals.get(id)!.paid, refundsHeld: held.get(id)!,
+      }));
     }),
   };
 }

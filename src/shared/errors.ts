@@ -217,6 +217,11 @@ const catalogue = {
     status: 400,
     message: 'Withdrawals are refused while the balance is negative',
   },
+  WITHDRAWAL_PAYOUT_NOT_COVERED: {
+    status: 409,
+    message: (available: bigint) =>
+      `This withdrawal cannot be marked paid while the seller's balance after approved refunds is negative (${available} cents): the money it held is owed to cardholders. Give an override reason only if the transfer has already left`,
+  },
   WITHDRAWAL_NOT_COVERED: {
     status: 409,
     message: (available: bigint) =>

@@ -98,13 +98,15 @@ test('a withdrawal no longer requested answers its state, whatever the balance',
   expect((await finance.run(APPROVE, { id: 'wd_nope' })).errors?.[0].extensions?.code).toBe('WITHDRAWAL_NOT_FOUND');
 });
 
-test('marking an approved withdrawal paid is not held back by the balance (the approval decided it)', async () => {
+test('an approved withdrawal is not marked paid while a refund since has taken the balance below zero, unless finance overrides with a reason', async () => {
   const { shop, paymentId } = await completedPayment(service, 10_000);
   const withdrawalId = (await support.ok(REQUEST, { amount: 8000, shopId: shop.shop.id })).requestWithdrawal.id;
   await finance.ok(APPROVE, { id: withdrawalId });
   const refundId = (await support.ok(REFUND, { p: paymentId, amount: 2000 })).requestRefund.id;
   await financeB.ok(APPROVE_REFUND, { id: refundId });
   await eventually(async () => (await sellerBalance(service.em(), shop.seller.id)) === -1500n, 15_000, 'the refund to be booked');
-  const paid = await finance.ok(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRF-991") { status } }`, { id: withdrawalId });
+  const refused = await finance.run(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRF-991") { status } }`, { id: withdrawalId });
+  expect(refused.errors?.[0].extensions).toEqual({ code: 'WITHDRAWAL_PAYOUT_NOT_COVERED', status: 409 });
+  const paid = await finance.ok(`mutation ($id: ID!) { markWithdrawalPaid(id: $id, reference: "TRF-991", overrideReason: "The transfer left before the refund") { status } }`, { id: withdrawalId });
   expect(paid.markWithdrawalPaid.status).toBe('PAID');
 });

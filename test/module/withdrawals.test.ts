@@ -8,7 +8,7 @@ import { approveRefund, executeRefund, requestRefund } from '../../src/modules/r
 import { createLogger } from '../../src/shared/logger';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
-import { approveWithdrawal, rejectWithdrawal, requestWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
+import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
 import { refusedWith } from '../support/domain-errors';
 import { useModuleDatabase } from '../support/module-database';
 
@@ -102,4 +102,36 @@ test('a request above the available balance, or while it is negative, is refused
   // Rejecting the uncovered withdrawal gives its held amount back to the balance.
   expect((await rejectWithdrawal(db.em(), approver, held.id, 'Balance went negative')).status).toBe(WithdrawalStatus.REJECTED);
   expect(await balanceOf(shop)).toBe(700n);
+});
+
+describe('money held once: an approved refund holds its amount until it is carried out or fails', () => {
+  test('a withdrawal may not take what an approved refund not yet carried out holds', async () => {
+    const shop = await db.newShop('withdrawal-refund-hold');
+    const paymentId = await db.completedPayment(shop, 10_000);
+    const refund = await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 3000);
+    // Requested only: nothing held yet (it may be rejected).
+    expect((await refusedWith(requestWithdrawal(db.em(), shop.shop.id, 8600, requester))).code).toBe('WITHDRAWAL_EXCEEDS_BALANCE');
+    await approveRefund(db.em(), chargebackStands, approver, refund.id);
+    const refused = await refusedWith(requestWithdrawal(db.em(), shop.shop.id, 8500, requester));
+    expect(refused.code).toBe('WITHDRAWAL_EXCEEDS_BALANCE');
+    expect(refused.message).toContain('5500 cents');
+    expect((await requestWithdrawal(db.em(), shop.shop.id, 5500, requester)).amount).toBe(5500);
+  });
+
+  test('a payout is not marked paid while the balance after refund holds is negative, unless finance overrides with a reason (audited)', async () => {
+    const shop = await db.newShop('withdrawal-payout-covered');
+    const paymentId = await db.completedPayment(shop, 10_000);
+    const withdrawal = await requestWithdrawal(db.em(), shop.shop.id, 8500, requester);
+    await approveWithdrawal(db.em(), approver, withdrawal.id);
+    const refund = await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 1000);
+    await approveRefund(db.em(), chargebackStands, approver, refund.id);
+    const refused = await refusedWith(markWithdrawalPaid(db.em(), approver, withdrawal.id, 'TRF-1'));
+    expect(refused.code).toBe('WITHDRAWAL_PAYOUT_NOT_COVERED');
+    expect(refused.message).toContain('(-1000 cents)');
+    expect((await stored(withdrawal.id)).status).toBe(WithdrawalStatus.APPROVED);
+    const paid = await markWithdrawalPaid(db.em(), approver, withdrawal.id, 'TRF-1', 'The transfer left before the refund was approved');
+    expect(paid.status).toBe(WithdrawalStatus.PAID);
+    const [entry] = await db.em().find(AuditEntry, { targetId: withdrawal.id, action: 'withdrawal.paid' });
+    expect(entry.reason).toBe('The transfer left before the refund was approved');
+  });
 });

@@ -19,8 +19,11 @@ export class Balance implements BalanceSummary {
   @Field(() => ID)
   sellerId!: string;
 
-  @Field(() => BigIntResolver, { description: 'What may be withdrawn now (pending withdrawals are already held out of it). May be negative after refunds.' })
+  @Field(() => BigIntResolver, { description: 'What the ledger holds for the seller now (pending withdrawals are already held out of it). May be negative after refunds.' })
   available!: Cents;
+
+  @Field(() => BigIntResolver, { description: 'Approved refunds not yet carried out: promised to cardholders, so a withdrawal may take at most available less this.' })
+  refundsHeld!: Cents;
 
   @Field(() => BigIntResolver, { description: 'Requested or approved withdrawals, held until paid or rejected.' })
   pendingWithdrawals!: Cents;

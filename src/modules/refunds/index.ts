@@ -4,7 +4,7 @@ export { refundableRemaining } from './refund-rules';
 // Files that load other modules
 export { Refund, RefundStatus } from './refund.entity';
 export { startRefundJobs } from './refund-jobs';
-export { refundQueueDepth } from './refund-store';
+export { refundQueueDepth, selectRefundsHeld as refundsHeld } from './refund-store';
 export { reverseRefund, settleLookedUpRefund, settleNotifiedRefund } from './refund.service';
 export { PaymentRefundsResolver } from './payment-refunds.resolver';
 export { RefundResolver } from './refund.resolver';

@@ -181,3 +181,19 @@ export async function refundQueueDepth(em: EntityManager): Promise<RefundQueueDe
   );
   return { approved: Number(row.approved), needingAttention: Number(row.needing_attention), nearReviewDeadline: Number(row.near_review_deadline) };
 }
+
+/**
+ * What each seller's approved refunds hold (docs/dashboard.md, "Balance"): refunds approved or being sent, not yet carried
+ * out nor failed. That money is promised to the cardholder: withdrawals cannot take it meanwhile.
+ */
+export async function selectRefundsHeld(em: EntityManager, sellerIds: readonly string[]): Promise<Map<string, bigint>> {
+  const rows = await em.execute<{ seller_id: string; held: string }[]>(
+    `select s."seller_id", coalesce(sum(r."amount"), 0) as held from "refunds" r
+       join "payments" p on p."id" = r."payment_id" join "shops" s on s."id" = p."shop_id"
+      where s."seller_id" = any(array[?]::text[]) and r."status" in (${sqlList([RefundStatus.APPROVED, RefundStatus.PROCESSING])}) group by s."seller_id"`,
+    [[...sellerIds]],
+  );
+  const held = new Map(sellerIds.map((id) => [id, 0n]));
+  for (const row of rows) held.set(row.seller_id, BigInt(row.held));
+  return held;
+}

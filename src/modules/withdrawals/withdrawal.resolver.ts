@@ -43,10 +43,17 @@ export class WithdrawalResolver {
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => Withdrawal, { description: 'APPROVED -> PAID, with the bank transfer reference.' })
-  async markWithdrawalPaid(@Arg('id', () => ID) id: string, @Arg('reference', () => String) reference: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+  @Mutation(() => Withdrawal, {
+    description: "APPROVED -> PAID, with the bank transfer reference. Refused while the seller's balance after approved refunds is negative, unless overrideReason says why (audited).",
+  })
+  async markWithdrawalPaid(
+    @Arg('id', () => ID) id: string,
+    @Arg('reference', () => String) reference: string,
+    @Arg('overrideReason', () => String, { nullable: true, description: 'Why the payout stands although the balance after refund holds is negative (the transfer had already left).' }) overrideReason: string | null,
+    @Ctx() context: GraphQLContext,
+  ): Promise<Withdrawal> {
     const admin = currentAdmin(context);
-    const withdrawal = await markWithdrawalPaid(context.em, admin, id, reference);
+    const withdrawal = await markWithdrawalPaid(context.em, admin, id, reference, overrideReason ?? null);
     context.services.logger.info({ requestId: context.requestId, withdrawalId: id, adminId: admin.id }, 'withdrawal paid');
     return withdrawal;
   }

@@ -14,6 +14,7 @@ import { withdrawalPayload } from './withdrawal-payload';
 import { lockSeller, lockSellerForWithdrawal, withdrawalForApproval, withdrawalSumsBySeller } from './withdrawal-store';
 import { emit, type WithdrawalEventType } from '../webhooks';
 import { noticeWithdrawal } from '../notifications';
+import { refundsHeld } from '../refunds';
 import type { Page } from '../../shared/pagination';
 import type { ListOrder } from '../../shared/list-order';
 import { WITHDRAWAL_MINIMUM_CENTS, PAYOUT_REFERENCE_MAX_LENGTH } from '../../shared/limits';
@@ -44,7 +45,7 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
     const sellerId = shop.seller.id;
     const { emailVerified, payoutAccountSet } = await lockSellerForWithdrawal(tx, sellerId);
     if (!emailVerified) throw domainError('EMAIL_NOT_VERIFIED');
-    checkAgainstBalance(cents, await sellerBalance(tx, sellerId));
+    checkAgainstBalance(cents, await balanceAfterRefundHolds(tx, sellerId));
     // From the dashboard, the money must have somewhere to go (docs/dashboard.md, "Withdrawals"); checked after the
     // balance rules, under the same lock as the payout account's change.
     if (options.payoutAccountRequired && !payoutAccountSet) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
@@ -71,7 +72,7 @@ export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): 
     const row = await withdrawalForApproval(tx, id);
     if (row && row.status === WithdrawalStatus.REQUESTED && row.requestedById !== admin.id) {
       await lockSeller(tx, row.sellerId);
-      checkCovered(await sellerBalance(tx, row.sellerId));
+      checkCovered(await balanceAfterRefundHolds(tx, row.sellerId));
     }
     return moveWithdrawal(tx, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
   });
@@ -90,11 +91,33 @@ export function rejectWithdrawal(em: EntityManager, admin: Admin, id: string, re
   );
 }
 
-/** The bank transfer went out: the held money leaves withdrawals_payable for payouts. */
-export function markWithdrawalPaid(em: EntityManager, admin: Admin, id: string, reference: string): Promise<Withdrawal> {
+/**
+ * The seller's balance less what its approved refunds hold: money promised to cardholders, which a withdrawal may not
+ * take meanwhile (the ledger books a refund when the acquirer carries it out).
+ */
+async function balanceAfterRefundHolds(tx: EntityManager, sellerId: string): Promise<Cents> {
+  const [balance, held] = await Promise.all([sellerBalance(tx, sellerId), refundsHeld(tx, [sellerId])]);
+  return balance - (held.get(sellerId) ?? 0n);
+}
+
+/**
+ * The bank transfer went out: the held money leaves withdrawals_payable for payouts. Refused while the seller's balance
+ * after refund holds is negative (a refund or chargeback since approval took the money the withdrawal held), unless
+ * finance overrides with a reason (the transfer had already left), which the audit entry keeps.
+ */
+export function markWithdrawalPaid(em: EntityManager, admin: Admin, id: string, reference: string, overrideReason: string | null = null): Promise<Withdrawal> {
   const text = reference?.trim() ?? '';
   if (text === '' || text.length > PAYOUT_REFERENCE_MAX_LENGTH) throw domainError('PAYOUT_REFERENCE_REQUIRED');
-  return moveWithdrawal(em, admin, id, 'pay', { paidAt: new Date(), payoutReference: text }, null, (tx, w) => bookPayout(tx, w));
+  const override = overrideReason === null ? null : validReason(overrideReason);
+  return em.transactional(async (tx) => {
+    const row = await withdrawalForApproval(tx, id);
+    if (row && row.status === WithdrawalStatus.APPROVED && !override) {
+      await lockSeller(tx, row.sellerId);
+      const available = await balanceAfterRefundHolds(tx, row.sellerId);
+      if (available < 0n) throw domainError('WITHDRAWAL_PAYOUT_NOT_COVERED', available);
+    }
+    return moveWithdrawal(tx, admin, id, 'pay', { paidAt: new Date(), payoutReference: text }, override, (t, w) => bookPayout(t, w));
+  });
 }
 
 /**
