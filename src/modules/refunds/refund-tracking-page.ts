@@ -139,9 +139,6 @@ function document(stylesheet: string | null, language: PageLanguage, title: stri
 
 type Key = Parameters<Translator['t']>[0];
 
-/** An amount kept left to right inside a right-to-left page. */
-const ltr = (language: PageLanguage, html: string) => (directionOf(language) === 'rtl' ? `<bdi dir="ltr">${html}</bdi>` : html);
-
 function messagePage(stylesheet: string | null, { language, t }: Translator, heading: Key, text: Key): string {
   return document(stylesheet, language, t(heading), `<h1>${e(t(heading))}</h1>\n<p>${e(t(text))}</p>`);
 }
@@ -182,7 +179,7 @@ export function refundPage(stylesheet: string | null, refund: TrackedRefund, lan
   const main = [
     `<h1><span class="eyebrow">${e(t('refund.from'))}</span> ${e(shop)}</h1>`,
     `<p class="figure-label">${e(t(done ? 'refund.amountRefunded' : 'refund.amountToRefund'))}</p>`,
-    `<p class="amount">${ltr(language, e(tr.money(refund.amount, refund.currency)))} <span class="currency">${e(refund.currency)}</span></p>`,
+    `<p class="amount">${e(tr.money(refund.amount, refund.currency))} <span class="currency">${e(refund.currency)}</span></p>`,
     `<h2>${e(t('refund.next'))}</h2>`,
     ...whatHappensNext(refund, tr).map((text) => `<p>${e(text)}</p>`),
     `<h2>${e(t('refund.progress'))}</h2>`,

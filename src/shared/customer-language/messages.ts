@@ -1,7 +1,7 @@
 import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
 import { catalogueOf, type MessageKey } from './catalogues';
 import { formatDate, formatMoney, formatTime } from './formats';
-import type { PageLanguage } from './languages';
+import { directionOf, type PageLanguage } from './languages';
 
 export type MessageValues = Record<string, PrimitiveType>;
 
@@ -9,6 +9,7 @@ export type MessageValues = Record<string, PrimitiveType>;
 export interface Translator {
   language: PageLanguage;
   t(key: MessageKey, values?: MessageValues): string;
+  /** An amount; in a right-to-left language isolated left to right (U+2066…U+2069), in text and HTML alike. */
   money(minorUnits: number, currency?: string): string;
   date(date: Date): string;
   /** Date and time, in UTC, said so. */
@@ -33,7 +34,10 @@ export function translator(language: PageLanguage): Translator {
   return {
     language,
     t,
-    money: (minorUnits, currency = 'USD') => formatMoney(language, minorUnits, currency),
+    money: (minorUnits, currency = 'USD') => {
+      const amount = formatMoney(language, minorUnits, currency);
+      return directionOf(language) === 'rtl' ? `\u2066${amount}\u2069` : amount;
+    },
     date: (date) => formatDate(language, date),
     dateTime: (date) => t('common.dateTime', { date: formatDate(language, date), time: formatTime(language, date) }),
   };
