@@ -72,6 +72,12 @@ export async function queueRefundReviewDueMail(tx: EntityManager, mail: { subjec
   return rows.length > 0;
 }
 
+/** Whether a refund-request mail was written for the payment already (of any of its refunds). */
+export async function refundRequestMailed(tx: EntityManager, paymentId: string): Promise<boolean> {
+  const rows = await tx.execute(`select 1 from "mail_outbox" where "kind" = 'refund-requested' and "payment_id" = ? limit 1`, [paymentId]);
+  return rows.length > 0;
+}
+
 /** The `trackingToken` a refund's request mail was written with; null when there is no such mail or it carries none. */
 export async function requestMailTrackingToken(tx: EntityManager, refundId: string): Promise<string | null> {
   const [row] = await tx.execute<{ token: string | null }[]>(`select "params"->>'trackingToken' as token from "mail_outbox" where "kind" = 'refund-requested' and "subject_id" = ?`, [refundId]);

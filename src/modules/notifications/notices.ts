@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
 import { newChangeId } from './mail-outbox';
-import { queueCustomerMail, queueSellerNotice } from './mail-store';
+import { queueCustomerMail, queueSellerNotice, refundRequestMailed } from './mail-store';
 import { hostOf } from './mail-text';
 
 /**
@@ -30,8 +30,7 @@ interface RefundFacts {
 export async function queueRefundRequestedMail(tx: EntityManager, refund: RefundFacts, trackingToken: string): Promise<boolean> {
   const { payment } = refund;
   if (!payment.customerEmail || !payment.shop?.seller) return false;
-  const told = await tx.execute(`select 1 from "mail_outbox" where "kind" = 'refund-requested' and "payment_id" = ? limit 1`, [payment.id]);
-  if (told.length > 0) return false;
+  if (await refundRequestMailed(tx, payment.id)) return false;
   return queueCustomerMail(tx, { kind: 'refund-requested', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
 }
 
