@@ -1,6 +1,6 @@
 import { checkCard, type Field, type FieldErrors } from './card-field-errors';
 import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
-import { money, t, type MessageKey } from './messages';
+import { money, SENTENCE_GAP, t, type MessageKey } from './messages';
 
 /**
  * The hosted checkout page. The HTML shell (ui/checkout/index.html, one per language) holds every element;
@@ -278,7 +278,7 @@ function markFieldErrors(errors: FieldErrors): void {
       field.input.removeAttribute('aria-invalid');
     }
   }
-  showAlert(messages.length === 0 ? '' : t('checkout.checkCardDetails', { problems: messages.join(' ') }));
+  showAlert(messages.length === 0 ? '' : t('checkout.checkCardDetails', { problems: messages.join(SENTENCE_GAP) }));
   first?.focus();
 }
 

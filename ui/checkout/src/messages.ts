@@ -13,6 +13,9 @@ const compiled = JSON.parse(document.getElementById('messages')?.textContent || 
 const language = root.lang as PageLanguage;
 const rightToLeft = root.dir === 'rtl';
 
+/** What goes between two sentences: Japanese writes them with none. */
+export const SENTENCE_GAP = language === 'ja' ? '' : ' ';
+
 /** Text and arguments in turn: `["Pay ", "amount", ""]`. */
 export function t(key: MessageKey, values: Record<string, string> = {}): string {
   return (compiled[key] ?? [key]).map((part, i) => (i % 2 === 1 ? (values[part] ?? '') : part)).join('');
