@@ -217,6 +217,10 @@ const catalogue = {
     status: 400,
     message: 'Withdrawals are refused while the balance is negative',
   },
+  ACQUIRER_NOTIFICATION_NOT_OPEN: {
+    status: 409,
+    message: 'No flagged, waiting or rejected acquirer notification has this id (it may have been applied or dismissed already)',
+  },
   WITHDRAWAL_PAYOUT_NOT_COVERED: {
     status: 409,
     message: (available: bigint) =>

@@ -21,6 +21,7 @@ const FIELDS: Record<Permission, string[]> = {
   manageSellers: ['suspendSeller', 'reactivateSeller', 'setSellerAccountStatus'],
   resetSellerTwoFactor: ['resetSellerTwoFactor'],
   resendMail: ['resendMail'],
+  settleAcquirerOutcomes: ['retryAcquirerNotification', 'dismissAcquirerNotification', 'settleWithAcquirer'],
 };
 
 const ADMIN_ROLES = ['SUPPORT', 'FINANCE', 'OWNER'];

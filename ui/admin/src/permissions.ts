@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   resetSellerTwoFactor: ['OWNER'],
   /** resendMail */
   resendMail: ['SUPPORT', 'OWNER'],
+  /** retryAcquirerNotification, dismissAcquirerNotification, settleWithAcquirer */
+  settleAcquirerOutcomes: ['FINANCE'],
 } as const satisfies Record<string, readonly AdminRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

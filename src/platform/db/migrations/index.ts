@@ -34,6 +34,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261202000000_admin_emails',
   'Migration20261203000000_lookup_indexes',
   'Migration20261204000000_acquirer_facts',
+  'Migration20261204010000_notification_dismissal',
   'Migration20261205000000_payment_language',
 ];
 

@@ -42,7 +42,8 @@ export interface FlaggedNotification {
   merchantReference: string | null;
   amountValue: number | null;
   currency: string | null;
-  status: 'flagged' | 'rejected' | 'waiting';
+  /** As listed: flagged, rejected or waiting; after an admin's hand, received (applied again) or dismissed. */
+  status: 'flagged' | 'rejected' | 'waiting' | 'received' | 'dismissed';
   problem: string;
   receivedAt: Date;
 }
@@ -76,6 +77,10 @@ export interface NotificationStore {
   retryLater(id: string, error: string, delayMs: number): Promise<void>;
   latest(eventCode: string, merchantReference: string): Promise<KeptNotification | null>;
   flagged(limit: number): Promise<FlaggedNotification[]>;
+  /** A flagged or waiting item to be applied again at once (an admin settled what stood in its way); null when it is neither. */
+  reopen(id: string): Promise<FlaggedNotification | null>;
+  /** A flagged, waiting or rejected item an admin set aside: no longer listed; null when it is none of these. */
+  dismiss(id: string): Promise<FlaggedNotification | null>;
 }
 
 const COLUMNS = `"psp_reference", "event_code", "success", "merchant_reference", "original_reference", "amount_value", "currency", "reason", "event_date", "place", "order_key"`;
@@ -141,23 +146,40 @@ export function sqlNotificationStore(run: RunSql): NotificationStore {
     },
     async flagged(limit) {
       const rows = await run(
-        `select "id", "psp_reference", "event_code", "success", "merchant_reference", "amount_value", "currency", "status", "problem", "received_at"
-          from "adyen_notifications" where "status" in ('flagged', 'rejected', 'waiting') order by "received_at" desc, "id" desc limit ?`,
+        `select ${LISTED} from "adyen_notifications" where "status" in ('flagged', 'rejected', 'waiting') order by "received_at" desc, "id" desc limit ?`,
         [limit],
       );
-      return rows.map((row) => ({
-        id: String(row.id),
-        pspReference: String(row.psp_reference),
-        eventCode: String(row.event_code),
-        success: Boolean(row.success),
-        merchantReference: (row.merchant_reference as string | null) ?? null,
-        amountValue: row.amount_value === null ? null : Number(row.amount_value),
-        currency: (row.currency as string | null) ?? null,
-        status: row.status as FlaggedNotification['status'],
-        problem: String(row.problem),
-        receivedAt: new Date(row.received_at as string),
-      }));
+      return rows.map(listedOf);
     },
+    async reopen(id) {
+      const [row] = await run(
+        `update "adyen_notifications" set "status" = 'received', "next_attempt_at" = now(), "attempts" = 0, "last_error" = null
+          where "id" = ? and "status" in ('flagged', 'waiting') returning ${LISTED}`,
+        [id],
+      );
+      return row ? listedOf(row) : null;
+    },
+    async dismiss(id) {
+      const [row] = await run(`update "adyen_notifications" set "status" = 'dismissed' where "id" = ? and "status" in ('flagged', 'waiting', 'rejected') returning ${LISTED}`, [id]);
+      return row ? listedOf(row) : null;
+    },
+  };
+}
+
+const LISTED = `"id", "psp_reference", "event_code", "success", "merchant_reference", "amount_value", "currency", "status", "problem", "received_at"`;
+
+function listedOf(row: Record<string, unknown>): FlaggedNotification {
+  return {
+    id: String(row.id),
+    pspReference: String(row.psp_reference),
+    eventCode: String(row.event_code),
+    success: Boolean(row.success),
+    merchantReference: (row.merchant_reference as string | null) ?? null,
+    amountValue: row.amount_value === null ? null : Number(row.amount_value),
+    currency: (row.currency as string | null) ?? null,
+    status: row.status as FlaggedNotification['status'],
+    problem: String(row.problem ?? ''),
+    receivedAt: new Date(row.received_at as string),
   };
 }
 

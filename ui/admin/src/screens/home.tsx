@@ -24,8 +24,16 @@ interface HomeData {
   };
   refunds: { items: { id: string; amount: number; createdAt: string; ageSeconds: number; pastReviewWindow: boolean; payment: { id: string; shop: { id: string; name: string } } }[] };
   mails: { items: { id: string; kind: string; recipient: string; lastError: string | null; createdAt: string; paymentId: string | null }[] };
-  flaggedAcquirerNotifications: { id: string; eventCode: string; pspReference: string; merchantReference: string | null; problem: string; receivedAt: string }[];
+  flaggedAcquirerNotifications: Notification[];
 }
+
+type Notification = { id: string; eventCode: string; pspReference: string; merchantReference: string | null; status: string; problem: string; receivedAt: string };
+
+/** What finance may do with a notification that booked nothing (docs/admin.md, "Settling by hand"). */
+const NOTIFICATION_ACTIONS = {
+  retry: { operation: 'RetryAcquirerNotification', title: 'Apply this notification again?', label: 'Apply again', done: 'is queued to be applied again' },
+  dismiss: { operation: 'DismissAcquirerNotification', title: 'Set this notification aside?', label: 'Dismiss', done: 'is set aside' },
+} as const;
 
 function Tile({ title, count, children, to, linkText, tone }: { title: string; count: number; children?: ReactNode; to?: Record<string, string>; linkText?: string; tone?: 'bad' | 'warn' }) {
   const headingId = `tile-${title.replace(/\W+/g, '-').toLowerCase()}`;
@@ -44,6 +52,8 @@ export function HomeScreen() {
   const me = useMe();
   const loaded = useOperation<HomeData>('BackOfficeHome', {});
   const [resending, setResending] = useState<HomeData['mails']['items'][number] | null>(null);
+  const [handling, setHandling] = useState<{ item: Notification; action: keyof typeof NOTIFICATION_ACTIONS } | null>(null);
+  const settle = may(me.role, 'settleAcquirerOutcomes');
   const [done, setDone] = useState<string | null>(null);
   const resend = may(me.role, 'resendMail');
   return (
@@ -205,7 +215,9 @@ export function HomeScreen() {
                       <th scope="col">Received</th>
                       <th scope="col">Event</th>
                       <th scope="col">Names</th>
+                      <th scope="col">Status</th>
                       <th scope="col">What did not fit</th>
+                      {settle && <th scope="col">Settle</th>}
                     </tr>
                   </thead>
                   <tbody>
@@ -214,7 +226,20 @@ export function HomeScreen() {
                         <td>{when(item.receivedAt)}</td>
                         <td>{item.eventCode}</td>
                         <td>{item.merchantReference?.startsWith('pay_') ? <Link to={{ view: 'payment', id: item.merchantReference }}>{item.merchantReference}</Link> : (item.merchantReference ?? item.pspReference)}</td>
+                        <td>{item.status}</td>
                         <td>{item.problem}</td>
+                        {settle && (
+                          <td>
+                            {item.status !== 'rejected' && (
+                              <button type="button" className="secondary" onClick={() => setHandling({ item, action: 'retry' })} aria-label={`Apply again: ${item.eventCode} ${item.pspReference}`}>
+                                Apply again
+                              </button>
+                            )}{' '}
+                            <button type="button" className="secondary" onClick={() => setHandling({ item, action: 'dismiss' })} aria-label={`Dismiss: ${item.eventCode} ${item.pspReference}`}>
+                              Dismiss
+                            </button>
+                          </td>
+                        )}
                       </tr>
                     ))}
                   </tbody>
@@ -224,6 +249,25 @@ export function HomeScreen() {
           </>
         )}
       </Loading>
+      {handling && (
+        <ConfirmDialog
+          title={NOTIFICATION_ACTIONS[handling.action].title}
+          confirmLabel={NOTIFICATION_ACTIONS[handling.action].label}
+          fields={[{ name: 'reason', label: 'Reason (kept in the audit log)', required: true, multiline: true }]}
+          onClose={() => setHandling(null)}
+          onConfirm={async ({ reason }) => {
+            const { action, item } = handling;
+            await runOperation(me.auth, NOTIFICATION_ACTIONS[action].operation, { id: item.id, reason });
+            setHandling(null);
+            setDone(`The ${item.eventCode} notification ${NOTIFICATION_ACTIONS[action].done}.`);
+            loaded.reload();
+          }}
+        >
+          <p>
+            {handling.item.eventCode} {handling.item.pspReference}: {handling.item.problem}
+          </p>
+        </ConfirmDialog>
+      )}
       {resending && (
         <ConfirmDialog
           title="Send this mail again?"

@@ -3,7 +3,7 @@ import { runOperation } from '../api';
 import { centsOf, endOfDay, label, money, startOfDay, when } from '../format';
 import { may } from '../permissions';
 import { navigate, type Params } from '../route';
-import { Badge, Facts, FilterField, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, Problem, ScreenTitle, SortHeader, Table, messageOf, useMe, useOperation, type Pagination, type Tone } from '../ui';
+import { Badge, ConfirmDialog, Done, Facts, FilterField, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, Problem, ScreenTitle, SortHeader, Table, messageOf, useMe, useOperation, type Pagination, type Tone } from '../ui';
 
 export const PAYMENT_STATUSES: [string, string][] = [
   ['', 'Any status'],
@@ -283,11 +283,55 @@ export function PaymentScreen({ id }: { id: string }) {
         {({ payment }) => (
           <>
             {payment.status === 'COMPLETED' && may(me.role, 'recordRefund') && <RecordRefund payment={payment} onRecorded={loaded.reload} />}
+            {may(me.role, 'settleAcquirerOutcomes') && <AskTheAcquirer payment={payment} onSettled={loaded.reload} />}
             <PaymentStoryView payment={payment} />
           </>
         )}
       </Loading>
     </>
+  );
+}
+
+/**
+ * Finance's "ask the acquirer now" for this payment or one of its refunds left processing (docs/admin.md, "Settling by
+ * hand"): the look-up reconciliation makes, settled by what the acquirer says, with a reason kept in the audit log.
+ */
+function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettled(): void }) {
+  const me = useMe();
+  const [asking, setAsking] = useState<{ id: string; what: string } | null>(null);
+  const [answer, setAnswer] = useState<string | null>(null);
+  const open = [
+    ...(payment.status === 'PENDING' && payment.checkoutStage === 'PROCESSING' ? [{ id: payment.id, what: 'this payment' }] : []),
+    ...payment.refunds.filter((r) => r.status === 'PROCESSING').map((r) => ({ id: r.id, what: `the refund of ${money(r.amount)}` })),
+  ];
+  if (open.length === 0) return null;
+  return (
+    <section aria-labelledby="ask-acquirer">
+      <h2 id="ask-acquirer">Outcome unknown</h2>
+      <p className="quiet">The acquirer's answer has not reached us. Ask it now: what it says is settled here, as reconciliation would.</p>
+      {answer && <Done>{answer}</Done>}
+      {open.map((item) => (
+        <button key={item.id} type="button" className="secondary" onClick={() => setAsking(item)}>
+          Ask the acquirer about {item.what}
+        </button>
+      ))}
+      {asking && (
+        <ConfirmDialog
+          title={`Ask the acquirer about ${asking.what}?`}
+          confirmLabel="Ask now"
+          fields={[{ name: 'reason', label: 'Reason (kept in the audit log)', required: true, multiline: true }]}
+          onClose={() => setAsking(null)}
+          onConfirm={async ({ reason }) => {
+            const { settleWithAcquirer } = await runOperation<{ settleWithAcquirer: { found: string; outcome: string } }>(me.auth, 'SettleWithAcquirer', { id: asking.id, reason });
+            setAsking(null);
+            setAnswer(`The acquirer answered ${label(settleWithAcquirer.found)}: ${label(settleWithAcquirer.outcome)}.`);
+            onSettled();
+          }}
+        >
+          <p>{asking.id}</p>
+        </ConfirmDialog>
+      )}
+    </section>
   );
 }
 

@@ -173,10 +173,16 @@ export function WithdrawalQueueScreen({ params }: { params: Params }) {
         <ConfirmDialog
           title="Mark this withdrawal paid?"
           confirmLabel="Mark paid"
-          fields={[{ name: 'reference', label: 'Bank transfer reference', required: true, hint: 'As the bank shows it, 1 to 200 characters' }]}
+          fields={[
+            { name: 'reference', label: 'Bank transfer reference', required: true, hint: 'As the bank shows it, 1 to 200 characters' },
+            {
+              name: 'overrideReason', label: 'Override reason (only if refused)', multiline: true,
+              hint: "Refused while the seller's balance after approved refunds is negative; say why the payout stands (the transfer already left). Audited.",
+            },
+          ]}
           onClose={() => setAction(null)}
-          onConfirm={async ({ reference }) => {
-            await runOperation(me.auth, 'MarkWithdrawalPaid', { id: action.withdrawal.id, reference });
+          onConfirm={async ({ reference, overrideReason }) => {
+            await runOperation(me.auth, 'MarkWithdrawalPaid', { id: action.withdrawal.id, reference, overrideReason: overrideReason || null });
             finish(`Withdrawal marked paid with reference ${reference}; the seller is told.`);
           }}
         >
