@@ -10,6 +10,7 @@ import { setPayoutAccount } from '../../src/modules/withdrawals/payout-account';
 import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
 import { nextCode, setUpAdmin } from '../support/admin-session';
 import { axeViolations, useBrowserService } from '../support/browser';
+import { checkoutClient } from '../support/checkout-client';
 
 /**
  * The back office at /admin (docs/admin.md), in Chromium, with real sign-ins (password and TOTP code) of a
@@ -339,6 +340,37 @@ test('the audit log shows each action with the admin who took it, filtered by ad
   await page.goto(`${web.service.url}/admin?view=audit&from=${today}&to=2000-01-01`);
   await page.getByRole('alert').filter({ hasText: 'createdFrom must be before createdTo' }).waitFor();
 }, 60_000);
+
+test("finance settles a payment whose answer was lost by asking the acquirer from the payment's page, with a reason; support sees no such button", async () => {
+  const lost = await shopWithLostAnswer();
+  const { page } = admins.support;
+  await page.goto(`${web.service.url}/admin?view=payment&id=${lost}`);
+  await page.getByRole('heading', { name: `Payment ${lost}`, level: 1 }).waitFor();
+  expect(await page.getByRole('button', { name: /^Ask the acquirer/ }).count()).toBe(0);
+
+  const finance = admins.financeB.page;
+  await finance.goto(`${web.service.url}/admin?view=payment&id=${lost}`);
+  await finance.getByRole('heading', { name: 'Outcome unknown', level: 2 }).waitFor();
+  await check(finance, 'payment-outcome-unknown');
+  await finance.getByRole('button', { name: 'Ask the acquirer about this payment' }).click();
+  await dialog(finance).getByLabel('Reason (kept in the audit log)').fill('The customer says the card was charged');
+  await dialog(finance).getByRole('button', { name: 'Ask now' }).click();
+  await finance.getByText('The acquirer answered Approved: Completed.').waitFor();
+  expect((await api.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { status } } }`, { id: lost })).searchPayments.items[0].status).toBe('COMPLETED');
+}, 60_000);
+
+/** A payment the simulated acquirer charged whose answer never came back (card 4000 0000 0000 0341): it stays processing. */
+async function shopWithLostAnswer(): Promise<string> {
+  const { apiKey } = await web.service.createShop();
+  const created = await fetch(`${web.service.url}/api/v1/payments`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ amount: 2500, currency: 'usd', return_url: 'https://shop.example.com/thanks' }),
+  });
+  const id = ((await created.json()) as { data: { id: string } }).data.id;
+  await checkoutClient(web.service.url).pay(id, '4000000000000341');
+  return id;
+}
 
 test('Home counts what waits; a chargeback on a refunded payment is listed and opens to contest; nobody met a script error or a request off the site', async () => {
   const { page } = admins.financeA;

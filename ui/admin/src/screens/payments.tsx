@@ -306,7 +306,7 @@ function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettl
   ];
   if (open.length === 0) return null;
   return (
-    <section aria-labelledby="ask-acquirer">
+    <section className="ask-acquirer" aria-labelledby="ask-acquirer">
       <h2 id="ask-acquirer">Outcome unknown</h2>
       <p className="quiet">The acquirer's answer has not reached us. Ask it now: what it says is settled here, as reconciliation would.</p>
       {answer && <Done>{answer}</Done>}
