@@ -116,14 +116,13 @@ const FACTS = {
   supportEmail: 'help@bakery.example',
   language: PSEUDO_LANGUAGE,
 } as const;
-const REFUND = { refundId: 'ref_abcdefghijklmnopqrstuvwx', refundAmount: 1250, trackingUrl: 'https://pay.example.com/refunds/tok_abc' };
+const REFUND: { refundId: string; refundAmount: number; trackingUrl: string } = { refundId: 'ref_abcdefghijklmnopqrstuvwx', refundAmount: 1250, trackingUrl: 'https://pay.example.com/refunds/tok_abc' };
 
 /** What a pseudo-language mail may show besides its catalogues' words: the data it is about. */
 function mailData(): string[] {
   const dates = [at(1), at(2), at(3)].flatMap((date) => [formatDate('en-XA', date), formatTime('en-XA', date)]);
   return [
-    ...Object.values(FACTS as Record<string, unknown>).filter((v): v is string => typeof v === 'string'),
-    ...Object.values(REFUND),
+    ...[...Object.values(FACTS), ...Object.values(REFUND)].filter((v): v is string => typeof v === 'string'),
     'Visa',
     receiptNumber(FACTS.paymentId, FACTS.completedAt),
     formatMoney('en-XA', FACTS.amount),
