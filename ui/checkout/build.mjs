@@ -60,8 +60,12 @@ const fill = (text, language, values) =>
 const languageOptions = (current) =>
   LANGUAGES.map((language) => `<option value="${language}" lang="${language}"${language === current ? ' selected' : ''}>${escape(LANGUAGE_NAMES[language])}</option>`).join('');
 
-// The messages the script shows, compiled (page-messages.ts), in a data block: JSON, with `<` escaped so it cannot end the block.
-const messagesJson = (language) => JSON.stringify(checkoutMessages(language)).replace(/</g, '\\u003c');
+// The messages the script shows, compiled (page-messages.ts), in a data block: JSON, with `<` escaped so it cannot end
+// the block. A message the HTML holds and no script names is left out.
+const scripts = fs.readdirSync(path.join(here, 'src')).map((name) => fs.readFileSync(path.join(here, 'src', name), 'utf8')).join('\n');
+const htmlOnly = [...template('index.html').matchAll(/\{\{t:([\w.]+)\}\}/g)].map((m) => m[1]).filter((key) => !scripts.includes(`'${key}'`));
+const messagesJson = (language) =>
+  JSON.stringify(Object.fromEntries(Object.entries(checkoutMessages(language)).filter(([key]) => !htmlOnly.includes(key)))).replace(/</g, '\\u003c');
 
 // One page per language (and the pseudo-language of the tests): each carries its own words and nothing of the others.
 // index.html and its 404 and 503 twins are the English ones, for whatever has no language to go by.
