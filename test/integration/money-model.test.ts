@@ -2,6 +2,7 @@ import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
 import { balanceFigures } from '../../src/modules/ledger/balance-checkpoints';
 import { monthlyStatement } from '../../src/modules/ledger/balance-lines';
 import { Refund } from '../../src/modules/refunds/refund.entity';
+import { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from '../../src/modules/payments/payment-export';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, eventually, type AdminClient } from '../support/admin-client';
 import { HOLDER, type NotificationFields } from '../support/adyen-stand-in';
@@ -16,7 +17,8 @@ import { chargebackStands, deliveryOrder, expectedSellerMoney, paymentTruth, ref
  * rejected by the scheme after success, sent back by the bank; disputes along Adyen's flows, a second dispute after an
  * inquiry closed) are delivered in another order (adjacent swaps, the whole reversed, shuffled), some twice, in batches,
  * with bogus items among them. Afterwards each seller's balance is what the model says, check-ledger finds nothing,
- * the statement and balance figures equal the ledger, no refund is left processing and no notification left waiting.
+ * the statement, the balance figures and the payments export's net equal the ledger, no refund is left processing,
+ * no payment unsettled and no notification left waiting.
  *
  * `npm test` runs the fixed seeds below; `npm run test:money -- --seeds N` runs N more (MONEY_SEEDS).
  */
@@ -169,6 +171,12 @@ describe.each(seeds)('seed %i', (seed) => {
     for (const id of sellers) {
       expect(Number(figures.get(id)!.available)).toBe(expected[id]);
       expect(Number((await monthlyStatement(service.em(), id, month)).closing)).toBe(expected[id]);
+      // The payments export's net column adds up to the same (the model's sellers only take payments).
+      let exported = 0;
+      await eachPaymentExportPage(service.em(), id, {}, async (rows) => {
+        for (const row of rows) exported += Math.round(Number(row[PAYMENT_EXPORT_COLUMNS.indexOf('net')]) * 100);
+      });
+      expect(exported).toBe(expected[id]);
     }
   });
 });
