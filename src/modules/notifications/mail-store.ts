@@ -72,6 +72,12 @@ export async function queueRefundReviewDueMail(tx: EntityManager, mail: { subjec
   return rows.length > 0;
 }
 
+/** Whether the seller has verified their own e-mail address. */
+export async function sellerAddressVerified(tx: EntityManager, sellerId: string): Promise<boolean> {
+  const rows = await tx.execute(`select 1 from "sellers" where "id" = ? and "email_verified_at" is not null`, [sellerId]);
+  return rows.length > 0;
+}
+
 /** Whether a refund-request mail was written for the payment already (of any of its refunds). */
 export async function refundRequestMailed(tx: EntityManager, paymentId: string): Promise<boolean> {
   const rows = await tx.execute(`select 1 from "mail_outbox" where "kind" = 'refund-requested' and "payment_id" = ? limit 1`, [paymentId]);

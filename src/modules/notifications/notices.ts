@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
 import { newChangeId } from './mail-outbox';
-import { queueCustomerMail, queueSellerNotice, refundRequestMailed } from './mail-store';
+import { queueCustomerMail, queueSellerNotice, refundRequestMailed, sellerAddressVerified } from './mail-store';
 import { hostOf } from './mail-text';
 
 /**
@@ -25,12 +25,13 @@ interface RefundFacts {
  * The customer is told the shop asked for a refund, with the link to follow it (`trackingToken`, kept in the mail's
  * params like the rest of what the mail says), when the payment has `customer_email`: once per payment, however
  * many requests follow (a flood of one-cent requests must not become a flood of mails to someone else's address);
- * each refund carried out still sends its notice.
+ * each refund carried out still sends its notice. A seller who has not verified their own address sends customers
+ * nothing but the receipt: anyone can sign up and type a victim's address as `customer_email`.
  */
 export async function queueRefundRequestedMail(tx: EntityManager, refund: RefundFacts, trackingToken: string): Promise<boolean> {
   const { payment } = refund;
   if (!payment.customerEmail || !payment.shop?.seller) return false;
-  if (await refundRequestMailed(tx, payment.id)) return false;
+  if (!(await sellerAddressVerified(tx, payment.shop.seller.id)) || (await refundRequestMailed(tx, payment.id))) return false;
   return queueCustomerMail(tx, { kind: 'refund-requested', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
 }
 
@@ -40,7 +41,7 @@ export async function queueRefundRequestedMail(tx: EntityManager, refund: Refund
  */
 export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts, trackingTokenOf: () => Promise<string>): Promise<boolean> {
   const { payment } = refund;
-  if (!payment.customerEmail || !payment.shop?.seller) return false;
+  if (!payment.customerEmail || !payment.shop?.seller || !(await sellerAddressVerified(tx, payment.shop.seller.id))) return false;
   const trackingToken = await trackingTokenOf();
   return queueCustomerMail(tx, { kind: 'refund-notice', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
 }
