@@ -74,6 +74,7 @@ test('a German browser gets the page in German, pays, and the receipt is German'
   const [receipt] = await smtp.waitFor((m) => m.envelopeTo.includes('anna@example.de'));
   expect(receipt.parsed.subject).toBe('Ihr Zahlungsbeleg von Corner Bakery');
   expect(receipt.headerLines).toContain('Content-Language: de');
+  expect(receipt.parsed.from?.value[0].name).toBe('Corner Bakery über Payments');
   expect(receipt.parsed.text).toContain('Bezahlter Betrag: 42,50\u00a0$ (USD)');
   expect(receipt.parsed.text).toContain('Bezahlt mit: Visa mit Endziffern 4242');
   expect(receipt.parsed.text).toMatch(/Datum: \d{1,2}\. [A-Za-zä]+ \d{4}, \d\d:\d\d UTC/);

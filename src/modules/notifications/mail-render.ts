@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import addressparser from 'nodemailer/lib/addressparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../shared/customer-language/languages';
+import { translator } from '../../shared/customer-language/messages';
 import { StartupError } from '../../shared/startup-error';
 import { isMailKind, isSellerNotice, type MailKind } from './mail-kinds';
 import { receiptMail, refundNoticeMail, refundRequestedMail, sellerNoticeMail, type MailContent, type ReceiptFacts } from './mail-templates';
@@ -66,8 +67,8 @@ function receiptFacts(identity: MailIdentity, payment: MailPaymentFacts): Receip
 async function contentOf(em: EntityManager, identity: MailIdentity, row: OutboxMail, kind: MailKind, params: Record<string, unknown>): Promise<{ content: MailContent; fromName: string; replyTo: string | null }> {
   if (kind === 'receipt' || kind === 'refund-notice' || kind === 'refund-requested') {
     const facts = receiptFacts(identity, await paymentFacts(em, row.paymentId));
-    // Sent in the shop's name: "Corner Bakery via Payments"; answers go to the seller's support address.
-    const fromName = `${shopDisplayName(facts.shopName)} via ${identity.serviceName}`;
+    // Sent in the shop's name, in the customer's language: "Corner Bakery via Payments"; answers go to the seller's support address.
+    const fromName = translator(facts.language).t('mail.fromName', { shop: shopDisplayName(facts.shopName), service: identity.serviceName });
     if (kind === 'receipt') return { content: receiptMail(facts), fromName, replyTo: facts.supportEmail };
     const refund = await mailRefundFacts(em, row.subjectId, row.paymentId);
     if (!refund) throw new UnrenderableMail(`no refund ${row.subjectId}`);
