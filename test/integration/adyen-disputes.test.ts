@@ -287,12 +287,17 @@ describe('a refund the card scheme rejects after Adyen carried it out', () => {
     const refundOf = await refundThroughAdyen(id);
     const refund = await refundOf();
     expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    const finance = await adminClient(service, AdminRole.FINANCE);
+    const failedAfterSuccess = async () => (await finance.ok('{ workQueue { refundsFailedAfterSuccess } }')).workQueue.refundsFailedAfterSuccess as number;
+    const before = await failedAfterSuccess();
     const failure = { eventCode: 'REFUND_FAILED', pspReference: refund.processorReference!, originalReference: (await reload(id)).processorReference!, merchantReference: refund.id, amount: { currency: 'USD', value: AMOUNT }, success: true, reason: 'Refund Failed: rejected by the card scheme' };
     expect((await adyen.notify(failure)).text).toBe('[accepted]');
     await applyNotifications();
     expect(await refundOf()).toMatchObject({ status: 'failed', failureReason: 'Refund Failed: rejected by the card scheme' });
     expect((await reload(id)).status).toBe('completed');
     expect(await balanceOf(shop.seller.id)).toBe(AMOUNT - FEE);
+    // Finance sees it on Home.
+    expect(await failedAfterSuccess()).toBe(before + 1);
     const told = await service.em().getConnection().execute(`select "kind" from "mail_outbox" where "subject_id" = ? order by "created_at"`, [refund.id]);
     expect(told.map((row) => row.kind)).toContain('refund-failed');
     const events = await service.em().getConnection().execute(`select "type" from "webhook_events" where "payment_id" = ? order by "created_at"`, [id]);

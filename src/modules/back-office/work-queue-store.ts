@@ -31,6 +31,15 @@ export async function countRefundsWaiting(em: EntityManager): Promise<{ waiting:
   return { waiting: Number(row.waiting), nearDeadline: Number(row.near), pastDeadline: Number(row.past), oldestRequestedAt: row.oldest ? new Date(row.oldest) : null };
 }
 
+/** Refunds the card scheme rejected after the acquirer carried them out, in the last `windowDays` days: the customer did not get the money. */
+export async function countRefundsFailedAfterSuccess(em: EntityManager, windowDays: number): Promise<number> {
+  const [row] = await em.execute<{ n: Count }[]>(
+    `select count(*) as n from "refunds" where "status" = ? and "refunded_at" is not null and "failed_at" > now() - ? * interval '1 day'`,
+    [REFUND.FAILED, windowDays],
+  );
+  return Number(row.n);
+}
+
 /** Withdrawals requested and approved, and the sellers with a request waiting (whose balance decides whether it is covered). */
 export async function countWithdrawalsWaiting(em: EntityManager): Promise<{ requested: number; approved: number; requestedSellerIds: string[] }> {
   const [row] = await em.execute<{ requested: Count; approved: Count; sellers: string[] | null }[]>(

@@ -18,6 +18,8 @@ export class WorkQueue implements WorkQueueFigures {
   @Field(() => Int, { description: 'Of those, recorded more than 20 hours ago and not yet 24: near the review promise (finance has been mailed).' }) refundsNearDeadline!: number;
   @Field(() => Int, { description: 'Of those, recorded more than 24 hours ago: past the review promise.' }) refundsPastDeadline!: number;
   @Field(() => DateTimeISOResolver, { nullable: true }) oldestRefundRequestedAt!: Date | null;
+  @Field(() => Int, { description: `Refunds the card scheme rejected after the acquirer carried them out, in the last ${FLAGGED_NOTIFICATIONS_WINDOW_DAYS} days: the seller was credited back and told; the customer did not get the money.` })
+  refundsFailedAfterSuccess!: number;
   @Field(() => Int, { description: 'Withdrawals waiting for approval.' }) withdrawalsRequested!: number;
   @Field(() => Int, { description: 'Approved withdrawals waiting for the bank transfer (mark them paid).' }) withdrawalsApproved!: number;
   @Field(() => Int, { description: "Requested withdrawals whose seller's available balance is negative: they cannot be approved yet." }) withdrawalsNotCovered!: number;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { balanceFigures } from '../ledger';
 import {
-  countFlaggedNotifications, countMailsInTrouble, countOpenDisputes, countRefundsWaiting, countRequestedWithdrawalsOf, countWithdrawalsWaiting,
-  selectFailingWebhookShops,
+  countFlaggedNotifications, countMailsInTrouble, countOpenDisputes, countRefundsFailedAfterSuccess, countRefundsWaiting, countRequestedWithdrawalsOf,
+  countWithdrawalsWaiting, selectFailingWebhookShops,
 } from './work-queue-store';
 
 /** How far back the Home screen counts acquirer notifications that booked nothing (they are never cleared). */
@@ -25,6 +25,7 @@ export interface WorkQueueFigures {
   refundsNearDeadline: number;
   refundsPastDeadline: number;
   oldestRefundRequestedAt: Date | null;
+  refundsFailedAfterSuccess: number;
   withdrawalsRequested: number;
   withdrawalsApproved: number;
   withdrawalsNotCovered: number;
@@ -38,13 +39,14 @@ export interface WorkQueueFigures {
 }
 
 export async function workQueueFigures(em: EntityManager): Promise<WorkQueueFigures> {
-  const [refunds, withdrawals, disputes, mails, notificationsFlagged, failing] = await Promise.all([
+  const [refunds, withdrawals, disputes, mails, notificationsFlagged, failing, refundsFailedAfterSuccess] = await Promise.all([
     countRefundsWaiting(em),
     countWithdrawalsWaiting(em),
     countOpenDisputes(em),
     countMailsInTrouble(em),
     countFlaggedNotifications(em, FLAGGED_NOTIFICATIONS_WINDOW_DAYS),
     selectFailingWebhookShops(em),
+    countRefundsFailedAfterSuccess(em, FLAGGED_NOTIFICATIONS_WINDOW_DAYS),
   ]);
   const requestedSellers = withdrawals.requestedSellerIds;
   const balances = await balanceFigures(em, requestedSellers);
@@ -55,6 +57,7 @@ export async function workQueueFigures(em: EntityManager): Promise<WorkQueueFigu
     refundsNearDeadline: refunds.nearDeadline,
     refundsPastDeadline: refunds.pastDeadline,
     oldestRefundRequestedAt: refunds.oldestRequestedAt,
+    refundsFailedAfterSuccess,
     withdrawalsRequested: withdrawals.requested,
     withdrawalsApproved: withdrawals.approved,
     withdrawalsNotCovered,

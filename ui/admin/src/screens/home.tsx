@@ -11,6 +11,7 @@ interface HomeData {
     refundsNearDeadline: number;
     refundsPastDeadline: number;
     oldestRefundRequestedAt: string | null;
+    refundsFailedAfterSuccess: number;
     withdrawalsRequested: number;
     withdrawalsApproved: number;
     withdrawalsNotCovered: number;
@@ -78,6 +79,11 @@ export function HomeScreen() {
                   {q.refundsNearDeadline > 0 && <Badge tone="warn">{q.refundsNearDeadline} near 24 h</Badge>}
                   {q.refundsPastDeadline + q.refundsNearDeadline === 0 && 'All within the 24-hour promise.'}
                 </p>
+                {q.refundsFailedAfterSuccess > 0 && (
+                  <p>
+                    <Badge tone="bad">{q.refundsFailedAfterSuccess} failed after success</Badge> (last 7 days): the card scheme rejected them; the customer did not get the money.
+                  </p>
+                )}
               </Tile>
               <Tile title="Withdrawals to approve" count={q.withdrawalsRequested} to={{ view: 'withdrawals' }} linkText="Open the withdrawal queue" tone="warn">
                 <p>
