@@ -407,6 +407,22 @@ describe('the same money never leaves the seller twice', () => {
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
   });
 
+  test("check-ledger catches a refund left carried out that the acquirer's applied notification says failed", async () => {
+    const { paymentId } = await disputedPayment('dispute-refund-failed-unbooked');
+    const refundId = await refundCarriedOut(paymentId, 1000);
+    // The acquirer's REFUND_FAILED, recorded as applied while the refund stayed refunded: what the old inbox left behind.
+    await db.em().getConnection().execute(
+      `insert into "adyen_notifications" ("psp_reference", "event_code", "success", "merchant_reference", "amount_value", "currency", "status", "order_key")
+        values (?, 'REFUND_FAILED', true, ?, 1000, 'USD', 'applied', ?)`,
+      [`RF-${refundId}`, refundId, `psp-${paymentId}`],
+    );
+    const caught = async () => (await checkLedger(db.em())).violations.filter((v) => v.invariant === 'refunds_match_acquirer' && v.subject === refundId);
+    expect(await caught()).toEqual([{ invariant: 'refunds_match_acquirer', subject: refundId, detail: 'refunded, but the acquirer said REFUND_FAILED' }]);
+    expect(await settleNotifiedRefund(db.em(), refundDeps(refundingAcquirer), refundId, { kind: 'declined', reason: 'Refund Failed' })).toEqual({ effect: 'settled' });
+    expect(await caught()).toEqual([]);
+    expect(await violationsAbout(paymentId)).toEqual([]);
+  });
+
   test("the payments export's net is what the ledger left the seller: a chargeback counts", async () => {
     const { shop, paymentId, notice } = await disputedPayment('dispute-export-net');
     const netInExport = async () => {

@@ -131,6 +131,15 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
           where g.net <> k.kept`,
   },
   {
+    name: 'refunds_match_acquirer',
+    description: "no refund stands carried out that the acquirer's applied notifications say failed or came back (what a payment gave back is what the acquirer kept)",
+    // The acquirer's notification inbox (src/platform/processor/adyen/notification-store.ts), read here only, for this check.
+    sql: `select r."id" as subject, r."status" || ', but the acquirer said ' || n."event_code" as detail
+          from "refunds" r join "adyen_notifications" n on n."merchant_reference" = r."id" and n."status" = 'applied'
+          where n."event_code" in ('REFUND_FAILED', 'REFUNDED_REVERSED') and r."status" = '${R.REFUNDED}'
+          group by r."id", r."status", n."event_code"`,
+  },
+  {
     name: 'dispute_entries_match_state',
     description: "each dispute's journals leave the seller debited its share and the platform the rest, exactly while the chargeback stands; no dispute journal without its dispute",
     sql: `select d."id" as subject, d."status" || ' seller ' || d."seller_share" || ' of ' || d."amount" as detail from "disputes" d
