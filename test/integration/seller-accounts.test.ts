@@ -323,6 +323,6 @@ describe('no second account that looks like the first', () => {
     await expect(service.createShop({ email: `${local.replace('o', '\u03bf')}@example.com` })).rejects.toMatchObject({ code: 'EMAIL_INVALID' });
     // One account only, the first.
     const rows = await service.em().getConnection().execute(`select "id" from "sellers" where "email" like ?`, [`%${local.slice(-8)}%`]);
-    expect(rows.map((r: { id: string }) => r.id)).toEqual([first.sellerId]);
+    expect(rows.map((r) => r.id)).toEqual([first.sellerId]);
   });
 });

@@ -60,10 +60,10 @@ const statusOf = async (paymentId: string) => (await db.em().findOneOrFail(Payme
 describe('an authorization', () => {
   test('approved for a payment left processing completes it; declined fails it; told again, nothing more moves', async () => {
     const approved = await processingPayment('event-approved');
-    expect(await apply({ kind: 'authorization', paymentId: approved, outcome: { kind: 'approved', reference: 'psp-a' }, money: usd(AMOUNT) })).toEqual({ effect: 'settled' });
+    expect(await apply({ kind: 'authorization', paymentId: approved, outcome: { kind: 'approved', reference: 'psp-a', threeDs: null }, money: usd(AMOUNT) })).toEqual({ effect: 'settled' });
     expect(await statusOf(approved)).toBe(PaymentStatus.COMPLETED);
     const { deps, voided } = checkout();
-    expect(await apply({ kind: 'authorization', paymentId: approved, outcome: { kind: 'approved', reference: 'psp-a' }, money: usd(AMOUNT) }, deps)).toEqual({ effect: 'nothing-to-do' });
+    expect(await apply({ kind: 'authorization', paymentId: approved, outcome: { kind: 'approved', reference: 'psp-a', threeDs: null }, money: usd(AMOUNT) }, deps)).toEqual({ effect: 'nothing-to-do' });
     expect(voided).toEqual([]);
 
     const declined = await processingPayment('event-declined');
@@ -76,10 +76,10 @@ describe('an authorization', () => {
     const paymentId = await processingPayment('event-void');
     await apply({ kind: 'authorization', paymentId, outcome: { kind: 'declined', code: 'card_declined' } as never, money: usd(AMOUNT) });
     const { deps, voided } = checkout();
-    expect(await apply({ kind: 'authorization', paymentId, outcome: { kind: 'approved', reference: 'psp-late' }, money: usd(AMOUNT) }, deps)).toEqual({ effect: 'voided' });
+    expect(await apply({ kind: 'authorization', paymentId, outcome: { kind: 'approved', reference: 'psp-late', threeDs: null }, money: usd(AMOUNT) }, deps)).toEqual({ effect: 'voided' });
     expect(voided).toEqual([paymentId]);
     expect(await statusOf(paymentId)).toBe(PaymentStatus.FAILED);
-    const failing = await apply({ kind: 'authorization', paymentId, outcome: { kind: 'approved', reference: 'psp-late' }, money: usd(AMOUNT) }, checkout(true).deps);
+    const failing = await apply({ kind: 'authorization', paymentId, outcome: { kind: 'approved', reference: 'psp-late', threeDs: null }, money: usd(AMOUNT) }, checkout(true).deps);
     expect(failing).toMatchObject({ effect: 'flagged' });
     expect((failing as { problem: string }).problem).toContain('psp-late');
   });
@@ -88,12 +88,12 @@ describe('an authorization', () => {
     const paymentId = await processingPayment('event-misfit');
     const before = await db.em().findOneOrFail(Payment, { id: paymentId });
     for (const money of [usd(AMOUNT + 1), usd(AMOUNT - 1), usd(AMOUNT, 'EUR')]) {
-      const outcome = await apply({ kind: 'authorization', paymentId, outcome: { kind: 'approved', reference: 'psp-x' }, money });
+      const outcome = await apply({ kind: 'authorization', paymentId, outcome: { kind: 'approved', reference: 'psp-x', threeDs: null }, money });
       expect(outcome).toEqual({ effect: 'flagged', problem: `payment ${paymentId}: notified ${money.amount} ${money.currency}, expected ${AMOUNT} USD` });
     }
     expect(await db.em().findOneOrFail(Payment, { id: paymentId })).toMatchObject({ status: before.status, checkoutStage: before.checkoutStage });
-    expect(await apply({ kind: 'authorization', paymentId: 'not-a-payment', outcome: { kind: 'approved', reference: 'x' }, money: usd(AMOUNT) })).toEqual({ effect: 'nothing-to-do' });
-    expect(await apply({ kind: 'authorization', paymentId: 'pay_' + '0'.repeat(24), outcome: { kind: 'approved', reference: 'x' }, money: usd(AMOUNT) })).toEqual({ effect: 'nothing-to-do' });
+    expect(await apply({ kind: 'authorization', paymentId: 'not-a-payment', outcome: { kind: 'approved', reference: 'x', threeDs: null }, money: usd(AMOUNT) })).toEqual({ effect: 'nothing-to-do' });
+    expect(await apply({ kind: 'authorization', paymentId: 'pay_' + '0'.repeat(24), outcome: { kind: 'approved', reference: 'x', threeDs: null }, money: usd(AMOUNT) })).toEqual({ effect: 'nothing-to-do' });
   });
 });
 
