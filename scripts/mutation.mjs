@@ -101,6 +101,7 @@ async function main() {
   const { changed, list, strykerArguments } = parseArguments(process.argv.slice(2));
   const changedSet = changed === null ? null : changedFiles(changed);
   const reports = [];
+  const mutatedFiles = [];
   let failed = false;
   let ran = 0;
   for (const run of RUNS) {
@@ -108,6 +109,7 @@ async function main() {
     const mutate = changedSet ? changedEntries(config.mutate, changedSet) : config.mutate;
     if (mutate.length === 0) continue;
     ran++;
+    mutatedFiles.push(...mutate.map((entry) => entry.replace(/:[\d:-]+$/, '')));
     if (list) {
       console.log(`${run.name} run (${run.config}):\n${mutate.map((entry) => `  ${entry}`).join('\n')}`);
       continue;
@@ -125,7 +127,9 @@ async function main() {
     return;
   }
   if (list) return;
-  const modules = scoresByModule(reports);
+  // A --changed run reports the modules it mutated (its reports also carry the other files' earlier results).
+  const mutatedModules = new Set(mutatedFiles.map(moduleOf));
+  const modules = new Map([...scoresByModule(reports)].filter(([name]) => !changedSet || mutatedModules.has(name)));
   console.log(`\nMutation score per module (floor ${FLOOR}%):`);
   for (const [name, counts] of modules) {
     const low = score(counts) < FLOOR;

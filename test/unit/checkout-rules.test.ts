@@ -1,7 +1,7 @@
 import { brandOf, validCard } from '../../src/modules/checkout/card-intake';
 import { isUnexpired, passesLuhn } from '../../src/modules/checkout/card-predicates';
 import { failureMessageFor, SHOPPER_FAILURE_OF, SHOPPER_MESSAGES, shopperFailureCodeOf } from '../../src/modules/checkout/failure-messages';
-import { feeFor, netOf } from '../../src/modules/ledger/fee';
+import { feeFor, netOf, paymentFee } from '../../src/modules/ledger/fee';
 import { moveOf, statesOf } from '../../src/platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../../src/modules/payments/payment.lifecycle';
 import { PaymentStatus } from '../../src/modules/payments/payment-status';
@@ -21,6 +21,11 @@ describe('the fee: 15%, rounded half up to the cent', () => {
   ])('%i cents -> fee %i, net %i', (amount, fee, net) => {
     expect(feeFor(amount)).toBe(fee);
     expect(netOf(amount)).toBe(net);
+  });
+
+  test('a live test pays no fee', () => {
+    expect(paymentFee({ amount: 1234, test: false })).toBe(185);
+    expect(paymentFee({ amount: 1234, test: true })).toBe(0);
   });
 });
 
