@@ -4,6 +4,7 @@ import { Admin } from './admins';
 import { AuditEntry } from './audit';
 import { LedgerEntry, balanceFigures, type BalanceFigures } from './ledger';
 import { Payment } from './payments';
+import { paymentsWithChargebackStanding } from './disputes';
 import { Refund, refundsHeld } from './refunds';
 import { Seller, Shop } from './identity';
 import { WebhookDelivery } from './webhooks';
@@ -31,6 +32,7 @@ export interface Loaders {
   admin: DataLoader<string, Admin | null>;
   liveShopOfSeller: DataLoader<string, Shop | null>;
   refundsOfPayment: DataLoader<string, Refund[]>;
+  chargebackStands: DataLoader<string, boolean>;
   ledgerOfPayment: DataLoader<string, LedgerEntry[]>;
   auditOfTarget: DataLoader<string, AuditEntry[]>;
   deliveriesOfPayment: DataLoader<string, WebhookDelivery[]>;
@@ -68,6 +70,10 @@ export function createLoaders(em: EntityManager): Loaders {
     refundsOfPayment: new DataLoader(async (paymentIds) =>
       grouped(paymentIds, await em.find(Refund, { payment: { $in: [...paymentIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } }), (r) => r.payment.id),
     ),
+    chargebackStands: new DataLoader(async (paymentIds) => {
+      const standing = await paymentsWithChargebackStanding(em, paymentIds);
+      return paymentIds.map((id) => standing.has(id));
+    }),
     ledgerOfPayment: new DataLoader(async (paymentIds) =>
       grouped(paymentIds, await em.find(LedgerEntry, { payment: { $in: [...paymentIds] } }, { orderBy: { id: 'asc' } }), (e) => e.payment!.id),
     ),

@@ -121,6 +121,10 @@ const OPERATIONS: Record<string, Operation> = {
   // the mail outbox (mail-outbox.test.ts): every role reads it; support and owners send a mail again
   mails: { roles: ALL, call: () => ['{ mails { pagination { total } } }', {}] },
   resendMail: { roles: ['support', 'owner'], gateOnly: true, call: () => ['mutation { resendMail(id: "mail_missing", reason: "customer asked") { id } }', {}] },
+  // settling by hand (settling-by-hand.test.ts): finance only
+  retryAcquirerNotification: { roles: ['finance'], gateOnly: true, call: () => ['mutation { retryAcquirerNotification(id: "0", reason: "settled at Adyen") { id } }', {}] },
+  dismissAcquirerNotification: { roles: ['finance'], gateOnly: true, call: () => ['mutation { dismissAcquirerNotification(id: "0", reason: "settled at Adyen") { id } }', {}] },
+  settleWithAcquirer: { roles: ['finance'], call: (f) => ['mutation ($id: ID!) { settleWithAcquirer(id: $id, reason: "customer asked") { outcome } }', { id: f.refundA }] },
   // the back office (back-office-queries.test.ts): what waits, and disputes across shops, for every role
   workQueue: { roles: ALL, call: () => ['{ workQueue { refundsWaiting } }', {}] },
   disputes: { roles: ALL, call: () => ['{ disputes { pagination { total } } }', {}] },
@@ -232,7 +236,7 @@ describe.each(ALL)('an admin with the %s role', (role) => {
     const others = log.auditLog.items.filter((e: { action: string }) => e.action !== 'access.refused');
     const allowedActions: Record<Duty, string[]> = {
       support: ['refund.requested', 'withdrawal.requested', 'shop.webhook_test_sent', 'shop.webhook_delivery_resent', 'admin_token.issued'],
-      finance: ['refund.requested', 'refund.approved', 'refund.rejected', 'withdrawal.requested', 'withdrawal.approved', 'withdrawal.rejected', 'withdrawal.paid', 'admin_token.issued'],
+      finance: ['refund.requested', 'refund.approved', 'refund.rejected', 'withdrawal.requested', 'withdrawal.approved', 'withdrawal.rejected', 'withdrawal.paid', 'admin_token.issued', 'acquirer.settled_by_lookup'],
       owner: [
         'seller.created', 'shop.created', 'shop.deactivated', 'shop.reactivated', 'shop.deleted', 'seller.suspended', 'seller.reactivated', 'seller.account_status_changed',
         'shop.webhook_url_set', 'shop.webhook_events_set', 'shop.webhook_url_cleared', 'shop.webhook_secret_rotated', 'shop.webhook_test_sent', 'shop.webhook_delivery_resent',

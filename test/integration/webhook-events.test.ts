@@ -86,7 +86,9 @@ async function story(shop: NewShop): Promise<Record<string, string>> {
   const r2 = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "returned") { id } }`, { p: kept })).requestRefund.id as string;
   await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: r2 });
 
-  // withdrawal.paid and withdrawal.rejected.
+  // withdrawal.paid and withdrawal.rejected, once the refunds are settled: an approved refund holds its amount until then.
+  const refundStatus = async (id: string) => (await support.ok(`query ($id: ID!) { refund(id: $id) { status } }`, { id })).refund.status as string;
+  await eventually(async () => (await refundStatus(r1)) === 'REFUNDED' && (await refundStatus(r2)) === 'FAILED', 20_000, 'both refunds settled');
   const ask = `mutation ($amount: SafeInt!) { requestWithdrawal(amount: $amount) { id } }`;
   const w1 = (await asSeller(ask, { amount: 2000 })).data.requestWithdrawal.id as string;
   const w2 = (await asSeller(ask, { amount: 1500 })).data.requestWithdrawal.id as string;

@@ -35,6 +35,12 @@ export function disputeOf(em: EntityManager, paymentId: string): Promise<Dispute
   return em.findOne(Dispute, { payment: paymentId }, { orderBy: { openedAt: 'desc', id: 'desc' } });
 }
 
+/** Of these payments, those a chargeback stands against, in one query (the console's lists load it per request). */
+export async function paymentsWithChargebackStanding(em: EntityManager, paymentIds: readonly string[]): Promise<Set<string>> {
+  const standing = await em.find(Dispute, { payment: { $in: [...paymentIds] }, status: { $in: [...CHARGEBACK_STANDS] } }, { fields: ['payment'] });
+  return new Set(standing.map((dispute) => dispute.payment.id));
+}
+
 /** Whether a chargeback stands against the payment (its amount is debited): no refund may be requested, approved or sent. */
 export async function chargebackStands(em: EntityManager, paymentId: string): Promise<boolean> {
   return (await em.count(Dispute, { payment: paymentId, status: { $in: [...CHARGEBACK_STANDS] } })) > 0;

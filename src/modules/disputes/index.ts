@@ -3,6 +3,6 @@ export { Dispute } from './dispute.entity';
 export { OPEN_DISPUTE_STATUSES } from './dispute-listing';
 
 // Files that load other modules
-export { applyDisputeNotice, chargebackStands, disputeOf, reweighDisputes } from './dispute.service';
+export { applyDisputeNotice, chargebackStands, disputeOf, paymentsWithChargebackStanding, reweighDisputes } from './dispute.service';
 export { DisputeAdminResolver } from './dispute-admin.resolver';
 export { DisputeFieldsResolver, SellerDisputesResolver } from './seller-disputes.resolver';

@@ -24,7 +24,7 @@ export class PaymentRefundsResolver {
     if (payment.status !== PaymentStatus.COMPLETED) return 0;
     const remaining = refundableRemaining(payment.amount, await context.loaders.refundsOfPayment.load(payment.id));
     // The cardholder has the money back already: no refund may be requested while the chargeback stands.
-    if (remaining > 0 && (await context.services.refunds.chargebackStands(context.em, payment.id))) return 0;
+    if (remaining > 0 && (await context.loaders.chargebackStands.load(payment.id))) return 0;
     return remaining;
   }
 }
