@@ -54,7 +54,7 @@ const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
  */
 const RULE_TESTS = unit(
   'adyen-notifications', 'adyen-refusals', 'adyen-hmac-vectors', 'card-boundaries', 'checkout-rules',
-  'payment-limits', 'payment-rules', 'refund-rules', 'dispute-rules', 'retry-schedule',
+  'payment-limits', 'payment-rules', 'refund-rules', 'dispute-rules', 'dispute-facts', 'retry-schedule',
   'rule-boundaries', 'webhook-edges', 'webhook-signing', 'webhook-url', 'webhook-url-dns', 'lifecycles', 'lifecycle-docs', 'lifecycle-tables',
 );
 
@@ -90,6 +90,7 @@ const STATIC_TESTS = {
   'src/modules/webhooks/retry-schedule.ts': unit('retry-schedule', 'webhook-edges'),
   'src/modules/refunds/refund-rules.ts': unit('refund-rules'),
   'src/modules/disputes/dispute-rules.ts': unit('dispute-rules'),
+  'src/modules/disputes/dispute-facts.ts': unit('dispute-facts'),
   'src/platform/processor/adyen/notifications.ts': unit('adyen-notifications', 'adyen-hmac-vectors'),
   'src/platform/processor/adyen/refusal-reasons.ts': unit('adyen-refusals', 'adyen-notifications'),
 };
@@ -117,6 +118,8 @@ export default {
     'src/modules/refunds/refund-rules.ts',
     // Whether a dispute notice fits its payment, and the seller's share of a chargeback.
     'src/modules/disputes/dispute-rules.ts',
+    // A dispute's state from its events in the acquirer's order, and the moves between two states.
+    'src/modules/disputes/dispute-facts.ts',
     // The lifecycle tables, their list and their format (defineLifecycle, moveOf, the check constraints).
     ...LIFECYCLE_TABLES,
     'src/modules/lifecycles.ts',

@@ -42,6 +42,23 @@ describe("a dispute's state from its facts, in the acquirer's order", () => {
     expect(foldDisputeFacts(facts(['chargeBack', 1], ['reverse', 2], ['close', 3], ['lose', 3])).status).toBe('closed');
   });
 
+  test('of two facts that both fit, the place in the flow decides a tie of dates, whatever arrived first', () => {
+    // From notified both a chargeback and a close fit: at one moment, the chargeback comes first in Adyen's flow.
+    expect(foldDisputeFacts(facts(['close', 5], ['chargeBack', 5]))).toMatchObject({ status: 'charged_back', waiting: [expect.objectContaining({ step: 'close' })] });
+  });
+
+  test('the date decides before the place: a loss dated before a reversal is applied first', () => {
+    // From charged_back both fit; the loss is earlier though later in the flow.
+    expect(foldDisputeFacts(facts(['chargeBack', 1], ['reverse', 3], ['lose', 2]))).toMatchObject({ status: 'lost', path: ['chargeBack', 'lose'], waiting: [expect.objectContaining({ step: 'reverse' })] });
+  });
+
+  test('facts left waiting are listed in the order they would apply: date, then place, then arrival', () => {
+    const won = facts(['chargeBack', 1], ['reverse', 2], ['secondChargeback', 3], ['win', 4], ['lose', 9], ['close', 9], ['reverse', 8]);
+    expect(foldDisputeFacts(won).waiting.map((f) => f.step)).toEqual(['reverse', 'lose', 'close']);
+    const swapped = facts(['chargeBack', 1], ['reverse', 2], ['secondChargeback', 3], ['win', 4], ['close', 9], ['lose', 9]);
+    expect(foldDisputeFacts(swapped).waiting.map((f) => f.step)).toEqual(['close', 'lose']);
+  });
+
   test('an inquiry that closes is closed; a chargeback dated before the close puts it on the chargeback path', () => {
     expect(foldDisputeFacts(facts(['open', 0], ['close', 5])).status).toBe('closed');
     expect(foldDisputeFacts(facts(['open', 0], ['close', 5], ['chargeBack', 1]))).toMatchObject({ status: 'charged_back', waiting: [expect.objectContaining({ step: 'close' })] });
