@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applyDisputeNotice, reweighDisputes } from '../disputes';
+import { applyDisputeNotice } from '../disputes';
 import { Payment, isPaymentId, PaymentStatus } from '../payments';
 import type { AcquirerEvent, NotifiedMoney } from '../../platform/processor/card-processor';
-import { Refund, reverseRefund, settleNotifiedRefund, type RefundExecutionDeps } from '../refunds';
+import { Refund, reverseRefund, settleNotifiedRefund } from '../refunds';
+import { refundSettlingDeps } from './acquirer-settling';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 
 /** What applying an event did, for the log, the metrics and the tests. */
@@ -31,7 +32,7 @@ const flagged = (problem: string): EventOutcome => ({ effect: 'flagged', problem
  *  - anything else is acknowledged (it is kept by the inbox).
  */
 export async function applyAcquirerEvent(checkout: CheckoutDeps, em: EntityManager, event: AcquirerEvent): Promise<EventOutcome> {
-  const refunds: RefundExecutionDeps = { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl, reweighDisputes };
+  const refunds = refundSettlingDeps(checkout);
   switch (event.kind) {
     case 'authorization':
       return settleAuthorization(checkout, em, event);

@@ -1,9 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isPaymentId, Payment, PaymentStatus } from '../payments';
-import { Refund, RefundStatus, settleLookedUpRefund } from '../refunds';
+import { Refund, RefundStatus, settleLookedUpRefund, type RefundExecutionDeps } from '../refunds';
 import { reweighDisputes } from '../disputes';
 import { domainError } from '../../shared/errors';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
+
+/**
+ * What settling a refund from the acquirer's answer needs (a notification, a look-up): the checkout's acquirer, and
+ * disputes' re-weighing. Such a refund is never claimed for sending, so no claim can be stale.
+ */
+export function refundSettlingDeps(checkout: CheckoutDeps): RefundExecutionDeps {
+  return { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl, reweighDisputes };
+}
 
 /** What the acquirer answered of a payment or refund, and what that settled here. */
 export interface SettledByAcquirer {
@@ -30,8 +38,7 @@ export async function settleWithAcquirerNow(checkout: CheckoutDeps, em: EntityMa
   if (refund.status !== RefundStatus.PROCESSING) return { found: 'not asked', outcome: `already ${refund.status}` };
   const found = await askAcquirer(() => checkout.processor.lookupRefund(id));
   if (!found) return STILL_UNKNOWN;
-  const deps = { processor: checkout.processor, logger: checkout.logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl, reweighDisputes };
-  return { found: found.kind, outcome: await settleLookedUpRefund(em.fork(), deps, id, found) };
+  return { found: found.kind, outcome: await settleLookedUpRefund(em.fork(), refundSettlingDeps(checkout), id, found) };
 }
 
 /** The acquirer could not say (unreachable, or no look-up and no notification yet, as with Adyen's v71): nothing settles. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../../platform/observability/metrics';
 import { EXPIRED, expireDuePayments } from '../payments';
 import { settleLookedUpRefund } from '../refunds';
-import { reweighDisputes } from '../disputes';
+import { refundSettlingDeps } from './acquirer-settling';
 import type { ReconciliationConfig } from '../../shared/config';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
 import { flagNeedsAttention, leaseStuckPayments, leaseStuckRefunds, type Leased, type LeaseTerms } from './reconciliation-store';
@@ -96,7 +96,7 @@ async function reconcileRefund(options: ReconciliationOptions, { id, since }: Le
   const { checkout, orm, metrics, logger } = options;
   try {
     const found = await checkout.processor.lookupRefund(id);
-    const outcome = await settleLookedUpRefund(orm.em.fork(), { processor: checkout.processor, logger, processingTimeoutMs: 0, baseUrl: checkout.baseUrl, reweighDisputes }, id, found);
+    const outcome = await settleLookedUpRefund(orm.em.fork(), refundSettlingDeps(checkout), id, found);
     metrics.reconciliations.inc({ kind: 'refund', outcome });
     logger.info({ refundId: id, found: found.kind, outcome }, 'refund reconciled with the acquirer');
     if (outcome === 'requeued') options.enqueueRefund(id);
