@@ -15,7 +15,7 @@ import { EXPORT_PAGE_ROWS } from '../../src/shared/limits';
 import { Seller } from '../../src/modules/identity/seller.entity';
 import { Shop } from '../../src/modules/identity/shop.entity';
 import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
-import { signUpSeller } from '../support/dashboard-client';
+import { dashboard, signUpSeller } from '../support/dashboard-client';
 import { seedCompletedPayments } from '../support/ledger-seed';
 import { testRun } from '../support/test-env';
 import { useTestService } from '../support/test-service';
@@ -310,6 +310,17 @@ describe('statements that say what they are', () => {
       const res = await download(file, seller.session.cookie);
       expect([file, res.status, JSON.parse(res.body as string)]).toEqual([file, 400, { success: false, error: 'There is no statement of a month that has not begun' }]);
     }
+  });
+
+  test('no statement of a month that has not begun on /graphql either: the same refusal, not a statement of nothing', async () => {
+    const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)).toISOString().slice(0, 7);
+    for (const month of ['2099-01', next]) {
+      const res = await dashboard(service.url, 'Statement', { month }, seller.session);
+      expect([month, res.body.data, res.body.errors?.[0]?.extensions?.code, res.body.errors?.[0]?.message]).toEqual([month, null, 'MONTH_NOT_BEGUN', 'There is no statement of a month that has not begun']);
+    }
+    const current = await dashboard(service.url, 'Statement', { month: thisMonth() }, seller.session);
+    expect(current.body.errors).toBeUndefined();
+    expect(current.body.data.balance.statement.month).toBe(thisMonth());
   });
 
   test("the current month's statement verifies as provisional, as of when it was made; the verifier never calls it plain Verified", async () => {

@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monthlyStatement } from '../../src/modules/ledger/balance-lines';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { canonicalJson, STATEMENT_FORMAT, writeSignedStatement } from '../../src/modules/ledger/signed-statement';
 import { loadStatementKeys } from '../../src/modules/ledger/statement-keys';
@@ -72,6 +73,17 @@ test("a month with payments: the verifier accepts it, its lines add up to the se
   const run = verify(await statementOf(shop.seller.id, monthBefore(month)), text);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
+});
+
+test('no statement of a month that has not begun: refused before anything is written or signed', async () => {
+  const shop = await db.newShop('statement-future');
+  let written = '';
+  const write = async (piece: string) => void (written += piece);
+  await expect(writeSignedStatement(db.em(), shop.seller.id, '2026-05', keys.signer, write, new Date('2026-04-30T23:59:59.999Z'))).rejects.toMatchObject({ code: 'MONTH_NOT_BEGUN' });
+  await expect(monthlyStatement(db.em(), shop.seller.id, '2099-01')).rejects.toMatchObject({ code: 'MONTH_NOT_BEGUN' });
+  expect(written).toBe('');
+  // The month that has just begun is served (provisional until it ends).
+  expect(JSON.parse(await statementOf(shop.seller.id, '2026-05', new Date('2026-05-01T00:00:00.000Z')))).toMatchObject({ month: '2026-05', generated_at: '2026-05-01T00:00:00.000Z' });
 });
 
 test('a statement changed after signing fails the verifier', async () => {

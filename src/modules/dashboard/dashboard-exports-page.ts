@@ -6,6 +6,7 @@ import {
   eachBalanceLinePage,
   eachStatementLinePage,
   monthlyStatement,
+  statementMonthBounds,
   type BalanceLine,
   writeSignedStatement,
   type StatementSigner,
@@ -63,7 +64,8 @@ export function dashboardExportsRouter(settings: DashboardExportSettings): expre
       }
       const signedMonth = /^statement-(\d{4}-\d{2})\.json$/.exec(req.params.file)?.[1];
       if (signedMonth) {
-        if (notBegun(signedMonth)) return sendError(res, domainError('MONTH_NOT_BEGUN'));
+        // Refused before the file starts: the ledger's rule for every statement (MONTH_INVALID, MONTH_NOT_BEGUN).
+        statementMonthBounds(signedMonth);
         const name = `statement-${signedMonth}.json`;
         await streamText(res, name, 'application/json; charset=utf-8', '', (write) => writeSignedStatement(em, live.sellerId, signedMonth, settings.statementSigner, write));
         settings.logger.info({ requestId: locals(res).requestId, sellerId: live.sellerId, export: name }, 'dashboard export written');
@@ -123,7 +125,7 @@ function exportOf(file: string, query: Record<string, unknown>): ExportFile | nu
   if (file === 'withdrawals.csv') return { name: `withdrawals-${today}.csv`, columns: WITHDRAWAL_EXPORT_COLUMNS, run: (em, seller, write) => eachWithdrawalExportPage(em, seller, write) };
   const month = /^statement-(\d{4}-\d{2})\.csv$/.exec(file)?.[1];
   if (month) {
-    if (notBegun(month)) throw new ExportRefused(domainError('MONTH_NOT_BEGUN'));
+    statementMonthBounds(month);
     return {
       name: `statement-${month}.csv`,
       columns: STATEMENT_COLUMNS,
@@ -137,9 +139,6 @@ function exportOf(file: string, query: Record<string, unknown>): ExportFile | nu
   }
   return null;
 }
-
-/** A month after the current one (UTC): nothing has happened in it, and a statement of it would be signed as if it had. */
-const notBegun = (month: string): boolean => /^\d{4}-(0[1-9]|1[0-2])$/.test(month) && month > new Date().toISOString().slice(0, 7);
 
 const statementRow = (l: BalanceLine): CsvCell[] => [isoTime(l.createdAt), l.kind, dollars(l.amount), l.paidOut === null ? '' : dollars(l.paidOut), dollars(l.runningBalance), l.id, l.paymentId, l.withdrawalId, l.refundId];
 

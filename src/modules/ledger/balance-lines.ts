@@ -109,6 +109,17 @@ export function monthBounds(month: string): { from: Date; to: Date } {
   return { from: new Date(Date.UTC(year, index, 1)), to: new Date(Date.UTC(year, index + 1, 1)) };
 }
 
+/**
+ * The bounds of a month a statement may be made of at `now`: refused (MONTH_NOT_BEGUN) while it has not begun, since
+ * a signed statement of a future month would vouch for balances no one has seen. The month under way is served,
+ * provisional until it ends (docs/dashboard.md, "Signed statements").
+ */
+export function statementMonthBounds(month: string, now = new Date()): { from: Date; to: Date } {
+  const bounds = monthBounds(month);
+  if (bounds.from.getTime() > now.getTime()) throw domainError('MONTH_NOT_BEGUN');
+  return bounds;
+}
+
 export interface StatementTotal {
   kind: BalanceLineKind;
   /** Signed cents: the lines' effect on the available balance (0 for payouts). */
@@ -133,10 +144,11 @@ export interface MonthlyStatement {
 /**
  * A month's statement (UTC): the opening balance (the sum of every seller_balance line dated before the month),
  * the month's lines by kind, and the closing balance, which is the opening plus those lines and, by the same
- * definition, the next month's opening. Lines belong to the month of their `created_at`.
+ * definition, the next month's opening. Lines belong to the month of their `created_at`. None of a month that has
+ * not begun at `now` (statementMonthBounds): every path to a statement (GraphQL, CSV, signed JSON) comes here.
  */
-export async function monthlyStatement(em: EntityManager, sellerId: string, month: string): Promise<MonthlyStatement> {
-  const { from, to } = monthBounds(month);
+export async function monthlyStatement(em: EntityManager, sellerId: string, month: string, now = new Date()): Promise<MonthlyStatement> {
+  const { from, to } = statementMonthBounds(month, now);
   const openingCents = await selectBalanceBefore(em, sellerId, from);
   const lines = selectionOf(sellerId, { from, to });
   const order = (kind: string) => BALANCE_LINE_KINDS.indexOf(kind as BalanceLineKind);

@@ -1,7 +1,7 @@
 // Files that load no other module come first: a cycle back into this index finds them loaded
 export { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 export { balanceFigures } from './balance-checkpoints';
-export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement } from './balance-lines';
+export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, statementMonthBounds } from './balance-lines';
 export { paymentFee } from './fee';
 export { checkLedger } from './ledger-invariants';
 export { selectSellerNetByPayment as sellerNetByPayment } from './ledger-store';

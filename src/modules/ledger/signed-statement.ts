@@ -119,7 +119,7 @@ const members = (fields: object) => Object.entries(fields).map(([key, value]) =>
  * member a line, one ledger line a line.
  */
 export async function writeSignedStatement(em: EntityManager, sellerId: string, month: string, signer: StatementSigner, write: (text: string) => Promise<void>, now = new Date()): Promise<void> {
-  const statement = await monthlyStatement(em, sellerId, month);
+  const statement = await monthlyStatement(em, sellerId, month, now);
   const head = {
     ...headerOf(sellerId, statement),
     generated_at: isoTime(now),
