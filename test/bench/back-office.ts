@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { operationSources } from '../../ui/admin/src/operation-sources';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
+import { seedPayoutAccount } from '../support/ledger-seed';
 import { freePort } from '../support/processes';
 import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
 
@@ -54,6 +55,8 @@ async function run(databaseUrl: string): Promise<Timing[]> {
   const finance = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-admin', '--email', 'finance@bench.example.com', '--role', 'finance'], env)).token as string;
   log(`writing ${PAYMENTS} payments over ${SHOPS} shops and ${AUDIT_ENTRIES} audit entries…`);
   await seed(databaseUrl, shops);
+  // Withdrawals need somewhere to be paid, whoever asks.
+  for (const shop of shops) await seedPayoutAccount(databaseUrl, shop.shop_id);
   const service = await startChild('dist/src/apps/main.js', [], env, /payment service listening/);
   try {
     const origin = `http://127.0.0.1:${port}`;

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { seedCompletedPayments } from '../support/ledger-seed';
+import { seedCompletedPayments, seedPayoutAccount } from '../support/ledger-seed';
 
 /** Seller entries the bench seeds for one seller (2 per completed payment); BENCH_BALANCE_ENTRIES for a quicker run. */
 const SELLER_ENTRIES = Number(process.env.BENCH_BALANCE_ENTRIES ?? 1_000_000);
@@ -22,6 +22,7 @@ export interface BalanceTiming {
  */
 export async function measureBalanceAtScale(service: string, databaseUrl: string, shop: { shop_id: string; seller_id: string; api_key: string }): Promise<BalanceTiming> {
   await seedCompletedPayments(databaseUrl, { shopId: shop.shop_id, sellerId: shop.seller_id }, { payments: Math.ceil(SELLER_ENTRIES / 2), amount: 1000, ageSeconds: 3600, fast: true });
+  await seedPayoutAccount(databaseUrl, shop.shop_id);
   await checkpoint(databaseUrl);
   const graphql = async (query: string) => {
     const started = performance.now();

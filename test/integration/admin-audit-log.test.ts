@@ -1,5 +1,5 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
-import { adminClient, adminTeam, completedPayment, eventually } from '../support/admin-client';
+import { adminClient, adminTeam, completedPayment, eventually, payableShop } from '../support/admin-client';
 import { useTestService } from '../support/test-service';
 
 const service = useTestService();
@@ -16,7 +16,7 @@ test("every admin action is in the audit log: who, what, target, reason, when", 
   const { support, finance, owner } = await adminTeam(service);
   const started = Date.now();
   const paid = await completedPayment(service, 5000);
-  const second = await completedPayment(service, 5000);
+  const second = await completedPayment(service, 5000, await payableShop(service));
 
   const r1 = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "Item never arrived") { id } }`, { p: paid.paymentId })).requestRefund.id;
   await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id, note: "Tracking shows lost") { id } }`, { id: r1 });

@@ -1,5 +1,5 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
-import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
+import { adminClient, completedPayment, graphql, payableShop, type AdminClient } from '../support/admin-client';
 import { useTestService } from '../support/test-service';
 
 /** Separated duties (docs/admin.md): nobody approves a request they recorded; support approves nothing. */
@@ -78,7 +78,7 @@ describe('refunds', () => {
 
 describe('withdrawals', () => {
   test('the admin who requested a withdrawal cannot approve it; another finance admin can', async () => {
-    const { shop } = await completedPayment(service, 10_000);
+    const { shop } = await completedPayment(service, 10_000, await payableShop(service));
     const id = (await finance.ok(REQUEST_WITHDRAWAL, { s: shop.shop.id })).requestWithdrawal.id;
     const refused = await finance.run(APPROVE_WITHDRAWAL, { id });
     expect(refused.errors?.[0]).toMatchObject({
@@ -92,7 +92,7 @@ describe('withdrawals', () => {
   });
 
   test('support requests on a seller\'s behalf and finance approves; a seller\'s own request is approved by any finance admin', async () => {
-    const { shop } = await completedPayment(service, 10_000);
+    const { shop } = await completedPayment(service, 10_000, await payableShop(service));
     const bySupport = (await support.ok(REQUEST_WITHDRAWAL, { s: shop.shop.id })).requestWithdrawal.id;
     expect((await support.run(APPROVE_WITHDRAWAL, { id: bySupport })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN_ROLE');
     expect((await finance.ok(APPROVE_WITHDRAWAL, { id: bySupport })).approveWithdrawal.status).toBe('APPROVED');

@@ -5,7 +5,7 @@ import { AdminToken } from '../../src/modules/admins/admin-token.entity';
 import { adminForToken } from '../../src/modules/admins/admin.service';
 import { MIGRATION_NAMES } from '../../src/platform/db/migrations';
 import { randomHex, sha256Hex } from '../../src/shared/secrets';
-import { adminClient, completedPayment, graphql, type AdminClient } from '../support/admin-client';
+import { adminClient, completedPayment, graphql, payableShop, type AdminClient } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { migratorOf } from '../../src/platform/db/database';
 import { useDatabaseToUpgrade } from '../support/migration-database';
@@ -60,7 +60,7 @@ describe('the attack: an owner acting as two finance admins', () => {
   });
 
   test('so the owner alone cannot request, approve and pay a withdrawal: every step is refused', async () => {
-    const { shop } = await completedPayment(service, 20_000);
+    const { shop } = await completedPayment(service, 20_000, await payableShop(service));
     // No finance token for the owner, of either finance admin.
     for (const colleague of [finance, secondFinance]) expect((await owner.run(ISSUE_FOR, { a: colleague.admin.id })).errors?.[0]?.extensions?.code).toBe('ADMIN_TOKEN_NOT_YOURS');
     // With the owner's own credentials, the money duties are not theirs.
@@ -101,7 +101,7 @@ describe('four eyes compares people, whatever credential each step came with', (
     const person = await adminSignedIn(service, AdminRole.FINANCE);
     const cliToken = (await service.em().findOneOrFail(AdminToken, { admin: person.admin.id })).id;
     const byToken = (query: string, variables: object) => graphql(service.url, `Bearer ${person.apiToken}`, query, variables as Record<string, unknown>);
-    const { shop } = await completedPayment(service, 20_000);
+    const { shop } = await completedPayment(service, 20_000, await payableShop(service));
 
     const requested = await byToken(REQUEST_WITHDRAWAL, { s: shop.shop.id });
     const id = requested.data.requestWithdrawal.id as string;

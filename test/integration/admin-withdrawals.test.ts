@@ -1,7 +1,7 @@
 import { LedgerAccount, LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
-import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
+import { adminClient, completedPayment, eventually, graphql, payableShop, type AdminClient } from '../support/admin-client';
 import { useTestService } from '../support/test-service';
 
 const service = useTestService();
@@ -23,9 +23,9 @@ const PAID = `mutation ($id: ID!, $reference: String!) { markWithdrawalPaid(id: 
 const BALANCE = `query ($shopId: ID) { balance(shopId: $shopId) { available pendingWithdrawals paidOut gross fees refunds entries(limit: 100) { items { kind amount paymentId withdrawalId } pagination { total } } } }`;
 const QUEUE = `query ($status: WithdrawalStatus, $shopId: ID) { withdrawals(status: $status, shopId: $shopId, limit: 100) { items { id status amount shop { id } } pagination { total } } }`;
 
-/** A shop whose seller's available balance is `net` cents (one completed payment of `gross`). */
+/** A shop whose seller's available balance is `net` cents (one completed payment of `gross`) and who has a payout account. */
 async function shopWithBalance(gross: number) {
-  const payment = await completedPayment(service, gross);
+  const payment = await completedPayment(service, gross, await payableShop(service));
   const asSeller = <T = any>(query: string, variables: Record<string, unknown> = {}) => graphql<T>(service.url, `Bearer ${payment.shop.apiKey}`, query, variables);
   return { ...payment, asSeller };
 }

@@ -1,7 +1,7 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
-import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
+import { adminClient, completedPayment, eventually, payableShop, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { checkoutClient } from '../support/checkout-client';
 import { useTestService } from '../support/test-service';
@@ -41,14 +41,14 @@ describe('the work queue (Home)', () => {
     await service.em().execute(`update "refunds" set "created_at" = now() - interval '25 hours' where "id" = ?`, [ids[2]]);
 
     // A withdrawal not covered any more (a refund booked after it), one covered, one approved.
-    const { shop, paymentId } = await completedPayment(service, 10_000);
+    const { shop, paymentId } = await completedPayment(service, 10_000, await payableShop(service));
     await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 8000) { id } }`, { s: shop.shop.id });
     const refundId = (await support.ok(REFUND, { p: paymentId, amount: 2000 })).requestRefund.id;
     await finance.ok(`mutation ($id: ID!) { approveRefund(id: $id) { id } }`, { id: refundId });
     await eventually(async () => (await sellerBalance(service.em(), shop.seller.id)) < 0n, 15_000, 'the refund to be booked');
-    const covered = await completedPayment(service, 5000);
+    const covered = await completedPayment(service, 5000, await payableShop(service));
     const coveredId = (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: covered.shop.shop.id })).requestWithdrawal.id;
-    const approved = await completedPayment(service, 5000);
+    const approved = await completedPayment(service, 5000, await payableShop(service));
     const approvedId = (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: approved.shop.shop.id })).requestWithdrawal.id;
     await finance.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: approvedId });
 
@@ -179,7 +179,7 @@ describe('sorted queues', () => {
     expect(await amounts('LARGEST_FIRST')).toEqual([3000, 2000, 1000]);
     expect(await amounts('SMALLEST_FIRST')).toEqual([1000, 2000, 3000]);
 
-    const { shop } = await completedPayment(service, 10_000);
+    const { shop } = await completedPayment(service, 10_000, await payableShop(service));
     for (const amount of [1000, 4000, 2000]) await support.ok(`mutation ($s: ID!, $a: SafeInt!) { requestWithdrawal(shopId: $s, amount: $a) { id } }`, { s: shop.shop.id, a: amount });
     const withdrawals = await finance.ok(`query ($s: ID) { withdrawals(shopId: $s, order: LARGEST_FIRST) { items { amount } } }`, { s: shop.shop.id });
     expect(withdrawals.withdrawals.items.map((w: { amount: number }) => w.amount)).toEqual([4000, 2000, 1000]);

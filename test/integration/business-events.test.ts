@@ -1,4 +1,4 @@
-import { adminTeam, completedPayment, eventually } from '../support/admin-client';
+import { adminTeam, completedPayment, eventually, payableShop } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { useTestService } from '../support/test-service';
@@ -16,7 +16,7 @@ const logged = (msg: string, ids: Record<string, unknown>) => eventually(async (
 
 describe('business events are logged at info with their ids', () => {
   test('payment created and completed; refund requested, approved and carried out; withdrawal requested and paid', async () => {
-    const { shop, paymentId } = await completedPayment(service, 20_000);
+    const { shop, paymentId } = await completedPayment(service, 20_000, await payableShop(service));
     expect(await logged('payment created', { paymentId, shopId: shop.shop.id, amount: 20_000 })).toHaveProperty('requestId');
     await logged('payment completed', { paymentId });
 

@@ -1,6 +1,6 @@
 import { feeFor } from '../../src/modules/ledger/fee';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
-import { adminClient, completedPayment, graphql } from '../support/admin-client';
+import { adminClient, completedPayment, graphql, payableShop } from '../support/admin-client';
 import { useTestService } from '../support/test-service';
 
 /**
@@ -16,7 +16,7 @@ const BALANCE = `query { balance { available pendingWithdrawals paidOut gross fe
 const REQUEST = `mutation ($amount: SafeInt!) { requestWithdrawal(amount: $amount) { id amount } }`;
 
 test('a balance past 2^53 is exact in SQL, in code and over GraphQL; a withdrawal against it is checked exactly', async () => {
-  const first = await completedPayment(service, MAX);
+  const first = await completedPayment(service, MAX, await payableShop(service));
   await completedPayment(service, MAX, first.shop);
   await completedPayment(service, MAX, first.shop);
   const sellerId = first.shop.seller.id;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import request from 'supertest';
+import { payableShop } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { FAST_WEBHOOKS } from '../support/webhook-support';
 import { useTestService } from '../support/test-service';
@@ -56,7 +57,8 @@ describe('examples/seller-shop.mjs against the running service', () => {
     const probe = await startExample({ API_KEY: 'svc_live_x', WEBHOOK_SECRET: 'whsec_x' });
     const port = new URL(probe.url).port;
     await probe.stop();
-    const shop = await service.createShop({ webhookUrl: `http://127.0.0.1:${port}/webhooks/payments` });
+    // With a payout account saved, as the seller of "Balances and withdrawals" has on the dashboard.
+    const shop = await payableShop(service, { webhookUrl: `http://127.0.0.1:${port}/webhooks/payments` });
     secret = shop.webhookSecret;
     apiKey = shop.apiKey;
     example = await startExample({ API_KEY: shop.apiKey, WEBHOOK_SECRET: secret, API_BASE: service.url, PORT: port });

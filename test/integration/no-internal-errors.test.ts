@@ -15,7 +15,7 @@ import {
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { buildAppSchema } from '../../src/apps/schema';
 import { Seller } from '../../src/modules/identity/seller.entity';
-import { adminTeam, graphql } from '../support/admin-client';
+import { adminTeam, givePayoutAccount, graphql } from '../support/admin-client';
 import { adminSignedIn, type AdminSession } from '../support/admin-session';
 import { CHECKOUT_DOCUMENT, checkoutClient } from '../support/checkout-client';
 import { signUpSeller, type DashboardSession } from '../support/dashboard-client';
@@ -65,8 +65,9 @@ beforeAll(async () => {
   const paid = await checkoutClient(service.url).pay(paymentId, '4242424242424242');
   if (paid.body.data?.submitCard?.status !== 'COMPLETED') throw new Error(JSON.stringify(paid.body));
   const pendingPaymentId = (await shopKey.create(VALID_PAYMENT)).body.data.id as string;
-  // The seller proves its address (withdrawals wait for it), as the mailed link would.
+  // The seller proves its address and saves a payout account (withdrawals wait for both).
   await service.em().nativeUpdate(Seller, { id: seller.sellerId }, { emailVerifiedAt: new Date() });
+  await givePayoutAccount(service, seller.sellerId);
   const refundId = (await team.support.ok('mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "walk") { id } }', { p: paymentId })).requestRefund.id;
   const withdrawalId = (await team.support.ok('mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }', { s: seller.shopId })).requestWithdrawal.id;
   const deliveryId = (await settledDelivery(service, paymentId)).id;

@@ -1,6 +1,6 @@
 import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
 import { AdminRole } from '../../src/modules/admins/admin-role';
-import { adminClient, eventually } from '../support/admin-client';
+import { adminClient, eventually, graphql } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
@@ -155,7 +155,7 @@ describe('disputes: the seller reads each one, its state, and what it did to the
   });
 });
 
-describe('withdrawals from the dashboard need a payout account', () => {
+describe('withdrawals need a payout account, whatever the credential', () => {
   test('refused before one is saved (after the e-mail and balance rules), held after', async () => {
     const seller = await signUpSeller(service.url);
     await pay(seller.apiKey, 5_000);
@@ -168,6 +168,25 @@ describe('withdrawals from the dashboard need a payout account', () => {
     expect((await ok('RequestWithdrawal', { amount: 1_000 }, seller.session)).requestWithdrawal.status).toBe('REQUESTED');
     const screen = await ok('Withdrawals', {}, seller.session);
     expect(screen.balance.available).toBe(3250);
+  });
+
+  test('the API key and an admin acting for the shop get the same refusal: a leaked key cannot hold the balance with nowhere to pay it', async () => {
+    const seller = await signUpSeller(service.url);
+    await pay(seller.apiKey, 5_000);
+    await service.em().getConnection().execute('update "sellers" set "email_verified_at" = now() where "id" = ?', [seller.sellerId]);
+    const byKey = () => graphql(service.url, `Bearer ${seller.apiKey}`, 'mutation { requestWithdrawal(amount: 1000) { id status } }');
+    const support = await adminClient(service, AdminRole.SUPPORT);
+    const byAdmin = () => support.run('mutation($s: ID!) { requestWithdrawal(amount: 1000, shopId: $s) { id status } }', { s: seller.shopId });
+    const dashboardRefusal = (await dashboard(service.url, 'RequestWithdrawal', { amount: 1_000 }, seller.session)).body.errors[0];
+    for (const answer of [await byKey(), await byAdmin()]) {
+      expect(answer.data).toBeNull();
+      expect(answer.errors?.[0]).toMatchObject({ message: dashboardRefusal.message, extensions: { code: 'PAYOUT_ACCOUNT_REQUIRED', status: 409 } });
+    }
+    expect(await service.em().getConnection().execute('select count(*)::int as n from "withdrawals" where "seller_id" = ?', [seller.sellerId])).toEqual([{ n: 0 }]);
+    expect((await ok('Withdrawals', {}, seller.session)).balance.available).toBe(4250);
+    await ok('SetPayoutAccount', { holder: 'Harbour Books Ltd', accountNumber: 'DE89 3704 0044 0532 0130 00', currentPassword: STRONG_PASSWORD }, seller.session);
+    expect((await byKey()).data.requestWithdrawal.status).toBe('REQUESTED');
+    expect((await byAdmin()).data.requestWithdrawal.status).toBe('REQUESTED');
   });
 });
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
-import { adminClient, eventually, type AdminClient } from '../support/admin-client';
+import { adminClient, eventually, givePayoutAccount, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
@@ -165,6 +165,7 @@ describe('each notification arrives when its topic is on (the default)', () => {
 
   test('a withdrawal paid (with its reference) and one rejected (with the reason)', async () => {
     await paidPayment(seller, {}, 50_000);
+    await givePayoutAccount(service, seller.sellerId);
     const ask = async () => (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1500) { id } }`, { s: seller.shopId })).requestWithdrawal.id as string;
     const paidOut = await ask();
     await finance.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: paidOut });
@@ -246,12 +247,13 @@ test('with every topic switched off, none of them arrives (and nothing is writte
   await dispute(paymentId, 'open');
   const refundId = await refundOf(paymentId);
   await finance.ok(`mutation ($id: ID!) { rejectRefund(id: $id, reason: "no") { id } }`, { id: refundId });
+  // A withdrawal needs the payout account: saving it is one of the switched-off notices too.
+  await dashboard(service.url, 'SetPayoutAccount', { holder: 'Quiet Ltd', accountNumber: 'DE89370400440532013000', currentPassword: STRONG_PASSWORD }, seller.session);
   const wd = (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1500) { id } }`, { s: seller.shopId })).requestWithdrawal.id;
   await finance.ok(`mutation ($id: ID!) { rejectWithdrawal(id: $id, reason: "no") { id } }`, { id: wd });
   await dashboard(service.url, 'SignIn', { email: seller.email, password: STRONG_PASSWORD });
   await dashboard(service.url, 'SetWebhookUrl', { url: 'http://127.0.0.1:9/x', currentPassword: STRONG_PASSWORD }, seller.session);
   await dashboard(service.url, 'RotateWebhookSecret', { currentPassword: STRONG_PASSWORD }, seller.session);
-  await dashboard(service.url, 'SetPayoutAccount', { holder: 'Quiet Ltd', accountNumber: 'DE89370400440532013000', currentPassword: STRONG_PASSWORD }, seller.session);
   await mailTo(customer, /receipt/);
   await sleep(500);
   expect(await noticesOf(seller.sellerId)).toEqual([]);

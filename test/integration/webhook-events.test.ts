@@ -1,7 +1,7 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
-import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
+import { adminClient, completedPayment, eventually, graphql, payableShop, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startReceiver, type Receiver, type ReceivedWebhook } from '../support/webhook-receiver';
@@ -47,7 +47,7 @@ afterAll(async () => {
 async function shopReceiving(events: string[]): Promise<{ shop: NewShop; receiver: Receiver }> {
   const receiver = await startReceiver();
   receivers.push(receiver);
-  const shop = await service.createShop({ webhookUrl: receiver.url });
+  const shop = await payableShop(service, { webhookUrl: receiver.url });
   shops.push(shop.shop.id);
   if (events.length) {
     const chosen = await graphqlAs(service, shop.apiKey)(`mutation ($e: [String!]!) { setWebhookEvents(events: $e) { webhookEvents } }`, { e: events });

@@ -1,6 +1,6 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
-import { adminClient, completedPayment, eventually, graphql, type AdminClient } from '../support/admin-client';
+import { adminClient, completedPayment, eventually, graphql, payableShop, type AdminClient } from '../support/admin-client';
 import { useTestService } from '../support/test-service';
 
 /**
@@ -27,7 +27,7 @@ const APPROVE_REFUND = `mutation ($id: ID!) { approveRefund(id: $id) { id } }`;
 
 /** A shop whose seller has `gross` paid (85% of it available), a withdrawal of `amount` requested by its key, then a refund of `refunded` carried out. */
 async function withdrawalThenRefund(gross: number, amount: number, refunded: number) {
-  const { shop, paymentId } = await completedPayment(service, gross);
+  const { shop, paymentId } = await completedPayment(service, gross, await payableShop(service));
   const asSeller = (query: string, variables: Record<string, unknown> = {}) => graphql(service.url, `Bearer ${shop.apiKey}`, query, variables);
   const requested = await asSeller(REQUEST, { amount });
   expect(requested.errors).toBeUndefined();
@@ -72,14 +72,14 @@ test('approved once new sales cover it again', async () => {
 
 test('a balance of exactly zero after the hold is covered', async () => {
   // 2000 paid: 1700 available, all of it requested: 0 left.
-  const { shop } = await completedPayment(service, 2000);
+  const { shop } = await completedPayment(service, 2000, await payableShop(service));
   const withdrawalId = (await support.ok(REQUEST, { amount: 1700, shopId: shop.shop.id })).requestWithdrawal.id;
   expect(await sellerBalance(service.em(), shop.seller.id)).toBe(0n);
   expect((await finance.ok(APPROVE, { id: withdrawalId })).approveWithdrawal.status).toBe('APPROVED');
 });
 
 test('four eyes comes first: the requester is told so, not about the balance', async () => {
-  const { shop, paymentId } = await completedPayment(service, 10_000);
+  const { shop, paymentId } = await completedPayment(service, 10_000, await payableShop(service));
   const withdrawalId = (await finance.ok(REQUEST, { amount: 8000, shopId: shop.shop.id })).requestWithdrawal.id;
   const refundId = (await support.ok(REFUND, { p: paymentId, amount: 2000 })).requestRefund.id;
   await financeB.ok(APPROVE_REFUND, { id: refundId });
@@ -99,7 +99,7 @@ test('a withdrawal no longer requested answers its state, whatever the balance',
 });
 
 test('an approved withdrawal is not marked paid while a refund since has taken the balance below zero, unless finance overrides with a reason', async () => {
-  const { shop, paymentId } = await completedPayment(service, 10_000);
+  const { shop, paymentId } = await completedPayment(service, 10_000, await payableShop(service));
   const withdrawalId = (await support.ok(REQUEST, { amount: 8000, shopId: shop.shop.id })).requestWithdrawal.id;
   await finance.ok(APPROVE, { id: withdrawalId });
   const refundId = (await support.ok(REFUND, { p: paymentId, amount: 2000 })).requestRefund.id;

@@ -25,8 +25,8 @@ const HOOK = 'https://hooks.example/in';
 
 /** A shop with a webhook URL; its deliveries are removed after each test. */
 const hooked: string[] = [];
-async function hookedShop(label: string): Promise<NewShop> {
-  const shop = await db.newShop(label, { webhookUrl: HOOK });
+async function hookedShop(label: string, options: { payoutAccount?: boolean } = {}): Promise<NewShop> {
+  const shop = await db.newShop(label, { webhookUrl: HOOK, ...options });
   hooked.push(shop.shop.id);
   return shop;
 }
@@ -248,7 +248,7 @@ describe("the relay's wake-up", () => {
 test('a withdrawal event is numbered per withdrawal, has `withdrawal` where payment events have `payment`, and is delivered when chosen', async () => {
   const requester = await db.newAdmin(AdminRole.FINANCE);
   const approver = await db.newAdmin(AdminRole.FINANCE);
-  const shop = await hookedShop('outbox-withdrawal');
+  const shop = await hookedShop('outbox-withdrawal', { payoutAccount: true });
   await choose(shop, ['withdrawal.rejected']);
   await db.completedPayment(shop, 10_000);
   const withdrawal = await requestWithdrawal(db.em(), shop.shop.id, 3000, requester);

@@ -7,6 +7,8 @@ import { chargebackStands, reweighDisputes } from '../../src/modules/disputes/di
 import { approveRefund, executeRefund, requestRefund } from '../../src/modules/refunds/refund.service';
 import { createLogger } from '../../src/shared/logger';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
+import { setPayoutAccount } from '../../src/modules/withdrawals/payout-account';
 import { Withdrawal, WithdrawalStatus } from '../../src/modules/withdrawals/withdrawal.entity';
 import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
 import { refusedWith } from '../support/domain-errors';
@@ -44,7 +46,7 @@ const auditActions = async (targetId: string) =>
   (await db.em().find(AuditEntry, { targetId }, { orderBy: { id: 'asc' } })).map((entry) => [entry.action, entry.admin?.id ?? null]);
 
 test('approval is refused while a refund booked since the request leaves the balance negative, and allowed once sales cover it', async () => {
-  const shop = await db.newShop('withdrawal-covered');
+  const shop = await db.newShop('withdrawal-covered', { payoutAccount: true });
   const paymentId = await db.completedPayment(shop, 10_000);
   expect(await balanceOf(shop)).toBe(8500n);
   const withdrawal = await requestWithdrawal(db.em(), shop.shop.id, 8000, requester);
@@ -78,15 +80,29 @@ test('approval is refused while a refund booked since the request leaves the bal
 });
 
 test('a balance of exactly zero after the hold covers the withdrawal', async () => {
-  const shop = await db.newShop('withdrawal-zero');
+  const shop = await db.newShop('withdrawal-zero', { payoutAccount: true });
   await db.completedPayment(shop, 2000);
   const withdrawal = await requestWithdrawal(db.em(), shop.shop.id, 1700, requester);
   expect(await balanceOf(shop)).toBe(0n);
   expect((await approveWithdrawal(db.em(), approver, withdrawal.id)).status).toBe(WithdrawalStatus.APPROVED);
 });
 
+test('no payout account, no withdrawal, whoever asks (the shop\'s key or an admin): refused after the balance rules, nothing held', async () => {
+  const shop = await db.newShop('withdrawal-nowhere');
+  await db.completedPayment(shop, 2000);
+  expect((await refusedWith(requestWithdrawal(db.em(), shop.shop.id, 1701, null))).code).toBe('WITHDRAWAL_EXCEEDS_BALANCE');
+  for (const admin of [null, requester]) {
+    const refused = await refusedWith(requestWithdrawal(db.em(), shop.shop.id, 1700, admin));
+    expect([refused.code, refused.status]).toEqual(['PAYOUT_ACCOUNT_REQUIRED', 409]);
+  }
+  expect(await db.em().count(Withdrawal, { seller: shop.seller.id })).toBe(0);
+  expect(await balanceOf(shop)).toBe(1700n);
+  await setPayoutAccount(db.em(), createSecretBox(undefined), shop.seller.id, 'Nowhere Ltd', 'DE89370400440532013000');
+  expect((await requestWithdrawal(db.em(), shop.shop.id, 1700, null)).status).toBe(WithdrawalStatus.REQUESTED);
+});
+
 test('a request above the available balance, or while it is negative, is refused and holds nothing; a rejection releases its hold', async () => {
-  const shop = await db.newShop('withdrawal-request');
+  const shop = await db.newShop('withdrawal-request', { payoutAccount: true });
   const paymentId = await db.completedPayment(shop, 2000);
   const tooMuch = await refusedWith(requestWithdrawal(db.em(), shop.shop.id, 1701, requester));
   expect(tooMuch.code).toBe('WITHDRAWAL_EXCEEDS_BALANCE');
@@ -106,7 +122,7 @@ test('a request above the available balance, or while it is negative, is refused
 
 describe('money held once: an approved refund holds its amount until it is carried out or fails', () => {
   test('a withdrawal may not take what an approved refund not yet carried out holds', async () => {
-    const shop = await db.newShop('withdrawal-refund-hold');
+    const shop = await db.newShop('withdrawal-refund-hold', { payoutAccount: true });
     const paymentId = await db.completedPayment(shop, 10_000);
     const refund = await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 3000);
     // Requested only: nothing held yet (it may be rejected).
@@ -119,7 +135,7 @@ describe('money held once: an approved refund holds its amount until it is carri
   });
 
   test('a payout is not marked paid while the balance after refund holds is negative, unless finance overrides with a reason (audited)', async () => {
-    const shop = await db.newShop('withdrawal-payout-covered');
+    const shop = await db.newShop('withdrawal-payout-covered', { payoutAccount: true });
     const paymentId = await db.completedPayment(shop, 10_000);
     const withdrawal = await requestWithdrawal(db.em(), shop.shop.id, 8500, requester);
     await approveWithdrawal(db.em(), approver, withdrawal.id);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { createAdmin } from '../../src/modules/admins/admin.service';
+import { setPayoutAccount } from '../../src/modules/withdrawals/payout-account';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';
@@ -44,6 +45,21 @@ export async function adminTeam(service: TestService) {
     finance: await adminClient(service, AdminRole.FINANCE),
     owner: await adminClient(service, AdminRole.OWNER),
   };
+}
+
+/**
+ * Saves the payout account every withdrawal needs, whoever asks for it, through the module's own write (the seller
+ * is mailed the change, as from the dashboard).
+ */
+export async function givePayoutAccount(service: TestService, sellerId: string): Promise<void> {
+  await setPayoutAccount(service.em(), service.services.accounts.secrets, sellerId, 'Test Payouts Ltd', 'DE89370400440532013000');
+}
+
+/** A new shop whose seller has a payout account: one that may ask for withdrawals. */
+export async function payableShop(service: TestService, overrides?: Parameters<TestService['createShop']>[0]) {
+  const shop = await service.createShop(overrides);
+  await givePayoutAccount(service, shop.seller.id);
+  return shop;
 }
 
 /** A shop with one completed payment of `amount` cents, paid through the public checkout. */

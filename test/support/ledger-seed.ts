@@ -38,3 +38,22 @@ export async function seedCompletedPayments(
     await client.end();
   }
 }
+
+/**
+ * The seller of `shopId` saves a payout account (stored as it is, as with ACCOUNT_SECRETS_KEY unset; a key set
+ * later still reads it): every withdrawal needs one, whoever asks. For services started as processes of their own
+ * (benchmarks, drills), whose shops the CLI made.
+ */
+export async function seedPayoutAccount(databaseUrl: string, shopId: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `update "sellers" set "payout_account_holder" = 'Seeded Payouts Ltd', "payout_account_number" = 'DE89370400440532013000', "payout_account_last4" = '3000'
+        where "id" = (select "seller_id" from "shops" where "id" = $1)`,
+      [shopId],
+    );
+  } finally {
+    await client.end();
+  }
+}

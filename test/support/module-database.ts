@@ -11,6 +11,7 @@ import { createPayment } from '../../src/modules/payments/payment.service';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
 import { createSellerWithShop, type NewShop } from '../../src/modules/identity/shop-provisioning';
+import { setPayoutAccount } from '../../src/modules/withdrawals/payout-account';
 import { testRun } from './test-env';
 
 /**
@@ -38,9 +39,14 @@ export function useModuleDatabase(options: { poolSize?: number; databaseUrl?: ()
     /**
      * A seller of its own with its shop: balances and daily limits are per seller or shop, so tests do not share them.
      * `webhookUrl` is stored as given (not checked against the URL rule, which needs DNS): the shop then gets deliveries.
+     * `payoutAccount`: the seller saves one (setPayoutAccount, the seller's notice included), as every withdrawal needs.
      */
-    newShop: (label: string, options: { webhookUrl?: string } = {}): Promise<NewShop> =>
-      createSellerWithShop(em(), { email: unique(label), shopName: `${label} shop`, webhookUrl: options.webhookUrl ?? null }, createSecretBox(undefined)),
+    async newShop(label: string, options: { webhookUrl?: string; payoutAccount?: boolean } = {}): Promise<NewShop> {
+      const box = createSecretBox(undefined);
+      const created = await createSellerWithShop(em(), { email: unique(label), shopName: `${label} shop`, webhookUrl: options.webhookUrl ?? null }, box);
+      if (options.payoutAccount) await setPayoutAccount(em(), box, created.seller.id, `${label} Ltd`, 'DE89370400440532013000');
+      return created;
+    },
     /**
      * A payment of `amount` cents paid in full, through the checkout's own steps: created, claimed for a card, then
      * completed by the completion statement, which books its journal (the seller is credited `amount` less the fee).

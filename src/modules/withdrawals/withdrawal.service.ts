@@ -33,11 +33,11 @@ export function checkAgainstBalance(amount: number, available: Cents): void {
 }
 
 /**
- * A withdrawal for the seller of `shopId` (its own key, or an admin acting for it). Serialized per
- * seller: the seller's row is locked (SELECT … FOR UPDATE) before the balance is read, and the hold is
- * written in the same transaction, so concurrent requests see each other's holds and can never overdraw.
+ * A withdrawal for the seller of `shopId`: one rule whoever asks (a dashboard session, the shop's API key, an admin
+ * acting for it). Serialized per seller: the seller's row is locked (SELECT … FOR UPDATE) before the balance is read,
+ * and the hold is written in the same transaction, so concurrent requests see each other's holds and can never overdraw.
  */
-export async function requestWithdrawal(em: EntityManager, shopId: string, amount: number, admin: Admin | null, options: { payoutAccountRequired?: boolean } = {}): Promise<Withdrawal> {
+export async function requestWithdrawal(em: EntityManager, shopId: string, amount: number, admin: Admin | null): Promise<Withdrawal> {
   const cents = validWithdrawalAmount(amount);
   return em.transactional(async (tx) => {
     const shop = await tx.findOne(Shop, { id: shopId });
@@ -46,9 +46,9 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
     const { emailVerified, payoutAccountSet } = await lockSellerForWithdrawal(tx, sellerId);
     if (!emailVerified) throw domainError('EMAIL_NOT_VERIFIED');
     checkAgainstBalance(cents, await balanceAfterRefundHolds(tx, sellerId));
-    // From the dashboard, the money must have somewhere to go (docs/dashboard.md, "Withdrawals"); checked after the
-    // balance rules, under the same lock as the payout account's change.
-    if (options.payoutAccountRequired && !payoutAccountSet) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
+    // The money must have somewhere to go, whatever the credential: a leaked key must not hold the whole balance
+    // with no account to pay it to. Checked after the balance rules, under the same lock as the payout account's change.
+    if (!payoutAccountSet) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
     const seller = tx.getReference(Seller, sellerId);
     const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });
     bookWithdrawalHold(tx, withdrawal, seller);

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { seedPayoutAccount } from '../../support/ledger-seed';
 import { freePort } from '../../support/processes';
 import { REPOSITORY_ROOT, startDaemon, type Daemon } from './daemons';
 
@@ -97,10 +98,14 @@ export interface DrillActors {
   financeToken: string;
 }
 
-/** A shop whose webhooks go to `webhookUrl`, and the two admins refunds and withdrawals need, made by the CLI. */
+/**
+ * A shop whose webhooks go to `webhookUrl` and whose seller has a payout account (withdrawals need one), and the two
+ * admins refunds and withdrawals need, made by the CLI.
+ */
 export async function provisionActors(env: Record<string, string>, webhookUrl: string): Promise<DrillActors> {
   const tag = Date.now().toString(36);
   const shop = await cli<{ api_key: string; shop_id: string }>(env, ['create-shop', '--email', `drill-${tag}@shop.example`, '--name', 'Drill shop', '--webhook-url', webhookUrl]);
+  await seedPayoutAccount(env.DATABASE_URL, shop.result.shop_id);
   const support = await cli<{ token: string }>(env, ['create-admin', '--email', `support-${tag}@payments.example`, '--role', 'support']);
   const finance = await cli<{ token: string }>(env, ['create-admin', '--email', `finance-${tag}@payments.example`, '--role', 'finance']);
   return { apiKey: shop.result.api_key, shopId: shop.result.shop_id, supportToken: support.result.token, financeToken: finance.result.token };
