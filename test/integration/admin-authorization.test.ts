@@ -2,7 +2,7 @@ import { buildAppSchema } from '../../src/apps/schema';
 import { Admin } from '../../src/modules/admins/admin.entity';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AdminToken } from '../../src/modules/admins/admin-token.entity';
-import { adminClient, adminTeam, completedPayment, graphql, type AdminClient } from '../support/admin-client';
+import { adminClient, adminTeam, completedPayment, graphql, payableShop, type AdminClient } from '../support/admin-client';
 import { useTestService } from '../support/test-service';
 
 // Every refused call here is a failed authentication from 127.0.0.1; the guessing limit has its own tests.
@@ -23,8 +23,9 @@ async function fixtures() {
   const refundA = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "fixture") { id } }`, { p: paid.paymentId })).requestRefund.id;
   const other = await completedPayment(service, 20_000);
   const refundB = (await support.ok(`mutation ($p: ID!) { requestRefund(paymentId: $p, reason: "fixture") { id } }`, { p: other.paymentId })).requestRefund.id;
-  const third = await completedPayment(service, 20_000);
-  // Withdrawals of a shop no approved refund touches: approving one needs the seller's balance to cover it.
+  const third = await completedPayment(service, 20_000, await payableShop(service));
+  // Withdrawals of a shop no approved refund touches (approving one needs the seller's balance to cover it), whose
+  // seller has somewhere to be paid (every withdrawal needs a payout account).
   const wd = async () => (await support.ok(`mutation ($s: ID!) { requestWithdrawal(shopId: $s, amount: 1000) { id } }`, { s: third.shop.shop.id })).requestWithdrawal.id;
   const [w1, w2, w3] = [await wd(), await wd(), await wd()];
   await finance.ok(`mutation ($id: ID!) { approveWithdrawal(id: $id) { id } }`, { id: w3 });
