@@ -16,8 +16,9 @@ import { WebhookEvent } from './src/modules/webhooks/webhook-event.entity';
 import { Withdrawal } from './src/modules/withdrawals/withdrawal.entity';
 import { Dispute } from './src/modules/disputes/dispute.entity';
 import { MailOutboxEntry } from './src/modules/notifications/mail-outbox.entity';
+import { SettlementProposal } from './src/modules/checkout/settlement-proposal.entity';
 
-export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry, SellerSession, EmailVerification, Dispute, MailOutboxEntry];
+export const ENTITIES = [Seller, Shop, ApiKey, Admin, AdminToken, Payment, IdempotencyRecord, LedgerEntry, WebhookEvent, WebhookDelivery, WebhookAttempt, Refund, Withdrawal, AuditEntry, SellerSession, EmailVerification, Dispute, MailOutboxEntry, SettlementProposal];
 
 /** How long the client waits for any answer from PostgreSQL (0: for ever), so a request never hangs on a silent server. */
 export const READ_TIMEOUT_MS = 15_000;

@@ -3,7 +3,7 @@ import { buildSchema } from 'type-graphql';
 import { AccountResolver, AdminAccountResolver, SellerAdminResolver, ShopAdminResolver, SellerShopResolver, ShopResolver } from '../modules/identity';
 import { AdminResolver } from '../modules/admins';
 import { AuditResolver } from '../modules/audit';
-import { CheckoutResolver, AcquirerNotificationResolver } from '../modules/checkout';
+import { CheckoutResolver, AcquirerNotificationResolver, SettlementProposalResolver } from '../modules/checkout';
 import { BalanceResolver, LedgerEntryResolver, BalanceLinesResolver, BalanceStatementResolver } from '../modules/ledger';
 import { PaymentResolver, PaymentHistoryResolver, LiveTestResolver } from '../modules/payments';
 import { PaymentRefundsResolver, RefundResolver } from '../modules/refunds';
@@ -33,6 +33,7 @@ export const RESOLVERS = [
   AuditResolver,
   AdminResolver,
   AcquirerNotificationResolver,
+  SettlementProposalResolver,
   // the back office (docs/admin.md)
   WorkQueueResolver,
   DisputeAdminResolver,

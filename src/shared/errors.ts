@@ -133,7 +133,7 @@ const catalogue = {
   },
   SELF_APPROVAL_NOT_ALLOWED: {
     status: 403,
-    message: (what: string) => `You recorded this ${what} request; another finance admin must approve it (four eyes)`,
+    message: (what: string) => `You recorded this ${what}; another finance admin must approve it (four eyes)`,
   },
   ADMIN_NOT_FOUND: { status: 404, message: 'Admin not found' },
   ADMIN_TOKEN_NOT_FOUND: { status: 404, message: 'Admin token not found' },
@@ -221,6 +221,16 @@ const catalogue = {
     status: 409,
     message: 'No flagged, waiting or rejected acquirer notification has this id (it may have been applied or dismissed already)',
   },
+  SETTLEMENT_PROPOSAL_NOT_FOUND: { status: 404, message: 'Settlement proposal not found' },
+  SETTLEMENT_PROPOSAL_STATE_CONFLICT: {
+    status: 409,
+    message: (action: string, status: string) => `Only proposed settlements can be ${action} (this one is ${status})`,
+  },
+  SETTLEMENT_ALREADY_PROPOSED: {
+    status: 409,
+    message: 'An answer is already recorded for this payment or refund: confirm or reject it first',
+  },
+  SETTLEMENT_ANSWER_DOES_NOT_FIT: { status: 409, message: (problem: string) => problem },
   WITHDRAWAL_PAYOUT_NOT_COVERED: {
     status: 409,
     message: (available: bigint) =>

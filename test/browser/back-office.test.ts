@@ -359,6 +359,32 @@ test("finance settles a payment whose answer was lost by asking the acquirer fro
   expect((await api.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { status } } }`, { id: lost })).searchPayments.items[0].status).toBe('COMPLETED');
 }, 60_000);
 
+test("four eyes by hand: one finance admin records the acquirer's answer on the payment's page, another confirms it on Home", async () => {
+  const lost = await shopWithLostAnswer();
+  const proposer = admins.financeA.page;
+  await proposer.goto(`${web.service.url}/admin?view=payment&id=${lost}`);
+  await proposer.getByRole('button', { name: "Record the acquirer's answer for this payment" }).click();
+  await dialog(proposer).getByLabel("What the acquirer's records say").selectOption('NEVER_RECEIVED');
+  await dialog(proposer).getByLabel('Where you read it, and why (kept in the audit log)').fill('No trace of it in the Customer Area');
+  await check(proposer, 'settlement-by-hand-record');
+  await dialog(proposer).getByRole('button', { name: 'Record for confirmation' }).click();
+  await proposer.getByText(`Recorded: Never received for ${lost}.`, { exact: false }).waitFor();
+  await proposer.goto(`${web.service.url}/admin`);
+  const ownRow = proposer.getByRole('row').filter({ hasText: lost });
+  await ownRow.getByText('Another finance admin confirms it.').waitFor();
+  expect(await ownRow.getByRole('button', { name: /^Confirm/ }).count()).toBe(0);
+
+  const checker = admins.financeB.page;
+  await checker.goto(`${web.service.url}/admin`);
+  await checker.getByRole('heading', { name: 'Settlements by hand to confirm', level: 2 }).waitFor();
+  await check(checker, 'settlement-by-hand-home');
+  await checker.getByRole('button', { name: `Confirm: ${lost} Never received` }).click();
+  await dialog(checker).getByLabel('Reason (kept in the audit log)').fill('Checked the Customer Area myself');
+  await dialog(checker).getByRole('button', { name: 'Confirm and settle' }).click();
+  await checker.getByText(`The settlement of ${lost} is confirmed: failed.`).waitFor();
+  expect((await api.ok(`query ($id: ID!) { searchPayments(filter: { id: $id }) { items { status } } }`, { id: lost })).searchPayments.items[0].status).toBe('FAILED');
+}, 60_000);
+
 /** A payment the simulated acquirer charged whose answer never came back (card 4000 0000 0000 0341): it stays processing. */
 async function shopWithLostAnswer(): Promise<string> {
   const { apiKey } = await web.service.createShop();

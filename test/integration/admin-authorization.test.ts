@@ -126,6 +126,10 @@ const OPERATIONS: Record<string, Operation> = {
   retryAcquirerNotification: { roles: ['finance'], gateOnly: true, call: () => ['mutation { retryAcquirerNotification(id: "0", reason: "settled at Adyen") { id } }', {}] },
   dismissAcquirerNotification: { roles: ['finance'], gateOnly: true, call: () => ['mutation { dismissAcquirerNotification(id: "0", reason: "settled at Adyen") { id } }', {}] },
   settleWithAcquirer: { roles: ['finance'], call: (f) => ['mutation ($id: ID!) { settleWithAcquirer(id: $id, reason: "customer asked") { outcome } }', { id: f.refundA }] },
+  settlementProposals: { roles: ALL, call: () => ['{ settlementProposals { id } }', {}] },
+  proposeSettlement: { roles: ['finance'], gateOnly: true, call: () => ['mutation { proposeSettlement(input: { targetId: "pay_missing", answer: REFUSED, reason: "read at Adyen" }) { id } }', {}] },
+  confirmSettlement: { roles: ['finance'], gateOnly: true, call: () => ['mutation { confirmSettlement(id: "sp_missing", reason: "checked") { id } }', {}] },
+  rejectSettlement: { roles: ['finance'], gateOnly: true, call: () => ['mutation { rejectSettlement(id: "sp_missing", reason: "wrong line") { id } }', {}] },
   // the back office (back-office-queries.test.ts): what waits, and disputes across shops, for every role
   workQueue: { roles: ALL, call: () => ['{ workQueue { refundsWaiting } }', {}] },
   disputes: { roles: ALL, call: () => ['{ disputes { pagination { total } } }', {}] },

@@ -21,7 +21,7 @@ const FIELDS: Record<Permission, string[]> = {
   manageSellers: ['suspendSeller', 'reactivateSeller', 'setSellerAccountStatus'],
   resetSellerTwoFactor: ['resetSellerTwoFactor'],
   resendMail: ['resendMail'],
-  settleAcquirerOutcomes: ['retryAcquirerNotification', 'dismissAcquirerNotification', 'settleWithAcquirer'],
+  settleAcquirerOutcomes: ['retryAcquirerNotification', 'dismissAcquirerNotification', 'settleWithAcquirer', 'proposeSettlement', 'confirmSettlement', 'rejectSettlement'],
 };
 
 const ADMIN_ROLES = ['SUPPORT', 'FINANCE', 'OWNER'];

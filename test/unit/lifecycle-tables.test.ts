@@ -18,6 +18,7 @@ test('a refused review names its move in words', () => {
     withdrawal: { approve: 'approved', reject: 'rejected', pay: 'marked paid' },
     webhook_delivery: {},
     mail: {},
+    settlement_proposal: { confirm: 'confirmed', reject: 'rejected' },
   });
 });
 
@@ -29,5 +30,6 @@ test('open states: neither final nor decided', () => {
     withdrawal: ['requested', 'approved'],
     webhook_delivery: ['pending', 'delivered', 'failed'],
     mail: ['pending', 'sending', 'unknown', 'failed'],
+    settlement_proposal: ['proposed'],
   });
 });

@@ -7,7 +7,7 @@ import { domainError } from '../../shared/errors';
 import { TimeOrder } from '../../shared/list-order';
 
 /** `operation`: a refused GraphQL field (its name is the target id); `queue`: a bull queue (its name, or `all`). */
-export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail' | 'queue' | 'acquirer_notification';
+export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail' | 'queue' | 'acquirer_notification' | 'settlement_proposal';
 
 export interface AuditRecord {
   action: string;

@@ -74,7 +74,7 @@ export class AcquirerNotificationResolver {
     description: 'Asks the acquirer now about a payment or refund left processing and settles it by what the acquirer says, as reconciliation would. Audited with the reason.',
   })
   async settleWithAcquirer(
-    @Arg('id', () => ID, { description: 'A payment id (pay_…) or a refund id (re_…).' }) id: string,
+    @Arg('id', () => ID, { description: 'A payment id (pay_…) or a refund id (ref_…).' }) id: string,
     @Arg('reason', () => String) reason: string,
     @Ctx() context: GraphQLContext,
   ): Promise<AcquirerSettlement> {

@@ -5,7 +5,7 @@ import { type DomainError, domainError } from '../../shared/errors';
 import { applyMove, type MoveEffects } from './apply-move';
 import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
 
-/** A requested money movement reviewed by admins: a refund or a withdrawal. */
+/** A requested money movement reviewed by admins: a refund, a withdrawal, a settlement by hand. */
 export interface ReviewedRequest {
   id: string;
   status: string;
@@ -57,16 +57,21 @@ export async function applyReviewMove<E extends ReviewedRequest, S extends strin
   if (moved && row) return row;
   if (!row) throw request.notFound();
   const move = moveOf(lifecycle, moveName);
-  if (move.notByRequester && row.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, lifecycle.name as 'refund' | 'withdrawal', id);
+  if (move.notByRequester && row.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, lifecycle.name as ReviewedKind, id);
   throw request.conflict(move, row.status);
 }
+
+type ReviewedKind = 'refund' | 'withdrawal' | 'settlement_proposal';
+
+/** How the four-eyes refusal names what the admin recorded. */
+const REQUEST_NAMES: Record<ReviewedKind, string> = { refund: 'refund request', withdrawal: 'withdrawal request', settlement_proposal: 'settlement by hand' };
 
 /**
  * Four eyes: whoever recorded a refund request or requested a withdrawal may not approve it. The move enforces
  * it in the approving UPDATE's condition; this is the refusal it answers, written to the audit log.
  */
-async function selfApprovalRefused(em: EntityManager, admin: Admin, targetType: 'refund' | 'withdrawal', targetId: string): Promise<DomainError> {
-  const error = domainError('SELF_APPROVAL_NOT_ALLOWED', targetType);
+async function selfApprovalRefused(em: EntityManager, admin: Admin, targetType: ReviewedKind, targetId: string): Promise<DomainError> {
+  const error = domainError('SELF_APPROVAL_NOT_ALLOWED', REQUEST_NAMES[targetType]);
   await recordRefusal(em, admin, { action: `${targetType}.approval_refused`, targetType, targetId, details: { code: error.code } });
   return error;
 }

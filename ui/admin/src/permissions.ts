@@ -25,7 +25,7 @@ export const PERMISSIONS = {
   resetSellerTwoFactor: ['OWNER'],
   /** resendMail */
   resendMail: ['SUPPORT', 'OWNER'],
-  /** retryAcquirerNotification, dismissAcquirerNotification, settleWithAcquirer */
+  /** retryAcquirerNotification, dismissAcquirerNotification, settleWithAcquirer, proposeSettlement, confirmSettlement, rejectSettlement */
   settleAcquirerOutcomes: ['FINANCE'],
 } as const satisfies Record<string, readonly AdminRole[]>;
 

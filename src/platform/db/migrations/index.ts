@@ -36,6 +36,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261204000000_acquirer_facts',
   'Migration20261204010000_notification_dismissal',
   'Migration20261205000000_payment_language',
+  'Migration20261206000000_settlement_proposals',
 ];
 
 /**

@@ -26,7 +26,16 @@ interface HomeData {
   refunds: { items: { id: string; amount: number; createdAt: string; ageSeconds: number; pastReviewWindow: boolean; payment: { id: string; shop: { id: string; name: string } } }[] };
   mails: { items: { id: string; kind: string; recipient: string; lastError: string | null; createdAt: string; paymentId: string | null }[] };
   flaggedAcquirerNotifications: Notification[];
+  settlementProposals: Proposal[];
 }
+
+type Proposal = { id: string; targetType: string; targetId: string; answer: string; acquirerReference: string | null; reason: string; proposedBy: string; createdAt: string };
+
+/** A second finance admin's decision on a settlement by hand (docs/admin.md, "Settling by hand"). */
+const PROPOSAL_ACTIONS = {
+  confirm: { operation: 'ConfirmSettlement', title: 'Confirm this settlement by hand?', label: 'Confirm and settle', done: 'is confirmed' },
+  reject: { operation: 'RejectSettlement', title: 'Reject this settlement by hand?', label: 'Reject', done: 'is rejected: nothing moved' },
+} as const;
 
 type Notification = { id: string; eventCode: string; pspReference: string; merchantReference: string | null; status: string; problem: string; receivedAt: string };
 
@@ -54,6 +63,7 @@ export function HomeScreen() {
   const loaded = useOperation<HomeData>('BackOfficeHome', {});
   const [resending, setResending] = useState<HomeData['mails']['items'][number] | null>(null);
   const [handling, setHandling] = useState<{ item: Notification; action: keyof typeof NOTIFICATION_ACTIONS } | null>(null);
+  const [deciding, setDeciding] = useState<{ proposal: Proposal; action: keyof typeof PROPOSAL_ACTIONS } | null>(null);
   const settle = may(me.role, 'settleAcquirerOutcomes');
   const [done, setDone] = useState<string | null>(null);
   const resend = may(me.role, 'resendMail');
@@ -70,7 +80,7 @@ export function HomeScreen() {
       </ScreenTitle>
       {done && <Done>{done}</Done>}
       <Loading loaded={loaded} what="the work queue">
-        {({ workQueue: q, refunds, mails, flaggedAcquirerNotifications: flagged }) => (
+        {({ workQueue: q, refunds, mails, flaggedAcquirerNotifications: flagged, settlementProposals: proposals }) => (
           <>
             <div className="tiles">
               <Tile title="Refund requests" count={q.refundsWaiting} to={{ view: 'refunds' }} linkText="Open the refund queue" tone={q.refundsPastDeadline > 0 ? 'bad' : 'warn'}>
@@ -210,6 +220,56 @@ export function HomeScreen() {
               <p className="quiet">Support and owners send a failed mail again once the address is fixed or the recipient asks; every mail is in the query console (<code>mails</code>).</p>
             </section>
 
+            <section aria-labelledby="settlements-by-hand">
+              <h2 id="settlements-by-hand">Settlements by hand to confirm</h2>
+              {proposals.length === 0 ? (
+                <p className="quiet">No settlement by hand is waiting for a second finance admin.</p>
+              ) : (
+                <Table caption="Settlements by hand waiting for a second finance admin" captionHidden>
+                  <thead>
+                    <tr>
+                      <th scope="col">Proposed</th>
+                      <th scope="col">Settles</th>
+                      <th scope="col">The acquirer says</th>
+                      <th scope="col">Why</th>
+                      {settle && <th scope="col">Decide</th>}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {proposals.map((proposal) => (
+                      <tr key={proposal.id}>
+                        <td>
+                          {when(proposal.createdAt)} by {proposal.proposedBy}
+                        </td>
+                        <td>
+                          <Link to={{ view: proposal.targetType === 'payment' ? 'payment' : 'refund', id: proposal.targetId }}>{proposal.targetId}</Link>
+                        </td>
+                        <td>
+                          {label(proposal.answer)}
+                          {proposal.acquirerReference ? ` (${proposal.acquirerReference})` : ''}
+                        </td>
+                        <td>{proposal.reason}</td>
+                        {settle && (
+                          <td>
+                            {proposal.proposedBy === me.email ? (
+                              <span className="quiet">Another finance admin confirms it.</span>
+                            ) : (
+                              <button type="button" className="secondary" onClick={() => setDeciding({ proposal, action: 'confirm' })} aria-label={`Confirm: ${proposal.targetId} ${label(proposal.answer)}`}>
+                                Confirm
+                              </button>
+                            )}{' '}
+                            <button type="button" className="secondary" onClick={() => setDeciding({ proposal, action: 'reject' })} aria-label={`Reject: ${proposal.targetId} ${label(proposal.answer)}`}>
+                              Reject
+                            </button>
+                          </td>
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </Table>
+              )}
+            </section>
+
             <section aria-labelledby="mismatches">
               <h2 id="mismatches">Notification mismatches</h2>
               {flagged.length === 0 ? (
@@ -272,6 +332,29 @@ export function HomeScreen() {
           <p>
             {handling.item.eventCode} {handling.item.pspReference}: {handling.item.problem}
           </p>
+        </ConfirmDialog>
+      )}
+      {deciding && (
+        <ConfirmDialog
+          title={PROPOSAL_ACTIONS[deciding.action].title}
+          confirmLabel={PROPOSAL_ACTIONS[deciding.action].label}
+          tone={deciding.action === 'reject' ? 'danger' : 'primary'}
+          fields={[{ name: 'reason', label: 'Reason (kept in the audit log)', required: true, multiline: true }]}
+          onClose={() => setDeciding(null)}
+          onConfirm={async ({ reason }) => {
+            const { action, proposal } = deciding;
+            const answer = await runOperation<{ confirmSettlement?: { outcome: string } }>(me.auth, PROPOSAL_ACTIONS[action].operation, { id: proposal.id, reason });
+            setDeciding(null);
+            const outcome = answer.confirmSettlement ? `: ${answer.confirmSettlement.outcome}` : '';
+            setDone(`The settlement of ${proposal.targetId} ${PROPOSAL_ACTIONS[action].done}${outcome}.`);
+            loaded.reload();
+          }}
+        >
+          <p>
+            {deciding.proposal.proposedBy} recorded that the acquirer says {label(deciding.proposal.answer)} for {deciding.proposal.targetId}
+            {deciding.proposal.acquirerReference ? ` (reference ${deciding.proposal.acquirerReference})` : ''}: “{deciding.proposal.reason}”.
+          </p>
+          {deciding.action === 'confirm' && <p>Check the acquirer's records yourself first: confirming settles it, and money moves.</p>}
         </ConfirmDialog>
       )}
       {resending && (

@@ -293,27 +293,42 @@ export function PaymentScreen({ id }: { id: string }) {
 }
 
 /**
- * Finance's "ask the acquirer now" for this payment or one of its refunds left processing (docs/admin.md, "Settling by
- * hand"): the look-up reconciliation makes, settled by what the acquirer says, with a reason kept in the audit log.
+ * Finance's tools for an outcome the acquirer's answer never settled (docs/admin.md, "Settling by hand"): ask the acquirer
+ * now (the look-up reconciliation makes), or, where it cannot say, record what its own records say, for another finance
+ * admin to confirm (four eyes). A refund carried out can be recorded as failed afterwards. Each with a reason, audited.
  */
 function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettled(): void }) {
   const me = useMe();
-  const [asking, setAsking] = useState<{ id: string; what: string } | null>(null);
+  const [asking, setAsking] = useState<OpenOutcome | null>(null);
+  const [recording, setRecording] = useState<OpenOutcome | null>(null);
   const [answer, setAnswer] = useState<string | null>(null);
-  const open = [
-    ...(payment.status === 'PENDING' && payment.checkoutStage === 'PROCESSING' ? [{ id: payment.id, what: 'this payment' }] : []),
-    ...payment.refunds.filter((r) => r.status === 'PROCESSING').map((r) => ({ id: r.id, what: `the refund of ${money(r.amount)}` })),
+  const open: OpenOutcome[] = [
+    ...(payment.status === 'PENDING' && payment.checkoutStage === 'PROCESSING' ? [{ id: payment.id, what: 'this payment', answers: PAYMENT_ANSWERS }] : []),
+    ...payment.refunds.filter((r) => r.status === 'PROCESSING').map((r) => ({ id: r.id, what: `the refund of ${money(r.amount)}`, answers: REFUND_ANSWERS })),
   ];
-  if (open.length === 0) return null;
+  const carriedOut = payment.refunds.filter((r) => r.status === 'REFUNDED').map((r) => ({ id: r.id, what: `the refund of ${money(r.amount)}`, answers: FAILED_AFTER_SUCCESS }));
+  if (open.length + carriedOut.length === 0) return null;
   return (
     <section className="ask-acquirer" aria-labelledby="ask-acquirer">
-      <h2 id="ask-acquirer">Outcome unknown</h2>
-      <p className="quiet">The acquirer's answer has not reached us. Ask it now: what it says is settled here, as reconciliation would.</p>
+      <h2 id="ask-acquirer">{open.length > 0 ? 'Outcome unknown' : 'Refunds carried out'}</h2>
+      {open.length > 0 && <p className="quiet">The acquirer's answer has not reached us. Ask it now: what it says is settled here, as reconciliation would. Where it cannot say, record what its own records show; another finance admin confirms it.</p>}
       {answer && <Done>{answer}</Done>}
       {open.map((item) => (
-        <button key={item.id} type="button" className="secondary" onClick={() => setAsking(item)}>
-          Ask the acquirer about {item.what}
-        </button>
+        <p key={item.id}>
+          <button type="button" className="secondary" onClick={() => setAsking(item)}>
+            Ask the acquirer about {item.what}
+          </button>{' '}
+          <button type="button" className="secondary" onClick={() => setRecording(item)}>
+            Record the acquirer's answer for {item.what}
+          </button>
+        </p>
+      ))}
+      {carriedOut.map((item) => (
+        <p key={item.id}>
+          <button type="button" className="secondary" onClick={() => setRecording(item)}>
+            Record that the acquirer failed {item.what}
+          </button>
+        </p>
       ))}
       {asking && (
         <ConfirmDialog
@@ -331,9 +346,41 @@ function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettl
           <p>{asking.id}</p>
         </ConfirmDialog>
       )}
+      {recording && (
+        <ConfirmDialog
+          title={`Record the acquirer's answer for ${recording.what}`}
+          confirmLabel="Record for confirmation"
+          fields={[
+            { name: 'answer', label: "What the acquirer's records say", required: true, options: recording.answers },
+            ...(recording.answers === FAILED_AFTER_SUCCESS ? [] : [{ name: 'acquirerReference', label: "The acquirer's reference", hint: 'Its PSP reference; needed when it authorised or refunded.' }]),
+            { name: 'reason', label: 'Where you read it, and why (kept in the audit log)', required: true, multiline: true },
+          ]}
+          onClose={() => setRecording(null)}
+          onConfirm={async ({ answer: said, acquirerReference, reason }) => {
+            await runOperation(me.auth, 'ProposeSettlement', { input: { targetId: recording.id, answer: said, acquirerReference: acquirerReference || null, reason } });
+            setRecording(null);
+            setAnswer(`Recorded: ${label(said)} for ${recording.id}. Another finance admin confirms it on Home before anything moves.`);
+            onSettled();
+          }}
+        >
+          <p>{recording.id}: nothing moves until another finance admin confirms it.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
+
+type OpenOutcome = { id: string; what: string; answers: [string, string][] };
+const PAYMENT_ANSWERS: [string, string][] = [
+  ['AUTHORISED', 'Authorised'],
+  ['REFUSED', 'Refused'],
+  ['NEVER_RECEIVED', 'Never received'],
+];
+const REFUND_ANSWERS: [string, string][] = [
+  ['REFUNDED', 'Refunded'],
+  ['REFUND_FAILED', 'Refund failed'],
+];
+const FAILED_AFTER_SUCCESS: [string, string][] = [['REFUND_FAILED', 'Refund failed after it was carried out']];
 
 function RecordRefund({ payment, onRecorded }: { payment: PaymentStory; onRecorded(): void }) {
   const me = useMe();
