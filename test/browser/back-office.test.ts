@@ -409,6 +409,8 @@ test('Home counts what waits; a chargeback on a refunded payment is listed and o
   await applyDisputeNotice(web.service.em(), { step: 'chargeBack', paymentId: disputed.paymentId, reference: 'dsp-browser', amount: 3000, currency: 'USD', reason: 'Fraudulent' });
 
   await go(page, 'Home', 'What is waiting');
+  // Home may be open already from an earlier step: what waits now is fetched again.
+  await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByRole('heading', { name: 'Refund requests', exact: true, level: 2 }).waitFor();
   await page.getByText('1 to contest').waitFor();
   await check(page, 'home-finance');
