@@ -150,6 +150,8 @@ export interface MailConfig {
   giveUpAfterMs: number;
   /** MAIL_SWEEP_INTERVAL_MS: how often each process looks for webhooks failing for more than a day, to tell their sellers (default 300000). */
   sweepIntervalMs: number;
+  /** MAIL_CUSTOMER_MAILS_PER_DAY: customer mails (receipts, refund mails) one mailbox may receive in 24 hours, from all shops, its spellings counted together; past it they are not sent (`suppressed`) (default 20). */
+  customerMailsPerDay: number;
 }
 
 export interface WebhookConfig {
@@ -229,6 +231,8 @@ export class ConfigError extends StartupError {}
 type Env = Record<string, string | undefined>;
 
 export const DEFAULT_ADMIN_TOKEN_TTL_DAYS = 90;
+/** A day's customer mails to one mailbox: a busy shopper's receipts and refund mails, far below a flood. */
+export const DEFAULT_CUSTOMER_MAILS_PER_DAY = 20;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -316,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseDelayMs: integer(env, 'MAIL_RETRY_BASE_DELAY_MS', 30_000, 1, 3_600_000),
       giveUpAfterMs: integer(env, 'MAIL_GIVE_UP_AFTER_MS', 172_800_000, 1000, 30 * 86_400_000),
       sweepIntervalMs: integer(env, 'MAIL_SWEEP_INTERVAL_MS', 300_000, 10, 86_400_000),
+      customerMailsPerDay: integer(env, 'MAIL_CUSTOMER_MAILS_PER_DAY', DEFAULT_CUSTOMER_MAILS_PER_DAY, 1, 1_000_000),
     },
     tracing: tracingSettings(env),
     ledgerCheckIntervalMs: integer(env, 'LEDGER_CHECK_INTERVAL_MS', 3_600_000, 0, 7 * 86_400_000),

@@ -56,3 +56,23 @@ export function isEmailAddress(text: string): boolean {
 export function isMailableAddress(text: string | null | undefined): boolean {
   return typeof text === 'string' && isEmailAddress(text) && !/[\u0000-\u0020\u007f-\u009f\u2028\u2029<>()[\]\\,;:"]/.test(text);
 }
+
+/** Providers that ignore dots in the local part, under the domain they deliver for. */
+const DOTLESS_DOMAINS: Record<string, string> = { 'gmail.com': 'gmail.com', 'googlemail.com': 'gmail.com' };
+
+/**
+ * The mailbox an address reaches, as far as can be told from outside, for counting mails per person: the normal
+ * form (NFKC, trimmed, lower case) without a `+tag` (sub-addressing, delivered to the same mailbox by most
+ * providers), and at Gmail without the local part's dots. Never an address to send to.
+ */
+export function mailboxKey(address: string): string {
+  const normal = normalEmail(address);
+  const at = normal.lastIndexOf('@');
+  if (at <= 0) return normal;
+  let local = normal.slice(0, at);
+  const domain = normal.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  const dotless = DOTLESS_DOMAINS[domain];
+  return dotless ? `${local.replaceAll('.', '')}@${dotless}` : `${local}@${domain}`;
+}

@@ -56,6 +56,7 @@ test('the database failing as the server takes the mail: the outcome is recorded
     leaseMs: 60_000,
     retryBaseDelayMs: 1000,
     giveUpAfterMs: 3_600_000,
+    customerMailsPerDay: 20,
     logger: createLogger('warn', { write: (line: string) => void logs.push(JSON.parse(line)) } as never),
   };
   smtp.beforeAnswer = () => holdRow(mailId, 700);

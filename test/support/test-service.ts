@@ -41,6 +41,9 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
     PAYMENT_MAX_CENTS_RESTRICTED: '0',
     // Every test client is 127.0.0.1 and suites sign up many sellers: the per-client limit has its own test.
     ACCOUNT_ATTEMPTS_PER_CLIENT: '1000000',
+    // Suites of a worker share its database and mail the same customers (ann@example.com) all run long: the daily
+    // cap per mailbox has its own tests (mail-floods.test.ts, test/module/mail-recipient-cap.test.ts).
+    MAIL_CUSTOMER_MAILS_PER_DAY: '1000000',
     STATEMENT_SIGNING_KEY: TEST_STATEMENT_KEY,
     ...env,
   });

@@ -1,4 +1,4 @@
-import { EMAIL_MAX_LENGTH, isEmailAddress, isNewAccountAddress, normalEmail } from '../../src/shared/email';
+import { EMAIL_MAX_LENGTH, isEmailAddress, isNewAccountAddress, mailboxKey, normalEmail } from '../../src/shared/email';
 
 const addressOfLength = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
 
@@ -42,4 +42,19 @@ describe('addresses of new accounts: normalised, visible, one script', () => {
 
 test('two non-Latin scripts together are refused too', () => {
   expect(isNewAccountAddress('иван@παράδειγμα.ελ')).toBe(false);
+});
+
+describe('the mailbox an address reaches (mailboxKey): spellings one provider delivers to one person count as one', () => {
+  test.each([
+    ['Ann@Example.com', 'ann@example.com'],
+    [' ann+shop-1@example.com ', 'ann@example.com'],
+    ['ann+@example.com', 'ann@example.com'],
+    ['ＡＮＮ＋ｘ＠ｅｘａｍｐｌｅ．ｃｏｍ', 'ann@example.com'],
+    ['A.n.N+x@Gmail.com', 'ann@gmail.com'],
+    ['a.nn@googlemail.com', 'ann@gmail.com'],
+    ['a.nn@example.com', 'a.nn@example.com'],
+    ['+ann@example.com', '+ann@example.com'],
+  ])('%s reaches %s', (address, key) => {
+    expect(mailboxKey(address)).toBe(key);
+  });
 });

@@ -6,9 +6,11 @@ import type { Logger } from '../../shared/logger';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { MailOutboxEntry } from './mail-outbox.entity';
+import { mailboxKey } from '../../shared/email';
+import { isCustomerMail } from './mail-kinds';
 import { MailStatus } from './mail-outbox';
 import { renderOutboxMail, UnrenderableMail, type MailIdentity, type RenderedMail } from './mail-render';
-import { claimMail, keepWrittenOutMail, type ClaimedMail } from './mail-store';
+import { admitCustomerMail, claimMail, keepWrittenOutMail, type ClaimedMail } from './mail-store';
 
 export interface MailDeliveryDeps {
   orm: MikroORM;
@@ -21,6 +23,8 @@ export interface MailDeliveryDeps {
   retryBaseDelayMs: number;
   /** MAIL_GIVE_UP_AFTER_MS: no retry is scheduled later than this after the mail was written (or re-sent by an admin). */
   giveUpAfterMs: number;
+  /** MAIL_CUSTOMER_MAILS_PER_DAY: customer mails one mailbox may receive in 24 hours, from all shops; past it they are suppressed. */
+  customerMailsPerDay: number;
   logger: Logger;
   metrics?: Metrics;
   /** Told when a retry is scheduled, so the queue can carry it as a delayed job (the relay is the backstop). */
@@ -44,13 +48,18 @@ export function nextAttemptAt(baseDelayMs: number, attempt: number, now = Date.n
  * run out, and still at `attemptCount` attempts), so two workers, a duplicate job or a retried job can never send
  * the same attempt twice. The first claim writes the message out (`raw_message`, with its Message-ID) and every
  * later attempt sends those very bytes. The outcome is recorded only under the claim's token: a worker whose
- * lease ran out records nothing (docs/decisions/0001-mail-outbox.md).
+ * lease ran out records nothing (docs/decisions/0001-mail-outbox.md). A customer mail is first held to its
+ * mailbox's daily cap (admitOrSuppress).
  */
 export async function attemptMail(deps: MailDeliveryDeps, mailId: string, attemptCount: number): Promise<MailAttemptResult> {
   const em = deps.orm.em.fork();
   const token = randomBytes(12).toString('base64url');
   const row = await claimMail(em, mailId, attemptCount, token, deps.leaseMs);
   if (!row) return 'skipped';
+  if (isCustomerMail(row.kind) && row.recipientKey === null) {
+    const notSent = await admitOrSuppress(deps, em, row, token);
+    if (notSent) return notSent;
+  }
 
   let mail: { raw: string; messageId: string; subject: string };
   try {
@@ -68,6 +77,24 @@ export async function attemptMail(deps: MailDeliveryDeps, mailId: string, attemp
 
   const outcome = await deps.sender.send({ from: deps.identity.address, to: row.recipient }, mail.raw);
   return recordOutcome(deps, row, token, outcome);
+}
+
+/**
+ * Anyone paying may type a stranger's address as `customer_email`, and a shop may take many payments: a customer
+ * mail goes only while its mailbox (every spelling its provider delivers to one person, mailboxKey) had fewer than
+ * MAIL_CUSTOMER_MAILS_PER_DAY customer mails admitted in 24 hours, from any shop. Decided once, at the mail's first
+ * claim; past the cap the mail is suppressed with the reason, counted, and logged without the address. Answers the
+ * result when the mail is not to be sent, null when it is.
+ */
+async function admitOrSuppress(deps: MailDeliveryDeps, em: EntityManager, row: ClaimedMail, token: string): Promise<MailAttemptResult | null> {
+  const key = mailboxKey(row.recipient);
+  const admission = await admitCustomerMail(em, row.id, token, key, deps.customerMailsPerDay);
+  if (admission === 'admitted') return null;
+  if (admission === 'lost') return 'skipped';
+  const lastError = `Not sent: this mailbox had ${deps.customerMailsPerDay} customer mails in the last 24 hours (MAIL_CUSTOMER_MAILS_PER_DAY)`;
+  const result = await record(deps, row, token, 'suppress', { recipientKey: key, lastError });
+  if (result !== 'skipped') deps.logger.warn({ mail: { id: row.id, kind: row.kind } }, 'customer mail not sent: its mailbox reached MAIL_CUSTOMER_MAILS_PER_DAY');
+  return result;
 }
 
 /** The first claim renders the mail and keeps it on the row; a claim that lost its lease meanwhile writes nothing. */
@@ -105,7 +132,7 @@ async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedMail, token: st
   }
 }
 
-type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp';
+type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp' | 'suppress';
 
 /**
  * The waits before recording an outcome again after PostgreSQL failed to take it. An outcome left unrecorded lets

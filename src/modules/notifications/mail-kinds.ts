@@ -44,4 +44,6 @@ export const ADMIN_MAIL_KINDS: readonly AdminMailKind[] = ['refund-review-due'];
 export const MAIL_KINDS: readonly MailKind[] = [...CUSTOMER_MAIL_KINDS, ...(Object.keys(SELLER_NOTICES) as SellerNoticeKind[]), ...ADMIN_MAIL_KINDS];
 
 export const isMailKind = (text: string): text is MailKind => (MAIL_KINDS as readonly string[]).includes(text);
+/** A mail to a shop's customer: an address anyone paying may type, so its mailbox's daily cap applies (mail-delivery.ts). */
+export const isCustomerMail = (kind: string): kind is CustomerMailKind => (CUSTOMER_MAIL_KINDS as readonly string[]).includes(kind);
 export const isSellerNotice = (kind: string): kind is SellerNoticeKind => Object.prototype.hasOwnProperty.call(SELLER_NOTICES, kind);

@@ -60,6 +60,10 @@ export class MailOutboxEntry {
   @Property({ type: 'datetime', nullable: true, hidden: true })
   lockedUntil: Date | null = null;
 
+  /** A customer mail's mailbox (mailboxKey), written when it is admitted under the daily cap or suppressed past it. */
+  @Property({ type: 'string', nullable: true, hidden: true })
+  recipientKey: string | null = null;
+
   /** The claim that holds a `sending` mail: only its worker records the outcome. */
   @Property({ type: 'string', nullable: true, hidden: true })
   claimToken: string | null = null;

@@ -59,6 +59,7 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
     leaseMs,
     retryBaseDelayMs: settings.retryBaseDelayMs,
     giveUpAfterMs: settings.giveUpAfterMs,
+    customerMailsPerDay: settings.customerMailsPerDay,
     logger,
     metrics,
   };

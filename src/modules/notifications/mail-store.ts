@@ -4,8 +4,8 @@ import { SELLER_NOTICES, type CustomerMailKind } from './mail-kinds';
 import { MAILS_COMMITTED, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
 
 // The mail outbox's SQL (`mail_outbox`, docs/decisions/0001-mail-outbox.md): writing a mail in the caller's
-// transaction, the relay's look for due mails, a worker's claim and what it keeps of the message, and one mail
-// read whole. Every write of a mail row marks its transaction (MAILS_COMMITTED), so the relay wakes at its commit.
+// transaction, the relay's look for due mails, a worker's claim and what it keeps of the message, a customer
+// mail's place under its mailbox's daily cap, and one mail read whole. Every write of a mail row marks its transaction (MAILS_COMMITTED), so the relay wakes at its commit.
 
 /**
  * A mail to a customer (the refund notice), written in the caller's transaction, exactly when what it tells of
@@ -172,6 +172,8 @@ export interface ClaimedMail extends OutboxMail {
   rawMessage: string | null;
   messageId: string | null;
   subject: string | null;
+  /** A customer mail's mailbox once decided under the daily cap (admitted or suppressed); null before its first claim. */
+  recipientKey: string | null;
 }
 
 /**
@@ -180,14 +182,14 @@ export interface ClaimedMail extends OutboxMail {
  * job or a retried job can never take the same attempt. Null when it was not this worker's to take.
  */
 export async function claimMail(em: EntityManager, mailId: string, attemptCount: number, token: string, leaseMs: number): Promise<ClaimedMail | null> {
-  const [row] = await em.execute<(OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null })[]>(
+  const [row] = await em.execute<(OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null; recipient_key: string | null })[]>(
     `update "mail_outbox"
         set "status" = ?, "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(), "claim_token" = ?,
             "locked_until" = now() + ? * interval '1 millisecond'
       where "id" = ? and "attempt_count" = ?
         and (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
       returning "id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "created_at",
-                "retry_from", "attempt_count", "raw_message", "message_id", "subject"`,
+                "retry_from", "attempt_count", "raw_message", "message_id", "subject", "recipient_key"`,
     [MailStatus.SENDING, token, leaseMs, mailId, attemptCount, MailStatus.PENDING, MailStatus.SENDING],
   );
   if (!row) return null;
@@ -198,7 +200,29 @@ export async function claimMail(em: EntityManager, mailId: string, attemptCount:
     rawMessage: row.raw_message,
     messageId: row.message_id,
     subject: row.subject,
+    recipientKey: row.recipient_key,
   };
+}
+
+/**
+ * Whether a customer mail claimed under `token`, not yet decided, may go to mailbox `key` (mailboxKey): fewer than
+ * `perDay` customer mails written in the last 24 hours were admitted to that mailbox, from any shop. Admitted, the
+ * mail is marked with the key (under its claim), so it counts for the next. The count and the mark hold the
+ * mailbox's advisory lock until the transaction ends: mails to one mailbox claimed at once are decided one after
+ * the other, and never more than `perDay` admitted. `lost`: the claim was no longer this worker's.
+ */
+export async function admitCustomerMail(em: EntityManager, mailId: string, token: string, key: string, perDay: number): Promise<'admitted' | 'over' | 'lost'> {
+  return em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('mail-recipient:' || ?))`, [key]);
+    const [row] = await tx.execute<{ n: number }[]>(
+      `select count(*)::int as n from "mail_outbox"
+        where "recipient_key" = ? and "created_at" > now() - interval '24 hours' and "status" <> ? and "id" <> ?`,
+      [key, MailStatus.SUPPRESSED, mailId],
+    );
+    if (row.n >= perDay) return 'over';
+    const marked = await tx.execute(`update "mail_outbox" set "recipient_key" = ? where "id" = ? and "claim_token" = ? returning "id"`, [key, mailId, token]);
+    return marked.length > 0 ? 'admitted' : 'lost';
+  });
 }
 
 /**

@@ -55,7 +55,7 @@ export function createMetrics(): Metrics {
     }),
     mails: new Counter({
       name: 'mails_total',
-      help: 'Mail outbox attempts by kind (receipt, refund-notice, a seller notification) and outcome: sent, kept (no SMTP_URL), retry_scheduled, unknown (handed over, unanswered), failed',
+      help: 'Mail outbox attempts by kind (receipt, refund-notice, a seller notification) and outcome: sent, kept (no SMTP_URL), retry_scheduled, unknown (handed over, unanswered), failed, suppressed (a customer mail past its mailbox daily cap)',
       labelNames: ['kind', 'outcome'], registers: [registry],
     }),
     mailsNeedingAttention: new Gauge({

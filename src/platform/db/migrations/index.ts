@@ -37,6 +37,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261204010000_notification_dismissal',
   'Migration20261205000000_payment_language',
   'Migration20261206000000_settlement_proposals',
+  'Migration20261207000000_mail_recipient_cap',
 ];
 
 /**
