@@ -38,6 +38,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261205000000_payment_language',
   'Migration20261206000000_settlement_proposals',
   'Migration20261207000000_mail_recipient_cap',
+  'Migration20261208100000_simulated_acquirer_events',
 ];
 
 /**
