@@ -39,6 +39,8 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261206000000_settlement_proposals',
   'Migration20261207000000_mail_recipient_cap',
   'Migration20261208100000_simulated_acquirer_events',
+  'Migration20261209000000_request_log',
+  'Migration20261209010000_event_stream',
 ];
 
 /**
