@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { publicBaseUrl, type Config } from '../shared/config';
 import { openDatabase, type Database } from '../platform/db/database';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createCardTestingGuard, startReconciliationJobs, startAcquirerInbox, type CheckoutDeps } from '../modules/checkout';
+import { createCardTestingGuard, startReconciliationJobs, startAcquirerInbox, startSimulatedNotifications, type CheckoutDeps } from '../modules/checkout';
 import { createMetrics, type Metrics } from '../platform/observability/metrics';
 import type { AppServices } from '../platform/graphql/context';
 import { buildAppSchema } from './schema';
 import { createCardProcessor, processorDescription } from '../platform/processor/processors';
+import { SimulatedAcquirer } from '../platform/processor/simulated-acquirer';
 import { createApp } from './app';
 import { answerClientError } from '../platform/http/client-errors';
 import type { RateLimits } from '../platform/http/authenticate';
@@ -64,7 +65,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
   const mail = startMailRuntime(config, database.orm, logger, baseUrl, config.mail.workersInService, metrics);
   const schema = await buildAppSchema();
-  const services = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
+  const { services, simulatorStop } = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
   const { app, drain, stop: stopGraphQL } = await createApp({
     config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
     queues: [...webhooks.queues, ...services.refunds.queues, ...mail.queues],
@@ -91,6 +92,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await stopGraphQL();
       await services.reconciliation.stop();
       await services.acquirerNotifications?.inbox.stop();
+      await simulatorStop?.();
       await services.refunds.stop();
       await services.accounts.mailer.stop();
       await webhooks.stop();
@@ -124,7 +126,9 @@ async function listen(port: number): Promise<{ server: http.Server; port: number
 const portTaken = (port: number) =>
   new StartupError(`Port ${port} is already in use (is the service already running?). Stop the other process, or set PORT to a free port (0 picks one).`);
 
-function appServices(config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics, mail: MailRuntime): AppServices {
+function appServices(
+  config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics, mail: MailRuntime,
+): { services: AppServices; simulatorStop: (() => Promise<void>) | null } {
   // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
   // statements run on a pooled connection, like the card path around them (docs/decisions/0012-hot-paths.md).
   const processor = createCardProcessor(config, pooledRunner(orm.em), baseUrl);
@@ -153,7 +157,8 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     reweighDisputes,
   });
   const urlPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
-  return {
+  const simulator = processor instanceof SimulatedAcquirer ? startSimulator(processor, orm, checkout, logger, config.reconciliation.intervalMs) : null;
+  const services: AppServices = {
     baseUrl,
     logger,
     adminTokenTtlDays: config.adminTokenTtlDays,
@@ -201,8 +206,29 @@ function appServices(config: Config, baseUrl: string, redis: Redis | undefined, 
     refunds,
     reconciliation: startReconciliationJobs({ orm, checkout, metrics, logger, settings: config.reconciliation, enqueueRefund: (id) => refunds.enqueue(id) }),
     acquirerNotifications: config.adyen ? startAdyenInbox(orm, checkout, metrics, logger, config.reconciliation.intervalMs) : null,
+    simulator: simulator?.controls ?? null,
     mail,
   };
+  return { services, simulatorStop: simulator ? () => simulator.notifications.stop() : null };
+}
+
+/**
+ * The simulated acquirer tells its later events (a dispute, a refund failure, a chargeback reversed) through a job
+ * that applies them as Adyen's notifications are applied (docs/checkout.md, "Test cards"): woken when each falls due,
+ * and a sweep for those another instance scheduled or that fell due while nothing ran.
+ */
+function startSimulator(acquirer: SimulatedAcquirer, orm: MikroORM, checkout: CheckoutDeps, logger: Logger, reconcileIntervalMs: number) {
+  const notifications = startSimulatedNotifications({ em: () => orm.em.fork(), store: acquirer.events.store, checkout, logger, intervalMs: Math.min(reconcileIntervalMs, 5000) });
+  // A little after the event falls due by the database's clock, which set it.
+  acquirer.onScheduled = (delayMs) => notifications.wakeIn(delayMs + 50);
+  const controls: NonNullable<AppServices['simulator']> = {
+    drain: () => notifications.drain(),
+    async reverseChargeback(chargeback) {
+      await acquirer.reverseChargeback(chargeback);
+      await notifications.drain();
+    },
+  };
+  return { notifications, controls };
 }
 
 /** Adyen's notifications are accepted into their inbox, then applied by this job (docs/acquirers.md, "Notifications"). */

@@ -50,6 +50,8 @@ export interface Config {
   simulatedAcquirerDelayMs: number;
   /** SIMULATED_REFUND_DELAY_MS: how long the simulated acquirer takes to carry out a refund, 0 being at once (default 0). */
   simulatedRefundDelayMs: number;
+  /** SIMULATED_EVENT_DELAY_MS: how long after the charge the simulated acquirer tells of its dispute card's chargeback, and after a refund of its refund-failure card that the refund failed (default 5000). */
+  simulatedEventDelayMs: number;
   /** ADMIN_TOKEN_TTL_DAYS: days an admin token is accepted after it is issued, see docs/admin.md (default 90). */
   adminTokenTtlDays: number;
   /** SELLER_SIGNUP: `open` lets anyone sign up at the dashboard; `invite` refuses self sign-up (default open). */
@@ -264,6 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
     adyen: adyen(env),
     simulatedAcquirerDelayMs: integer(env, 'SIMULATED_ACQUIRER_DELAY_MS', 0, 0, 60_000),
     simulatedRefundDelayMs: integer(env, 'SIMULATED_REFUND_DELAY_MS', 0, 0, 600_000),
+    simulatedEventDelayMs: integer(env, 'SIMULATED_EVENT_DELAY_MS', 5000, 0, 3_600_000),
     adminTokenTtlDays: integer(env, 'ADMIN_TOKEN_TTL_DAYS', DEFAULT_ADMIN_TOKEN_TTL_DAYS, 1, 3650),
     sellerSignup: oneOf(env, 'SELLER_SIGNUP', ['open', 'invite'] as const),
     sessionIdleTimeoutMs: integer(env, 'SESSION_IDLE_TIMEOUT_MS', 900_000, 1000, 900_000),

@@ -205,6 +205,14 @@ const catalogue = {
   },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found' },
   DISPUTE_NOT_FOUND: { status: 404, message: 'Dispute not found' },
+  SIMULATOR_ONLY: {
+    status: 409,
+    message: 'Only the simulated acquirer can be told what an issuer does; with a real acquirer, disputes move by its notifications alone',
+  },
+  DISPUTE_NOT_CHARGED_BACK: {
+    status: 409,
+    message: (status: string) => `Only a dispute that stands charged back can be reversed (this one is ${status})`,
+  },
   WITHDRAWAL_BELOW_MINIMUM: {
     status: 400,
     message: `Withdrawal amount must be at least ${WITHDRAWAL_MINIMUM_CENTS} cents (${WITHDRAWAL_MINIMUM_CENTS / 100} USD)`,

@@ -134,6 +134,8 @@ const OPERATIONS: Record<string, Operation> = {
   workQueue: { roles: ALL, call: () => ['{ workQueue { refundsWaiting } }', {}] },
   disputes: { roles: ALL, call: () => ['{ disputes { pagination { total } } }', {}] },
   dispute: { roles: ALL, gateOnly: true, call: () => ['{ dispute(id: "dp_missing") { id } }', {}] },
+  // the simulated acquirer's issuer reversing a chargeback (simulated-test-cards.test.ts): finance only
+  simulateChargebackReversal: { roles: ['finance'], gateOnly: true, call: () => ['mutation { simulateChargebackReversal(id: "dp_missing") { id } }', {}] },
 };
 
 /**

@@ -118,6 +118,19 @@ describe('a dispute through its whole lifecycle', () => {
     expect(await ourViolations()).toEqual([]);
   });
 
+  test("with Adyen, no admin can make a chargeback reverse: the simulator's button is refused on the server and not offered", async () => {
+    const { shop, id, dispute } = await paidPayment();
+    await notifyAndApply('CHARGEBACK', dispute);
+    const finance = await adminClient(service, AdminRole.FINANCE);
+    const [{ id: disputeId }] = await service.em().getConnection().execute(`select "id" from "disputes" where "payment_id" = ?`, [id]);
+    expect((await finance.ok(`query ($id: ID!) { dispute(id: $id) { status canSimulateReversal } }`, { id: disputeId })).dispute).toEqual({ status: 'CHARGED_BACK', canSimulateReversal: false });
+    const refused = await finance.run(`mutation ($id: ID!) { simulateChargebackReversal(id: $id) { status } }`, { id: disputeId });
+    expect(refused.errors?.[0]).toMatchObject({ extensions: { code: 'SIMULATOR_ONLY' } });
+    expect(await balanceOf(shop.seller.id)).toBe(-FEE);
+    expect(await disputeJournals(id)).toEqual([`seller_balance chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`]);
+    expect(await ourViolations()).toEqual([]);
+  });
+
   test('an inquiry that expires closes with no money moved', async () => {
     const { id, shop, dispute } = await paidPayment();
     await notifyAndApply('REQUEST_FOR_INFORMATION', dispute);

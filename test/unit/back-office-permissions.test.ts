@@ -22,6 +22,7 @@ const FIELDS: Record<Permission, string[]> = {
   resetSellerTwoFactor: ['resetSellerTwoFactor'],
   resendMail: ['resendMail'],
   settleAcquirerOutcomes: ['retryAcquirerNotification', 'dismissAcquirerNotification', 'settleWithAcquirer', 'proposeSettlement', 'confirmSettlement', 'rejectSettlement'],
+  simulateIssuer: ['simulateChargebackReversal'],
 };
 
 const ADMIN_ROLES = ['SUPPORT', 'FINANCE', 'OWNER'];

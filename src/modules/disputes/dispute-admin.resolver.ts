@@ -1,10 +1,14 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { currentAdmin } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
+import { domainError } from '../../shared/errors';
+import { recordAudit } from '../audit';
 import { ListOrder } from '../../shared/list-order';
 import { type Page, PageType } from '../../shared/pagination';
 import { Payment } from '../payments';
 import { Dispute, DisputeStatus } from './dispute.entity';
 import { findDispute, listDisputes } from './dispute-listing';
+import { chargebackReversible } from './dispute-rules';
 
 export const DisputeList = PageType(Dispute, 'DisputeList');
 
@@ -40,5 +44,37 @@ export class DisputeAdminResolver {
   @FieldResolver(() => ID, { nullable: true, description: 'The refund that had already returned money when the chargeback came: the evidence to contest it with.' })
   evidenceRefundId(@Root() dispute: Dispute): string | null {
     return dispute.evidenceRefund?.id ?? null;
+  }
+
+  @Authorized('ADMIN')
+  @FieldResolver(() => Boolean, {
+    description: "Whether the simulated acquirer's issuer can be made to reverse this chargeback now (simulateChargebackReversal): the simulated acquirer runs and the dispute stands charged back. Always false with a real acquirer.",
+  })
+  canSimulateReversal(@Root() dispute: Dispute, @Ctx() context: GraphQLContext): boolean {
+    return context.services.simulator !== null && chargebackReversible(dispute.status);
+  }
+
+  /**
+   * Test mode only: what a defence won at a real acquirer does, on demand. The simulator tells the issuer's reversal as
+   * Adyen tells CHARGEBACK_REVERSED, and it is applied through the same path as Adyen's event (one move, its journal).
+   */
+  @Authorized('FINANCE')
+  @Mutation(() => Dispute, {
+    description:
+      "Simulated acquirer only: its issuer reverses this charged-back dispute (Adyen's CHARGEBACK_REVERSED), told and applied at once like any acquirer event: the dispute is reversed and the amount credited back. Refused with a real acquirer (SIMULATOR_ONLY) and for a dispute not charged back. Audited.",
+  })
+  async simulateChargebackReversal(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
+    const simulator = context.services.simulator;
+    if (!simulator) throw domainError('SIMULATOR_ONLY');
+    const dispute = await findDispute(context.em, id);
+    if (!chargebackReversible(dispute.status)) throw domainError('DISPUTE_NOT_CHARGED_BACK', dispute.status);
+    await simulator.reverseChargeback({ paymentId: dispute.payment.id, reference: dispute.acquirerReference, amount: dispute.amount, currency: dispute.currency });
+    const after = await context.em.findOneOrFail(Dispute, { id }, { refresh: true });
+    recordAudit(context.em, currentAdmin(context), {
+      // On the payment, whose story lists the admin actions taken on it and its dispute.
+      action: 'dispute.reversal_simulated', targetType: 'payment', targetId: dispute.payment.id, details: { disputeId: id, amount: dispute.amount, status: after.status },
+    });
+    await context.em.flush();
+    return after;
   }
 }

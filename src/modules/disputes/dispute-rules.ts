@@ -1,4 +1,5 @@
 import { PaymentStatus } from '../payments';
+import { DISPUTE_LIFECYCLE } from './dispute.lifecycle';
 
 /** Payments a dispute can be about: the card was charged. */
 const DISPUTABLE: readonly PaymentStatus[] = [PaymentStatus.COMPLETED, PaymentStatus.REFUNDED];
@@ -21,4 +22,9 @@ export function disputeMismatch(payment: { id: string; status: string; amount: n
  */
 export function sellerShareOf(disputed: number, paid: number, givenBack: number): number {
   return Math.max(0, Math.min(disputed, paid - givenBack));
+}
+
+/** Whether the issuer may reverse the dispute's chargeback now: the table's `reverse` move starts from its state. */
+export function chargebackReversible(status: string): boolean {
+  return (DISPUTE_LIFECYCLE.moves.reverse.from as readonly string[]).includes(status);
 }

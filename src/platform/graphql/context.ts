@@ -14,6 +14,7 @@ import type { WebhookServices } from '../../modules/webhooks';
 import type { Mailer } from '../mail/mailer';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { NotificationStore } from '../processor/adyen/notification-store';
+import type { SimulatedChargeback } from '../processor/simulated-acquirer';
 import type { MailRuntime } from '../../modules/notifications';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
@@ -38,6 +39,11 @@ export interface AppServices {
   reconciliation: ReconciliationJobs;
   /** Adyen's notifications: the inbox they are accepted into, and the job that applies them (null without Adyen). */
   acquirerNotifications: { store: NotificationStore; inbox: AcquirerInbox } | null;
+  /**
+   * The simulated acquirer's own events (null with a real acquirer): `drain` tells those due now (a dispute, a refund
+   * failure), `reverseChargeback` has its issuer reverse a chargeback and tells it at once (the back office's button).
+   */
+  simulator: { drain(): Promise<number>; reverseChargeback(chargeback: SimulatedChargeback): Promise<void> } | null;
   /** The mail outbox's workers and sweep (src/modules/notifications/): `wake` after a mail is re-sent. */
   mail: MailRuntime;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */

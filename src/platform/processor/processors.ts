@@ -4,10 +4,15 @@ import type { AdyenProcessor } from './adyen/adyen-processor';
 import { sqlNotificationStore } from './adyen/notification-store';
 import { SimulatedAcquirer } from './simulated-acquirer';
 import { memoryRecords, type RunSql, sqlRecords } from './simulator-records';
+import { memorySimulatedEvents, sqlSimulatedEvents } from './simulated-event-store';
 
 /** CARD_PROCESSOR names the adapter; another acquirer is one more entry (the key list is the config's allowed values). */
 const ADAPTERS: Record<Config['cardProcessor'], (config: Config, sql: RunSql | undefined, baseUrl: string | undefined) => CardProcessor> = {
-  simulated: (config, sql) => new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs, sql ? sqlRecords(sql) : memoryRecords()),
+  simulated: (config, sql) =>
+    new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs, sql ? sqlRecords(sql) : memoryRecords(), {
+      store: sql ? sqlSimulatedEvents(sql) : memorySimulatedEvents(),
+      delayMs: config.simulatedEventDelayMs,
+    }),
   adyen: (config, sql, baseUrl) => {
     const publicUrl = baseUrl ?? config.baseUrl;
     if (!config.adyen || !sql || !publicUrl) throw new Error('the Adyen processor needs its settings, the database and the public base URL');

@@ -2,16 +2,19 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FailureCode } from './card-processor';
 import { randomBase62 } from '../../shared/random-id';
-import type { AuthorizationLookup, AuthorizationResult, CardProcessor, ChallengeAnswer, RefundLookup, RefundRequest, RefundResult } from './card-processor';
+import type { AcquirerEvent, AuthorizationLookup, AuthorizationRequest, AuthorizationResult, CardProcessor, ChallengeAnswer, RefundLookup, RefundRequest, RefundResult } from './card-processor';
 import { memoryRecords, type SimulatorRecords } from './simulator-records';
+import { memorySimulatedEvents, type SimulatedEventStore } from './simulated-event-store';
 
 /**
  * How a test card behaves. `challenge` opens a 3-D Secure challenge; `after` is the answer once passed.
  * `answer-lost`: charged, then the answer never comes back (and so for its refunds); `request-lost`: the
- * request never reaches the acquirer. Both look like a time-out to the caller (the port throws).
+ * request never reaches the acquirer. Both look like a time-out to the caller (the port throws). `afterwards`:
+ * what the acquirer tells later, as Adyen's notifications do: the charge is `disputed` (a chargeback), or each refund
+ * is carried out and then rejected by the card scheme (`refunds-fail`, Adyen's REFUND_FAILED).
  */
 type Behaviour =
-  | { kind: 'approve'; threeDs: 'frictionless' | null }
+  | { kind: 'approve'; threeDs: 'frictionless' | null; afterwards?: 'disputed' | 'refunds-fail' }
   | { kind: 'answer-lost' }
   | { kind: 'request-lost' }
   | { kind: 'decline'; code: FailureCode }
@@ -31,7 +34,31 @@ export const TEST_CARDS: Record<string, Behaviour> = {
   '4100000000000019': { kind: 'decline', code: 'fraudulent' },
   '4000000000000341': { kind: 'answer-lost' },
   '4000000000000416': { kind: 'request-lost' },
+  '4000000000000259': { kind: 'approve', threeDs: null, afterwards: 'disputed' },
+  '4000000000005126': { kind: 'approve', threeDs: null, afterwards: 'refunds-fail' },
 };
+
+/** What the issuer gives as the dispute card's reason, and the card scheme as the refund-failure card's. */
+export const SIMULATED_DISPUTE_REASON = 'Fraudulent: the cardholder does not recognise the payment';
+export const SIMULATED_REFUND_FAILURE = 'The card account is closed: the issuer returned the refund';
+
+/** The dispute's reference at the simulated acquirer: one per disputed payment, as Adyen's dispute PSP reference. */
+export const simulatedDisputeReference = (paymentId: string) => `sim_dp_${createHash('sha256').update(paymentId).digest('hex').slice(0, 24)}`;
+
+/** A chargeback the simulator's issuer is to reverse: the dispute as the acquirer knows it. */
+export interface SimulatedChargeback {
+  paymentId: string;
+  reference: string;
+  amount: number;
+  currency: string;
+}
+
+export interface SimulatorEvents {
+  /** Where the events wait until they are due (in the service, the simulator's own table). */
+  store: SimulatedEventStore;
+  /** How long after the charge a dispute is told, and after the refund its failure (SIMULATED_EVENT_DELAY_MS). */
+  delayMs: number;
+}
 
 /** What the port throws when a simulated answer is lost: to the caller it is a time-out. */
 export class SimulatedTimeout extends Error {
@@ -64,14 +91,17 @@ const CALLS_KEPT = 10_000;
  */
 export class SimulatedAcquirer implements CardProcessor {
   readonly calls: AcquirerCall[] = [];
+  /** Called with the delay of each event scheduled, so the job that tells them can be woken when it is due. */
+  onScheduled: ((delayMs: number) => void) | null = null;
 
   constructor(
     private readonly delayMs = 0,
     private readonly refundDelayMs = 0,
     private readonly records: SimulatorRecords = memoryRecords(),
+    readonly events: SimulatorEvents = { store: memorySimulatedEvents(), delayMs: 0 },
   ) {}
 
-  async authorize({ paymentId, card }: { paymentId: string; card: { number: string } }): Promise<AuthorizationResult> {
+  async authorize({ paymentId, card, amount, currency }: Pick<AuthorizationRequest, 'paymentId' | 'amount' | 'currency'> & { card: { number: string } }): Promise<AuthorizationResult> {
     this.record('authorize', paymentId);
     await this.wait();
     const behaviour = TEST_CARDS[card.number] ?? APPROVE;
@@ -79,9 +109,37 @@ export class SimulatedAcquirer implements CardProcessor {
     if (behaviour.kind === 'challenge') return { kind: 'challenge', reference: `${reference('3ds')}.${behaviour.after}.${paymentId}` };
     const result: AuthorizationResult =
       behaviour.kind === 'decline' ? { kind: 'declined', code: behaviour.code, threeDs: null } : { kind: 'approved', reference: reference('auth'), threeDs: behaviour.kind === 'approve' ? behaviour.threeDs : null };
-    await this.keepAuthorization(paymentId, result, behaviour.kind === 'answer-lost');
+    const afterwards = behaviour.kind === 'approve' ? behaviour.afterwards : undefined;
+    await this.keepAuthorization(paymentId, result, behaviour.kind === 'answer-lost', afterwards === 'refunds-fail');
+    if (afterwards === 'disputed') await this.disputeLater(paymentId, amount, currency);
     if (behaviour.kind === 'answer-lost') throw new SimulatedTimeout('charged, then the answer was lost');
     return result;
+  }
+
+  /**
+   * The dispute card's chargeback, told as Adyen tells one: NOTIFICATION_OF_CHARGEBACK, then CHARGEBACK for the whole
+   * amount, both dated when they fall due. Scheduled once per payment, however often the card is sent.
+   */
+  private async disputeLater(paymentId: string, amount: number, currency: string): Promise<void> {
+    const occurredAt = new Date(Date.now() + this.events.delayMs);
+    const dispute = { kind: 'dispute', paymentId, reference: simulatedDisputeReference(paymentId), money: { amount, currency: currency.toUpperCase() }, reason: SIMULATED_DISPUTE_REASON, occurredAt } as const;
+    await this.tellLater(`dispute-open:${paymentId}`, paymentId, { ...dispute, step: 'open' });
+    await this.tellLater(`dispute-chargeback:${paymentId}`, paymentId, { ...dispute, step: 'chargeBack' });
+  }
+
+  /**
+   * The issuer reverses a chargeback (Adyen's CHARGEBACK_REVERSED: the defence won), told at once. Only a finance admin
+   * asks for it, from the back office, while the simulator runs; once per dispute.
+   */
+  async reverseChargeback(chargeback: SimulatedChargeback): Promise<void> {
+    const { paymentId, reference: disputeReference, amount, currency } = chargeback;
+    const event: AcquirerEvent = { kind: 'dispute', step: 'reverse', paymentId, reference: disputeReference, money: { amount, currency: currency.toUpperCase() }, reason: null, occurredAt: new Date() };
+    await this.tellLater(`dispute-reverse:${disputeReference}`, paymentId, event, 0);
+  }
+
+  private async tellLater(key: string, paymentId: string, event: AcquirerEvent, delayMs = this.events.delayMs): Promise<void> {
+    await this.events.store.schedule({ key, paymentId, event, delayMs });
+    this.onScheduled?.(delayMs);
   }
 
   /** The challenge reference carries its outcome and payment id, so any instance can finish it. */
@@ -128,19 +186,26 @@ export class SimulatedAcquirer implements CardProcessor {
     const authorization = await this.records.find('authorization', request.paymentId);
     const losesAnswer = authorization?.losesAnswers ?? false;
     await this.records.keep({ kind: 'refund', ourReference: request.refundId, outcome: 'refunded', acquirerReference: refunded, losesAnswers: losesAnswer });
+    // The refund-failure card: carried out now, rejected by the card scheme later (Adyen's REFUND_FAILED after REFUND).
+    if (authorization?.refundsFail) {
+      const failure: AcquirerEvent = { kind: 'refund', refundId: request.refundId, outcome: { kind: 'declined', reason: SIMULATED_REFUND_FAILURE }, money: { amount: request.amount, currency: request.currency.toUpperCase() } };
+      await this.tellLater(`refund-failed:${request.refundId}`, request.paymentId, failure);
+    }
     if (losesAnswer) throw new SimulatedTimeout('refunded, then the answer was lost');
     return { kind: 'refunded', reference: refunded };
   }
 
   /** The first answer stands (idempotent like a real acquirer): keeping it again changes nothing. */
-  private async keepAuthorization(paymentId: string, result: Exclude<AuthorizationResult, { kind: 'challenge' }>, losesAnswers: boolean): Promise<void> {
+  private async keepAuthorization(paymentId: string, result: Exclude<AuthorizationResult, { kind: 'challenge' }>, losesAnswers: boolean, refundsFail = false): Promise<void> {
     const approved = result.kind === 'approved';
-    await this.records.keep({ kind: 'authorization', ourReference: paymentId, outcome: approved ? 'approved' : result.code, acquirerReference: approved ? result.reference : null, losesAnswers });
+    await this.records.keep({ kind: 'authorization', ourReference: paymentId, outcome: approved ? 'approved' : result.code, acquirerReference: approved ? result.reference : null, losesAnswers, refundsFail });
   }
 
+  /** Nothing follows a void: a dispute the charge was to get is not told. */
   async voidAuthorization(request: { paymentId: string; reference: string }): Promise<void> {
     this.record('voidAuthorization', request.paymentId);
     await this.wait();
+    await this.events.store.cancel(request.paymentId);
   }
 
   private record(operation: AcquirerCall['operation'], subject: string): void {

@@ -7,6 +7,8 @@ export interface SimulatedOperation {
   acquirerReference: string | null;
   /** Charged with an `answer-lost` test card (TEST_CARDS): its answers (and its refunds' answers) are lost. */
   losesAnswers: boolean;
+  /** Charged with the refund-failure test card: each refund is carried out, then the card scheme rejects it. */
+  refundsFail?: boolean;
 }
 
 /** Where the simulator keeps what it did, so that its look-ups can answer. The first record of an operation stands. */
@@ -40,18 +42,18 @@ export function sqlRecords(run: RunSql): SimulatorRecords {
   return {
     async keep(o) {
       await run(
-        `insert into "simulated_acquirer_operations" ("kind", "our_reference", "outcome", "acquirer_reference", "loses_answers")
-          values (?, ?, ?, ?, ?) on conflict do nothing`,
-        [o.kind, o.ourReference, o.outcome, o.acquirerReference, o.losesAnswers],
+        `insert into "simulated_acquirer_operations" ("kind", "our_reference", "outcome", "acquirer_reference", "loses_answers", "refunds_fail")
+          values (?, ?, ?, ?, ?, ?) on conflict do nothing`,
+        [o.kind, o.ourReference, o.outcome, o.acquirerReference, o.losesAnswers, o.refundsFail ?? false],
       );
     },
     async find(kind, ourReference) {
       const [row] = await run(
-        `select "outcome", "acquirer_reference", "loses_answers" from "simulated_acquirer_operations" where "kind" = ? and "our_reference" = ?`,
+        `select "outcome", "acquirer_reference", "loses_answers", "refunds_fail" from "simulated_acquirer_operations" where "kind" = ? and "our_reference" = ?`,
         [kind, ourReference],
       );
       if (!row) return null;
-      return { kind, ourReference, outcome: String(row.outcome), acquirerReference: (row.acquirer_reference as string | null) ?? null, losesAnswers: Boolean(row.loses_answers) };
+      return { kind, ourReference, outcome: String(row.outcome), acquirerReference: (row.acquirer_reference as string | null) ?? null, losesAnswers: Boolean(row.loses_answers), refundsFail: Boolean(row.refunds_fail) };
     },
   };
 }

@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   resendMail: ['SUPPORT', 'OWNER'],
   /** retryAcquirerNotification, dismissAcquirerNotification, settleWithAcquirer, proposeSettlement, confirmSettlement, rejectSettlement */
   settleAcquirerOutcomes: ['FINANCE'],
+  /** simulateChargebackReversal (the simulated acquirer only) */
+  simulateIssuer: ['FINANCE'],
 } as const satisfies Record<string, readonly AdminRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -65,6 +65,7 @@ export const PRESETS: Preset[] = [
   { group: 'Shops', operationName: 'ResetSellerTwoFactor', title: "Reset a seller's two-factor", variables: { sellerId: 'sel_…', reason: '' }, roles: OWNER },
   { group: 'Disputes', operationName: 'Disputes', title: 'Disputes', variables: { status: null, open: true, page: 1, limit: 20 } },
   { group: 'Disputes', operationName: 'Dispute', title: 'One dispute', variables: { id: 'dp_…' } },
+  { group: 'Disputes', operationName: 'SimulateChargebackReversal', title: 'Simulated acquirer: the issuer reverses a chargeback', variables: { id: 'dp_…' }, roles: FINANCE },
   { group: 'Audit', operationName: 'AuditLog', title: 'Audit log', variables: { targetId: null, action: null, actor: null, createdFrom: null, createdTo: null, page: 1, limit: 20 } },
   { group: 'Admins', operationName: 'CurrentAdmin', title: 'Who am I', variables: {} },
   { group: 'Admins', operationName: 'AdminTokens', title: 'Admin tokens', variables: { adminId: null } },

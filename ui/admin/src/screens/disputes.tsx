@@ -1,6 +1,9 @@
+import { useState } from 'react';
+import { runOperation } from '../api';
 import { label, money, when } from '../format';
+import { may } from '../permissions';
 import type { Params } from '../route';
-import { Badge, Facts, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, ScreenTitle, SortHeader, Table, useOperation, type Pagination, type Tone } from '../ui';
+import { Badge, ConfirmDialog, Done, Facts, FilterForm, FilterSelect, Link, Loading, NoRows, Pager, ScreenTitle, SortHeader, Table, useMe, useOperation, type Pagination, type Tone } from '../ui';
 
 interface ListedDispute {
   id: string;
@@ -97,18 +100,24 @@ interface DisputeDetail extends Omit<ListedDispute, 'payment'> {
   currency: string;
   acquirerReference: string;
   evidenceRefundId: string | null;
+  /** The simulated acquirer runs and the chargeback stands: its issuer can be made to reverse it. */
+  canSimulateReversal: boolean;
   payment: { id: string; status: string; amount: number; customerEmail: string | null; completedAt: string | null; shop: { id: string; name: string; seller: { id: string; email: string } } };
 }
 
 /** One dispute: where it stands, who bears it, and what to contest it with. */
 export function DisputeScreen({ id }: { id: string }) {
+  const me = useMe();
   const loaded = useOperation<{ dispute: DisputeDetail }>('Dispute', { id });
+  const [reversing, setReversing] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
   return (
     <>
       <ScreenTitle>Dispute {id}</ScreenTitle>
       <p>
         <Link to={{ view: 'disputes' }}>Back to the disputes</Link>
       </p>
+      {done && <Done>{done}</Done>}
       <Loading loaded={loaded} what="the dispute">
         {({ dispute: d }) => (
           <>
@@ -140,6 +149,33 @@ export function DisputeScreen({ id }: { id: string }) {
               ]}
             />
             <p className="quiet">Disputes move by the acquirer's notifications only; what each step books is on the payment's page.</p>
+            {d.canSimulateReversal && may(me.role, 'simulateIssuer') && (
+              <section aria-labelledby="simulated-issuer" className="simulated-issuer">
+                <h2 id="simulated-issuer">Test mode: the simulated acquirer</h2>
+                <p className="notice">No real card was charged. You can play the card's bank and reverse this chargeback, as when a defence is won: the simulator tells it as the acquirer would, and {money(d.amount)} goes back to the liable balance.</p>
+                <button type="button" onClick={() => setReversing(true)}>
+                  Simulate the issuer reversing it
+                </button>
+              </section>
+            )}
+            {reversing && (
+              <ConfirmDialog
+                title="Simulate the issuer reversing this chargeback?"
+                confirmLabel="Reverse the chargeback"
+                onClose={() => setReversing(false)}
+                onConfirm={async () => {
+                  const { simulateChargebackReversal } = await runOperation<{ simulateChargebackReversal: { status: string } }>(me.auth, 'SimulateChargebackReversal', { id: d.id });
+                  setReversing(false);
+                  setDone(`The simulated issuer reversed the chargeback: the dispute is ${label(simulateChargebackReversal.status).toLowerCase()}.`);
+                  loaded.reload();
+                }}
+              >
+                <p>
+                  The simulated acquirer tells the reversal (its CHARGEBACK_REVERSED), and it is applied as the acquirer's own event: the dispute is reversed and {money(d.amount)} credited
+                  back. This is only possible with the simulated acquirer.
+                </p>
+              </ConfirmDialog>
+            )}
           </>
         )}
       </Loading>
