@@ -1,15 +1,18 @@
 import { run } from './api';
-import { copyField, field, h, messageArea, table } from './dom';
+import { copyField, field, h, messageArea, table, uid } from './dom';
 import { statusWord, when } from './format';
 import { showCredentials } from './auth-screens';
 import { withReauthentication } from './reauth';
 import { heading, link, type Screen } from './shell';
+import { WEBHOOK_EVENT_CHOICES } from './webhook-events';
 
 interface Attempt { number: number; httpStatus: number | null; error: string | null; responseExcerpt: string | null; durationMs: number | null; startedAt?: string }
 interface Delivery {
   id: string; eventType: string; status: string; test: boolean; paymentId: string | null; attemptCount: number;
   lastAttemptAt: string | null; nextAttemptAt: string | null; deliveredAt: string | null; failedAt: string | null; attempts: Attempt[];
 }
+
+interface DevelopersData { currentShop: { webhookEvents: string[] }; webhookDeliveries: { items: Delivery[] }; liveTestAllowance: LiveTestAllowance }
 
 interface LiveTestAllowance { dailyLimit: number; usedToday: number; remainingToday: number }
 interface LiveTest { payment: { id: string; amount: number; checkoutUrl: string }; allowance: LiveTestAllowance }
@@ -29,20 +32,24 @@ export const developersScreen: Screen = {
     const shop = me.currentSeller.shop;
     if (!shop) return main.append(newShopSection(main, me.currentSeller.twoFactorEnabled));
 
-    const { webhookDeliveries, liveTestAllowance } = await run<{ webhookDeliveries: { items: Delivery[] }; liveTestAllowance: LiveTestAllowance }>('Developers');
+    const { currentShop, webhookDeliveries, liveTestAllowance } = await run<DevelopersData>('Developers');
+    const log = deliveryLog(webhookDeliveries.items);
     main.append(
       h('section', { 'aria-labelledby': 'key-title' }, h('h2', { id: 'key-title' }, 'API key'),
         h('p', {}, `Your shop “${shop.name}” has one live API key. It was shown once, when the shop was created; we keep only its hash. If it is lost or may have leaked, delete the shop below and create a new one: the old key stops at once.`)),
-      webhookSection(shop.webhookUrl, me.currentSeller.twoFactorEnabled),
+      webhookSection(shop.webhookUrl, currentShop.webhookEvents, me.currentSeller.twoFactorEnabled, log.refresh),
       liveTestSection(liveTestAllowance),
-      deliveryLog(webhookDeliveries.items),
+      log.section,
       deleteSection(main, shop.name, me.currentSeller.twoFactorEnabled),
     );
   },
 };
 
-/** Saving the URL and rotating the secret ask for the password (or a code) first: they change where events go and who can sign them. */
-function webhookSection(current: string | null, twoFactor: boolean): HTMLElement {
+/**
+ * Saving the URL and rotating the secret ask for the password (or a code) first: they change where events go and who can
+ * sign them. Which events are sent is the seller's choice alone (setWebhookEvents). A test delivery shows in the log.
+ */
+function webhookSection(current: string | null, events: readonly string[], twoFactor: boolean, refreshLog: () => Promise<void>): HTMLElement {
   const url = field('Webhook URL', { type: 'url', value: current ?? '', spellcheck: 'false', inputmode: 'url', placeholder: 'https://example.com/webhooks' }, 'HTTPS on a public address. Payment events are sent here, signed with your webhook secret.');
   const saveMessage = messageArea();
   const save = h('form', { class: 'panel', novalidate: true }, url.wrap, saveMessage.element, h('button', { type: 'submit', class: 'primary' }, 'Save webhook URL'));
@@ -78,6 +85,7 @@ function webhookSection(current: string | null, twoFactor: boolean): HTMLElement
           h('div', {}, h('dt', {}, 'Receiver’s answer'), h('dd', { class: 'mono' }, answerOf(attempt))),
           h('div', {}, h('dt', {}, 'Status'), h('dd', {}, statusWord(d.status))),
           attempt?.durationMs != null ? h('div', {}, h('dt', {}, 'Time'), h('dd', {}, `${attempt.durationMs} ms`)) : null));
+        await refreshLog();
       } catch (error) {
         testMessage.error((error as Error).message);
       }
@@ -103,9 +111,38 @@ function webhookSection(current: string | null, twoFactor: boolean): HTMLElement
     },
   }, 'Rotate webhook secret');
 
-  return h('section', { 'aria-labelledby': 'webhook-title' }, h('h2', { id: 'webhook-title' }, 'Webhooks'), save,
+  return h('section', { 'aria-labelledby': 'webhook-title' }, h('h2', { id: 'webhook-title' }, 'Webhooks'), save, eventsForm(events),
     h('div', { class: 'panel' }, h('h3', {}, 'Test delivery'), h('p', {}, 'Sends a sample payment.completed event, marked as a test, to the saved URL.'), testButton, testMessage.element, testResult),
     h('div', { class: 'panel' }, h('h3', {}, 'Webhook secret'), h('p', {}, 'Rotating replaces the secret at once; update your receiver with the new one.'), rotate, secretMessage.element, secretArea));
+}
+
+/** One checkbox per event the shop may choose; payment.completed is shown ticked, since it is always sent. */
+function eventsForm(chosen: readonly string[]): HTMLElement {
+  const always = uid('event');
+  const boxes = WEBHOOK_EVENT_CHOICES.map(([event, when]) => {
+    const id = uid('event');
+    const box = h('input', { type: 'checkbox', id, value: event, checked: chosen.includes(event) }) as HTMLInputElement;
+    return { box, row: h('div', { class: 'check' }, box, h('label', { for: id }, h('span', { class: 'mono' }, event), `: ${when}`)) };
+  });
+  const message = messageArea();
+  const form = h('form', { class: 'panel', novalidate: true },
+    h('fieldset', {}, h('legend', {}, 'Events sent to your receiver'),
+      h('div', { class: 'check' }, h('input', { type: 'checkbox', id: always, checked: true, disabled: true }),
+        h('label', { for: always }, h('span', { class: 'mono' }, 'payment.completed'), ': a payment completed (always sent)')),
+      ...boxes.map((b) => b.row)),
+    message.element, h('button', { type: 'submit', class: 'primary' }, 'Save events'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    message.clear();
+    try {
+      const { setWebhookEvents: saved } = await run<{ setWebhookEvents: { webhookEvents: string[] } }>('SetWebhookEvents', { events: boxes.filter((b) => b.box.checked).map((b) => b.box.value) });
+      for (const b of boxes) b.box.checked = saved.webhookEvents.includes(b.box.value);
+      message.success(saved.webhookEvents.length === 0 ? 'Events saved: only payment.completed is sent.' : `Events saved: payment.completed and ${saved.webhookEvents.join(', ')} are sent.`);
+    } catch (error) {
+      message.error((error as Error).message);
+    }
+  });
+  return form;
 }
 
 const allowanceText = (a: LiveTestAllowance) =>
@@ -152,14 +189,23 @@ async function answered(delivery: Delivery): Promise<Delivery> {
   return current;
 }
 
-function deliveryLog(items: Delivery[]): HTMLElement {
-  const section = h('section', { 'aria-labelledby': 'log-title' }, h('h2', { id: 'log-title' }, 'Delivery log'));
-  if (items.length === 0) {
-    section.append(h('p', { class: 'empty' }, 'No deliveries yet. They appear here when a payment event is sent.'));
-    return section;
-  }
+/** The delivery log, test deliveries included; `refresh` reads it again (after a test delivery is answered). */
+function deliveryLog(initial: Delivery[]): { section: HTMLElement; refresh(): Promise<void> } {
+  const section = h('section', { 'aria-labelledby': 'log-title' });
+  const draw = (items: Delivery[]) => section.replaceChildren(h('h2', { id: 'log-title' }, 'Delivery log'), ...deliveryLogBody(items));
+  draw(initial);
+  return {
+    section,
+    async refresh() {
+      draw((await run<DevelopersData>('Developers')).webhookDeliveries.items);
+    },
+  };
+}
+
+function deliveryLogBody(items: Delivery[]): HTMLElement[] {
+  if (items.length === 0) return [h('p', { class: 'empty' }, 'No deliveries yet. They appear here when an event or a test delivery is sent.')];
   const message = messageArea();
-  section.append(message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last attempt', 'Last answer', 'Next retry', 'Action'], items.map((d) => [
+  return [message.element, table('Delivery log', ['Event', 'Status', 'Attempts', 'Last attempt', 'Last answer', 'Next retry', 'Action'], items.map((d) => [
     `${d.eventType}${d.test ? ' (test)' : ''}`,
     statusWord(d.status),
     String(d.attemptCount),
@@ -183,8 +229,7 @@ function deliveryLog(items: Delivery[]): HTMLElement {
         },
       }, 'Re-send')
       : '',
-  ])));
-  return section;
+  ]))];
 }
 
 function deleteSection(main: HTMLElement, shopName: string, twoFactor: boolean): HTMLElement {
