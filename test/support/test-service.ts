@@ -1,4 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../../src/shared/config';
@@ -27,7 +30,7 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
   const config = loadConfig({
     PORT: '0',
     BASE_URL: 'https://pay.example.test',
-    DATABASE_URL: databaseUrl,
+    ...databaseOf(databaseUrl, env),
     DATABASE_POOL_SIZE: '5',
     REDIS_URL: TEST_REDIS_URL,
     REDIS_KEY_PREFIX: `${redisPrefix}${redisNamespace}:`,
@@ -57,6 +60,10 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
   const service = await startService(config, createLogger(config.logLevel, sink));
   return {
     ...service,
+    async stop() {
+      await service.stop();
+      if (!config.databaseUrl) fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
     logs,
     em: () => service.database.orm.em.fork(),
     createShop: (overrides = {}) =>
@@ -66,6 +73,16 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
         webhookUrl: overrides.webhookUrl,
       }, service.services.accounts.secrets),
   };
+}
+
+/**
+ * The run's PostgreSQL database (or the suite's own, in `env`); with TEST_DATABASE=embedded, a fresh embedded PGlite in
+ * a directory of its own instead, as `npm start` runs without DATABASE_URL (`npm run test:embedded`).
+ */
+function databaseOf(databaseUrl: string, env: Record<string, string>): Record<string, string> {
+  if (process.env.TEST_DATABASE !== 'embedded') return { DATABASE_URL: databaseUrl };
+  delete env.DATABASE_URL;
+  return { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'payments-embedded-')) };
 }
 
 /**

@@ -50,6 +50,9 @@ export function recordAudit(tx: EntityManager, actor: Admin | null | typeof SYST
  * error code in `details.code`.
  */
 export async function recordRefusal(em: EntityManager, admin: Admin, record: AuditRecord & { details: { code: string } }): Promise<void> {
+  // Written on a connection of its own, so it outlives the refused action's rollback; inside an open transaction that
+  // second connection would wait for the first on the embedded database (one connection at a time): a programming error.
+  if (em.isInTransaction()) throw new Error(`refusal ${record.action} recorded inside a transaction: record it once the transaction has ended`);
   const own = em.fork({ clear: true });
   recordAudit(own, admin, record);
   await own.flush();

@@ -67,14 +67,19 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
  * locked first, as a withdrawal request locks it, so the balance read is the one the approval stands on.
  * A self-approval or a withdrawal no longer requested gets its own answer from the review move, not this one.
  */
-export function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
+export async function approveWithdrawal(em: EntityManager, admin: Admin, id: string): Promise<Withdrawal> {
+  const approve = (on: EntityManager) => moveWithdrawal(on, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
+  // The requester's own approval is refused by the move's four-eyes condition, outside any transaction of ours, so the
+  // refusal's audit entry is written on its own connection once nothing is held (the embedded database has one).
+  const requested = await withdrawalForApproval(em, id);
+  if (requested?.requestedById === admin.id) return approve(em);
   return em.transactional(async (tx) => {
     const row = await withdrawalForApproval(tx, id);
-    if (row && row.status === WithdrawalStatus.REQUESTED && row.requestedById !== admin.id) {
+    if (row && row.status === WithdrawalStatus.REQUESTED) {
       await lockSeller(tx, row.sellerId);
       checkCovered(await balanceAfterRefundHolds(tx, row.sellerId));
     }
-    return moveWithdrawal(tx, admin, id, 'approve', { reviewedBy: admin, reviewedAt: new Date() }, null);
+    return approve(tx);
   });
 }
 
