@@ -47,6 +47,10 @@ async function openAndPay(id: string, card: { number: string; name?: string }): 
 
 test('an approved card completes through the page with its journal and webhook event; back at the shop', async () => {
   const id = await createPayment(service, apiKey);
+  await page.goto(`${service.url}/checkout/${id}`);
+  await page.getByRole('heading', { level: 1, name: /Corner Bakery/ }).waitFor();
+  // A real acquirer: no test-mode banner.
+  expect(await page.getByText('Test mode: no real card is charged.').isHidden()).toBe(true);
   await openAndPay(id, { number: '4111111111111111', name: 'Ann Example' });
   await page.waitForURL(`${SHOP_ORIGIN}/**`);
   expect(page.url()).toContain('status=completed');

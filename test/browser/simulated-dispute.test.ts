@@ -11,8 +11,9 @@ import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
  * The dispute test card end to end in Chromium (docs/checkout.md, "What follows a charge"): a seller signs up, a
  * customer pays with 4000 0000 0000 0259 on the checkout page, and a few moments later the seller's Disputes screen
  * and the back office show the chargeback; a finance admin has the simulated issuer reverse it, support is not offered
- * the button, and the seller sees it reversed. Elements are found by role and label; each screen is checked by axe at
- * 375 and 1280 px, and saved there when SIMULATED_DISPUTE_SCREENSHOTS names a directory.
+ * the button, and the seller sees it reversed. The checkout page shows its test-mode banner. Elements are found by role
+ * and label; each screen is checked by axe at 375 and 1280 px, and saved there when SIMULATED_DISPUTE_SCREENSHOTS names
+ * a directory.
  */
 const web = useBrowserService({ SIMULATED_EVENT_DELAY_MS: '500', RATE_LIMIT_PER_MINUTE: '10000' }, { customerPage: false });
 const SCREENSHOTS = process.env.SIMULATED_DISPUTE_SCREENSHOTS;
@@ -88,6 +89,9 @@ test('paid with the dispute card, the chargeback shows on the seller’s Dispute
 
   const customer = await customerPage(web.browser);
   await customer.page.goto(`${web.service.url}/checkout/${paymentId}`);
+  // The simulated acquirer runs: the page says so before anything else.
+  await customer.page.getByText('Test mode: no real card is charged.').waitFor();
+  await check(customer.page, 'checkout-test-mode');
   await fillCard(customer.page, { number: '4000 0000 0000 0259' });
   await customer.page.getByRole('button', { name: /^Pay / }).click();
   await customer.page.waitForURL(/shop\.example\.test/);

@@ -30,6 +30,8 @@ describe('paying on the hosted checkout', () => {
     expect(res.body.data.checkoutPayment).toEqual({
       id, amount: 1234, currency: 'usd', shopName: 'Corner Bakery', status: 'PENDING', stage: 'CARD_REQUIRED',
       failureCode: null, failureMessage: null, redirectUrl: null, acceptingPayments: true, authenticationUrl: null,
+      // The simulated acquirer runs in the tests: the page shows its test-mode banner.
+      testMode: true,
     });
     expect(res.text).not.toContain('ann@example.com');
   });

@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { languageFromAcceptLanguage } from '../../shared/customer-language/languages';
 import { rememberPaymentLanguage } from '../payments';
@@ -15,8 +15,13 @@ function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[
  * capability, and the view shows nothing about the customer. Callers without credentials reach only
  * these, through the allow-list in src/platform/graphql/public-operations.ts.
  */
-@Resolver()
+@Resolver(() => CheckoutView)
 export class CheckoutResolver {
+  @FieldResolver(() => Boolean, { description: 'The simulated acquirer runs: no real card is charged (the page shows a test-mode banner).' })
+  testMode(@Ctx() context: GraphQLContext): boolean {
+    return context.services.simulator !== null;
+  }
+
   @Query(() => CheckoutView, { description: 'The hosted checkout view of a payment.' })
   async checkoutPayment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutView> {
     return checkoutViewOf(await openCheckoutPayment(context.services.checkout, context.em, id));

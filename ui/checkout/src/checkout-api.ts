@@ -15,6 +15,8 @@ export interface CheckoutView {
   acceptingPayments: boolean;
   /** Our address that sends the customer to the card issuer's 3-D Secure page (redirect flow), or null. */
   authenticationUrl: string | null;
+  /** The simulated acquirer runs: no real card is charged. */
+  testMode: boolean;
 }
 
 /** What 3-D Secure 2 asks of the browser (the BrowserInput of the schema). */

@@ -24,6 +24,7 @@ function element<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 
 const ui = {
+  testMode: element('test-mode'),
   eyebrow: element('eyebrow'),
   shopName: element('shop-name'),
   amountLine: element('amount-line'),
@@ -92,6 +93,7 @@ function safeUrl(url: string | null): string | null {
 
 function renderSummary(view: CheckoutView): void {
   shopName = view.shopName;
+  ui.testMode.hidden = !view.testMode;
   const amount = money(view.amount, view.currency);
   document.title = t('checkout.documentTitle', { amount, shop: view.shopName });
   ui.eyebrow.hidden = false;
