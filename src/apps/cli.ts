@@ -4,7 +4,7 @@ import { isEmailAddress } from '../shared/email';
 import { parseArgs } from 'node:util';
 import { ADMIN_ROLES, adminByEmail, parseAdminRole, createAdmin, revokeAdmin } from '../modules/admins';
 import { loadConfig, publicBaseUrl, type Config } from '../shared/config';
-import { adminSetupLink, inviteSeller, reencryptSecrets, createSecretBox, createSellerWithShop } from '../modules/identity';
+import { adminSetupLink, inviteSeller, inviteSellerByEmail, reencryptSecrets, createSecretBox, createSellerWithShop } from '../modules/identity';
 import { openDatabase } from '../platform/db/database';
 import { checkLedger } from '../modules/ledger';
 import { processLogger } from '../shared/logger';
@@ -32,6 +32,17 @@ const COMMANDS: Record<
       const { token } = await inviteSeller(em, created.seller.id);
       const invitationLink = `${publicBaseUrl(config, config.port)}/dashboard/accept-invitation?token=${token}`;
       return { seller_id: created.seller.id, shop_id: created.shop.id, api_key: created.apiKey, webhook_secret: created.webhookSecret, invitation_link: invitationLink };
+    },
+  },
+  'seller-invitation-link': {
+    usage: 'seller-invitation-link --email <email>   (a new single-use link, 72 hours, for a seller who has no password yet: the demo seller, or one an operator created)',
+    options: { email: { type: 'string' } },
+    async run(em, o, config) {
+      const email = required(o, 'email');
+      const invited = await inviteSellerByEmail(em, email);
+      if (!invited) throw new UsageError(`No seller has the email address ${email}`);
+      const { seller, token } = invited;
+      return { seller_id: seller.id, invitation_link: `${publicBaseUrl(config, config.port)}/dashboard/accept-invitation?token=${token}` };
     },
   },
   'create-admin': {

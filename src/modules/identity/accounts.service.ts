@@ -1,3 +1,4 @@
+import { normalEmail } from '../../shared/email';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
@@ -127,6 +128,12 @@ export async function inviteSeller(em: EntityManager, sellerId: string): Promise
   if (!seller) throw domainError('SELLER_NOT_FOUND');
   if (seller.passwordHash) throw domainError('SELLER_ALREADY_HAS_PASSWORD');
   return { seller, token: await issueAccountToken(em, 'invitation', seller.id) };
+}
+
+/** A new invitation for the seller with this address (the operator's `seller-invitation-link`); null when none has it. */
+export async function inviteSellerByEmail(em: EntityManager, email: string): Promise<{ seller: Seller; token: string } | null> {
+  const seller = await em.findOne(Seller, { email: normalEmail(email) });
+  return seller ? inviteSeller(em, seller.id) : null;
 }
 
 /**

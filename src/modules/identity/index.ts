@@ -5,7 +5,7 @@ export { exceedsPaymentMaximum, paymentMaximumFor } from './account-status';
 export { apiKeyFromHeader, credentialForKeyHash } from './api-key-auth';
 export { newWebhookSecret } from './api-keys';
 export { createCredentialCache } from './credential-cache';
-export { createDemoShopIfEmpty } from './demo-shop';
+export { createDemoShopIfEmpty, demoShopNotice } from './demo-shop';
 export { lockedStandingOfPaymentShop, standingOf, TAKES_PAYMENTS_SQL, takesPayments } from './payment-standing';
 export { reencryptSecrets } from './reencrypt-secrets';
 export { createSecretBox, isSealed } from './secret-box';
@@ -15,7 +15,7 @@ export { createSellerWithShop } from './shop-provisioning';
 export { shopReceives, validWebhookEvents } from './webhook-event-choice';
 
 // Files that load other modules
-export { inviteSeller } from './accounts.service';
+export { inviteSeller, inviteSellerByEmail } from './accounts.service';
 export { adminSetupLink } from './admin-accounts';
 export { AccountResolver, CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated } from './account.resolver';
 export { AdminAccountResolver } from './admin-account.resolver';
