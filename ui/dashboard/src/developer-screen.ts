@@ -235,7 +235,12 @@ function deliveryLogBody(items: Delivery[]): HTMLElement[] {
 function deleteSection(main: HTMLElement, shopName: string, twoFactor: boolean): HTMLElement {
   const confirm = field('Type the shop name to confirm', { type: 'text', autocomplete: 'off', spellcheck: 'false' }, `Type “${shopName}”. Deleting stops the API key at once; payments, balance and withdrawals stay.`);
   const message = messageArea();
-  const form = h('form', { class: 'panel danger', novalidate: true }, confirm.wrap, message.element, h('button', { type: 'submit', class: 'danger-button' }, 'Delete shop'));
+  const losses = h('ul', { class: 'losses' },
+    h('li', {}, 'The API key stops at once. A new shop gets a new key.'),
+    h('li', {}, "The new key does not read this shop's payments: retrieving and listing them over the API stops. They stay in this dashboard."),
+    h('li', {}, 'The webhook URL, its events and its signing secret go with the shop: set them again on the new shop, which issues a new secret.'),
+    h('li', {}, 'Your balance, withdrawals, statements and payout account stay with your account.'));
+  const form = h('form', { class: 'panel danger', novalidate: true }, h('p', {}, 'Before you delete it:'), losses, confirm.wrap, message.element, h('button', { type: 'submit', class: 'danger-button' }, 'Delete shop'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     message.clear();
