@@ -238,7 +238,7 @@ const catalogue = {
     status: 409,
     message: 'An answer is already recorded for this payment or refund: confirm or reject it first',
   },
-  SETTLEMENT_ANSWER_DOES_NOT_FIT: { status: 409, message: (problem: string) => problem },
+  SETTLEMENT_ANSWER_DOES_NOT_FIT: { status: 409, message: (problem: string) => `This answer cannot settle it. ${problem}` },
   WITHDRAWAL_PAYOUT_NOT_COVERED: {
     status: 409,
     message: (available: bigint) =>
