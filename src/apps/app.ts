@@ -14,6 +14,7 @@ import { graphqlRouter } from '../platform/graphql/graphql-server';
 import { loadOperations } from '../platform/graphql/operations';
 import { apiReferenceRouter } from '../platform/rest/api-reference';
 import { restRouter } from '../platform/rest/rest-router';
+import { openStreams } from '../platform/rest/sse-stream';
 import { sendError } from '../platform/rest/envelope';
 import { domainError } from '../shared/errors';
 import { errorAnswer } from '../platform/http/error-answer';
@@ -34,6 +35,8 @@ import { securityHeaders } from '../platform/http/security-headers';
 import { findTrackedRefund } from '../modules/refunds/refund-tracking';
 import { REFUND_PAGE_WINDOW_SECONDS, refundTrackingPageRouter } from '../modules/refunds/refund-tracking-page';
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
+import { recordApiRequests } from '../platform/http/request-log';
+import type { RequestLog } from '../modules/request-log';
 
 export interface AppDeps {
   config: Config;
@@ -50,6 +53,8 @@ export interface AppDeps {
   workers?: Record<string, () => boolean | null>;
   /** Signs sellers' JSON statements; its public keys are served at /.well-known/statement-keys.json. */
   statementKeys: StatementKeys;
+  /** The shops' request log: each request of a seller's API key, written after its answer (src/modules/request-log/). */
+  requestLog: RequestLog;
   logger: Logger;
 }
 
@@ -70,9 +75,14 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   // The dashboard's operations are sent by its page to /graphql; loading them here fails the start if one breaks.
   loadOperations(deps.schema, 'seller-dashboard.graphql', () => undefined);
   loadOperations(deps.schema, 'admin-sign-in.graphql', () => undefined);
+  // Every request of a seller's key, in its shop's request log once answered (the public document is no one's).
+  app.use('/api/v1', recordApiRequests(deps.requestLog, 'rest', deps.services.credentials));
+  app.use('/graphql', recordApiRequests(deps.requestLog, 'graphql', deps.services.credentials));
   // Public: the OpenAPI document and its reference page, before the facade's authentication.
   app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
-  app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger }));
+  // The facade's event streams stay open: they are ended when the service drains, so shutting down waits for none.
+  const streams = openStreams();
+  app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger, streams }));
   // After the facade: its calls are most of the traffic and need not be matched against these first.
   const metrics = deps.services.metrics;
   const probes = health(orm, deps.redis, { metrics, workers: deps.workers });
@@ -154,7 +164,11 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     await graphql.stop();
     await ledger.stop();
   };
-  return { app, drain: probes.drain, stop };
+  const drain = () => {
+    probes.drain();
+    streams.endAll();
+  };
+  return { app, drain, stop };
 }
 
 /**

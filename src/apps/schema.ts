@@ -10,6 +10,8 @@ import { PaymentRefundsResolver, RefundResolver } from '../modules/refunds';
 // The resolver's file, not webhooks' index: loaded through the index, it would be decorated while identity's index,
 // whose argument options it reads, is still loading (identity reaches webhooks' index on its way).
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
+import { EventStreamResolver } from '../modules/webhooks/event-stream.resolver';
+import { RequestLogResolver } from '../modules/request-log';
 import { PayoutAccountNumberResolver, PayoutAccountResolver, WithdrawalResolver } from '../modules/withdrawals';
 import { NotificationsResolver } from '../modules/notifications';
 import { authChecker } from '../platform/graphql/auth-checker';
@@ -54,6 +56,9 @@ export const RESOLVERS = [
   DisputeFieldsResolver,
   // live tests from the dashboard's Developers screen (docs/dashboard.md)
   LiveTestResolver,
+  // a developer's machine: the event stream, triggered test events, the request log (docs/integrate.md, docs/dashboard.md)
+  EventStreamResolver,
+  RequestLogResolver,
 ] as const;
 
 /** The one schema behind /graphql, the REST facade, the checkout page and the admin console. */

@@ -17,7 +17,7 @@ import { createMailer } from '../platform/mail/mailer';
 import { createSecretBox, createCredentialCache, SESSION_RULES } from '../modules/identity';
 import { startRefundJobs } from '../modules/refunds';
 import { chargebackStands, reweighDisputes } from '../modules/disputes';
-import { samplePaymentPayload } from '../modules/payments';
+import { PaymentStatus, samplePaymentPayload } from '../modules/payments';
 import { sqlNotificationStore } from '../platform/processor/adyen/notification-store';
 import type { Logger } from '../shared/logger';
 import { StartupError } from '../shared/startup-error';
@@ -26,6 +26,10 @@ import { pooledRunner } from '../platform/db/pooled-query';
 import { checkWebhookUrl, startWebhookRuntime, type WebhookRuntime } from '../modules/webhooks';
 import { noticeNewSignIn, startMailRuntime, type MailRuntime } from '../modules/notifications';
 import { loadStatementKeys, requireStatementKeyOutsideLocal } from '../modules/ledger';
+import { startRequestLog } from '../modules/request-log';
+import { sampleRefundPayload } from '../modules/refunds';
+import { sampleWithdrawalPayload } from '../modules/withdrawals';
+import type { WebhookEventType } from '../modules/identity';
 
 export interface RunningService {
   url: string;
@@ -64,6 +68,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const metrics = createMetrics();
   const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
   const mail = startMailRuntime(config, database.orm, logger, baseUrl, config.mail.workersInService, metrics);
+  const requestLog = startRequestLog(() => database.orm.em.fork(), logger);
   const schema = await buildAppSchema();
   const { services, simulatorStop } = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
   const { app, drain, stop: stopGraphQL } = await createApp({
@@ -71,6 +76,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     queues: [...webhooks.queues, ...services.refunds.queues, ...mail.queues],
     workers: { webhook: webhooks.alive, mail: mail.alive },
     statementKeys,
+    requestLog,
   });
   server.on('clientError', answerClientError(logger));
   serve(app);
@@ -97,6 +103,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await services.accounts.mailer.stop();
       await webhooks.stop();
       await mail.stop();
+      await requestLog.stop();
       services.credentials.close();
       redis?.disconnect();
       await database.close();
@@ -195,6 +202,7 @@ function appServices(
       checkUrl: (url) => checkWebhookUrl(url, urlPolicy),
       // Payments build every payment payload and hand it to the outbox, the test delivery's sample too.
       samplePayment: (createdAt) => samplePaymentPayload(baseUrl, createdAt),
+      sampleSubjects: (type, createdAt) => sampleSubjects(baseUrl, type, createdAt),
       wake: webhooks.wake,
       testDeliveries: createRateLimiter({
         points: config.webhooks.testDeliveriesPerMinute,
@@ -237,6 +245,14 @@ function startAdyenInbox(orm: MikroORM, checkout: CheckoutDeps, metrics: Metrics
   // Due retries and items another instance accepted are picked up within this; a fresh item is applied at once (wake).
   const inbox = startAcquirerInbox({ orm, store, checkout, metrics, logger, intervalMs: Math.min(reconcileIntervalMs, 5000) });
   return { store, inbox };
+}
+
+/** A triggered test event's subjects: what a real event of the type tells, about a payment, refund or withdrawal that do not exist. */
+function sampleSubjects(baseUrl: string, type: WebhookEventType, at: Date) {
+  if (type === 'withdrawal.paid' || type === 'withdrawal.rejected') return { withdrawal: sampleWithdrawalPayload(at, type === 'withdrawal.rejected') };
+  if (type === 'payment.refunded') return { payment: samplePaymentPayload(baseUrl, at, PaymentStatus.REFUNDED), refund: sampleRefundPayload(at, false) };
+  if (type === 'refund.failed') return { payment: samplePaymentPayload(baseUrl, at), refund: sampleRefundPayload(at, true) };
+  return { payment: samplePaymentPayload(baseUrl, at, type === 'payment.failed' ? PaymentStatus.FAILED : PaymentStatus.COMPLETED) };
 }
 
 function rateLimits(config: Config, redis: Redis | undefined): RateLimits {

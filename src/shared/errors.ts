@@ -181,6 +181,15 @@ const catalogue = {
     message: (max: number, seconds: number) =>
       `Too many test deliveries: at most ${max} per shop per minute. Try again in ${seconds} seconds.`,
   },
+  // the event stream and the request log (docs/integrate.md, "Events on your machine"; docs/dashboard.md)
+  EVENT_STREAM_CURSOR_INVALID: { status: 400, message: 'Last-Event-ID must be the id of an event of this shop, or 0' },
+  EVENT_STREAMS_EXCEEDED: {
+    status: 429,
+    retryAfterSeconds: 60,
+    message: (max: number) => `Too many event streams: at most ${max} open at once per shop. Close one and try again.`,
+  },
+  REQUEST_LOG_CURSOR_INVALID: { status: 400, message: "before must be a request log page's nextBefore" },
+  REQUEST_LOG_SEARCH_INVALID: { status: 400, message: `Search the request log with at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters (a whole Idempotency-Key)` },
   SHOP_NOT_FOUND: { status: 404, message: 'Shop not found' },
   // admin console: refunds, withdrawals, sellers and shops (docs/admin.md)
   REASON_REQUIRED: { status: 400, message: `A reason of 1 to ${REASON_MAX_LENGTH} characters is required` },

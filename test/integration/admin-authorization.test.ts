@@ -91,6 +91,7 @@ const OPERATIONS: Record<string, Operation> = {
   // support helps sellers with deliveries
   sendTestWebhook: { roles: ['support', 'owner'], seller: true, gateOnly: true, call: (f) => ['mutation ($s: ID) { sendTestWebhook(shopId: $s) { id } }', { s: f.victim.shop.id }] },
   resendWebhookDelivery: { roles: ['support', 'owner'], seller: true, gateOnly: true, call: () => ['mutation { resendWebhookDelivery(id: "whd_missing") { id } }', {}] },
+  triggerTestEvent: { roles: ['support', 'owner'], seller: true, call: (f) => ['mutation ($s: ID) { triggerTestEvent(event: "payment.failed", shopId: $s) { eventId } }', { s: f.victim.shop.id }] },
   // owners: admins (each admin's own tokens: admin-tokens.test.ts)
   admins: { roles: ['owner'], call: () => ['{ admins { id role } }', {}] },
   adminTokens: { roles: ['owner'], call: (f) => ['query ($a: ID) { adminTokens(adminId: $a) { id } }', { a: f.colleague.admin.id }] },
@@ -149,6 +150,8 @@ const NOT_FOR_ADMINS = new Set([
   'deleteMyShop', 'createMyShop', 'setPayoutAccount', 'setMailSettings',
   'acceptInvitation', 'requestPasswordReset', 'resetPassword', 'changePassword', 'mySessions', 'revokeSession',
   'beginTwoFactor', 'confirmTwoFactor', 'disableTwoFactor', 'resendVerificationEmail', 'runLiveTest', 'liveTestAllowance',
+  // a seller's own key and session: the event stream and the request log (seller-cli.test.ts, request-log.test.ts)
+  'eventStream', 'requestLog',
   // the admin console's sign-in and set-up link: public, before any admin credential (admin-sign-in.test.ts)
   'adminSignIn', 'adminSetUp', 'confirmAdminSetUp',
 ]);

@@ -66,11 +66,33 @@ function as(req: request.Test, caller: Caller): request.Test {
 /** The same answer for an admin token of every role. */
 const asEveryAdmin = <T>(answer: T) => Object.fromEntries(ADMIN_CALLERS.map((c) => [c, answer])) as Record<AdminCaller, T>;
 
-const REST: [string, (caller: Caller) => request.Test, Record<Caller, [number, string?]>][] = [
+/**
+ * The event stream answers for as long as the client listens: the test reads up to its first message, `ready`, then
+ * hangs up. An opened stream is written `{ success: true }` here, a refusal is its envelope.
+ */
+function untilReady(res: NodeJS.ReadableStream & { destroy(): void }, callback: (error: Error | null, body: unknown) => void) {
+  let text = '';
+  let done = false;
+  const finish = (body: unknown) => {
+    if (!done) callback(null, body);
+    done = true;
+  };
+  res.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    if (/^event: ready$/m.test(text)) {
+      res.destroy();
+      finish({ success: true });
+    }
+  });
+  res.on('end', () => finish(text ? JSON.parse(text) : {}));
+}
+
+const REST: [string, (caller: Caller) => PromiseLike<{ status: number; body: any }>, Record<Caller, [number, string?]>][] = [
   ['GET /api/v1/payments/test', (c) => as(request(service.url).get('/api/v1/payments/test'), c), rest(200, 200)],
   ['POST /api/v1/payments', (c) => as(request(service.url).post('/api/v1/payments').send(VALID_PAYMENT), c), rest(200, 200)],
   ['GET /api/v1/payments', (c) => as(request(service.url).get('/api/v1/payments'), c), rest(200, 200)],
   ['GET /api/v1/payments/:id (owner\'s payment)', (c) => as(request(service.url).get(`/api/v1/payments/${paymentId}`), c), rest(404, 200)],
+  ['GET /api/v1/events/stream', (c) => as(request(service.url).get('/api/v1/events/stream').buffer(true).parse(untilReady as never), c), rest(200, 200)],
 ];
 
 /**
@@ -115,6 +137,8 @@ const SELLER_OPERATIONS: [string, string, () => object, Record<Caller, string | 
   ['payment(id) of the owner', 'query($id: ID!) { payment(id: $id) { id amount } }', () => ({ id: paymentId }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': 'PAYMENT_NOT_FOUND', ...asEveryAdmin(null), owner: null, 'owner session': null, 'other session': 'PAYMENT_NOT_FOUND' }],
   ['payments', '{ payments { items { id } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null, 'owner session': null, 'other session': null }],
   ['createPayment', 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { payment { id } } }', () => ({ input: { amount: 100, currency: 'usd', returnUrl: 'https://a.example/' } }), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null, 'owner session': null, 'other session': null }],
+  ['requestLog', '{ requestLog { items { id path } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null, 'owner session': null, 'other session': null }],
+  ['eventStream', '{ eventStream { cursor events { id } } }', () => ({}), { none: 'OPERATION_NOT_ALLOWED', 'wrong key': 'INVALID_API_KEY', 'other shop': null, ...asEveryAdmin('FORBIDDEN'), owner: null, 'owner session': null, 'other session': null }],
 ];
 
 /**

@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 test('every route finds its operation in rest.graphql', () => {
   const operations = loadOperations(schema, 'rest.graphql', ignore);
-  expect(prepareRoutes(REST_ROUTES, operations).map(({ route }) => route.operation)).toEqual(['CurrentShop', 'CreatePayment', 'ListPayments', 'GetPayment']);
+  expect(prepareRoutes(REST_ROUTES, operations).map(({ route }) => route.operation)).toEqual(['CurrentShop', 'CreatePayment', 'ListPayments', 'GetPayment', 'ShopEventStream']);
 });
 
 test('when the operations file lacks a route\'s operation, then preparing the routes (at start) throws, naming it', () => {
@@ -41,12 +41,27 @@ test('when a route\'s path parameter is not documented, then building the docume
 
 test('the document has a path for every route, its answers shaped by the fragments of rest.graphql', () => {
   const document = openApiDocument('https://pay.example.com', REST_ROUTES, loadOperations(schema, 'rest.graphql', ignore));
-  expect(Object.keys(document.paths)).toEqual(['/payments/test', '/payments', '/payments/{id}', '/openapi.json']);
+  expect(Object.keys(document.paths)).toEqual(['/payments/test', '/payments', '/payments/{id}', '/events/stream', '/openapi.json']);
   expect(Object.keys(document.paths['/payments'])).toEqual(['post', 'get']);
   const payment = document.components.schemas.PaymentWithCompletion;
   expect(payment.required).toEqual(['id', 'amount', 'currency', 'status', 'checkout_url', 'customer_email', 'customer_name', 'metadata', 'created_at', 'completed_at']);
   expect(payment.properties?.status.enum).toEqual(['pending', 'completed', 'failed', 'refunded']);
   expect(payment.properties?.completed_at.type).toEqual(['string', 'null']);
+});
+
+test('a stream route is documented as Server-Sent Events, its message data a schema, its own 429 beside the rate limit\'s', () => {
+  const document = openApiDocument('https://pay.example.com', REST_ROUTES, loadOperations(schema, 'rest.graphql', ignore));
+  const stream = document.paths['/events/stream'].get!;
+  expect(stream.parameters).toEqual([ref('parameters', 'Last-Event-ID'), ref('parameters', 'X-Request-Id')]);
+  expect(Object.keys(stream.responses)).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+  const ok = stream.responses['200'] as { content: Record<string, unknown> };
+  expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
+  expect(document.components.schemas.ShopEventMessage.required).toEqual(['test', 'body']);
+  const tooMany = JSON.stringify(stream.responses['429']);
+  expect(tooMany).toContain('EVENT_STREAMS_EXCEEDED');
+  expect(tooMany).toContain('RATE_LIMITED');
+  // The other routes' 429 stays the rate limit's alone.
+  expect(JSON.stringify(document.paths['/payments'].get!.responses['429'])).not.toContain('EVENT_STREAMS_EXCEEDED');
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -24,20 +24,20 @@ export function paymentPayload(payment: PaymentView, baseUrl: string) {
 }
 
 /**
- * The payload of the shop settings' test delivery: a completed payment created `at`, which does not exist (its id
- * starts `pay_TEST`). Handed to the outbox at start (WebhookServices.samplePayment), as every payment payload is.
+ * The payload of a test delivery: a payment created `at` (completed, unless `status` says otherwise), which does not
+ * exist (its id starts `pay_TEST`). Handed to the outbox at start (WebhookServices), as every payment payload is.
  */
-export function samplePaymentPayload(baseUrl: string, at: Date) {
+export function samplePaymentPayload(baseUrl: string, at: Date, status: PaymentStatus = PaymentStatus.COMPLETED) {
   const sample: PaymentView = {
     id: `pay_TEST${randomBase62(20)}`,
     amount: 5000,
     currency: 'usd',
-    status: PaymentStatus.COMPLETED,
+    status,
     customerEmail: 'customer@example.com',
     customerName: 'Test Customer',
     metadata: { order_id: 'test-order' },
     createdAt: at,
-    completedAt: at,
+    completedAt: status === PaymentStatus.COMPLETED || status === PaymentStatus.REFUNDED ? at : null,
   };
   return paymentPayload(sample, baseUrl);
 }

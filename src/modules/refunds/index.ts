@@ -3,6 +3,7 @@ export { refundableRemaining } from './refund-rules';
 
 // Files that load other modules
 export { Refund, RefundStatus } from './refund.entity';
+export { sampleRefundPayload } from './refund-payload';
 export { startRefundJobs } from './refund-jobs';
 export { refundQueueDepth, selectRefundsHeld as refundsHeld } from './refund-store';
 export { reverseRefund, settleLookedUpRefund, settleNotifiedRefund } from './refund.service';

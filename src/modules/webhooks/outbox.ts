@@ -45,7 +45,18 @@ export interface TestEvent {
   samplePayment: (createdAt: Date) => object;
 }
 
-export type OutboxEvent = PaymentEvent | WithdrawalEvent | TestEvent;
+/**
+ * A test event of any type, triggered by a seller's developer (docs/integrate.md, "Events on your machine"): sample
+ * subjects made at the event's time, marked test, and delivered as a real event of its type is, only when the shop has
+ * a webhook URL and receives the type. Every event stream of the shop reads it (event-stream.ts).
+ */
+export interface TriggeredEvent {
+  triggeredFor: Shop;
+  type: WebhookEventType;
+  subjects: (createdAt: Date) => { payment?: object } & EventSubjects;
+}
+
+export type OutboxEvent = PaymentEvent | WithdrawalEvent | TestEvent | TriggeredEvent;
 
 /**
  * Writes an event to the outbox in the caller's transaction, so it exists exactly when the change does, with its
@@ -55,6 +66,7 @@ export type OutboxEvent = PaymentEvent | WithdrawalEvent | TestEvent;
 export async function emit(tx: EntityManager, event: OutboxEvent): Promise<WebhookEvent> {
   if ('payment' in event) return writePaymentEvent(tx, event);
   if ('withdrawal' in event) return writeWithdrawalEvent(tx, event);
+  if ('triggeredFor' in event) return writeTriggeredEvent(tx, event);
   return writeTestEvent(tx, event);
 }
 
@@ -123,6 +135,14 @@ function writeTestEvent(tx: EntityManager, { testFor: shop, samplePayment }: Tes
   const event = tx.create(WebhookEvent, { shop, payment: null, type: 'payment.completed', sequence: 1, body: '', test: true });
   event.body = eventBody(event, { payment: samplePayment(event.createdAt) }, shop);
   deliver(tx, event, null);
+  return event;
+}
+
+/** A triggered test event: sequence 1, as the settings page's test event, about subjects that do not exist. */
+function writeTriggeredEvent(tx: EntityManager, { triggeredFor: shop, type, subjects }: TriggeredEvent): WebhookEvent {
+  const event = tx.create(WebhookEvent, { shop, payment: null, type, sequence: 1, body: '', test: true });
+  event.body = eventBody(event, subjects(event.createdAt), shop);
+  deliverIfChosen(tx, event, null);
   return event;
 }
 

@@ -1,4 +1,4 @@
-import { type SecretBox, newWebhookSecret, validWebhookEvents, Shop } from '../identity';
+import { type SecretBox, newWebhookSecret, validWebhookEvents, Shop, type WebhookEventType } from '../identity';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit';
 import type { Admin } from '../admins';
@@ -20,6 +20,8 @@ export interface WebhookServices {
   checkUrl: (url: string) => Promise<string>;
   /** The test delivery's payment payload, created at the given time (payments build every payment payload). */
   samplePayment: (createdAt: Date) => object;
+  /** A triggered test event's subjects of its type, made at the given time (payments, refunds and withdrawals build them). */
+  sampleSubjects: (type: WebhookEventType, createdAt: Date) => { payment?: object; refund?: object; withdrawal?: object };
   /** Tells the relay a re-sent delivery is due now (a new one wakes it when its transaction commits). */
   wake(): void;
   /** Test deliveries per shop per minute (WEBHOOK_TEST_DELIVERIES_PER_MINUTE), keyed by shop id. */

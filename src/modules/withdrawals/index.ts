@@ -2,6 +2,7 @@
 export { eachWithdrawalExportPage, WITHDRAWAL_EXPORT_COLUMNS } from './withdrawal-export';
 
 // Files that load other modules
+export { sampleWithdrawalPayload } from './withdrawal-payload';
 export { withdrawalTotals } from './withdrawal.service';
 export { PayoutAccountNumberResolver, PayoutAccountResolver } from './payout-account.resolver';
 export { WithdrawalResolver } from './withdrawal.resolver';

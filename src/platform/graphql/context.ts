@@ -93,6 +93,8 @@ export interface GraphQLContext {
   userAgent: string | null;
   /** This browser's known-device cookie (src/platform/http/device-cookie.ts): the token it sent, and setting a new one. */
   knownDevice: { token: string | null; remember(token: string): void };
+  /** Tells the request log what the answer's first error says (/graphql only: the REST envelope tells it itself). */
+  noteAnswerError?(code: string, message: string): void;
 }
 
 /**
@@ -141,6 +143,9 @@ export function graphqlContextOf(req: Request, res: Response, services: AppServi
     },
     get loaders() {
       return loaders();
+    },
+    noteAnswerError(code, message) {
+      context.answeredError ??= { code, message };
     },
   };
 }

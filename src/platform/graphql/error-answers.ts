@@ -64,6 +64,20 @@ export function hideSuggestionsFromNonAdmins(): ApolloServerPlugin<GraphQLContex
   };
 }
 
+/** The answer's first error, as sent (after the suggestions went), for the request log of a seller's key. */
+export function noteAnswerErrors(): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response, contextValue }) {
+          const first = response.body.kind === 'single' ? response.body.singleResult.errors?.[0] : undefined;
+          if (first) contextValue.noteAnswerError?.(String(first.extensions?.code ?? 'GRAPHQL_ERROR'), first.message);
+        },
+      };
+    },
+  };
+}
+
 /**
  * Unexpected errors at error level (what operators watch); documents the guards refused (introspection,
  * depth, cost: a domain error raised before execution) at warn, since a client, not the service, is at fault.

@@ -13,7 +13,7 @@ import { errorAnswer } from '../http/error-answer';
 import type { AppServices, GraphQLContext } from './context';
 import type { GraphQLLimits } from '../../shared/config';
 import { graphqlRequestsPerKey } from './concurrency-guards';
-import { errorFormatter, hideSuggestionsFromNonAdmins, logGraphQLErrors, retryAfterOfErrors } from './error-answers';
+import { errorFormatter, hideSuggestionsFromNonAdmins, logGraphQLErrors, noteAnswerErrors, retryAfterOfErrors } from './error-answers';
 import { queryGuards } from './query-guards';
 
 export interface GraphQLOptions {
@@ -35,7 +35,7 @@ export async function graphqlRouter(schema: GraphQLSchema, limits: RateLimits, s
     persistedQueries: false,
     // Introspection is answered to admins only (queryGuards), whatever NODE_ENV says.
     introspection: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logGraphQLErrors(logger), hideSuggestionsFromNonAdmins(), retryAfterOfErrors(), queryGuards(options.queryLimits, limits)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), logGraphQLErrors(logger), hideSuggestionsFromNonAdmins(), noteAnswerErrors(), retryAfterOfErrors(), queryGuards(options.queryLimits, limits)],
   });
   await server.start();
   const router = express.Router();
@@ -56,6 +56,7 @@ function graphqlErrors(logger: Logger) {
     const { shown, unexpected } = errorAnswer(error);
     if (unexpected) logger.error({ requestId: locals(res).requestId, err: error }, 'unexpected error');
     if (shown.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(shown.retryAfterSeconds));
+    locals(res).answeredError = { code: shown.code, message: shown.message };
     res.status(shown.status).json({ errors: [{ message: shown.message, extensions: { code: shown.code } }] });
   };
 }

@@ -39,6 +39,7 @@ export function authenticateSeller(limits: RateLimits, credentials: CredentialCa
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const keyHash = sha256Hex(apiKeyFromHeader(req.get('authorization')));
+      locals(res).apiKeyHash = keyHash;
       const decision = await limits.perApiKey.consume(keyHash);
       setRateLimitHeaders(res, decision);
       if (!decision.allowed) throw rateLimited(res, decision);

@@ -15,6 +15,10 @@ export interface RequestLocals {
   rateLimitKey?: string;
   /** The path the request's log line shows, when the real one carries a secret (a refund tracking link). */
   loggedPath?: string;
+  /** The hash of a well-formed API key sent, even when it was refused: the shop's request log records its 429s. */
+  apiKeyHash?: string;
+  /** The error the answer holds (the envelope's, or the first GraphQL error): the shop's request log records it. */
+  answeredError?: { code: string; message: string };
 }
 
 export function locals(res: Response): RequestLocals {

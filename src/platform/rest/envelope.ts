@@ -10,6 +10,7 @@ export function sendData(res: Response, data: unknown, pagination?: unknown): vo
 }
 
 export function sendError(res: Response, error: DomainError): void {
+  locals(res).answeredError = { code: error.code, message: error.message };
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   res.status(error.status).json({ success: false, error: error.message });
 }

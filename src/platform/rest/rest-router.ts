@@ -7,7 +7,8 @@ import { graphqlContextOf } from '../graphql/context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../../shared/errors';
 import { envelopeErrors, sendData } from './envelope';
-import { REST_ROUTES, type RestRoute } from './routes';
+import { isStreamRoute, REST_ROUTES, type Route, type RestRoute } from './routes';
+import { openStreams, streamHandler, type OpenStreams } from './sse-stream';
 
 export interface RestDeps {
   /** The operations of schema/operations/rest.graphql. */
@@ -15,6 +16,8 @@ export interface RestDeps {
   limits: RateLimits;
   services: AppServices;
   logger: Logger;
+  /** The open event streams, ended when the service drains (one per process by default). */
+  streams?: OpenStreams;
 }
 
 /**
@@ -26,7 +29,12 @@ export function restRouter(deps: RestDeps): Router {
   const router = Router();
   router.use(noStore);
   router.use(authenticateSeller(deps.limits, deps.services.credentials));
+  const streams = deps.streams ?? openStreams();
   for (const { route, run } of prepared) {
+    if (isStreamRoute(route)) {
+      router.get(route.path, streamHandler(route, run, { services: deps.services, logger: deps.logger, streams }));
+      continue;
+    }
     const body = route.document.body ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
     router[route.method](route.path, ...body, handle(route, run, deps));
   }
@@ -49,7 +57,7 @@ export function prepareRoutes(routes: readonly RestRoute[], operations: Pick<Nam
   return routes.map((route) => ({ route, run: operations.prepare<unknown>(route.operation) }));
 }
 
-function handle(route: RestRoute, run: PreparedOperation<unknown>, deps: RestDeps) {
+function handle(route: Route<unknown>, run: PreparedOperation<unknown>, deps: RestDeps) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const result = await run(route.variables(req), graphqlContextOf(req, res, deps.services));

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { errorCase, type ErrorGroup } from './openapi/error-responses';
+import { anyDetails, errorCase, type ErrorGroup } from './openapi/error-responses';
 import { EXAMPLE_COMPLETED, EXAMPLE_CREATE_BODIES, EXAMPLE_PAYMENT, EXAMPLE_SHOP } from './openapi/examples';
 import type { HeaderName, ParameterName } from './openapi/headers-and-parameters';
 import { ref, type Example, type JsonSchema } from './openapi/types';
@@ -8,6 +8,7 @@ import { CREATE_PAYMENT_BODY, CREATE_PAYMENT_ERRORS, createPaymentVariables, lis
 import { paymentView } from './payment-view';
 import { PAGE_LIMIT_MAX } from '../../shared/limits';
 import { PAYMENT_STATUSES } from '../../modules/payments';
+import { STREAM_LIMITS } from './sse-stream';
 
 /*
  * The seller-facing REST contract (spec, Endpoints), one entry per route and nothing per route anywhere else:
@@ -29,7 +30,7 @@ export interface RouteDocument {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'Payments' | 'Authentication';
+  tag: 'Payments' | 'Authentication' | 'Events';
   /** Parameters beyond `X-Request-Id`, which every route takes; the path's own included. */
   parameters?: ParameterName[];
   /** The JSON body the route reads (the router parses it), its schema shown as components/schemas/`name`. */
@@ -64,11 +65,40 @@ export interface Route<Result> {
   document: RouteDocument;
 }
 
+/** One message of a Server-Sent Events stream: its id (the cursor a client resumes after), its event name, its data line. */
+export interface StreamMessage {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/**
+ * A route answering a Server-Sent Events stream rather than one envelope (sse-stream.ts): its operation runs again and
+ * again, each run after the cursor the last one ended at, and each run's messages are written as they come. A refusal
+ * before the stream opens is the envelope, as on every route.
+ */
+export interface StreamRoute<Result> {
+  method: 'get';
+  path: string;
+  operation: string;
+  /** The variables of a run after `cursor`; at first the request's `Last-Event-ID` (null without one). */
+  variables(req: Request, cursor: string | null): Record<string, unknown>;
+  /** A run's messages, and the cursor the next run continues after. */
+  stream(result: Result): { cursor: string; messages: StreamMessage[] };
+  /** `success.data` is the schema of one message's data; `success.example` a stretch of the stream, as text. */
+  document: RouteDocument;
+}
+
 /** A route of the table, its result type kept at its definition (the router hands it what the operation answered). */
-export type RestRoute = Route<unknown>;
+export type RestRoute = Route<unknown> | StreamRoute<unknown>;
 
 /** An entry of the table, its result handler typed by the `Result` given. */
-export const defineRoute = <Result>(definition: Route<Result>): RestRoute => definition;
+export const defineRoute = <Result>(definition: Route<Result>): Route<unknown> => definition;
+
+/** A stream entry of the table. */
+export const defineStreamRoute = <Result>(definition: StreamRoute<Result>): StreamRoute<unknown> => definition as StreamRoute<unknown>;
+
+export const isStreamRoute = (route: RestRoute): route is StreamRoute<unknown> => 'stream' in route;
 
 const fragment = (name: string) => ref('schemas', name);
 
@@ -181,6 +211,52 @@ export const REST_ROUTES: RestRoute[] = [
         {
           description: 'No such payment for this shop.',
           cases: [errorCase('A wrong or malformed id (even one that is not valid percent-encoding), another shop\'s payment, or a deleted one.', 'PAYMENT_NOT_FOUND')],
+        },
+      ],
+    },
+  }),
+  defineStreamRoute<{ eventStream: { cursor: string; events: { id: string; type: string; test: boolean; body: string }[] } }>({
+    method: 'get',
+    path: '/events/stream',
+    operation: 'ShopEventStream',
+    variables: (_req, cursor) => ({ after: cursor }),
+    stream: ({ eventStream }) => ({
+      cursor: eventStream.cursor,
+      messages: eventStream.events.map((event) => ({ id: event.id, event: event.type, data: JSON.stringify({ test: event.test, body: event.body }) })),
+    }),
+    document: {
+      operationId: 'streamShopEvents',
+      summary: 'Stream the shop\'s events',
+      description:
+        'Server-Sent Events (`text/event-stream`): every event of the shop in the order it was written, whatever the webhook settings choose, test events included, for a developer\'s machine (`npm run seller -- listen` forwards each to a local URL, signed). ' +
+        `The first message is \`ready\`, its \`id\` where the stream starts; then one message per event, its \`id\` the event's id and \`event\` its type. Send the last \`id\` received as \`Last-Event-ID\` to resume: nothing is lost or repeated. A comment line every ${STREAM_LIMITS.heartbeatMs / 1000} s keeps the connection alive; the service ends a stream after ${STREAM_LIMITS.maxDurationMs / 60_000} minutes (reconnect) and at most ${STREAM_LIMITS.perShop} streams of a shop may be open at once per instance. An event reaches the stream once every transaction begun before it has ended, usually within a second. Not a delivery: webhooks still go to the webhook URL.`,
+      tag: 'Events',
+      parameters: ['Last-Event-ID'],
+      success: {
+        description: 'The stream. Each message\'s `data` is a JSON object: `body`, the exact bytes a webhook delivery of the event sends and signs, and `test`, whether the delivery carries `X-Service-Test: true`.',
+        schema: 'ShopEventMessage',
+        data: {
+          type: 'object',
+          required: ['test', 'body'],
+          additionalProperties: false,
+          properties: {
+            test: { type: 'boolean', description: 'A test event (`X-Service-Test: true` on its delivery).' },
+            body: { type: 'string', description: 'The webhook body, byte for byte: sign these bytes as a delivery does (docs/reference.md, "Webhooks").' },
+          },
+        },
+        example:
+          'retry: 2000\nid: evt_3kTMd2mXq8uV0aRbWc5pLs7e\nevent: ready\ndata: {}\n\n' +
+          'id: evt_9QxLm2Pq8uV0aRbWc5pLs7eK\nevent: payment.completed\ndata: {"test":false,"body":"{\\"id\\":\\"evt_9QxLm2Pq8uV0aRbWc5pLs7eK\\",\\"event\\":\\"payment.completed\\",…}"}\n\n',
+      },
+      errors: [
+        {
+          description: '`Last-Event-ID` names no event of this shop.',
+          cases: [errorCase('Not an event id this shop\'s stream sent (another shop\'s events are unknown here), nor `0`.', 'EVENT_STREAM_CURSOR_INVALID')],
+        },
+        {
+          description: 'Too many streams of this shop are open on this instance.',
+          cases: [anyDetails(errorCase('Close a stream (another `listen`) first.', 'EVENT_STREAMS_EXCEEDED', STREAM_LIMITS.perShop), '[0-9]+')],
+          headers: ['Retry-After'],
         },
       ],
     },

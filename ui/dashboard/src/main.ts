@@ -7,6 +7,7 @@ import { withdrawalsScreen } from './money-screens';
 import { overviewScreen, paymentScreen, paymentsScreen } from './payment-screens';
 import { balanceScreen, statementScreen } from './balance-screens';
 import { disputesScreen } from './dispute-screen';
+import { logsScreen } from './logs-screen';
 import { failure, go, link, loading, NAV, signOut, type Screen } from './shell';
 
 /** /dashboard/<first>/<rest...> -> its screen and the rest of the path. */
@@ -17,6 +18,7 @@ function route(pathname: string): [Screen, string[]] | null {
     '': overviewScreen, signup: signUpScreen, login: signInScreen, payments: rest.length ? paymentScreen : paymentsScreen,
     withdrawals: withdrawalsScreen, developers: developersScreen, account: accountScreen, 'verify-email': verifyEmailScreen,
     'reset-password': resetPasswordScreen, 'accept-invitation': acceptInvitationScreen, balance: balanceScreen, disputes: disputesScreen,
+    logs: logsScreen,
   };
   // A month's statement: /dashboard/balance/statements/2026-03.
   if (first === 'balance' && rest[0] === 'statements' && rest.length === 2) return [statementScreen, rest.slice(1)];

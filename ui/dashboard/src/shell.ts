@@ -17,6 +17,7 @@ export const NAV: [string, string][] = [
   ['Disputes', '/dashboard/disputes'],
   ['Withdrawals', '/dashboard/withdrawals'],
   ['Developers', '/dashboard/developers'],
+  ['Logs', '/dashboard/logs'],
   ['Account', '/dashboard/account'],
 ];
 

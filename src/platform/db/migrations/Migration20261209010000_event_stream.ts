@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The event stream (docs/decisions/0021-event-stream.md): each event's writing transaction (`stream_xid`) and its place
+ * The event stream (docs/decisions/0022-event-stream.md): each event's writing transaction (`stream_xid`) and its place
  * in the writing order (`stream_position`), which a stream reads in order once every transaction begun before it has
  * ended. Events written before this have neither and are never streamed: adding the columns without a default for them
  * keeps this migration from rewriting the table.

@@ -1,6 +1,6 @@
 import type { NamedOperations } from '../../graphql/operations';
 import { IDEMPOTENCY_WINDOW_MS } from '../../../modules/payments';
-import type { RestRoute, RouteDocument } from '../routes';
+import { isStreamRoute, type RestRoute, type RouteDocument } from '../routes';
 import { COMMON_ERRORS, errorResponses, headersFor, OUTSIDE_ROUTES } from './error-responses';
 import { HEADERS, PARAMETERS } from './headers-and-parameters';
 import { fragmentSchemas } from './result-schemas';
@@ -70,6 +70,7 @@ export function openApiDocument(baseUrl: string, routes: readonly RestRoute[], o
     tags: [
       { name: 'Payments', description: 'Create, retrieve and list the calling shop\'s payments.' },
       { name: 'Authentication', description: 'Check that an API key works.' },
+      { name: 'Events', description: 'The shop\'s events as a stream, for a developer\'s machine.' },
       { name: 'Reference', description: 'This document.' },
     ],
     paths,
@@ -82,7 +83,7 @@ export function openApiDocument(baseUrl: string, routes: readonly RestRoute[], o
       schemas: {
         ...fragmentSchemas(operations.schema, operations.document),
         ...Object.fromEntries(routes.flatMap(({ document }) => (document.body ? [[document.body.name, document.body.schema]] : []))),
-        ...Object.fromEntries(routes.map(({ document }) => [document.success.schema, successEnvelope(document.success)])),
+        ...Object.fromEntries(routes.map((route) => [route.document.success.schema, isStreamRoute(route) ? route.document.success.data : successEnvelope(route.document.success)])),
         Error: ERROR_ENVELOPE,
       },
       responses: OUTSIDE_ROUTES,
@@ -98,7 +99,8 @@ function openApiPath(route: RestRoute): string {
   });
 }
 
-function operationOf({ document }: RestRoute): Operation {
+function operationOf(route: RestRoute): Operation {
+  const { document } = route;
   const { body, success } = document;
   return {
     operationId: document.operationId,
@@ -113,7 +115,7 @@ function operationOf({ document }: RestRoute): Operation {
         content: { 'application/json': { schema: ref('schemas', body.name), examples: body.examples } },
       },
     }),
-    responses: { '200': successResponse(success), ...errorResponses([...(document.errors ?? []), ...COMMON_ERRORS]) },
+    responses: { '200': isStreamRoute(route) ? streamResponse(success) : successResponse(success), ...errorResponses([...(document.errors ?? []), ...COMMON_ERRORS]) },
   };
 }
 
@@ -125,6 +127,15 @@ function successResponse(success: RouteDocument['success']): ResponseObject {
     description: success.description,
     headers: headersFor('required', success.headers),
     content: { 'application/json': { schema: ref('schemas', success.schema), examples: { example: { summary: 'Example', value: example } } } },
+  };
+}
+
+/** A stream's answer: Server-Sent Events, each message's data of the schema named. */
+function streamResponse(success: RouteDocument['success']): ResponseObject {
+  return {
+    description: `${success.description} Each \`data\` line is components/schemas/${success.schema}.`,
+    headers: headersFor('required', success.headers),
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: success.example } },
   };
 }
 

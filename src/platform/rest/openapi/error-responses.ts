@@ -102,9 +102,21 @@ export function errorResponse(group: ErrorGroup): ResponseObject {
   };
 }
 
-/** Error groups keyed by their status, one response each. */
+/** Error groups keyed by their status, one response each; a route's own group and a common one of the same status make one. */
 export function errorResponses(groups: ErrorGroup[]): Record<string, ResponseObject> {
-  return Object.fromEntries(groups.map((group) => [String(group.cases[0].status), errorResponse(group)]));
+  const byStatus = new Map<string, ErrorGroup>();
+  for (const group of groups) {
+    const status = String(group.cases[0].status);
+    const seen = byStatus.get(status);
+    byStatus.set(status, seen ? mergedGroups(seen, group) : group);
+  }
+  return Object.fromEntries([...byStatus].map(([status, group]) => [status, errorResponse(group)]));
+}
+
+function mergedGroups(first: ErrorGroup, second: ErrorGroup): ErrorGroup {
+  const headers = [...new Set([...(first.headers ?? []), ...(second.headers ?? [])])];
+  const rateLimit = first.rateLimit === 'optional' || second.rateLimit === 'optional' ? 'optional' : undefined;
+  return { description: `${first.description} ${second.description}`, cases: [...first.cases, ...second.cases], ...(headers.length ? { headers } : {}), ...(rateLimit ? { rateLimit } : {}) };
 }
 
 /** The answers every authenticated route can give. */

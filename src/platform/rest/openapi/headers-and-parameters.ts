@@ -75,6 +75,12 @@ export const PARAMETERS = {
     description: 'Only payments in this status.',
     schema: { type: 'string', enum: [...PAYMENT_STATUSES] },
   },
+  'Last-Event-ID': {
+    name: 'Last-Event-ID',
+    in: 'header',
+    description: 'Resume the stream after this event: the last message `id` received (an event id, or `0` for before the shop\'s first event). Without it the stream starts now.',
+    schema: { type: 'string', pattern: '^(0|evt_[0-9A-Za-z]{24})$' },
+  },
   'Idempotency-Key': {
     name: 'Idempotency-Key',
     in: 'header',

@@ -39,6 +39,8 @@ export interface Example {
 export interface MediaType {
   schema: JsonSchema;
   examples?: Record<string, Example>;
+  /** One example as it is sent (an event stream's text). */
+  example?: unknown;
 }
 
 export interface Header {
