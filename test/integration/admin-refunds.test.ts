@@ -6,6 +6,7 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { adminClient, completedPayment, eventually, type AdminClient } from '../support/admin-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { startTestService, useTestService } from '../support/test-service';
+import { useEmptyDatabase } from '../support/databases';
 
 // The refund takes a moment at the acquirer, so concurrent executions really overlap; the sweep runs often.
 const service = useTestService({ SIMULATED_REFUND_DELAY_MS: '150', REFUND_SWEEP_INTERVAL_MS: '250' });
@@ -203,8 +204,11 @@ describe('nothing is lost: the sweep carries out what no job did', () => {
 });
 
 describe('without Redis', () => {
+  // A database of its own: the file's service would otherwise sweep up the refund too, and log it as its own.
+  const own = useEmptyDatabase('payments_refunds_local');
+
   test('approval runs the refund job in the process', async () => {
-    const local = await startTestService({ REDIS_URL: '', REFUND_SWEEP_INTERVAL_MS: '3600000' });
+    const local = await startTestService({ REDIS_URL: '', REFUND_SWEEP_INTERVAL_MS: '3600000', DATABASE_URL: own.url });
     try {
       const localSupport = await adminClient(local, AdminRole.SUPPORT);
       const localFinance = await adminClient(local, AdminRole.FINANCE);
