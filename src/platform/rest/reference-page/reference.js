@@ -178,6 +178,8 @@
   function responseBlock(doc, code, response) {
     const shown = deref(doc, response);
     const media = shown.content?.['application/json'];
+    // A stream's answer is text: its example is shown as it is sent.
+    const stream = shown.content?.['text/event-stream'];
     const headers = Object.entries(shown.headers ?? {}).map(([name, header]) => [name, deref(doc, header)]);
     return el('section', { class: 'response' }, [
       el('h5', {}, [code ? el('span', { class: `status status-${code[0]}` }, [code, ' ']) : null, inline(shown.description ?? '')]),
@@ -192,6 +194,7 @@
         : null,
       media && media.schema && !media.schema.allOf ? schemaBlock(doc, media.schema) : null,
       media ? examplesBlock(media.examples) : null,
+      typeof stream?.example === 'string' ? el('figure', {}, [el('figcaption', {}, ['Example (text/event-stream)']), el('pre', {}, [stream.example])]) : null,
     ]);
   }
 
