@@ -1,5 +1,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { ApiKey } from '../../src/modules/identity/api-key.entity';
+import { Shop } from '../../src/modules/identity/shop.entity';
+import { emit } from '../../src/modules/webhooks/outbox';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
@@ -123,6 +125,23 @@ test('resumed after Last-Event-ID: the events written meanwhile, none of those r
   expect(messages.slice(1).map((m) => JSON.parse(JSON.parse(m.data).body).payment.id)).toEqual(missed);
   await new Promise((r) => setTimeout(r, 1500));
   expect(resumed.messages).toHaveLength(3);
+});
+
+test('a stream far behind catches up at once, not a page a second: 250 events written while away arrive in order', async () => {
+  const shop = await service.createShop();
+  const first = await stream(shop.apiKey);
+  const [ready] = await first.waitFor(1);
+  first.close();
+  const em = service.em();
+  const owner = await em.findOneOrFail(Shop, { id: shop.shop.id });
+  const written: string[] = [];
+  for (let i = 0; i < 250; i++) written.push((await emit(em, { triggeredFor: owner, type: 'payment.failed', subjects: () => ({ payment: { n: i } }) })).id);
+  await em.flush();
+  const started = Date.now();
+  const resumed = await stream(shop.apiKey, ready.id);
+  const messages = await resumed.waitFor(251);
+  expect(messages.slice(1).map((m) => m.id)).toEqual(written);
+  expect(Date.now() - started).toBeLessThan(1500); // a page a second would take 2 s
 });
 
 test("another shop's event, or anything else, as Last-Event-ID: 400 in the envelope, before any stream opens", async () => {

@@ -167,6 +167,7 @@ const MAX_WAITING = 20_000;
 /** After a refused write, how long the entries wait before the next try. */
 const RETRY_DELAY_MS = 5000;
 const SWEEP_BATCH_ROWS = 10_000;
+const FIRST_SWEEP_DELAY_MS = 60_000;
 /** Deletes per sweep pass, so one pass after a long stop stays short; the next pass goes on. */
 const SWEEP_MAX_BATCHES = 50;
 
@@ -231,11 +232,12 @@ export function startRequestLog(em: () => EntityManager, logger: Logger, options
     })().finally(() => (sweeping = null));
     return sweeping;
   };
-  const sweepTimer = setInterval(
-    () => sweep().catch((error: Error) => logger.warn({ err: error.message }, 'request log sweep failed; trying again at the next interval')),
-    options.sweepIntervalMs ?? 3_600_000,
-  );
+  const sweepNow = () => void sweep().catch((error: Error) => logger.warn({ err: error.message }, 'request log sweep failed; trying again at the next interval'));
+  const sweepTimer = setInterval(sweepNow, options.sweepIntervalMs ?? 3_600_000);
   sweepTimer.unref();
+  // A process restarted more often than hourly sweeps too, a minute after it starts.
+  const firstSweep = setTimeout(sweepNow, FIRST_SWEEP_DELAY_MS);
+  firstSweep.unref();
 
   return {
     record(seen) {
@@ -254,6 +256,7 @@ export function startRequestLog(em: () => EntityManager, logger: Logger, options
     async stop() {
       stopped = true;
       clearInterval(sweepTimer);
+      clearTimeout(firstSweep);
       await sweeping?.catch(() => undefined);
       await flush();
     },

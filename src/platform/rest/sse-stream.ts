@@ -124,9 +124,17 @@ export function streamHandler(route: StreamRoute<unknown>, run: PreparedOperatio
     let cursor = first.cursor;
     const endsAt = Date.now() + limits.maxDurationMs;
     let failing = false;
+    /** A run that found messages is followed at once by the next: a stream far behind catches up at the client's pace. */
+    let behind = first.messages.length > 0;
 
     const tick = async () => {
       if (res.writableEnded || res.destroyed) return;
+      if (Date.now() >= endsAt) return end();
+      // A client that does not read is not sent more: at most one page waits in memory for it.
+      if (res.writableNeedDrain) {
+        timer = setTimeout(() => void tick(), limits.pollMs);
+        return;
+      }
       try {
         // From the cache; a miss is read on a unit of work of its own, so a key revoked since is seen as revoked.
         await credentialForKeyHash(keyHash, deps.services.credentials, () => context.em.fork());
@@ -134,8 +142,10 @@ export function streamHandler(route: StreamRoute<unknown>, run: PreparedOperatio
         if (res.writableEnded || res.destroyed) return;
         for (const message of page.messages) write(sseMessage(message));
         cursor = page.cursor;
+        behind = page.messages.length > 0;
         failing = false;
       } catch (error) {
+        behind = false;
         const { shown, unexpected } = errorAnswer(error);
         if (ENDS_STREAM.has(shown.code)) {
           write(`event: error\ndata: ${JSON.stringify({ error: shown.message })}\n\n`);
@@ -146,9 +156,8 @@ export function streamHandler(route: StreamRoute<unknown>, run: PreparedOperatio
         failing = true;
       }
       if (Date.now() - lastWrite >= limits.heartbeatMs) write(': keep-alive\n\n');
-      if (Date.now() >= endsAt) return end();
-      timer = setTimeout(() => void tick(), limits.pollMs);
+      timer = setTimeout(() => void tick(), behind ? 0 : limits.pollMs);
     };
-    timer = setTimeout(() => void tick(), limits.pollMs);
+    timer = setTimeout(() => void tick(), behind ? 0 : limits.pollMs);
   };
 }
