@@ -86,6 +86,19 @@ test('pages go newest first, each after the last one\'s nextBefore, until none i
   expect(ids).toEqual([6, 5, 4, 3, 2, 1, 0].map((i) => `req_page_${i}`));
 });
 
+test('entries of the same millisecond keep the order they came in, searched or not (newest first)', async () => {
+  const { shop } = await db.newShop('log-ties');
+  const at = Date.now() - 5000;
+  for (let i = 0; i < 12; i++) log.record(seen(shop.id, { requestId: `req_tie_${i}`, url: `/api/v1/payments/pay_tie${i}`, startedAt: at }));
+  await log.flush();
+  const expected = Array.from({ length: 12 }, (_, i) => `req_tie_${11 - i}`);
+  expect((await requestLogPage(db.em(), shop.id, {}, 100, null)).items.map((i) => i.requestId)).toEqual(expected);
+  expect((await requestLogPage(db.em(), shop.id, { text: 'pay_tie' }, 100, null)).items.map((i) => i.requestId)).toEqual(expected);
+  const firstPage = await requestLogPage(db.em(), shop.id, { text: 'pay_tie' }, 5, null);
+  const secondPage = await requestLogPage(db.em(), shop.id, { text: 'pay_tie' }, 5, firstPage.nextBefore);
+  expect([...firstPage.items, ...secondPage.items].map((i) => i.requestId)).toEqual(expected.slice(0, 10));
+});
+
 test('filters: failed, client and server errors, text in the path or a whole idempotency key or request id, a date range', async () => {
   const { shop } = await db.newShop('log-filters');
   const yesterday = Date.now() - DAY_MS;

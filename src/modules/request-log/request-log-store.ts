@@ -92,14 +92,15 @@ export async function selectApiRequests(em: EntityManager, query: ApiRequestQuer
   if (query.createdTo) add('r."started_at" < ?', query.createdTo);
   if (query.before) add('(r."started_at", r."id") < (?::timestamptz, ?::bigint)', query.before.startedAt, query.before.id);
   const order = 'order by r."started_at" desc, r."id" desc';
-  const columns = `r."id"::text as id, r."shop_id", r."request_id", r."source", r."method", r."path", r."operation_name", r."status",
+  // `seq` keeps the id as a number for the text search's outer order (`id` is answered as text).
+  const columns = `r."id" as seq, r."id"::text as id, r."shop_id", r."request_id", r."source", r."method", r."path", r."operation_name", r."status",
                    r."error_code", r."error_message", r."idempotency_key", r."duration_ms", r."started_at"`;
   const selected = `select ${columns} from "api_requests" r where ${where.join(' and ')} ${order}`;
   const rows = query.text
     ? await em.execute<RawRow[]>(
         `select * from (${selected} limit ?) r
           where strpos(r."path", ?) > 0 or r."idempotency_key" = ? or r."request_id" = ?
-          ${order} limit ?`,
+          order by r."started_at" desc, r."seq" desc limit ?`,
         [...params, query.textScan, query.text, query.text, query.text, query.limit],
       )
     : await em.execute<RawRow[]>(`${selected} limit ?`, [...params, query.limit]);
