@@ -42,8 +42,9 @@ async function logsShowing(page: Page, query: string, count: number): Promise<vo
   const deadline = Date.now() + 10_000;
   for (;;) {
     await page.goto(`${service.url}/dashboard/logs${query}`);
-    await page.getByRole('heading', { name: 'Logs', level: 1 }).waitFor();
     await page.getByText('Loading…').waitFor({ state: 'detached' });
+    const title = await page.locator('h1').first().textContent();
+    if (title !== 'Logs') throw new Error(`the screen showed "${title}": ${await page.locator('main').textContent()}`);
     if ((await rows(page).count()) >= count || Date.now() > deadline) return;
     await page.waitForTimeout(200);
   }
@@ -73,6 +74,7 @@ test("the shop's API requests with their answers, filtered; never another seller
     await sellerClient(service.url, other.apiKey).retrieve('pay_111111111111111111111111');
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Logs', exact: true }).click();
+    await page.getByRole('heading', { name: 'Logs', level: 1 }).waitFor();
     await logsShowing(page, '', 5);
     const table = page.getByRole('region', { name: 'API requests' });
     expect(await rows(page).count()).toBe(5);
