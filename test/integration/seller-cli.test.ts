@@ -190,7 +190,9 @@ describe('trigger', () => {
   test('sends a signed test event of the type to every listen, and to the webhook URL only when the shop receives the type', async () => {
     const shop = await service.createShop();
     const listen = seller(['listen', '--forward-to', `${receiver.url}/listen`, '--secret', shop.webhookSecret], shop.apiKey);
+    const choosy = seller(['listen', '--forward-to', `${receiver.url}/completed-only`, '--events', 'payment.completed', '--secret', shop.webhookSecret], shop.apiKey);
     await listen.waitFor(/Ready: forwarding.*\n.*Signing with/);
+    await choosy.waitFor(/Ready: forwarding.*\n.*Signing with/);
 
     const noUrl = await runToEnd(['trigger', 'payment.failed'], shop.apiKey);
     expect(noUrl.code).toBe(0);
@@ -203,6 +205,8 @@ describe('trigger', () => {
     expect(forwarded.body).toMatchObject({ id: eventId, event: 'payment.failed', payment: { status: 'failed', completed_at: null } });
     expect(forwarded.headers['x-service-test']).toBe('true');
     expect(verified(forwarded, shop.webhookSecret)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received.filter((r) => r.path === '/hooks/completed-only')).toEqual([]); // --events left it out
 
     // With a webhook URL that receives payment.refunded: a delivery too, with the same bytes.
     const graphql = (query: string) => request(service.url).post('/graphql').set('Authorization', `Bearer ${shop.apiKey}`).send({ query });
