@@ -79,6 +79,8 @@ const WALK: Attempt[] = [
   ['rotateWebhookSecret', op('RotateWebhookSecret', (s) => ({ currentPassword: s.password }))],
   ['setMailSettings', op('SetMailSettings', () => ({ supportEmail: 'support@attacker.example', enabledTopics: [] }))],
   ['sendTestWebhook', op('SendTestWebhook')],
+  // A type the walk's shop did not choose (setWebhookEvents above): streamed only, no delivery left retrying behind it.
+  ['triggerTestEvent', raw('mutation { triggerTestEvent(event: "refund.failed") { eventId } }')],
   ['runLiveTest', op('RunLiveTest')],
   ['resendWebhookDelivery', op('ResendWebhookDelivery', (s) => ({ id: s.deliveryId }))],
   ['resendVerificationEmail', op('ResendVerificationEmail')],
