@@ -12,7 +12,7 @@ beforeAll(async () => {
   apiKey = (await web.service.createShop({ shopName: 'Corner Bakery' })).apiKey;
 });
 
-test('a card refused for its security code reads as a plain decline on the page, nothing more; the page passes axe', async () => {
+test('a card refused for its security code reads as a plain decline on the page, final, with the way back to the shop; the page passes axe', async () => {
   const id = await createPayment(web.service, apiKey);
   await web.page.goto(`${web.service.url}/checkout/${id}`);
   await web.page.getByRole('heading', { level: 1, name: /Corner Bakery/ }).waitFor();
@@ -25,6 +25,12 @@ test('a card refused for its security code reads as a plain decline on the page,
   expect(await web.page.getByRole('alert').innerText()).toBe(SHOPPER_MESSAGES.declined);
   const shown = await web.page.getByRole('main').innerText();
   expect(shown).not.toMatch(/security code|cvc|fraud|funds|incorrect/i);
+  // A failed payment is final: the page says so once, offers no other card, and shows the way back to the shop.
+  expect(shown).not.toMatch(/try|different card|another card/i);
+  expect(shown).toContain('This payment cannot be retried. To pay, return to Corner Bakery and start again.');
+  expect(await web.page.getByLabel('Card number').isVisible()).toBe(false);
+  expect(await web.page.getByRole('button', { name: /^Pay / }).isVisible()).toBe(false);
+  expect(await web.page.getByRole('link', { name: 'Return to Corner Bakery' }).isVisible()).toBe(true);
   // What the page was told: the category, not the reason.
   const body = await (await answered).text();
   expect(body).toContain('"failureCode":"declined"');

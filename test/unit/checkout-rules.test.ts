@@ -8,6 +8,8 @@ import { PaymentStatus } from '../../src/modules/payments/payment-status';
 import { returnUrlWith } from '../../src/modules/checkout/checkout-view';
 import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
 import { REFUND_LIFECYCLE } from '../../src/modules/refunds/refund.lifecycle';
+import { CATALOGUES } from '../../src/shared/customer-language/catalogues';
+import { LANGUAGES } from '../../src/shared/customer-language/languages';
 
 describe('the fee: 15%, rounded half up to the cent', () => {
   test.each([
@@ -75,6 +77,19 @@ test('a shopper reads one of three messages, never the precise reason of a card 
   // A code we do not know reads as a decline; not-a-card outcomes keep their own words.
   expect([shopperFailureCodeOf('something_new'), failureMessageFor('something_new')]).toEqual(['declined', SHOPPER_MESSAGES.declined]);
   expect([shopperFailureCodeOf('expired'), shopperFailureCodeOf('shop_unavailable'), shopperFailureCodeOf(null)]).toEqual(['expired', 'shop_unavailable', null]);
+});
+
+test('a failed payment is final, so what a shopper reads of its failure never invites another try on this page', () => {
+  expect(statesOf(PAYMENT_LIFECYCLE).filter((state) => PAYMENT_LIFECYCLE.states[state].final)).toEqual(['failed']);
+  for (const message of Object.values(SHOPPER_MESSAGES)) expect(message).not.toMatch(/try|again|another|different|later/i);
+  for (const [category, message] of Object.entries(SHOPPER_MESSAGES)) expect(CATALOGUES.en[`checkout.failure.${category}`]).toBe(message);
+  // The page then says the way on (start again at the shop): the category itself is one sentence in every language.
+  for (const language of LANGUAGES) {
+    for (const category of Object.keys(SHOPPER_MESSAGES)) {
+      expect([language, category, CATALOGUES[language][`checkout.failure.${category}`].match(/[.。]/g)]).toEqual([language, category, [expect.any(String)]]);
+    }
+  }
+  expect(CATALOGUES.en['checkout.failedText']).toMatch(/cannot be retried.*return to \{shop\}/);
 });
 
 test('the return URL keeps its own query and gains payment_id and status', () => {

@@ -20,11 +20,14 @@ export const SHOPPER_FAILURE_OF: Record<FailureCode, ShopperFailure> = {
   processing_error: 'processing_error',
 };
 
-/** The three things a shopper reads, in plain words, each with what to do next. */
+/**
+ * The three things a shopper reads, in plain words: what happened, never an invitation to try again here. A failed
+ * payment is final (docs/lifecycles.md), so the page goes on to say the one thing left to do: start again at the shop.
+ */
 export const SHOPPER_MESSAGES: Record<ShopperFailure, string> = {
-  declined: 'Your card was declined. Please try a different card.',
-  authentication_failed: 'Your bank could not confirm this payment. Please try again.',
-  processing_error: 'Your payment could not be processed. Please try again later.',
+  declined: 'Your card was declined.',
+  authentication_failed: 'Your bank could not confirm this payment.',
+  processing_error: 'Your payment could not be processed.',
 };
 
 /**
