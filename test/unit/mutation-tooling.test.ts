@@ -2,6 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
+import mutationGlobalSetup, { endedRunDatabases } from '../support/mutation-global-setup';
+import { POSTGRES_ADMIN_URL } from '../support/test-env';
 
 /**
  * The mutation runs' own tooling (docs/decisions/0015-mutation-testing.md): `npm run test:mutation -- --changed`
@@ -94,6 +97,9 @@ describe('the mutation test sequencer loads only the test files that can judge a
       perfStats: { runtime: 1 },
       testResults: fullNames.map((fullName) => ({ fullName })),
     });
+    // The mutated file as Stryker instrumented it in the sandbox.
+    fs.mkdirSync(file('src/modules'), { recursive: true });
+    fs.writeFileSync(file('src/modules/a.ts'), 'export const fee = stryMutAct_9fa48("17") ? 0 : (stryCov_9fa48("16", "17"), 15);\n');
     // The initial run: no mutant active.
     sequencer({}).cacheResults(tests(), {
       testResults: [result('test/unit/a.test.ts', 'a fee (1 cent)', 'a fee rounds'), result('test/unit/a-table.test.ts', 'the table'), result('test/unit/b.test.ts', 'b fee')],
@@ -110,9 +116,19 @@ describe('the mutation test sequencer loads only the test files that can judge a
     expect(picked({ testNamePattern: '(a fee rounds)|(b fee)' })).toEqual(['test/unit/a.test.ts', 'test/unit/b.test.ts', 'test/unit/new.test.ts']);
   });
 
-  test('a static mutant runs the files listed for its file, else every related file', () => {
+  test('a static mutant runs the files listed for its file, else every file', () => {
     expect(picked({ nonFlagArgs: [file('src/modules/a.ts')] })).toEqual(['test/unit/a-table.test.ts']);
     expect(picked({ nonFlagArgs: [file('src/modules/other.ts')] })).toHaveLength(4);
+  });
+
+  test("without the mutated file's path, a static mutant's file is found by its id in the instrumented sources", () => {
+    for (const mutant of ['16', '17']) {
+      process.env.__STRYKER_ACTIVE_MUTANT__ = mutant;
+      expect(picked({})).toEqual(['test/unit/a-table.test.ts']);
+    }
+    // An id placed in no listed file: every file.
+    process.env.__STRYKER_ACTIVE_MUTANT__ = '170';
+    expect(picked({})).toHaveLength(4);
   });
 
   test('outside a mutant run every file runs', () => {
@@ -160,5 +176,97 @@ describe('under a mutant, the first failing test ends the run', () => {
     const later = test_();
     await handle({ name: 'test_done', test: test_(1, [new Error('red')]) }, { children: [later] });
     expect(later.mode).toBeUndefined();
+  });
+});
+
+describe('a mutation worker loads each package once and the project afresh for each test file', () => {
+  let dir: string;
+  const write = (name: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  };
+  const loads = () => fs.readFileSync(path.join(dir, 'loads.txt'), 'utf8').trim().split('\n').sort();
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutation-runtime-'));
+    const counted = (name: string) => `require('fs').appendFileSync(${JSON.stringify(path.join(dir, 'loads.txt'))}, '${name}\\n');\n`;
+    write('node_modules/a-package/index.js', `${counted('package')}exports.list = () => [];\nexports.later = () => require('./later');\n`);
+    write('node_modules/a-package/later.js', `${counted('package, later')}exports.value = 42;\n`);
+    write('project.js', `${counted('project')}module.exports = {};\n`);
+    // Two files in either order: each must find the package's arrays its own, nothing the other file left on the
+    // global, and a package that requires lazily served after the file that loaded it has ended.
+    for (const name of ['first', 'second']) {
+      write(
+        `${name}.test.js`,
+        `const pkg = require('a-package');\nrequire('./project');\n` +
+          `test('${name}', () => {\n  expect(pkg.list()).toBeInstanceOf(Array);\n  expect(globalThis.leftByAFile).toBeUndefined();\n` +
+          `  globalThis.leftByAFile = true;\n  expect(pkg.later().value).toBe(42);\n});\n`,
+      );
+    }
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('two test files: one load of the package (and of what it requires later), two of the project file, both pass', () => {
+    const config = {
+      rootDir: dir,
+      testMatch: ['<rootDir>/*.test.js'],
+      transform: {},
+      cacheDirectory: path.join(dir, '.cache'),
+      testEnvironment: path.join(ROOT, 'test/support/mutation-environment.cjs'),
+      runtime: path.join(ROOT, 'test/support/mutation-runtime.cjs'),
+    };
+    const script = `require('jest').runCLI({ _: [], config: process.argv[1], runInBand: true, silent: true }, [process.argv[2]])
+      .then(({ results }) => console.log(JSON.stringify({ passed: results.numPassedTests, failed: results.numFailedTests, errors: results.numRuntimeErrorTestSuites })));`;
+    const run = spawnSync(process.execPath, ['-e', script, JSON.stringify(config), dir], { cwd: ROOT, encoding: 'utf8' });
+    expect(JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}')).toEqual({ passed: 2, failed: 0, errors: 0 });
+    expect(loads()).toEqual(['package', 'package, later', 'project', 'project']);
+  });
+});
+
+describe('a state mutation worker keeps one database, and only ended runs lose theirs', () => {
+  const now = Date.UTC(2026, 5, 1, 12);
+  test('dropped: no session and made more than a minute ago; kept: in use, just made, or no time in its name', () => {
+    const rows = [
+      { datname: `payments_mutation_${now - 120_000}_0a1b2c3d4e`, sessions: 0 },
+      { datname: `payments_mutation_${now - 120_000}_5f6a7b8c9d`, sessions: 1 },
+      { datname: `payments_mutation_${now - 10_000}_0a1b2c3d4e`, sessions: 0 },
+      { datname: 'payments_mutation_28138_0a1b2c3d4e', sessions: 0 },
+      { datname: 'payments_mutation_x_0a1b2c3d4e', sessions: 0 },
+    ];
+    expect(endedRunDatabases(rows, now)).toEqual([`payments_mutation_${now - 120_000}_0a1b2c3d4e`]);
+  });
+
+  test('later starts reuse the database, which its session marks in use; a database dropped under it is replaced', async () => {
+    const saved = { ...process.env };
+    const admin = new Client({ connectionString: POSTGRES_ADMIN_URL });
+    await admin.connect();
+    const sessions = async (name: string) =>
+      (await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name])).rows[0].n;
+    const names: string[] = [];
+    try {
+      for (const key of ['TEST_DATABASE_NAMES', 'TEST_DATABASE_URLS', 'TEST_REDIS_PREFIX']) delete process.env[key];
+      await mutationGlobalSetup();
+      const first = process.env.TEST_DATABASE_NAMES ?? '';
+      names.push(first);
+      expect(first).toMatch(/^payments_mutation_\d{13}_[0-9a-f]{10}$/);
+      expect(await sessions(first)).toBe(1);
+      await mutationGlobalSetup();
+      expect(process.env.TEST_DATABASE_NAMES).toBe(first);
+
+      await admin.query(`drop database "${first}" with (force)`);
+      // The held session learns of it when the server ends it, a moment later.
+      for (const deadline = Date.now() + 10_000; process.env.TEST_DATABASE_NAMES === first && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await mutationGlobalSetup();
+      }
+      const second = process.env.TEST_DATABASE_NAMES ?? '';
+      names.push(second);
+      expect(second).not.toBe(first);
+      expect(await sessions(second)).toBe(1);
+    } finally {
+      for (const name of names) await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+      process.env = saved;
+    }
   });
 });
