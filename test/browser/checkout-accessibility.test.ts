@@ -38,6 +38,16 @@ describe('WCAG 2.2 AA (axe-core) on every screen of the checkout', () => {
     await expectNoViolations();
   });
 
+  test('the card form showing the card\'s brand, and the security code that brand asks for, wrong', async () => {
+    await openCheckout(await createPayment(web.service, apiKey));
+    await fillCard(web.page, { number: '3782 822463 10005', securityCode: '123' });
+    await web.page.getByRole('img', { name: 'American Express' }).waitFor();
+    await expectNoViolations();
+    await web.page.getByRole('button', { name: /^Pay / }).click();
+    await web.page.getByRole('alert').filter({ hasText: '4-digit security code' }).waitFor();
+    await expectNoViolations();
+  });
+
   test('the card form on a 360 px phone screen', async () => {
     await web.page.setViewportSize({ width: 360, height: 740 });
     await openCheckout(await createPayment(web.service, apiKey));

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { createPayment, customerPage, fillCard, RETURN_URL, SHOP_ORIGIN, useBrowserService } from '../support/browser';
+import { CARD_EXPIRY, createPayment, customerPage, fillCard, RETURN_URL, SHOP_ORIGIN, useBrowserService } from '../support/browser';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient } from '../support/seller-client';
 import { testRun } from '../support/test-env';
@@ -56,7 +56,8 @@ describe('the checkout page catches bad input before sending anything', () => {
   test.each([
     ['a number that fails the Luhn check', { number: '4242 4242 4242 4241' }, 'Card number', /valid card number/, 'card-number'],
     ['an expiry date in the past', { number: '4242 4242 4242 4242', expiry: '01/20' }, 'Expiry date', /expired/, 'card-expiry'],
-    ['a two-digit security code', { number: '4242 4242 4242 4242', securityCode: '12' }, 'Security code', /3 or 4 digit/, 'card-code'],
+    ['a two-digit security code', { number: '4242 4242 4242 4242', securityCode: '12' }, 'Security code', /3-digit security code from the back/, 'card-code'],
+    ['an American Express with a three-digit code', { number: '3782 822463 10005', securityCode: '123' }, 'Security code', /4-digit security code from the front/, 'card-code'],
   ])('%s: the field is marked invalid, the error is announced and described, focus goes there, nothing is sent', async (_case, card, label, message, fieldId) => {
     const { id } = await newPayment();
     await openCheckout(id);
@@ -85,6 +86,86 @@ describe('the checkout page catches bad input before sending anything', () => {
     await web.page.getByRole('button', { name: /^Pay / }).click();
     await web.page.waitForURL(`${SHOP_ORIGIN}/**`);
     expect(web.customer.graphqlOperations()).toEqual(['CheckoutPayment', 'SubmitCard']);
+  });
+});
+
+describe('the card number as it is typed', () => {
+  /** Where to save screenshots of the form showing a brand, at 375 and 1280 px, to be looked at (unset: none). */
+  const SCREENSHOTS = process.env.CARD_BRAND_SCREENSHOTS;
+  const brand = (name: string) => web.page.getByRole('img', { name });
+  const number = () => web.page.getByLabel('Card number');
+
+  /** Types as a person does, one key at a time (fill() would skip what happens between keys). */
+  async function typeNumber(digits: string): Promise<void> {
+    await number().fill('');
+    await number().pressSequentially(digits);
+  }
+
+  test('shows its brand, named, groups the digits as the card does, and asks for that brand\'s security code; nothing is sent', async () => {
+    const { id } = await newPayment();
+    await openCheckout(id);
+    const requestsBefore = web.customer.requests.length;
+    expect(await web.page.getByRole('img').count()).toBe(0);
+
+    await typeNumber('37');
+    await brand('American Express').waitFor();
+    await typeNumber('378282246310005');
+    expect(await number().inputValue()).toBe('3782 822463 10005');
+    expect(await description('Card number')).toBe('American Express');
+    expect(await description('Security code')).toBe('4 digits, on the front of the card');
+    expect(await web.page.getByLabel('Security code').getAttribute('maxlength')).toBe('4');
+    if (SCREENSHOTS) {
+      for (const width of [375, 1280]) {
+        await web.page.setViewportSize({ width, height: 900 });
+        await web.page.screenshot({ path: `${SCREENSHOTS}/card-brand-amex-${width}.png`, fullPage: true });
+      }
+    }
+
+    await typeNumber('4242424242424242');
+    await brand('Visa').waitFor();
+    expect(await brand('American Express').count()).toBe(0);
+    expect(await number().inputValue()).toBe('4242 4242 4242 4242');
+    expect(await description('Security code')).toBe('3 digits, on the back of the card');
+    await web.page.getByLabel('Security code').pressSequentially('1234');
+    expect(await web.page.getByLabel('Security code').inputValue()).toBe('123');
+
+    for (const [digits, name, shown] of [['5555555555554444', 'Mastercard', '5555 5555 5555 4444'], ['2223003122003222', 'Mastercard', '2223 0031 2200 3222'], ['6011111111111117', 'Discover', '6011 1111 1111 1117']]) {
+      await typeNumber(digits);
+      await brand(name).waitFor();
+      expect(await number().inputValue()).toBe(shown);
+    }
+
+    // Digits that name no brand yet, or none at all: no brand, the code's hint as before.
+    for (const digits of ['5', '6200000000000005']) {
+      await typeNumber(digits);
+      expect(await web.page.getByRole('img').count()).toBe(0);
+      expect(await description('Security code')).toBe('3 or 4 digits');
+    }
+
+    // A digit typed in the middle keeps the caret after it; a letter is left for the check to point out.
+    await typeNumber('42424242');
+    await number().press('Home');
+    for (let i = 0; i < 5; i++) await number().press('ArrowRight');
+    await number().press('1');
+    expect(await number().inputValue()).toBe('4242 1424 2');
+    expect(await number().evaluate((input: HTMLInputElement) => input.selectionStart)).toBe(6);
+    await number().press('x');
+    expect(await number().inputValue()).toBe('4242 1x424 2');
+    expect(await web.page.getByRole('img').count()).toBe(0);
+
+    // A four-digit code typed before the number showed it a Visa stays as typed, and the check says what a Visa needs.
+    await number().fill('');
+    await web.page.getByLabel('Expiry date').fill(CARD_EXPIRY);
+    await web.page.getByLabel('Security code').fill('1234');
+    await typeNumber('4242424242424242');
+    expect(await web.page.getByLabel('Security code').inputValue()).toBe('1234');
+    await web.page.getByRole('button', { name: /^Pay / }).click();
+    await web.page.getByRole('alert').filter({ hasText: 'Enter the 3-digit security code from the back of the card.' }).waitFor();
+    expect(await invalid('Security code')).toBe('true');
+
+    // All of it happened in the page: no request left it.
+    expect(web.customer.requests.slice(requestsBefore).map((r) => r.url())).toEqual([]);
+    expect(web.customer.problems).toEqual([]);
   });
 });
 

@@ -45,12 +45,13 @@ describe('checkout page card checks', () => {
       errors: {
         number: 'checkout.field.numberInvalid',
         expiry: 'checkout.field.expiryPast',
-        securityCode: 'checkout.field.securityCode',
+        // A Visa by its first digit, wrong number or not: its code is 3 digits, on the back (test/unit/card-brands.test.ts).
+        securityCode: 'checkout.field.securityCodeBack',
       },
     });
     expect(checkCard(entry({ number: '', expiry: '', securityCode: '' }), NOW)).toMatchObject({
       ok: false,
-      errors: { number: 'checkout.field.numberMissing', expiry: 'checkout.field.expiryMissing' },
+      errors: { number: 'checkout.field.numberMissing', expiry: 'checkout.field.expiryMissing', securityCode: 'checkout.field.securityCode' },
     });
     expect(checkCard(entry({ number: '4242' }), NOW)).toMatchObject({ ok: false, errors: { number: expect.any(String) } });
     expect(checkCard(entry({ securityCode: '12345' }), NOW)).toMatchObject({ ok: false, errors: { securityCode: expect.any(String) } });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { CATALOGUES, type MessageKey } from '../../src/shared/customer-language/catalogues';
 import { formatDate, formatMoney, formatTime } from '../../src/shared/customer-language/formats';
-import { LANGUAGES, languageFromAcceptLanguage, PSEUDO_LANGUAGE } from '../../src/shared/customer-language/languages';
+import { AWAITING_NATIVE_REVIEW } from '../../src/shared/customer-language/awaiting-review';
+import { LANGUAGES, languageFromAcceptLanguage, PSEUDO_LANGUAGE, type Language } from '../../src/shared/customer-language/languages';
 import { translator } from '../../src/shared/customer-language/messages';
 import { checkoutMessages } from '../../src/shared/customer-language/page-messages';
 import { receiptMail, refundNoticeMail, refundRequestedMail, type MailContent } from '../../src/modules/notifications/mail-templates';
@@ -56,6 +57,12 @@ describe('the catalogues', () => {
         return [name, kind === 'plural' ? 2 : kind === 'select' ? 'no' : 'x'];
       }));
       expect(t(key as MessageKey, values)).not.toBe('');
+    }
+  });
+
+  test('messages awaiting a native speaker\'s review name keys their catalogue has, worded apart from English', () => {
+    for (const [language, keys] of Object.entries(AWAITING_NATIVE_REVIEW)) {
+      for (const key of keys) expect([language, key, CATALOGUES[language as Language][key] !== english[key]]).toEqual([language, key, true]);
     }
   });
 

@@ -1,5 +1,6 @@
 import { domainError } from '../../shared/errors';
 import type { CardDetails } from '../../platform/processor/card-processor';
+import { cardBrandOf } from './card-brands';
 import { isCardNumber, isUnexpired, SECURITY_CODE } from './card-predicates';
 
 /** What may be kept of a card (PCI DSS allows brand, last four and expiry). */
@@ -23,10 +24,7 @@ export function summarizeCard(card: CardDetails): CardSummary {
   return { brand: brandOf(card.number), last4: card.number.slice(-4), expMonth: card.expMonth, expYear: card.expYear };
 }
 
+/** The brand kept with the payment: the one the checkout page showed while the number was typed (card-brands.ts). */
 export function brandOf(number: string): string {
-  if (/^4/.test(number)) return 'visa';
-  if (/^(5[1-5]|2(2[2-9][1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/.test(number)) return 'mastercard';
-  if (/^3[47]/.test(number)) return 'amex';
-  if (/^(6011|65|64[4-9])/.test(number)) return 'discover';
-  return 'unknown';
+  return cardBrandOf(number)?.brand ?? 'unknown';
 }

@@ -1,3 +1,4 @@
+import { cardBrandOf, type CardBrandRule } from '../../../src/modules/checkout/card-brands';
 import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../../src/modules/checkout/card-predicates';
 import type { MessageKey } from './messages';
 
@@ -47,8 +48,11 @@ export function checkCard(entry: CardEntry, now = new Date()): CardCheck {
   else if (!expiry) errors.expiry = 'checkout.field.expiryInvalid';
   else if (!isUnexpired(expiry.month, expiry.year, now)) errors.expiry = 'checkout.field.expiryPast';
 
+  // A brand we know has codes of one length (American Express 4, on the front; the others 3, on the back): the
+  // page asks for exactly that. The server takes 3 or 4 digits from any card.
   const securityCode = entry.securityCode.trim();
-  if (!SECURITY_CODE.test(securityCode)) errors.securityCode = 'checkout.field.securityCode';
+  const brand = cardBrandOf(number);
+  if (!SECURITY_CODE.test(securityCode) || (brand && securityCode.length !== brand.securityCode.digits)) errors.securityCode = securityCodeError(brand);
 
   if (Object.keys(errors).length > 0 || !expiry) return { ok: false, errors };
   const nameOnCard = entry.nameOnCard.trim();
@@ -56,4 +60,15 @@ export function checkCard(entry: CardEntry, now = new Date()): CardCheck {
     ok: true,
     card: { number, expMonth: expiry.month, expYear: expiry.year, securityCode, nameOnCard: nameOnCard === '' ? null : nameOnCard },
   };
+}
+
+/** What the security code field asks for: the brand's length and place, or 3 or 4 digits while the brand is unknown. */
+export function securityCodeHint(brand: CardBrandRule | null): MessageKey {
+  if (!brand) return 'checkout.securityCodeHint';
+  return brand.securityCode.on === 'front' ? 'checkout.securityCodeHintFront' : 'checkout.securityCodeHintBack';
+}
+
+function securityCodeError(brand: CardBrandRule | null): MessageKey {
+  if (!brand) return 'checkout.field.securityCode';
+  return brand.securityCode.on === 'front' ? 'checkout.field.securityCodeFront' : 'checkout.field.securityCodeBack';
 }

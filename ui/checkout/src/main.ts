@@ -1,4 +1,5 @@
-import { checkCard, type Field, type FieldErrors } from './card-field-errors';
+import { cardBrandOf, groupCardDigits, type CardBrandRule } from '../../../src/modules/checkout/card-brands';
+import { checkCard, securityCodeHint, type Field, type FieldErrors } from './card-field-errors';
 import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
 import { money, SENTENCE_GAP, t, type MessageKey } from './messages';
 
@@ -31,6 +32,8 @@ const ui = {
   amount: element('amount'),
   alert: element('alert'),
   form: element<HTMLFormElement>('card-form'),
+  cardBrand: element('card-brand'),
+  securityCodeHint: element('card-code-hint'),
   pay: element<HTMLButtonElement>('pay'),
   challenge: element('challenge'),
   challengeTitle: element('challenge-title'),
@@ -284,6 +287,41 @@ function markFieldErrors(errors: FieldErrors): void {
   first?.focus();
 }
 
+/**
+ * As the number is typed: its brand beside the label (named for screen readers, and read with the field), the digits
+ * grouped as the card prints them, and the security code's length and place for that brand. All in this page: the
+ * number goes nowhere until the form is sent, as before.
+ */
+function followCardNumber(): void {
+  const input = fields.number.input;
+  const digits = input.value.replace(/[\s-]/g, '');
+  const typedDigits = /^\d*$/.test(digits);
+  const brand = typedDigits ? cardBrandOf(digits) : null;
+  ui.cardBrand.hidden = brand === null;
+  ui.cardBrand.textContent = brand?.name ?? '';
+  ui.cardBrand.dataset.brand = brand?.brand ?? '';
+  if (brand) ui.cardBrand.setAttribute('aria-label', brand.name);
+  else ui.cardBrand.removeAttribute('aria-label');
+  ui.securityCodeHint.textContent = t(securityCodeHint(brand));
+  fields.securityCode.input.maxLength = brand?.securityCode.digits ?? 4;
+  // Anything but digits, spaces and dashes is left as typed, for the field check to point out.
+  if (typedDigits) regroup(input, digits, brand);
+}
+
+/** Writes the digits in the brand's groups, keeping the caret after the same digit (typing, deleting or pasting mid-number). */
+function regroup(input: HTMLInputElement, digits: string, brand: CardBrandRule | null): void {
+  const grouped = groupCardDigits(digits, brand);
+  if (grouped === input.value) return;
+  const caret = input.selectionStart ?? input.value.length;
+  const digitsBeforeCaret = input.value.slice(0, caret).replace(/\D/g, '').length;
+  input.value = grouped;
+  let at = 0;
+  for (let seen = 0; seen < digitsBeforeCaret && at < grouped.length; at++) if (grouped[at] !== ' ') seen++;
+  if (document.activeElement === input) input.setSelectionRange(at, at);
+}
+
+fields.number.input.addEventListener('input', followCardNumber);
+
 ui.form.addEventListener('submit', (event) => {
   event.preventDefault();
   if (busy) return;
@@ -332,4 +370,6 @@ async function start(): Promise<void> {
   }
 }
 
+// A number the browser kept (back, reload) is followed as if typed.
+followCardNumber();
 void start();
