@@ -9,7 +9,8 @@
 //                            ignores repeats by event id, answers 200
 //
 // Settings: API_BASE (http://localhost:3000), PORT (4000; 0 picks a free one), PUBLIC_URL (the shop's own
-// https address, used for return_url; https://shop.example.com).
+// https address, used for return_url; https://localhost:<PORT>: on your machine, where the service's test mode
+// brings the customer back over http, so /thanks runs with no certificate; set your public address in production).
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { verifyServiceSignature, verifyStandardWebhook } from './verify-webhook.mjs';
@@ -17,7 +18,8 @@ import { verifyServiceSignature, verifyStandardWebhook } from './verify-webhook.
 const API_BASE = process.env.API_BASE ?? 'http://localhost:3000';
 const API_KEY = process.env.API_KEY;
 const WEBHOOK_SECRET = process.env.WEBHOOK_SECRET;
-const PUBLIC_URL = process.env.PUBLIC_URL ?? 'https://shop.example.com';
+// Known once the server listens (PORT=0 picks the port then).
+let publicUrl = process.env.PUBLIC_URL;
 if (!API_KEY || !WEBHOOK_SECRET) {
   console.error('Set API_KEY and WEBHOOK_SECRET (printed once when the shop was created).');
   process.exit(1);
@@ -40,7 +42,7 @@ export function createPayment(orderId, amount) {
   return api(
     'POST',
     '/payments',
-    { amount, currency: 'usd', return_url: `${PUBLIC_URL}/thanks`, metadata: { order_id: orderId } },
+    { amount, currency: 'usd', return_url: `${publicUrl}/thanks`, metadata: { order_id: orderId } },
     { 'Idempotency-Key': `order-${orderId}` },
   );
 }
@@ -98,5 +100,7 @@ const server = http.createServer((request, response) => {
   });
 });
 server.listen(Number(process.env.PORT ?? 4000), '127.0.0.1', () => {
-  console.log(JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${server.address().port}` }));
+  const { port } = server.address();
+  publicUrl ??= `https://localhost:${port}`;
+  console.log(JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${port}`, return_url: `${publicUrl}/thanks` }));
 });

@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import request from 'supertest';
 import { payableShop } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
+import { startExample, type ExampleProcess } from '../support/example-shop';
 import { FAST_WEBHOOKS } from '../support/webhook-support';
 import { useTestService } from '../support/test-service';
 
@@ -14,40 +15,12 @@ import { useTestService } from '../support/test-service';
  * there, the service's webhook reaches the example, and the example verifies both signatures. So the example,
  * and the doc quoting it, cannot rot.
  */
-const EXAMPLE = path.resolve(__dirname, '../../examples/seller-shop.mjs');
 const RECEIVER = path.resolve(__dirname, '../../examples/webhook-receiver.mjs');
 const INTEGRATE = fs.readFileSync(path.resolve(__dirname, '../../docs/integrate.md'), 'utf8');
 
-interface Example {
-  url: string;
-  output(): string;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startExample(env: Record<string, string>, script = EXAMPLE): Promise<Example> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH, PORT: '0', ...env },
-  });
-  let seen = '';
-  child.stdout.on('data', (d) => (seen += d));
-  child.stderr.on('data', (d) => (seen += d));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!pattern.test(seen)) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not print ${pattern}; it printed:\n${seen}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  await waitFor(/"msg":"listening"/);
-  const url = /"url":"([^"]+)"/.exec(seen)![1];
-  return { url, output: () => seen, waitFor, stop: () => (child.kill(), exited) };
-}
-
 describe('examples/seller-shop.mjs against the running service', () => {
   const service = useTestService(FAST_WEBHOOKS);
-  let example: Example;
+  let example: ExampleProcess;
   let secret: string;
   let apiKey: string;
 
@@ -77,6 +50,11 @@ describe('examples/seller-shop.mjs against the running service', () => {
 
     const paid = await checkoutClient(service.url).pay(paymentId, '4242424242424242');
     expect(paid.body.data.submitCard.status).toBe('COMPLETED');
+    // Its return_url is its own https://localhost:<port>/thanks, which test mode follows over http (a browser walks it:
+    // test/browser/example-shop.test.ts).
+    const port = new URL(example.url).port;
+    expect(example.output()).toContain(`"return_url":"https://localhost:${port}/thanks"`);
+    expect(paid.body.data.submitCard.redirectUrl).toBe(`http://localhost:${port}/thanks?payment_id=${paymentId}&status=completed`);
 
     await example.waitFor(new RegExp(`"msg":"webhook verified".*"payment_id":"${paymentId}","status":"completed","order_id":"A-17"`));
     expect(example.output()).not.toMatch(/bad signature/);

@@ -5,7 +5,7 @@ import { feeFor, netOf, paymentFee } from '../../src/modules/ledger/fee';
 import { moveOf, statesOf } from '../../src/platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../../src/modules/payments/payment.lifecycle';
 import { PaymentStatus } from '../../src/modules/payments/payment-status';
-import { returnUrlWith } from '../../src/modules/checkout/checkout-view';
+import { followedReturnUrl, returnUrlWith } from '../../src/modules/checkout/checkout-view';
 import { TEST_CARDS } from '../../src/platform/processor/simulated-acquirer';
 import { REFUND_LIFECYCLE } from '../../src/modules/refunds/refund.lifecycle';
 import { CATALOGUES } from '../../src/shared/customer-language/catalogues';
@@ -94,4 +94,40 @@ test('a failed payment is final, so what a shopper reads of its failure never in
 
 test('the return URL keeps its own query and gains payment_id and status', () => {
   expect(returnUrlWith('https://shop.example/back?order=7#top', 'pay_1', 'completed')).toBe('https://shop.example/back?order=7&payment_id=pay_1&status=completed#top');
+});
+
+describe('the return URL followed in test mode: a shop on the customer\'s own machine is reached over http', () => {
+  test.each([
+    ['https://localhost:4000/thanks?order=7&payment_id=pay_1&status=completed#top', 'http://localhost:4000/thanks?order=7&payment_id=pay_1&status=completed#top'],
+    ['https://localhost/thanks', 'http://localhost/thanks'],
+    ['https://LOCALHOST:4000/', 'http://localhost:4000/'],
+    ['https://127.0.0.1:8443/back', 'http://127.0.0.1:8443/back'],
+    ['https://[::1]:4000/back', 'http://[::1]:4000/back'],
+    // The browser's own reading of the host: these are 127.0.0.1 to it as well.
+    ['https://127.1:4000/', 'http://127.0.0.1:4000/'],
+    ['https://0x7f.0.0.1:4000/', 'http://127.0.0.1:4000/'],
+  ])('%s -> %s', (url, followed) => {
+    expect(followedReturnUrl(url, true)).toBe(followed);
+  });
+
+  test.each([
+    'https://shop.example.com/thanks?next=https://localhost/',
+    'https://localhost.evil.example/thanks',
+    'https://127.0.0.1.nip.io/thanks',
+    'https://evil.example/#@localhost',
+    'https://evil.example/localhost',
+    'https://localhost./thanks',
+    'https://shop.localhost:4443/thanks',
+    'https://127.0.0.2/thanks',
+    'https://[::ffff:127.0.0.1]/thanks',
+    'https://10.0.0.1/thanks',
+  ])('%s, not the customer\'s own machine by name, keeps https', (url) => {
+    expect(followedReturnUrl(url, true)).toBe(url);
+  });
+
+  test('with a real acquirer every return URL is followed as the seller gave it', () => {
+    for (const url of ['https://localhost:4000/thanks', 'https://127.0.0.1/thanks', 'https://[::1]/thanks', 'https://shop.example.com/thanks']) {
+      expect(followedReturnUrl(url, false)).toBe(url);
+    }
+  });
 });

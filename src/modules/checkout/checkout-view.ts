@@ -4,8 +4,11 @@ import { shopTakesPayments } from './checkout.service';
 import { failureMessageFor, shopperFailureCodeOf } from './failure-messages';
 import { RETURN_TOKEN_PARAM } from './issuer-return-token';
 
-/** The public view of a payment: what its checkout page needs and nothing about the customer. */
-export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
+/**
+ * The public view of a payment: what its checkout page needs and nothing about the customer. `testMode`: the simulated
+ * acquirer runs (a return URL on the customer's own machine is then followed over http: `followedReturnUrl`).
+ */
+export function checkoutViewOf(payment: CheckoutPayment, testMode: boolean): CheckoutView {
   return {
     id: payment.id,
     amount: payment.amount,
@@ -16,7 +19,7 @@ export function checkoutViewOf(payment: CheckoutPayment): CheckoutView {
     // The shopper's category, never the precise reason (failure-messages.ts): that is for the seller and admins.
     failureCode: payment.status === PaymentStatus.FAILED ? shopperFailureCodeOf(payment.failureCode) : null,
     failureMessage: payment.status === PaymentStatus.FAILED ? failureMessageFor(payment.failureCode) : null,
-    redirectUrl: redirectFor(payment),
+    redirectUrl: redirectFor(payment, testMode),
     acceptingPayments: shopTakesPayments(payment),
     authenticationUrl: payment.threeDsRedirect && payment.checkoutStage === CheckoutStage.AUTHENTICATION_REQUIRED ? `/checkout/${payment.id}/3ds` : null,
   };
@@ -28,16 +31,35 @@ export function authenticationUrlWith(authenticationUrl: string, challengeToken:
 }
 
 /** Cancel leaves a pending payment pending (spec); a finished one sends the customer back with its outcome. */
-export function cancelRedirectOf(payment: CheckoutPayment): string {
-  if (payment.status === PaymentStatus.PENDING) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
-  return redirectFor(payment) ?? payment.returnUrl;
+export function cancelRedirectOf(payment: CheckoutPayment, testMode: boolean): string {
+  if (payment.status === PaymentStatus.PENDING) return followedReturnUrl(returnUrlWith(payment.returnUrl, payment.id, 'cancelled'), testMode);
+  return redirectFor(payment, testMode) ?? followedReturnUrl(payment.returnUrl, testMode);
 }
 
-function redirectFor(payment: CheckoutPayment): string | null {
-  if (payment.status === PaymentStatus.PENDING && !shopTakesPayments(payment)) return returnUrlWith(payment.returnUrl, payment.id, 'cancelled');
-  if (payment.status === PaymentStatus.COMPLETED) return returnUrlWith(payment.returnUrl, payment.id, PaymentStatus.COMPLETED);
-  if (payment.status === PaymentStatus.FAILED) return returnUrlWith(payment.returnUrl, payment.id, PaymentStatus.FAILED);
-  return null;
+function redirectFor(payment: CheckoutPayment, testMode: boolean): string | null {
+  const status =
+    payment.status === PaymentStatus.PENDING && !shopTakesPayments(payment) ? 'cancelled'
+    : payment.status === PaymentStatus.COMPLETED || payment.status === PaymentStatus.FAILED ? payment.status
+    : null;
+  return status === null ? null : followedReturnUrl(returnUrlWith(payment.returnUrl, payment.id, status), testMode);
+}
+
+/** The customer's own machine, by the names every browser resolves there itself and treats as secure over http. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Where the customer's browser is sent for a return URL. In test mode only (the simulated acquirer: no real card, no
+ * real customer), an `https` return URL on the customer's own machine is followed over `http`: a developer's shop on
+ * `localhost` has no certificate, while the contract takes only `https` return URLs. With a real acquirer, and for every
+ * other host (`shop.localhost` too, for a local shop that does serve https), the URL is followed as the seller gave it.
+ * docs/decisions/0023-local-return-in-test-mode.md weighs it.
+ */
+export function followedReturnUrl(url: string, testMode: boolean): string {
+  if (!testMode) return url;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' || !LOOPBACK_HOSTS.has(parsed.hostname)) return url;
+  parsed.protocol = 'http:';
+  return parsed.toString();
 }
 
 /**

@@ -6,6 +6,9 @@ import { authenticationUrlWith, cancelRedirectOf, checkoutViewOf } from './check
 import { answerThreeDSecure, openCheckoutPayment, submitCard } from './checkout.service';
 import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
 
+/** The simulated acquirer runs: no real card is charged (the page says so; docs/checkout.md, "The hosted page"). */
+const inTestMode = (context: GraphQLContext): boolean => context.services.simulator !== null;
+
 function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
 }
@@ -19,12 +22,12 @@ function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[
 export class CheckoutResolver {
   @FieldResolver(() => Boolean, { description: 'The simulated acquirer runs: no real card is charged (the page shows a test-mode banner).' })
   testMode(@Ctx() context: GraphQLContext): boolean {
-    return context.services.simulator !== null;
+    return inTestMode(context);
   }
 
   @Query(() => CheckoutView, { description: 'The hosted checkout view of a payment.' })
   async checkoutPayment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutView> {
-    return checkoutViewOf(await openCheckoutPayment(context.services.checkout, context.em, id));
+    return checkoutViewOf(await openCheckoutPayment(context.services.checkout, context.em, id), inTestMode(context));
   }
 
   @Mutation(() => CheckoutView, { description: 'Pays with a card. Runs at most once per payment; later calls answer the outcome.' })
@@ -40,7 +43,7 @@ export class CheckoutResolver {
     const shopper = { ip: context.clientAddress, userAgent: context.browserHeaders.userAgent, acceptHeader: context.browserHeaders.accept, ...withoutNulls(browser ?? {}) };
     let challengeToken: string | undefined;
     const caller = { em: context.em, clientAddress: context.clientAddress, requestId: context.requestId, keepChallengeToken: (token: string) => void (challengeToken = token) };
-    const view = checkoutViewOf(await submitCard(context.services.checkout, caller, paymentId, card, shopper));
+    const view = checkoutViewOf(await submitCard(context.services.checkout, caller, paymentId, card, shopper), inTestMode(context));
     // Only this answer carries the way to the issuer: nobody else who knows the payment id can reach it.
     return challengeToken && view.authenticationUrl ? { ...view, authenticationUrl: authenticationUrlWith(view.authenticationUrl, challengeToken) } : view;
   }
@@ -51,11 +54,11 @@ export class CheckoutResolver {
     @Arg('authenticated', () => Boolean) authenticated: boolean,
     @Ctx() context: GraphQLContext,
   ): Promise<CheckoutView> {
-    return checkoutViewOf(await answerThreeDSecure(context.services.checkout, context, paymentId, authenticated));
+    return checkoutViewOf(await answerThreeDSecure(context.services.checkout, context, paymentId, authenticated), inTestMode(context));
   }
 
   @Mutation(() => CancelCheckoutResult, { description: 'The customer gives up; the payment stays pending.' })
   async cancelCheckout(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<CancelCheckoutResult> {
-    return { redirectUrl: cancelRedirectOf(await openCheckoutPayment(context.services.checkout, context.em, paymentId)) };
+    return { redirectUrl: cancelRedirectOf(await openCheckoutPayment(context.services.checkout, context.em, paymentId), inTestMode(context)) };
   }
 }

@@ -24,7 +24,7 @@ export class CheckoutView {
   @Field(() => String, {
     nullable: true,
     description:
-      'Where to send the customer now: return_url with payment_id and status added (completed or failed; cancelled while the shop cannot take payments).',
+      'Where to send the customer now: return_url with payment_id and status added (completed or failed; cancelled while the shop cannot take payments). In test mode an https return_url on localhost, 127.0.0.1 or [::1] is given as http.',
   })
   redirectUrl!: string | null;
   @Field(() => Boolean, { description: 'False while the shop is inactive or deleted or its seller suspended: card submissions are refused.' })
@@ -38,7 +38,7 @@ export class CheckoutView {
 
 @ObjectType()
 export class CancelCheckoutResult {
-  @Field(() => String, { description: 'return_url with payment_id and status=cancelled added.' })
+  @Field(() => String, { description: 'return_url with payment_id and status=cancelled added (over http in test mode for localhost, 127.0.0.1 or [::1]).' })
   redirectUrl!: string;
 }
 
