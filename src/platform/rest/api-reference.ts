@@ -27,11 +27,14 @@ const SHELL = `<!doctype html>
 <script src="/api/v1/docs/reference.js" defer></script>
 </head>
 <body>
-<main id="reference" data-openapi="/api/v1/openapi.json">
+<a class="skip-link" href="#reference">Skip to the reference</a>
+<div class="layout">
+<main id="reference" tabindex="-1" data-openapi="/api/v1/openapi.json">
 <h1>Payments API reference</h1>
 <p id="reference-status" role="status">Loading the OpenAPI document…</p>
 <noscript><p>This page needs JavaScript. The document itself is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></noscript>
 </main>
+</div>
 </body>
 </html>
 `;
