@@ -278,6 +278,7 @@ const catalogue = {
   BALANCE_LINE_KIND_INVALID: { status: 400, message: (kinds: string) => `A balance transaction type is one of: ${kinds}` },
   MONTH_INVALID: { status: 400, message: 'A month is written YYYY-MM, for example 2026-03' },
   MONTH_NOT_BEGUN: { status: 400, message: 'There is no statement of a month that has not begun' },
+  MONTH_BEFORE_ACCOUNT: { status: 400, message: (first: string) => `There is no statement of a month before the account was opened; its first month is ${first}` },
   DAYS_INVALID: { status: 400, message: (max: number) => `The chart covers 1 to ${max} days` },
   PAYOUT_ACCOUNT_REQUIRED: { status: 409, message: 'Add the bank account your withdrawals are paid to (Where the payout goes) before requesting a withdrawal' },
   EMAIL_PREFIX_INVALID: { status: 400, message: 'Search by the start of an e-mail address with 3 to 254 characters' },

@@ -116,9 +116,14 @@ async function downloadStatement(month: string, cookie = seller.session.cookie):
   return JSON.parse(res.body as string);
 }
 
+/** Statements run from the account's first month: a seller whose history is dated back has an account as old. */
+const openedOn = (sellerId: string, at: string) => service.em().getConnection().execute('update "sellers" set "created_at" = ? where "id" = ?', [new Date(at), sellerId]);
+
 beforeAll(async () => {
   seller = await signUpSeller(service.url);
   other = await signUpSeller(service.url);
+  await openedOn(seller.sellerId, '2025-01-10T00:00:00Z');
+  await openedOn(other.sellerId, '2025-01-10T00:00:00Z');
   await writeActivity();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'signed-statements-'));
   const keys = await request(service.url).get('/.well-known/statement-keys.json');
@@ -198,6 +203,7 @@ describe('a seller downloads two months and verifies them offline', () => {
 
   test('a month longer than one keyset page is one document that verifies', async () => {
     const busy = await signUpSeller(service.url);
+    await openedOn(busy.sellerId, '2025-06-01T00:00:00Z');
     await seedCompletedPayments(testRun().databaseUrl, { shopId: busy.shopId, sellerId: busy.sellerId }, { payments: EXPORT_PAGE_ROWS, amount: 700, ageSeconds: secondsAgo(new Date('2025-06-20T00:00:00Z')) });
     const statement = await downloadStatement('2025-06', busy.session.cookie);
     expect(statement.line_count).toBe(2 * EXPORT_PAGE_ROWS);
@@ -321,6 +327,27 @@ describe('statements that say what they are', () => {
     const current = await dashboard(service.url, 'Statement', { month: thisMonth() }, seller.session);
     expect(current.body.errors).toBeUndefined();
     expect(current.body.data.balance.statement.month).toBe(thisMonth());
+  });
+
+  test("no statement of a month before the account was opened, on /graphql, in a download signed or not: the account's first month is said; the months offered are the account's", async () => {
+    const fresh = await signUpSeller(service.url);
+    const [month, before] = [thisMonth(), new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 1)).toISOString().slice(0, 7)];
+    const refusal = `There is no statement of a month before the account was opened; its first month is ${month}`;
+    for (const earlier of [before, '2025-06']) {
+      const res = await dashboard(service.url, 'Statement', { month: earlier }, fresh.session);
+      expect([earlier, res.body.data, res.body.errors?.[0]?.extensions?.code, res.body.errors?.[0]?.message]).toEqual([earlier, null, 'MONTH_BEFORE_ACCOUNT', refusal]);
+      for (const file of [`statement-${earlier}.json`, `statement-${earlier}.csv`]) {
+        const answer = await download(file, fresh.session.cookie);
+        expect([file, answer.status, JSON.parse(answer.body as string)]).toEqual([file, 400, { success: false, error: refusal }]);
+      }
+    }
+    expect((await dashboard(service.url, 'StatementMonths', {}, fresh.session)).body.data.balance.statementMonths).toEqual({ first: month, last: month });
+    // The account's first month is served, its signed statement chaining to a month before the account that closes at zero.
+    const first = await downloadStatement(month, fresh.session.cookie);
+    expect(first.previous).toMatchObject({ month: before, closing_balance: 0 });
+    expect(verifyStatements([first]).code).toBe(0);
+    // The seller whose history goes back to 2025 is offered it all.
+    expect((await dashboard(service.url, 'StatementMonths', {}, seller.session)).body.data.balance.statementMonths).toEqual({ first: '2025-01', last: month });
   });
 
   test("the current month's statement verifies as provisional, as of when it was made; the verifier never calls it plain Verified", async () => {

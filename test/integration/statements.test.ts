@@ -23,6 +23,8 @@ let seller: Awaited<ReturnType<typeof signUpSeller>>;
 
 beforeAll(async () => {
   seller = await signUpSeller(service.url);
+  // Statements run from the account's first month: the account is as old as the year written below.
+  await service.em().getConnection().execute('update "sellers" set "created_at" = ? where "id" = ?', [new Date('2025-01-01T00:00:00Z'), seller.sellerId]);
 });
 
 interface Written {

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monthlyStatement } from '../../src/modules/ledger/balance-lines';
+import { monthlyStatement, statementMonths } from '../../src/modules/ledger/balance-lines';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
 import { canonicalJson, STATEMENT_FORMAT, writeSignedStatement } from '../../src/modules/ledger/signed-statement';
 import { loadStatementKeys } from '../../src/modules/ledger/statement-keys';
@@ -45,12 +45,15 @@ function verify(...texts: string[]) {
 }
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 const monthBefore = (month: string) => new Date(new Date(`${month}-01T00:00:00Z`).getTime() - 1).toISOString().slice(0, 7);
+/** Statements run from the account's first month: the account dates back to `at`. */
+const openedAt = (sellerId: string, at: Date) => db.em().getConnection().execute('update "sellers" set "created_at" = ? where "id" = ?', [at, sellerId]);
 
 test("a month with payments: the verifier accepts it, its lines add up to the seller's balance, and the month before chains into it", async () => {
   const shop = await db.newShop('statement');
+  const month = thisMonth();
+  await openedAt(shop.seller.id, new Date(`${monthBefore(month)}-15T00:00:00Z`));
   await db.completedPayment(shop, 5000);
   await db.completedPayment(shop, 1234);
-  const month = thisMonth();
   const text = await statementOf(shop.seller.id, month);
   const statement = JSON.parse(text);
 
@@ -84,6 +87,32 @@ test('no statement of a month that has not begun: refused before anything is wri
   expect(written).toBe('');
   // The month that has just begun is served (provisional until it ends).
   expect(JSON.parse(await statementOf(shop.seller.id, '2026-05', new Date('2026-05-01T00:00:00.000Z')))).toMatchObject({ month: '2026-05', generated_at: '2026-05-01T00:00:00.000Z' });
+});
+
+test("statements run from the account's first month, in UTC: the months before are refused, signed or not, and the first chains to a zero closing", async () => {
+  const shop = await db.newShop('statement-first-month');
+  // Opened on the evening of 28 February in New York: already 1 March in UTC, the statements' time zone.
+  await openedAt(shop.seller.id, new Date('2026-03-01T04:30:00Z'));
+  const now = new Date('2026-11-29T12:00:00Z');
+  expect(await statementMonths(db.em(), shop.seller.id, now)).toEqual({ first: '2026-03', last: '2026-11' });
+  let written = '';
+  const write = async (piece: string) => void (written += piece);
+  const refusal = { code: 'MONTH_BEFORE_ACCOUNT', message: 'There is no statement of a month before the account was opened; its first month is 2026-03' };
+  for (const month of ['2026-02', '2025-12', '1999-01']) {
+    await expect(monthlyStatement(db.em(), shop.seller.id, month, now)).rejects.toMatchObject(refusal);
+    await expect(writeSignedStatement(db.em(), shop.seller.id, month, keys.signer, write, now)).rejects.toMatchObject(refusal);
+  }
+  expect(written).toBe('');
+  // A month after the current one is still MONTH_NOT_BEGUN; a month that is not one, MONTH_INVALID.
+  await expect(monthlyStatement(db.em(), shop.seller.id, '2026-12', now)).rejects.toMatchObject({ code: 'MONTH_NOT_BEGUN' });
+  await expect(monthlyStatement(db.em(), shop.seller.id, '2026-00', now)).rejects.toMatchObject({ code: 'MONTH_INVALID' });
+
+  const first = JSON.parse(await statementOf(shop.seller.id, '2026-03', now));
+  expect(first).toMatchObject({ month: '2026-03', opening_balance: 0, previous: { month: '2026-02', closing_balance: 0 } });
+  expect(first.previous.closing_hash).toMatch(/^[0-9a-f]{64}$/);
+  const run = verify(JSON.stringify(first));
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
 });
 
 test('a statement changed after signing fails the verifier', async () => {

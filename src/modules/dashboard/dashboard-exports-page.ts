@@ -64,8 +64,8 @@ export function dashboardExportsRouter(settings: DashboardExportSettings): expre
       }
       const signedMonth = /^statement-(\d{4}-\d{2})\.json$/.exec(req.params.file)?.[1];
       if (signedMonth) {
-        // Refused before the file starts: the ledger's rule for every statement (MONTH_INVALID, MONTH_NOT_BEGUN).
-        statementMonthBounds(signedMonth);
+        // Refused before the file starts: the ledger's rule for every statement (MONTH_INVALID, MONTH_NOT_BEGUN, MONTH_BEFORE_ACCOUNT).
+        await statementMonthBounds(em, live.sellerId, signedMonth);
         const name = `statement-${signedMonth}.json`;
         await streamText(res, name, 'application/json; charset=utf-8', '', (write) => writeSignedStatement(em, live.sellerId, signedMonth, settings.statementSigner, write));
         settings.logger.info({ requestId: locals(res).requestId, sellerId: live.sellerId, export: name }, 'dashboard export written');
@@ -73,6 +73,7 @@ export function dashboardExportsRouter(settings: DashboardExportSettings): expre
       }
       const file = exportOf(req.params.file, req.query as Record<string, unknown>);
       if (!file) return sendError(res, domainError('ROUTE_NOT_FOUND'));
+      await file.check?.(em, live.sellerId);
       await stream(res, file.name, file.columns, (write) => file.run(em, live.sellerId, write));
       settings.logger.info({ requestId: locals(res).requestId, sellerId: live.sellerId, export: file.name }, 'dashboard export written');
     } catch (error) {
@@ -95,6 +96,8 @@ type Write = (rows: CsvCell[][]) => Promise<void>;
 interface ExportFile {
   name: string;
   columns: readonly string[];
+  /** Refuses the request before the file starts (a statement's month). */
+  check?(em: EntityManager, sellerId: string): Promise<unknown>;
   run(em: EntityManager, sellerId: string, write: Write): Promise<void>;
 }
 
@@ -125,10 +128,10 @@ function exportOf(file: string, query: Record<string, unknown>): ExportFile | nu
   if (file === 'withdrawals.csv') return { name: `withdrawals-${today}.csv`, columns: WITHDRAWAL_EXPORT_COLUMNS, run: (em, seller, write) => eachWithdrawalExportPage(em, seller, write) };
   const month = /^statement-(\d{4}-\d{2})\.csv$/.exec(file)?.[1];
   if (month) {
-    statementMonthBounds(month);
     return {
       name: `statement-${month}.csv`,
       columns: STATEMENT_COLUMNS,
+      check: (em, seller) => statementMonthBounds(em, seller, month),
       run: async (em, seller, write) => {
         const statement = await monthlyStatement(em, seller, month);
         await write([[isoTime(statement.from), 'opening_balance', '', '', dollars(statement.opening), '', '', '', '']]);

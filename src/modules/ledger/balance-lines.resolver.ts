@@ -6,7 +6,7 @@ import type { Cents } from '../../shared/cents';
 import { PageArgs, PageType, type Page } from '../../shared/pagination';
 import { Balance } from './balance.resolver';
 import {
-  BALANCE_LINE_KINDS, balanceLines, dailyVolume, monthlyStatement, statementLines,
+  BALANCE_LINE_KINDS, balanceLines, dailyVolume, monthlyStatement, statementLines, statementMonths,
   type BalanceLine, type BalanceLineKind, type DayVolume, type MonthlyStatement, type StatementTotal,
 } from './balance-lines';
 
@@ -52,6 +52,12 @@ export class BalanceStatement implements MonthlyStatement {
   @Field(() => Int) lineCount!: number;
 }
 
+@ObjectType({ description: 'The months a seller has statements of, YYYY-MM (UTC): from the account\'s first month to the month under way.' })
+export class StatementMonths {
+  @Field(() => String, { description: 'The UTC month the account was created in.' }) first!: string;
+  @Field(() => String, { description: 'The month under way (its statement is provisional until it ends).' }) last!: string;
+}
+
 @ObjectType({ description: 'Gross volume and count of charged payments on one UTC day (by the day they were created).' })
 export class DailyVolume implements DayVolume {
   @Field(() => String, { description: 'YYYY-MM-DD.' }) day!: string;
@@ -74,9 +80,15 @@ export class BalanceLinesResolver {
   }
 
   @Authorized('SESSION', 'ADMIN')
-  @FieldResolver(() => BalanceStatement, { description: 'The statement of a calendar month (UTC), YYYY-MM.' })
+  @FieldResolver(() => BalanceStatement, { description: 'The statement of a calendar month (UTC), YYYY-MM, from the account\'s first month to the month under way (statementMonths).' })
   async statement(@Root() balance: BalanceSummary, @Arg('month', () => String) month: string, @Ctx() context: GraphQLContext): Promise<BalanceStatement> {
     return { sellerId: balance.sellerId, ...(await monthlyStatement(context.em, balance.sellerId, month)) };
+  }
+
+  @Authorized('SESSION', 'ADMIN')
+  @FieldResolver(() => StatementMonths, { description: 'The months `statement` answers; earlier ones are MONTH_BEFORE_ACCOUNT, later ones MONTH_NOT_BEGUN.' })
+  statementMonths(@Root() balance: BalanceSummary, @Ctx() context: GraphQLContext): Promise<StatementMonths> {
+    return statementMonths(context.em, balance.sellerId);
   }
 
   @Authorized('SESSION', 'ADMIN')

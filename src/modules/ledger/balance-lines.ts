@@ -7,7 +7,7 @@ import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { balanceFigures } from './balance-checkpoints';
 import {
-  countLines, linePagesOldestFirst, runningBalancesAt, selectBalanceBefore, selectDailyGross, selectLinesNewestFirst, selectLinesWithSumBefore,
+  countLines, linePagesOldestFirst, runningBalancesAt, selectAccountFirstMonth, selectBalanceBefore, selectDailyGross, selectLinesNewestFirst, selectLinesWithSumBefore,
   selectTotalsByKind, type LedgerLine, type LineSelection,
 } from './balance-store';
 
@@ -109,14 +109,29 @@ export function monthBounds(month: string): { from: Date; to: Date } {
   return { from: new Date(Date.UTC(year, index, 1)), to: new Date(Date.UTC(year, index + 1, 1)) };
 }
 
+const monthOf = (date: Date) => date.toISOString().slice(0, 7);
+
 /**
- * The bounds of a month a statement may be made of at `now`: refused (MONTH_NOT_BEGUN) while it has not begun, since
- * a signed statement of a future month would vouch for balances no one has seen. The month under way is served,
- * provisional until it ends (docs/dashboard.md, "Signed statements").
+ * The months a seller has statements of at `now`, "YYYY-MM" (UTC, as statements are): from the account's first
+ * month, the UTC month it was created in (no line of it is older), to the month under way.
  */
-export function statementMonthBounds(month: string, now = new Date()): { from: Date; to: Date } {
+export async function statementMonths(em: EntityManager, sellerId: string, now = new Date()): Promise<{ first: string; last: string }> {
+  const last = monthOf(now);
+  const first = (await selectAccountFirstMonth(em, sellerId)) ?? last;
+  return { first: first < last ? first : last, last };
+}
+
+/**
+ * The bounds of a month the seller has a statement of at `now`. Refused while the month has not begun
+ * (MONTH_NOT_BEGUN), since a signed statement of a future month would vouch for balances no one has seen, and before
+ * the account's first month (MONTH_BEFORE_ACCOUNT), which would vouch for an account that did not exist. The month
+ * under way is served, provisional until it ends (docs/dashboard.md, "Signed statements").
+ */
+export async function statementMonthBounds(em: EntityManager, sellerId: string, month: string, now = new Date()): Promise<{ from: Date; to: Date }> {
   const bounds = monthBounds(month);
   if (bounds.from.getTime() > now.getTime()) throw domainError('MONTH_NOT_BEGUN');
+  const { first } = await statementMonths(em, sellerId, now);
+  if (month < first) throw domainError('MONTH_BEFORE_ACCOUNT', first);
   return bounds;
 }
 
@@ -144,11 +159,20 @@ export interface MonthlyStatement {
 /**
  * A month's statement (UTC): the opening balance (the sum of every seller_balance line dated before the month),
  * the month's lines by kind, and the closing balance, which is the opening plus those lines and, by the same
- * definition, the next month's opening. Lines belong to the month of their `created_at`. None of a month that has
- * not begun at `now` (statementMonthBounds): every path to a statement (GraphQL, CSV, signed JSON) comes here.
+ * definition, the next month's opening. Lines belong to the month of their `created_at`. Only of the months
+ * statementMonthBounds allows at `now`: every path to a statement (GraphQL, CSV, signed JSON) comes here.
  */
 export async function monthlyStatement(em: EntityManager, sellerId: string, month: string, now = new Date()): Promise<MonthlyStatement> {
-  const { from, to } = statementMonthBounds(month, now);
+  await statementMonthBounds(em, sellerId, month, now);
+  return statementOfMonth(em, sellerId, month);
+}
+
+/**
+ * The statement of any well-formed month, unchecked against the account's months: for the month before a signed
+ * statement, whose closing it chains to (the first month's is the month before the account, closing at zero).
+ */
+export async function statementOfMonth(em: EntityManager, sellerId: string, month: string): Promise<MonthlyStatement> {
+  const { from, to } = monthBounds(month);
   const openingCents = await selectBalanceBefore(em, sellerId, from);
   const lines = selectionOf(sellerId, { from, to });
   const order = (kind: string) => BALANCE_LINE_KINDS.indexOf(kind as BalanceLineKind);

@@ -235,6 +235,15 @@ export async function selectBalanceBefore(em: EntityManager, sellerId: string, b
   return exactCents(opening);
 }
 
+/** The UTC month ("2026-03") the seller's account was created in: its first statement's; null for no such seller. */
+export async function selectAccountFirstMonth(em: EntityManager, sellerId: string): Promise<string | null> {
+  const [row] = await em.execute<{ month: string }[]>(
+    `select to_char(s."created_at" at time zone 'UTC', 'YYYY-MM') as month from "sellers" s where s."id" = ?`,
+    [sellerId],
+  );
+  return row?.month ?? null;
+}
+
 /** A UTC day ("2026-03-01") with payments: their summed amounts and how many. */
 export interface DayGross {
   day: string;

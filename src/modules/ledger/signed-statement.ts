@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Cents } from '../../shared/cents';
 import { isoTime } from '../../shared/csv';
 import { SUPPORTED_CURRENCY } from '../../shared/limits';
-import { eachStatementLinePage, monthlyStatement, type BalanceLine, type MonthlyStatement } from './balance-lines';
+import { eachStatementLinePage, monthlyStatement, statementOfMonth, type BalanceLine, type MonthlyStatement } from './balance-lines';
 import type { StatementSigner } from './statement-keys';
 
 /**
@@ -103,10 +103,13 @@ async function chainLines(em: EntityManager, sellerId: string, statement: Monthl
   return end;
 }
 
-/** The month before `from`'s month, as its own statement would close it: balance and closing hash. */
+/**
+ * The month before `from`'s month, as its own statement would close it: balance and closing hash. The account's
+ * first month chains to the month before the account, which has no statement of its own: it closes at zero.
+ */
 async function previousClosing(em: EntityManager, sellerId: string, from: Date) {
   const month = new Date(from.getTime() - 1).toISOString().slice(0, 7);
-  const end = await chainLines(em, sellerId, await monthlyStatement(em, sellerId, month), async () => undefined);
+  const end = await chainLines(em, sellerId, await statementOfMonth(em, sellerId, month), async () => undefined);
   return { month, closing_balance: jsonCents(end.balance), closing_hash: end.hash };
 }
 

@@ -1,6 +1,6 @@
 import { run } from './api';
 import { downloadLink, field, h, messageArea, table } from './dom';
-import { LINE_WORDS, lineWord, money, monthWords, when } from './format';
+import { LINE_WORDS, lineWord, money, monthsBetween, monthWords, when } from './format';
 import { go, heading, link, type Screen } from './shell';
 
 interface Line {
@@ -34,14 +34,8 @@ function linesTable(caption: string, lines: Line[]): HTMLElement {
   return table(caption, ['Date', 'Type', 'Amount', 'Balance after', 'For'], lines.map((l) => [when(l.createdAt), lineWord(l.kind), amountOf(l), money(l.runningBalance), referenceOf(l)]));
 }
 
-/** The last months, newest first ("2026-03"), for the statement links. */
-function lastMonths(count: number): string[] {
-  const now = new Date();
-  return Array.from({ length: count }, (_, i) => {
-    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
-    return d.toISOString().slice(0, 7);
-  });
-}
+/** The months the seller has statements of (the server's: from the account's first month to the month under way, UTC). */
+interface StatementMonths { first: string; last: string }
 
 /**
  * Balance transactions (docs/dashboard.md, "Balance"): every line that moved the available balance, newest first,
@@ -76,7 +70,7 @@ export const balanceScreen: Screen = {
     });
 
     const message = messageArea();
-    let data: { balance: { available: number | string; transactions: { items: Line[]; pagination: Pagination } } } | null = null;
+    let data: { balance: { available: number | string; statementMonths: StatementMonths; transactions: { items: Line[]; pagination: Pagination } } } | null = null;
     try {
       data = await run('BalanceTransactions', { filter, page });
     } catch (error) {
@@ -85,7 +79,9 @@ export const balanceScreen: Screen = {
     if (data) {
       main.append(h('dl', { class: 'figures' }, h('div', { class: 'figure' }, h('dt', {}, 'Available balance'), h('dd', {}, money(data.balance.available)))));
     }
-    main.append(statementsSection());
+    // A filter refused leaves the lines unread; the statements are offered all the same.
+    const months = data?.balance.statementMonths ?? (await run<{ balance: { statementMonths: StatementMonths } }>('StatementMonths')).balance.statementMonths;
+    main.append(statementsSection(months));
     main.append(h('section', { 'aria-labelledby': 'lines-title' }, h('h2', { id: 'lines-title' }, 'Balance transactions'),
       h('p', { class: 'muted' }, 'Every line that moved your available balance, newest first, with the balance right after it. A payout sends money held since you requested the withdrawal, so it leaves the balance as it was.'),
       form, message.element));
@@ -117,18 +113,21 @@ export const balanceScreen: Screen = {
   },
 };
 
-function statementsSection(): HTMLElement {
-  const month = field('Month', { type: 'month', name: 'month', value: lastMonths(1)[0], min: '2000-01' }, 'Calendar months in UTC.');
+/** The latest months as links, and any month of the account's in a month field (the server refuses the others too). */
+function statementsSection({ first, last }: StatementMonths): HTMLElement {
+  const range = first === last ? monthWords(first) : `${monthWords(first)} (your account's first month) to ${monthWords(last)}`;
+  const month = field('Month', { type: 'month', name: 'month', value: last, min: first, max: last }, `Calendar months in UTC: ${range}.`);
   const message = messageArea();
   const form = h('form', { class: 'inline-form', novalidate: true, 'aria-label': 'Open a monthly statement' }, month.wrap, h('button', { type: 'submit', class: 'secondary' }, 'Open statement'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const value = month.control.value.trim();
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(value)) return message.error('Choose a month, written YYYY-MM (for example 2026-03).');
+    if (value < first || value > last) return message.error(`Statements run from ${monthWords(first)} to ${monthWords(last)}.`);
     go(`/dashboard/balance/statements/${value}`);
   });
   return h('section', { 'aria-labelledby': 'statements-title' }, h('h2', { id: 'statements-title' }, 'Monthly statements'),
-    h('ul', { class: 'month-links' }, ...lastMonths(6).map((m) => h('li', {}, link(monthWords(m), `/dashboard/balance/statements/${m}`)))),
+    h('ul', { class: 'month-links' }, ...monthsBetween(first, last).slice(0, 6).map((m) => h('li', {}, link(monthWords(m), `/dashboard/balance/statements/${m}`)))),
     form, message.element);
 }
 
@@ -156,8 +155,9 @@ export const statementScreen: Screen = {
   signedIn: true,
   async render(main, _params, parts) {
     const month = parts[0] ?? '';
-    const first = await run<{ balance: { statement: Statement } }>('Statement', { month, page: 1 });
+    const first = await run<{ balance: { statement: Statement; statementMonths: StatementMonths } }>('Statement', { month, page: 1 });
     const statement = first.balance.statement;
+    const months = first.balance.statementMonths;
     const lines = [...statement.lines.items];
     for (let page = 2; page <= Math.min(statement.lines.pagination.pages, PRINTABLE_PAGES); page += 1) {
       lines.push(...(await run<{ balance: { statement: Statement } }>('Statement', { month, page })).balance.statement.lines.items);
@@ -167,13 +167,13 @@ export const statementScreen: Screen = {
     const shift = (by: number) => new Date(Date.UTC(year, index - 1 + by, 1)).toISOString().slice(0, 7);
     main.append(
       h('p', { class: 'no-print' }, link('Back to balance', '/dashboard/balance')),
-      h('p', { class: 'muted' }, `From ${when(statement.from)} to ${when(statement.to)} (the month in UTC). Amounts in US dollars.`),
+      h('p', { class: 'muted' }, `The calendar month in UTC: from ${when(statement.from)} to ${when(statement.to)}. Amounts in US dollars.`),
       h('div', { class: 'actions no-print' },
         h('button', { type: 'button', class: 'primary', onclick: () => window.print() }, 'Print'),
         downloadLink('Download CSV', `/dashboard/exports/statement-${month}.csv`),
         downloadLink('Download signed JSON', `/dashboard/exports/statement-${month}.json`),
-        link(`Previous: ${monthWords(shift(-1))}`, `/dashboard/balance/statements/${shift(-1)}`),
-        link(`Next: ${monthWords(shift(1))}`, `/dashboard/balance/statements/${shift(1)}`)),
+        shift(-1) >= months.first ? link(`Previous: ${monthWords(shift(-1))}`, `/dashboard/balance/statements/${shift(-1)}`) : null,
+        shift(1) <= months.last ? link(`Next: ${monthWords(shift(1))}`, `/dashboard/balance/statements/${shift(1)}`) : null),
       h('section', { 'aria-labelledby': 'summary-title' }, h('h2', { id: 'summary-title' }, 'Summary'),
         table('Summary of the month', ['', 'Lines', 'Amount'], [
           [h('strong', {}, 'Opening balance'), '', h('strong', {}, money(statement.opening))],

@@ -66,6 +66,14 @@ export function monthWords(month: string): string {
   return new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, index - 1, 1)));
 }
 
+/** The months from `first` to `last` ("YYYY-MM", first not after last), newest first: "2026-03", "2026-02", … */
+export function monthsBetween(first: string, last: string): string[] {
+  const index = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+  const months: string[] = [];
+  for (let i = index(last); i >= index(first); i -= 1) months.push(`${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+  return months;
+}
+
 /** A UTC day, "2026-03-05", short: "Mar 5". */
 export function dayWords(day: string): string {
   return new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
