@@ -172,8 +172,8 @@ test('a seller walks the money screens: partial refund then the rest, withdrawal
   await page.getByRole('link', { name: big }).click();
   await page.getByRole('heading', { name: 'Payment $100.00', level: 1 }).waitFor();
   await page.getByRole('region', { name: 'Metadata' }).or(page.locator('section', { has: page.getByRole('heading', { name: 'Metadata' }) })).getByText('ORD-1001').waitFor();
-  // The story's lines carry their times.
-  for (const line of await page.locator('ol.story li').allTextContents()) expect(line).toMatch(/^\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M — /);
+  // The story's lines carry their times, each with its time zone.
+  for (const line of await page.locator('ol.story li').allTextContents()) expect(line).toMatch(/^\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M (?:[A-Z]{2,5}|GMT[+-][\d:]+) — /);
 
   // A partial refund: the amount in dollars (default: all that remains), then what remains.
   expect(await page.getByLabel('Amount (USD)').inputValue()).toBe('100.00');

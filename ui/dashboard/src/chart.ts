@@ -38,7 +38,7 @@ export function volumeChart(days: DayVolume[], title: string): HTMLElement {
   });
   const first = days[0]?.day;
   const last = days[days.length - 1]?.day;
-  const summary = `${money(total)} from ${count} payment${count === 1 ? '' : 's'}${first ? `, ${dayWords(first)} to ${dayWords(last!)}` : ''}; the highest day ${money(highest)}.`;
+  const summary = `${money(total)} from ${count} payment${count === 1 ? '' : 's'}${first ? `, ${dayWords(first)} to ${dayWords(last!)} (days in UTC)` : ''}; the highest day ${money(highest)}.`;
   // Stretched to the frame's width (no text inside the drawing, so nothing is distorted but the bars' width).
   const drawing = svg('svg', { class: 'chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: 'none', role: 'img', 'aria-labelledby': `${titleId} ${descId}`, focusable: 'false' },
     svg('title', { id: titleId }, title),

@@ -4,9 +4,29 @@ export function money(cents: number | string, currency = 'usd'): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(value);
 }
 
-export function when(iso: string | null | undefined): string {
+const TIME: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+const formats = new Map<string, Intl.DateTimeFormat>();
+function timeFormat(seconds: boolean, timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${seconds}|${timeZone ?? ''}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.DateTimeFormat('en-US', { ...TIME, ...(seconds ? { second: '2-digit' } : {}), timeZone })));
+  return format;
+}
+
+/**
+ * Every time the dashboard shows, in one form: in the browser's time zone, which is named after it ("Nov 28, 2026,
+ * 2:05 PM EST"; "GMT+1" where the zone has no short name), so no time is read in the wrong zone (docs/dashboard.md,
+ * "Dates and times"). `timeZone` is for tests.
+ */
+export function when(iso: string | null | undefined, timeZone?: string): string {
   if (!iso) return '—';
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return timeFormat(false, timeZone).format(new Date(iso));
+}
+
+/** The same to the second (the request log, read against the seller's own logs). */
+export function whenExact(iso: string | null | undefined, timeZone?: string): string {
+  if (!iso) return '—';
+  return timeFormat(true, timeZone).format(new Date(iso));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { run } from './api';
 import { field, h, messageArea } from './dom';
+import { whenExact } from './format';
 import { go, heading, link, type Screen } from './shell';
 
 interface ApiRequest {
@@ -25,9 +26,6 @@ const OUTCOMES: [string, string][] = [
   ['SERVER_ERROR', 'Server errors (5xx)'],
 ];
 
-/** To the second, with the time zone: a log is read against the seller's own logs. */
-const at = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'long' });
-
 /** The filter as the API takes it; dates are whole days of the browser's time zone. */
 function filterOf(params: URLSearchParams): Record<string, string> {
   const filter: Record<string, string> = {};
@@ -48,7 +46,7 @@ const statusBadge = (status: number) => h('span', { class: `badge ${status >= 40
 function entry(r: ApiRequest): HTMLElement {
   const asked = [h('span', { class: 'method' }, r.method), ' ', h('span', { class: 'mono' }, r.path), r.operationName ? [' ', h('span', { class: 'mono' }, r.operationName)] : null].flat();
   return h('tr', {},
-    h('td', { 'data-label': 'Time' }, at.format(new Date(r.startedAt))),
+    h('td', { 'data-label': 'Time' }, whenExact(r.startedAt)),
     h('td', { 'data-label': 'Status' }, statusBadge(r.status)),
     h('td', { 'data-label': 'Request' }, ...asked,
       h('span', { class: 'muted small-text block mono' }, `Request id ${r.requestId}`),
