@@ -88,6 +88,10 @@ export function copyField(label: string, value: string, copyLabel: string): HTML
   return wrap;
 }
 
+/**
+ * A table from 40rem wide up; narrower, each row a card whose cells are labelled by their column (`data-label`, drawn
+ * by dashboard.css), so no column is cut off and the page never scrolls sideways.
+ */
 export function table(caption: string, headers: string[], rows: (Child | Child[])[][]): HTMLElement {
   return h(
     'div',
@@ -97,7 +101,7 @@ export function table(caption: string, headers: string[], rows: (Child | Child[]
       {},
       h('caption', { class: 'visually-hidden' }, caption),
       h('thead', {}, h('tr', {}, ...headers.map((text) => h('th', { scope: 'col' }, text)))),
-      h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, ...(Array.isArray(cell) ? cell : [cell])))))),
+      h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell, i) => h('td', { 'data-label': headers[i] || null }, ...(Array.isArray(cell) ? cell : [cell])))))),
     ),
   );
 }
