@@ -1,6 +1,6 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { AccountResolver, AdminAccountResolver, SellerAdminResolver, ShopAdminResolver, SellerShopResolver, ShopResolver } from '../modules/identity';
+import { AccountResolver, AdminAccountResolver, SellerAdminResolver, SellerPreviousShopResolver, ShopAdminResolver, SellerShopResolver, ShopResolver } from '../modules/identity';
 import { AdminResolver } from '../modules/admins';
 import { AuditResolver } from '../modules/audit';
 import { CheckoutResolver, AcquirerNotificationResolver, SettlementProposalResolver } from '../modules/checkout';
@@ -42,6 +42,7 @@ export const RESOLVERS = [
   // the seller dashboard (docs/dashboard.md)
   AccountResolver,
   SellerShopResolver,
+  SellerPreviousShopResolver,
   PayoutAccountResolver,
   PayoutAccountNumberResolver,
   AdminAccountResolver,

@@ -240,7 +240,8 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
 
   // Delete the shop: what goes with it is said first; a wrong name is refused; the right one stops the old key at once.
   await nav(page, 'Developers');
-  await page.getByRole('listitem').filter({ hasText: 'The webhook URL, its events and its signing secret go with the shop' }).waitFor();
+  await page.getByRole('listitem').filter({ hasText: 'The webhook signing secret goes with the shop' }).waitFor();
+  await page.getByRole('listitem').filter({ hasText: 'The webhook URL and its events can be kept' }).waitFor();
   await page.getByRole('listitem').filter({ hasText: "The new key does not read this shop's payments" }).waitFor();
   await page.getByLabel('Type the shop name to confirm').fill('Harbour Book');
   await page.getByRole('button', { name: 'Delete shop' }).click();

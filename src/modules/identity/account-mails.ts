@@ -18,6 +18,12 @@ function mail(kind: string, to: string, subject: string, paragraphs: string[], l
   return { kind, to, subject, text, html };
 }
 
+function keptWords(kept: { webhookUrl: string | null; events: boolean }): string {
+  const host = kept.webhookUrl ? new URL(kept.webhookUrl).host : null;
+  const what = host ? `the webhook URL (at ${host})${kept.events ? ' and the webhook events' : ''}` : 'the webhook events';
+  return `It keeps ${what} of your previous shop; events are signed with the new webhook secret.`;
+}
+
 const hours = (ms: number) => `${Math.round(ms / 3_600_000)} hours`;
 const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
 
@@ -57,9 +63,11 @@ export const accountMails = {
       `Your shop “${shopName}” was just deleted from the dashboard: its API key no longer works.`,
       'If this was not you, reset your password now and tell us.',
     ], { url: `${baseUrl}/dashboard/login`, label: 'Sign in' }),
-  apiKeyIssued: (baseUrl: string, to: string, shopName: string) =>
+  /** `kept`: what the new shop kept of the previous one's webhook settings (only the URL's host is told: its path may carry a token). */
+  apiKeyIssued: (baseUrl: string, to: string, shopName: string, kept: { webhookUrl: string | null; events: boolean } | null = null) =>
     mail('api-key-issued', to, 'A new API key was issued', [
       `A new shop “${shopName}” was created from the dashboard, with a new API key and webhook secret.`,
+      ...(kept ? [keptWords(kept)] : []),
       'If this was not you, reset your password now and tell us.',
     ], { url: `${baseUrl}/dashboard/login`, label: 'Sign in' }),
   twoFactorChanged: (baseUrl: string, to: string, enabled: boolean) =>

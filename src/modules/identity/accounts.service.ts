@@ -187,7 +187,8 @@ export async function resetPassword(em: EntityManager, token: string, password: 
  * on, without ever reading its mail. So the first person to prove the mailbox through a mailed link while the
  * address is unverified takes the account over clean, in the caller's transaction: two-factor removed (the
  * squatter's authenticator), the live shop deleted (its API key revoked: the seller creates a new shop, whose
- * key is shown once), every shop's webhook URL and the payout account cleared, the address verified. The
+ * key is shown once), every shop's webhook URL and the payout account cleared, the address verified, and the
+ * time noted (`reclaimed_at`: a new shop never keeps the webhook settings of a shop from before it). The
  * caller ends the sessions. Answers the shops deleted (their keys' cache entries must go), or null when the
  * address was verified already (nothing to clean: whoever signed in proved the mailbox before).
  */
@@ -195,7 +196,7 @@ export async function reclaimAccount(tx: EntityManager, sellerId: string, now = 
   const row = await lockSellerEmailVerification(tx, sellerId);
   if (!row || row.emailVerifiedAt) return null;
   await removeTwoFactor(tx, sellerId);
-  await tx.nativeUpdate(Seller, { id: sellerId }, { payoutAccountHolder: null, payoutAccountNumber: null, payoutAccountLast4: null, emailVerifiedAt: now });
+  await tx.nativeUpdate(Seller, { id: sellerId }, { payoutAccountHolder: null, payoutAccountNumber: null, payoutAccountLast4: null, emailVerifiedAt: now, reclaimedAt: now });
   await tx.nativeUpdate(EmailVerification, { seller: sellerId, usedAt: null }, { usedAt: now });
   await tx.nativeUpdate(Shop, { seller: sellerId }, { webhookUrl: null });
   const live = await tx.find(Shop, { seller: sellerId, deletedAt: null }, { fields: ['id'] });

@@ -19,7 +19,7 @@ export { inviteSeller, inviteSellerByEmail } from './accounts.service';
 export { adminSetupLink } from './admin-accounts';
 export { AccountResolver, CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated } from './account.resolver';
 export { AdminAccountResolver } from './admin-account.resolver';
-export { SellerShopResolver } from './seller-shop.resolver';
+export { SellerPreviousShopResolver, SellerShopResolver } from './seller-shop.resolver';
 export { SellerAdminResolver, ShopAdminResolver } from './shop-admin.resolver';
 export { ShopResolver } from './shop.resolver';
 

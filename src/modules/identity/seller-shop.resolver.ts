@@ -1,4 +1,4 @@
-import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import { currentSession, sellerShopId } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, mail, reauthenticated } from './account.resolver';
@@ -6,6 +6,7 @@ import { accountMails } from './account-mails';
 import { Seller } from './seller.entity';
 import { CreatedShop, created, shopAdminDeps } from './shop-admin.resolver';
 import { createShopForExistingSeller, deleteOwnShop } from './shop-admin.service';
+import { keptWebhookOf, type KeptWebhook } from './kept-webhook';
 import { Shop } from './shop.entity';
 
 /**
@@ -39,14 +40,40 @@ export class SellerShopResolver {
     @Arg('shopName', () => String) shopName: string,
     @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
     @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
+    @Arg('keepWebhook', () => Boolean, { nullable: true, description: "true: the new shop keeps the webhook URL (checked again) and events of the seller's previous shop, as previousShopWebhook shows them; nothing when that is null. The webhook secret is new either way. Default false." })
+    keepWebhook: boolean | null,
     @Ctx() context: GraphQLContext,
   ): Promise<CreatedShop> {
     const { sellerId } = currentSession(context);
     await reauthenticated(context, { currentPassword, code });
-    const result = await createShopForExistingSeller(context.em, null, sellerId, { shopName }, shopAdminDeps(context.services));
-    context.services.logger.info({ requestId: context.requestId, shopId: result.shop.id, sellerId }, 'shop created by its seller');
-    await mailSeller(context, sellerId, (to) => accountMails.apiKeyIssued(context.baseUrl, to, result.shop.name));
+    const kept = keepWebhook ? await keptWebhookOf(context.em, sellerId) : null;
+    const request = { shopName, webhookUrl: kept?.webhookUrl, webhookEvents: kept?.webhookEvents };
+    const result = await createShopForExistingSeller(context.em, null, sellerId, request, shopAdminDeps(context.services));
+    context.services.logger.info({ requestId: context.requestId, shopId: result.shop.id, sellerId, keptWebhook: kept !== null }, 'shop created by its seller');
+    await mailSeller(context, sellerId, (to) => accountMails.apiKeyIssued(context.baseUrl, to, result.shop.name, kept && { webhookUrl: result.shop.webhookUrl, events: result.shop.webhookEvents.length > 0 }));
     return created(result);
+  }
+}
+
+@ObjectType({ description: "What a new shop may keep of the seller's previous shop (createMyShop's keepWebhook). Never its secret." })
+export class PreviousShopWebhook implements KeptWebhook {
+  @Field(() => String, { description: 'The previous shop.' }) shopName!: string;
+  @Field(() => String, { nullable: true }) webhookUrl!: string | null;
+  @Field(() => [String], { description: 'Events chosen besides payment.completed (always sent).' }) webhookEvents!: string[];
+}
+
+@Resolver(() => Seller)
+export class SellerPreviousShopResolver {
+  @Authorized('SESSION')
+  @FieldResolver(() => PreviousShopWebhook, {
+    nullable: true,
+    description:
+      "While the seller has no live shop: the webhook URL and events of its own previous shop, which a new shop may keep. Null when there is none to keep: none set, the shop was deleted by our team, or it predates the account's takeover from a reset link (whose URL was cleared on purpose).",
+  })
+  async previousShopWebhook(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<KeptWebhook | null> {
+    // A session reaches only its own Seller (currentSeller); said again here, as this names a URL.
+    if (seller.id !== currentSession(context).sellerId) return null;
+    return keptWebhookOf(context.em, seller.id);
   }
 }
 

@@ -51,6 +51,10 @@ export class Seller {
   @Property({ type: 'datetime', nullable: true })
   lockedUntil: Date | null = null;
 
+  /** When the unverified account was last taken over from its reset link (reclaimAccount); its earlier shops' webhook settings are never kept. */
+  @Property({ type: 'datetime', nullable: true })
+  reclaimedAt: Date | null = null;
+
   /** Where withdrawals are paid (src/modules/withdrawals/payout-account.ts): shown only masked on GraphQL. */
   @Property({ type: 'text', nullable: true, hidden: true })
   payoutAccountHolder: string | null = null;

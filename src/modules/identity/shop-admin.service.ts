@@ -13,6 +13,7 @@ import { Seller, SellerStatus } from './seller.entity';
 import { createSellerWithShop, createShopForSeller, type NewShop } from './shop-provisioning';
 import { Shop, ShopStatus } from './shop.entity';
 import { endAllSessions } from './sessions';
+import { validWebhookEvents } from './webhook-event-choice';
 import { validPageRequest, pageOf, windowOf, type Page } from '../../shared/pagination';
 import { SHOP_NAME_MAX_LENGTH } from '../../shared/limits';
 import { ShopOrder } from '../../shared/list-order';
@@ -21,6 +22,8 @@ import { ShopOrder } from '../../shared/list-order';
 export interface ShopRequest {
   shopName: string;
   webhookUrl?: string | null;
+  /** Events sent besides payment.completed (none when absent). */
+  webhookEvents?: readonly string[] | null;
 }
 
 /** What the seller and shop life cycle needs besides the unit of work. */
@@ -45,10 +48,12 @@ export function validShopName(name: string): string {
   return text;
 }
 
-async function validShopRequest(request: ShopRequest, checkWebhookUrl: ShopAdminDeps['checkWebhookUrl']): Promise<{ shopName: string; webhookUrl: string | null }> {
+async function validShopRequest(request: ShopRequest, checkWebhookUrl: ShopAdminDeps['checkWebhookUrl']): Promise<{ shopName: string; webhookUrl: string | null; webhookEvents: string[] }> {
   const shopName = validShopName(request.shopName);
   const url = request.webhookUrl?.trim();
-  return { shopName, webhookUrl: url ? await checkWebhookUrl(url) : null };
+  const webhookEvents = validWebhookEvents(request.webhookEvents ?? []);
+  if (!webhookEvents) throw domainError('WEBHOOK_EVENT_UNKNOWN');
+  return { shopName, webhookUrl: url ? await checkWebhookUrl(url) : null, webhookEvents };
 }
 
 /** A seller account and its one shop; the key and webhook secret are in this answer only. */

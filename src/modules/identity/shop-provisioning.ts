@@ -20,6 +20,8 @@ export interface NewShopRequest {
   email: string;
   shopName: string;
   webhookUrl?: string | null;
+  /** Checked already (validWebhookEvents); none when absent. */
+  webhookEvents?: readonly string[];
 }
 
 /**
@@ -51,6 +53,7 @@ async function addShop(tx: EntityManager, seller: Seller, request: Omit<NewShopR
     seller,
     name: request.shopName,
     webhookUrl: request.webhookUrl ?? null,
+    webhookEvents: [...(request.webhookEvents ?? [])],
     webhookSecret: secrets.seal(webhookSecret),
   });
   const key = newApiKey();

@@ -6,12 +6,13 @@ interface SignedUp {
   signUp: { apiKey: string; webhookSecret: string; shop: { name: string } };
 }
 
-/** Shown once, right after the shop is created: the only time the key and secret are ever on screen. */
-export function showCredentials(main: HTMLElement, title: string, apiKey: string, webhookSecret: string, next: string): void {
+/** Shown once, right after the shop is created: the only time the key and secret are ever on screen. `note` follows the warning. */
+export function showCredentials(main: HTMLElement, title: string, apiKey: string, webhookSecret: string, next: string, note: HTMLElement | null = null): void {
   main.replaceChildren();
   heading(main, title).focus();
   main.append(
     h('p', { class: 'warning' }, h('strong', {}, 'Store these now. '), 'They are shown this once and never again: we keep only a hash of the key. If you lose the key, delete the shop and create a new one.'),
+    ...(note ? [note] : []),
     h('section', { class: 'panel', 'aria-labelledby': 'cred-title' },
       h('h2', { id: 'cred-title' }, 'Your credentials'),
       copyField('API key', apiKey, 'Copy API key'),

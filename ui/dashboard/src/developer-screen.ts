@@ -30,7 +30,7 @@ export const developersScreen: Screen = {
     const me = await run<{ currentSeller: { twoFactorEnabled: boolean; shop: { id: string; name: string; webhookUrl: string | null } | null } }>('Me');
     heading(main, this.title);
     const shop = me.currentSeller.shop;
-    if (!shop) return main.append(newShopSection(main, me.currentSeller.twoFactorEnabled));
+    if (!shop) return main.append(await newShopSection(main, me.currentSeller.twoFactorEnabled));
 
     const { currentShop, webhookDeliveries, liveTestAllowance } = await run<DevelopersData>('Developers');
     const log = deliveryLog(webhookDeliveries.items);
@@ -238,7 +238,8 @@ function deleteSection(main: HTMLElement, shopName: string, twoFactor: boolean):
   const losses = h('ul', { class: 'losses' },
     h('li', {}, 'The API key stops at once. A new shop gets a new key.'),
     h('li', {}, "The new key does not read this shop's payments: retrieving and listing them over the API stops. They stay in this dashboard."),
-    h('li', {}, 'The webhook URL, its events and its signing secret go with the shop: set them again on the new shop, which issues a new secret.'),
+    h('li', {}, 'The webhook signing secret goes with the shop: the new shop issues a new one, for your receiver.'),
+    h('li', {}, 'The webhook URL and its events can be kept: creating the new shop offers to carry them over.'),
     h('li', {}, 'Your balance, withdrawals, statements and payout account stay with your account.'));
   const form = h('form', { class: 'panel danger', novalidate: true }, h('p', {}, 'Before you delete it:'), losses, confirm.wrap, message.element, h('button', { type: 'submit', class: 'danger-button' }, 'Delete shop'));
   form.addEventListener('submit', async (event) => {
@@ -250,7 +251,7 @@ function deleteSection(main: HTMLElement, shopName: string, twoFactor: boolean):
       if (deleted === null) return;
       main.replaceChildren();
       heading(main, 'Developers');
-      main.append(h('p', { role: 'status', class: 'message' }, 'Shop deleted. Its API key no longer works.'), newShopSection(main, twoFactor));
+      main.append(h('p', { role: 'status', class: 'message' }, 'Shop deleted. Its API key no longer works.'), await newShopSection(main, twoFactor));
       (main.querySelector('h1') as HTMLElement).focus();
     } catch (error) {
       message.error((error as Error).message);
@@ -259,19 +260,46 @@ function deleteSection(main: HTMLElement, shopName: string, twoFactor: boolean):
   return h('section', { 'aria-labelledby': 'delete-title' }, h('h2', { id: 'delete-title' }, 'Delete shop'), form);
 }
 
-function newShopSection(main: HTMLElement, twoFactor: boolean): HTMLElement {
+interface PreviousShopWebhook { shopName: string; webhookUrl: string | null; webhookEvents: string[] }
+
+/** What the new shop would keep, in words: the URL and every event sent (payment.completed always is). */
+const keptDescription = (kept: Omit<PreviousShopWebhook, 'shopName'>) => [
+  kept.webhookUrl ? [h('span', { class: 'mono' }, kept.webhookUrl), '. '] : 'No webhook URL. ',
+  'Events: ', h('span', { class: 'mono' }, ['payment.completed', ...kept.webhookEvents].join(', ')), '.',
+].flat();
+
+/**
+ * A new shop, after re-authentication: a new API key and webhook secret, shown once. When the server offers the
+ * previous shop's webhook URL and events (previousShopWebhook: the seller's own last shop, never one from before the
+ * account was taken back from a reset link), a checkbox, ticked, keeps them; the secret is new either way.
+ */
+async function newShopSection(main: HTMLElement, twoFactor: boolean): Promise<HTMLElement> {
+  const { currentSeller } = await run<{ currentSeller: { previousShopWebhook: PreviousShopWebhook | null } }>('PreviousShopWebhook');
+  const kept = currentSeller.previousShopWebhook;
   const name = field('Shop name', { type: 'text', required: true, maxlength: 200, autocomplete: 'organization' });
+  const keepId = uid('keep');
+  const keep = kept ? h('input', { type: 'checkbox', id: keepId, checked: true, 'aria-describedby': `${keepId}-what` }) as HTMLInputElement : null;
+  const keepRow = keep && kept
+    ? h('div', { class: 'field' },
+      h('div', { class: 'check' }, keep, h('label', { for: keepId }, `Keep the webhook URL and events of “${kept.shopName}”`)),
+      h('p', { id: `${keepId}-what`, class: 'hint' }, ...keptDescription(kept), ' A new webhook secret is issued either way.'))
+    : null;
   const message = messageArea();
-  const form = h('form', { class: 'panel narrow', novalidate: true }, name.wrap, message.element, h('button', { type: 'submit', class: 'primary' }, 'Create a new shop'));
+  const form = h('form', { class: 'panel narrow', novalidate: true }, name.wrap, keepRow, message.element, h('button', { type: 'submit', class: 'primary' }, 'Create a new shop'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     message.clear();
     try {
+      const keepWebhook = keep?.checked ?? false;
       const answer = await withReauthentication('Create a shop with a new API key', twoFactor, (proof) =>
-        run<{ createMyShop: { apiKey: string; webhookSecret: string; shop: { name: string } } }>('CreateMyShop', { shopName: name.control.value, ...proof }));
+        run<{ createMyShop: { apiKey: string; webhookSecret: string; shop: { name: string; webhookUrl: string | null; webhookEvents: string[] } } }>('CreateMyShop', { shopName: name.control.value, keepWebhook, ...proof }));
       if (answer === null) return;
       const { createMyShop } = answer;
-      showCredentials(main, `New shop: ${createMyShop.shop.name}`, createMyShop.apiKey, createMyShop.webhookSecret, '/dashboard/developers');
+      const { webhookUrl, webhookEvents } = createMyShop.shop;
+      const note = keepWebhook
+        ? h('p', { class: 'message info' }, 'Kept from your previous shop: ', ...keptDescription({ webhookUrl, webhookEvents }), ' Update your receiver with the new webhook secret below: events are signed with it from now on.')
+        : null;
+      showCredentials(main, `New shop: ${createMyShop.shop.name}`, createMyShop.apiKey, createMyShop.webhookSecret, '/dashboard/developers', note);
     } catch (error) {
       message.error((error as Error).message);
     }

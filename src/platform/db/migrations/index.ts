@@ -41,6 +41,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261208100000_simulated_acquirer_events',
   'Migration20261209000000_request_log',
   'Migration20261209010000_event_stream',
+  'Migration20261210000000_seller_reclaimed_at',
 ];
 
 /**
