@@ -13,6 +13,7 @@ import type { AppServices } from '../platform/graphql/context';
 import { graphqlRouter } from '../platform/graphql/graphql-server';
 import { loadOperations } from '../platform/graphql/operations';
 import { apiReferenceRouter } from '../platform/rest/api-reference';
+import { compressedAnswers } from '../platform/rest/compressed-answers';
 import { restRouter } from '../platform/rest/rest-router';
 import { openStreams } from '../platform/rest/sse-stream';
 import { sendError } from '../platform/rest/envelope';
@@ -75,6 +76,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   // The dashboard's operations are sent by its page to /graphql; loading them here fails the start if one breaks.
   loadOperations(deps.schema, 'seller-dashboard.graphql', () => undefined);
   loadOperations(deps.schema, 'admin-sign-in.graphql', () => undefined);
+  // Large answers of the facade compressed for clients that ask; small ones, event streams and other paths as they are.
+  app.use('/api/v1', compressedAnswers());
   // Every request of a seller's key, in its shop's request log once answered (the public document is no one's).
   app.use('/api/v1', recordApiRequests(deps.requestLog, 'rest', deps.services.credentials));
   app.use('/graphql', recordApiRequests(deps.requestLog, 'graphql', deps.services.credentials));

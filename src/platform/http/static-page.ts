@@ -50,8 +50,12 @@ export function pageSecurityHeaders(res: Response, csp: string): void {
 }
 
 /** Brotli (the smallest) when the client takes it, else gzip, else the plain bytes. */
+export function preferredEncoding(req: Request): Encoding {
+  return req.acceptsEncodings('br') === 'br' ? 'br' : req.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : 'identity';
+}
+
 export function sendStatic(req: Request, res: Response, status: number, file: StaticFile, cacheControl: string, csp: string): void {
-  const encoding: Encoding = req.acceptsEncodings('br') === 'br' ? 'br' : req.acceptsEncodings('gzip') === 'gzip' ? 'gzip' : 'identity';
+  const encoding = preferredEncoding(req);
   const body = file.bodies[encoding];
   pageSecurityHeaders(res, csp);
   res.status(status);

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Router, type Response } from 'express';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { Router, type RequestHandler, type Response } from 'express';
+import { preferredEncoding } from '../http/static-page';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import type { NamedOperations } from '../graphql/operations';
 import { openApiDocument } from './openapi/document';
@@ -15,6 +18,8 @@ export const API_REFERENCE_CSP =
   "form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 const PAGE_DIRECTORY = path.join(PROJECT_ROOT, 'src/platform/rest/reference-page');
+const brotli = promisify(zlib.brotliCompress);
+const gzipped = promisify(zlib.gzip);
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -49,23 +54,51 @@ export function apiReferenceRouter(baseUrl: string, operations: NamedOperations)
   const script = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.js'));
   const styles = fs.readFileSync(path.join(PAGE_DIRECTORY, 'reference.css'));
   const router = Router();
-  router.get('/openapi.json', (_req, res) => send(res, 'application/json; charset=utf-8', document));
-  router.get('/docs', (_req, res) => page(res, 'text/html; charset=utf-8', Buffer.from(SHELL)));
-  router.get('/docs/reference.js', (_req, res) => page(res, 'text/javascript; charset=utf-8', script));
-  router.get('/docs/reference.css', (_req, res) => page(res, 'text/css; charset=utf-8', styles));
+  router.get('/openapi.json', fixedAnswer('application/json; charset=utf-8', document, false));
+  router.get('/docs', fixedAnswer('text/html; charset=utf-8', Buffer.from(SHELL), true));
+  router.get('/docs/reference.js', fixedAnswer('text/javascript; charset=utf-8', script, true));
+  router.get('/docs/reference.css', fixedAnswer('text/css; charset=utf-8', styles, true));
   return router;
+}
+
+/**
+ * An answer that never changes while the process runs, sent compressed to a client that takes it: Brotli or gzip at
+ * their best levels, made once on the first request that asks (off the event loop) and kept, so a public route
+ * spends no CPU per request on it (docs/decisions/0024-compressed-answers.md). Identical bytes once decoded.
+ */
+function fixedAnswer(type: string, body: Buffer, isPage: boolean): RequestHandler {
+  let compressed: Promise<Record<'br' | 'gzip', Buffer>> | undefined;
+  return (req, res, next) => {
+    const encoding = preferredEncoding(req);
+    if (isPage) pageHeaders(res);
+    // Said to every client: a cache keeps one copy per encoding (these answers may be cached, then revalidated).
+    res.vary('Accept-Encoding');
+    if (encoding === 'identity') return send(res, type, body);
+    (compressed ??= compressOnce(body)).then((bodies) => {
+      res.setHeader('Content-Encoding', encoding);
+      send(res, type, bodies[encoding]);
+    }, next);
+  };
+}
+
+async function compressOnce(body: Buffer): Promise<Record<'br' | 'gzip', Buffer>> {
+  const [br, gzip] = await Promise.all([
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzipped(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  ]);
+  return { br, gzip };
 }
 
 function send(res: Response, type: string, body: Buffer): void {
   res.status(200);
   res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', 'no-cache');
+  res.setHeader('Content-Length', body.length);
   res.end(body);
 }
 
-function page(res: Response, type: string, body: Buffer): void {
+function pageHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', API_REFERENCE_CSP);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  send(res, type, body);
 }
