@@ -99,9 +99,9 @@ const COMMANDS: Record<
     usage: MAIL_CLI_USAGE,
     options: {},
     positionals: true,
-    async run(em, _o, _config, args) {
+    async run(em, _o, config, args) {
       try {
-        return new Printed(await mailCli(em, args));
+        return new Printed(await mailCli(em, args, createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys)));
       } catch (error) {
         if (error instanceof MailCliUsage) throw new UsageError(error.message);
         throw error;

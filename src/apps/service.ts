@@ -13,7 +13,6 @@ import { createApp } from './app';
 import { answerClientError } from '../platform/http/client-errors';
 import type { RateLimits } from '../platform/http/authenticate';
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
-import { createMailer } from '../platform/mail/mailer';
 import { createSecretBox, createCredentialCache, SESSION_RULES } from '../modules/identity';
 import { startRefundJobs } from '../modules/refunds';
 import { chargebackStands, reweighDisputes } from '../modules/disputes';
@@ -24,7 +23,7 @@ import { StartupError } from '../shared/startup-error';
 import { connectRedis, redisReady, type Redis } from '../shared/redis';
 import { pooledRunner } from '../platform/db/pooled-query';
 import { checkWebhookUrl, startWebhookRuntime, type WebhookRuntime } from '../modules/webhooks';
-import { noticeNewSignIn, startMailRuntime, type MailRuntime } from '../modules/notifications';
+import { noticeNewSignIn, queueAccountMail, startMailRuntime, type MailRuntime } from '../modules/notifications';
 import { loadStatementKeys, requireStatementKeyOutsideLocal } from '../modules/ledger';
 import { startRequestLog } from '../modules/request-log';
 import { sampleRefundPayload } from '../modules/refunds';
@@ -100,7 +99,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await services.acquirerNotifications?.inbox.stop();
       await simulatorStop?.();
       await services.refunds.stop();
-      await services.accounts.mailer.stop();
       await webhooks.stop();
       await mail.stop();
       await requestLog.stop();
@@ -165,6 +163,7 @@ function appServices(
   });
   const urlPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
   const simulator = processor instanceof SimulatedAcquirer ? startSimulator(processor, orm, checkout, logger, config.reconciliation.intervalMs) : null;
+  const secrets = createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys);
   const services: AppServices = {
     baseUrl,
     logger,
@@ -173,9 +172,9 @@ function appServices(
     accounts: {
       signup: config.sellerSignup,
       sessions: { idleTimeoutMs: config.sessionIdleTimeoutMs, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs },
-      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }, logger),
+      queueMail: (em, sellerId, mail) => queueAccountMail(em, secrets, sellerId, mail),
       attemptsPerClient: createRateLimiter({ points: config.accountAttemptsPerClient, windowSeconds: 900, keyPrefix: `${config.redisKeyPrefix}rl:account-attempts`, redis }),
-      secrets: createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys),
+      secrets,
       cookies: config.sessionCookiesInsecure ? 'insecure-http' : 'secure',
       resetMailsPerAddress: createRateLimiter({
         points: config.passwordResetMailsPerHour,

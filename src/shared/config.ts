@@ -62,7 +62,7 @@ export interface Config {
   sessionAbsoluteTimeoutMs: number;
   /** SESSION_COOKIES_INSECURE: 1 names the session and CSRF cookies without the `__Host-` prefix and sends them without `Secure`, so a browser keeps them over plain http on a host other than localhost; local development only, refused with an https BASE_URL (default 0). */
   sessionCookiesInsecure: boolean;
-  /** SMTP_URL: mail server for account mails (verification, invitation, password reset) and the mail outbox (receipts, refund notices, seller notifications); unset = account mails are written to the log and the outbox's mails are kept in the database for `npm run cli -- mail list`, with a warning at start (docs/dashboard.md). */
+  /** SMTP_URL: mail server for every mail of the mail outbox: account mails (verification, invitation, password reset …), receipts, refund notices, seller notifications; unset = mails are kept in the database for `npm run cli -- mail list` and, on a local BASE_URL, the viewer at /dev/mail, with a warning at start (docs/operations.md, "Mail"). */
   smtpUrl: string | undefined;
   /** MAIL_FROM: the From address of every mail; its display name names the service (receipts come from `<shop name> via <display name>`); unset = `Payments <no-reply@…>` on BASE_URL's host. */
   mailFrom: string;
@@ -72,7 +72,7 @@ export interface Config {
   passwordResetMailsPerHour: number;
   /** REFUND_PAGE_VIEWS_PER_CLIENT: refund tracking pages (`/refunds/<token>`) one client address may open per 15 minutes, right link or wrong, so links cannot be guessed at speed (default 60). */
   refundPageViewsPerClient: number;
-  /** ACCOUNT_SECRETS_KEY: the 256-bit key sealing TOTP secrets, payout account numbers and webhook secrets in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
+  /** ACCOUNT_SECRETS_KEY: the 256-bit key sealing TOTP secrets, payout account numbers, webhook secrets and account mails' words in the database with AES-256-GCM; keep it out of the database and its backups; unset = they are stored as they are (docs/operations.md, "Security settings"). */
   accountSecretsKey: string | undefined;
   /** ACCOUNT_SECRETS_OLD_KEYS: earlier values of ACCOUNT_SECRETS_KEY, still opening what they sealed until `npm run cli -- reencrypt-secrets` has sealed everything again with the current key; unset = none. */
   accountSecretsOldKeys: string[];

@@ -86,8 +86,9 @@ test('reencrypt-secrets seals clear, old-key and first-format secrets with the n
   expect(run.stdout.trim().split('\n')).toHaveLength(1);
   expect(JSON.parse(run.stdout)).toEqual({
     key_id: keyId(NEW),
-    resealed: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2, 'shops.webhook_secret': 3 },
-    current: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0, 'shops.webhook_secret': 0 },
+    // The kept account mails too (a verification and a two-factor mail per seller with two-factor, one for the third).
+    resealed: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2, 'shops.webhook_secret': 3, 'mail_outbox.sealed_body': 5 },
+    current: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0, 'shops.webhook_secret': 0, 'mail_outbox.sealed_body': 0 },
     failed: [],
   });
 
@@ -100,8 +101,8 @@ test('reencrypt-secrets seals clear, old-key and first-format secrets with the n
     const again = await cli({ ACCOUNT_SECRETS_KEY: NEW, ACCOUNT_SECRETS_OLD_KEYS: OLD });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({
-      resealed: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0, 'shops.webhook_secret': 0 },
-      current: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2, 'shops.webhook_secret': 3 },
+      resealed: { 'sellers.totp_secret': 0, 'admins.totp_secret': 0, 'sellers.payout_account_number': 0, 'shops.webhook_secret': 0, 'mail_outbox.sealed_body': 0 },
+      current: { 'sellers.totp_secret': 3, 'admins.totp_secret': 1, 'sellers.payout_account_number': 2, 'shops.webhook_secret': 3, 'mail_outbox.sealed_body': 5 },
     });
     expect(await sealedValues(service)).toEqual(after);
     const dump = JSON.stringify(await service.em().execute('select * from "sellers"'));
@@ -124,7 +125,7 @@ test('reencrypt-secrets seals clear, old-key and first-format secrets with the n
     const wrong = await cli({ ACCOUNT_SECRETS_KEY: OLD });
     expect(wrong.code).toBe(1);
     const report = JSON.parse(wrong.stdout);
-    expect(report.failed).toHaveLength(9);
+    expect(report.failed).toHaveLength(9 + 5);
     expect(report.failed[0].problem).toMatch(new RegExp(`sealed with key ${keyId(NEW)}, which is neither ACCOUNT_SECRETS_KEY nor one of ACCOUNT_SECRETS_OLD_KEYS`));
     expect(await sealedValues(service)).toEqual(after);
   } finally {

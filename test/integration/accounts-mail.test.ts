@@ -3,6 +3,10 @@ import { adminClient } from '../support/admin-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
 import { startMailServer, useMailServer } from '../support/mail-server';
 import { startTestService, useTestService } from '../support/test-service';
+import { eventually } from '../support/admin-client';
+import { mailsSettled, outboxMailsTo } from '../support/mail-outbox';
+import { useEmptyDatabase } from '../support/databases';
+import { mailText } from '../../src/modules/notifications/mail-listing';
 
 /**
  * The account mails (docs/dashboard.md): invitations, password reset, password change, and what happens
@@ -87,7 +91,8 @@ describe('password reset', () => {
     expect({ status: known.status, body: known.body }).toEqual({ status: other.status, body: other.body });
     expect(known.body.data).toEqual({ requestPasswordReset: true });
     await mail.mailTo(seller.email, /Reset your password/);
-    await service.services.accounts.mailer.idle();
+    await mailsSettled(service, [seller.email, unknown]);
+    expect(await outboxMailsTo(service, unknown)).toEqual([]);
     expect(mail.received.some((m) => m.to.includes(unknown))).toBe(false);
   });
 
@@ -179,14 +184,20 @@ describe('sessions list', () => {
 });
 
 describe('without SMTP, and with SMTP down', () => {
-  test('SMTP_URL unset: one warning at start, and the mail (link included) goes to the log instead', async () => {
-    const local = await startTestService({});
+  // A database of their own: any service on the file's database sends any mail of its outbox with the file's SMTP server.
+  const database = useEmptyDatabase('payments_mail_down');
+  test('SMTP_URL unset: one warning at start; the mail is kept in the outbox, the log names it and never its link', async () => {
+    const local = await startTestService({ DATABASE_URL: database.url });
     try {
-      expect(local.logs.filter((l) => String(l.msg).startsWith('SMTP_URL is not set'))).toHaveLength(1);
+      expect(local.logs.filter((l) => String(l.msg).startsWith('Mails (account mails, receipts, notifications) are kept in the database'))).toHaveLength(1);
       const seller = await signUpSeller(local.url);
-      const logged = local.logs.find((l) => (l.mail as { to?: string } | undefined)?.to === seller.email) as { mail: { kind: string; text: string } };
-      expect(logged.mail.kind).toBe('email-verification');
-      expect(logged.mail.text).toMatch(/https:\/\/pay\.example\.test\/dashboard\/verify-email\?token=/);
+      const kept = (await eventually(async () => (await outboxMailsTo(local, seller.email)).find((m) => m.status === 'kept'), 10_000, 'the verification mail to be kept'))!;
+      expect(kept.kind).toBe('email-verification');
+      expect(local.logs.filter((l) => JSON.stringify(l).includes(kept.id)).map((l) => l.msg)).toEqual([`mail kept, not sent (SMTP_URL unset): read it with npm run -s cli -- mail show ${kept.id}`]);
+      expect(JSON.stringify(local.logs)).not.toMatch(/verify-email\?token=/);
+      // The link is there for whoever runs the service (the CLI, the local mail viewer).
+      const { text } = await mailText(local.em(), kept.id, local.services.accounts.secrets);
+      expect(text).toMatch(/https:\/\/pay\.example\.test\/dashboard\/verify-email\?token=/);
     } finally {
       await local.stop();
     }
@@ -195,13 +206,14 @@ describe('without SMTP, and with SMTP down', () => {
   test('SMTP refusing connections: the request still succeeds at once; the failure is logged without the link', async () => {
     const dead = await startMailServer();
     await dead.close(); // its port now refuses connections
-    const down = await startTestService({ SMTP_URL: dead.url });
+    const down = await startTestService({ SMTP_URL: dead.url, DATABASE_URL: database.url });
     try {
       const seller = await signUpSeller(down.url);
       expect(seller.apiKey).toMatch(/^svc_live_/);
-      await waitFor(() => down.logs.some((l) => l.msg === 'mail not sent yet: SMTP failed, will retry'));
-      const warning = down.logs.find((l) => l.msg === 'mail not sent yet: SMTP failed, will retry') as { mail: Record<string, unknown> };
-      expect(warning.mail).toMatchObject({ kind: 'email-verification', to: seller.email, attempt: 1 });
+      const [written] = await outboxMailsTo(down, seller.email);
+      const retried = (l: Record<string, unknown>) => l.msg === 'mail not sent yet: SMTP failed, will retry' && (l.mail as { id?: string }).id === written.id;
+      await waitFor(() => down.logs.some(retried));
+      expect((down.logs.find(retried) as { mail: Record<string, unknown> }).mail).toEqual({ id: written.id, kind: 'email-verification', attempt: 1 });
       expect(JSON.stringify(down.logs)).not.toMatch(/verify-email\?token=/);
     } finally {
       await down.stop();

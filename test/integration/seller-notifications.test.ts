@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { applyDisputeNotice } from '../../src/modules/disputes/dispute.service';
+import { SELLER_NOTICES } from '../../src/modules/notifications/mail-kinds';
 import { adminClient, eventually, givePayoutAccount, type AdminClient } from '../support/admin-client';
 import { checkoutClient } from '../support/checkout-client';
 import { dashboard, newEmail, sessionCookieOf, signUpSeller, STRONG_PASSWORD, type DashboardSession } from '../support/dashboard-client';
@@ -62,8 +63,10 @@ async function paidPayment(seller: Seller, fields: Record<string, unknown> = {},
 
 /** The next mail of `kind` to the seller (by subject), waited for. */
 const mailTo = async (address: string, subject: RegExp): Promise<SunkMail> => (await smtp.waitFor((m) => m.envelopeTo.includes(address) && subject.test(m.parsed.subject ?? '')))[0];
-/** The rows written for a seller, by kind: a notification switched off has none. */
-const noticesOf = async (sellerId: string) => (await sql<{ kind: string }>(`select "kind" from "mail_outbox" where "seller_id" = ? and "kind" not in ('receipt', 'refund-requested', 'refund-notice') order by "created_at"`, [sellerId])).map((r) => r.kind);
+const NOTICE_KINDS = Object.keys(SELLER_NOTICES);
+/** The notification rows written for a seller, by kind (not its account mails): a notification switched off has none. */
+const noticesOf = async (sellerId: string) =>
+  (await sql<{ kind: string }>(`select "kind" from "mail_outbox" where "seller_id" = ? and "kind" in (${NOTICE_KINDS.map(() => '?').join(', ')}) order by "created_at"`, [sellerId, ...NOTICE_KINDS])).map((r) => r.kind);
 
 /** No link that signs anyone in, no secret: links only to the dashboard's own pages, without a token. */
 function expectHarmless(mail: SunkMail) {

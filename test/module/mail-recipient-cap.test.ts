@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ormConfig } from '../../mikro-orm.config';
 import { attemptMail, type MailDeliveryDeps } from '../../src/modules/notifications/mail-delivery';
 import { mailIdentity } from '../../src/modules/notifications/mail-render';
+import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { queueCustomerMail, queueSellerNotice } from '../../src/modules/notifications/mail-store';
 import { smtpSender } from '../../src/platform/mail/smtp-sender';
 import { createMetrics } from '../../src/platform/observability/metrics';
@@ -32,6 +33,7 @@ function deliveryDeps(customerMailsPerDay: number) {
     orm,
     sender: smtpSender(smtp.url, 2000),
     identity: mailIdentity('Payments <no-reply@pay.example>', 'https://pay.example'),
+    secrets: createSecretBox(undefined),
     leaseMs: 60_000,
     retryBaseDelayMs: 1000,
     giveUpAfterMs: 3_600_000,

@@ -1,13 +1,43 @@
-import type { Mail } from '../../platform/mail/mailer';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ACCOUNT_TOKEN_TTL } from './account-tokens';
 
+/** Every account mail, by kind: the mail outbox sends them as its own kinds (src/modules/notifications/account-mail.ts). */
+export const ACCOUNT_MAIL_KINDS = [
+  'email-verification',
+  'invitation',
+  'password-reset',
+  'password-changed',
+  'account-reclaimed',
+  'two-factor-reset',
+  'shop-deleted',
+  'api-key-issued',
+  'two-factor-changed',
+] as const;
+export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
+
+/** One account mail as written: plain text and simple HTML, to one address. */
+export interface AccountMail {
+  kind: AccountMailKind;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
 /**
- * The account mails: plain text and a simple HTML twin, every link built from BASE_URL. A link with a
- * token is a capability: mails are the only place it is written (never the log once SMTP_URL is set).
+ * Puts an account mail in the mail outbox, its words sealed (notifications' queueAccountMail, handed to identity,
+ * which does not import it). `sellerId` files it under its seller for the admins' mail listing.
+ */
+export type AccountMailQueue = (em: EntityManager, sellerId: string, mail: AccountMail) => Promise<void>;
+
+/**
+ * The account mails: plain text and a simple HTML twin, every link built from BASE_URL. A link with a token is a
+ * capability: the mail is the only place it is written, sealed at rest in the outbox and deleted once sent (never
+ * logged).
  */
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function mail(kind: string, to: string, subject: string, paragraphs: string[], link?: { url: string; label: string }): Mail {
+function mail(kind: AccountMailKind, to: string, subject: string, paragraphs: string[], link?: { url: string; label: string }): AccountMail {
   const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : []), 'If you did not expect this mail, you can ignore it.'].join('\n\n');
   const html = [
     '<!doctype html><html lang="en"><body style="font-family: sans-serif">',

@@ -5,7 +5,7 @@ import type { GraphQLContext } from '../../platform/graphql/context';
 import { domainError } from '../../shared/errors';
 import { Seller } from './seller.entity';
 import { Shop } from './shop.entity';
-import { accountMails } from './account-mails';
+import { accountMails, type AccountMail } from './account-mails';
 import { acceptInvitation, changePassword, issueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
 import { beginTwoFactor, confirmIdentity, confirmPassword, confirmTwoFactor, disableTwoFactor, twoFactorEnabled, type IdentityProof } from './credentials';
 import { activeSessions, csrfTokenFor, endAllSessions, endSession, revokeOwnSession, userAgentSummary } from './sessions';
@@ -53,7 +53,7 @@ const CODE = { nullable: true, description: 'The authentication code (TOTP or a 
 
 /**
  * The dashboard's accounts (docs/dashboard.md). The rules live in accounts.service.ts, credentials.ts and
- * sessions.ts; mails are sent after the work is done, in the background (src/platform/mail/mailer.ts).
+ * sessions.ts; mails are put in the mail outbox once the work is committed (`mail` below).
  */
 @Resolver(() => Seller)
 export class AccountResolver {
@@ -62,7 +62,7 @@ export class AccountResolver {
     await countAttempt(context);
     const created = await signUp(context.em, context.services.accounts.signup, input, context.services.accounts.secrets, context.userAgent, context.knownDevice.token);
     context.knownDevice.remember(created.deviceToken);
-    mail(context, accountMails.verification(context.baseUrl, created.seller.email, created.verificationToken));
+    await mail(context, created.seller.id, accountMails.verification(context.baseUrl, created.seller.email, created.verificationToken));
     return { ...created, csrfToken: started(context, created.sessionToken) };
   }
 
@@ -102,7 +102,7 @@ export class AccountResolver {
       return true;
     }
     const reset = await requestPasswordReset(context.em, email);
-    if (reset) mail(context, accountMails.passwordReset(context.baseUrl, reset.seller.email, reset.token));
+    if (reset) await mail(context, reset.seller.id, accountMails.passwordReset(context.baseUrl, reset.seller.email, reset.token));
     return true;
   }
 
@@ -116,7 +116,7 @@ export class AccountResolver {
     // The deleted shop's key stops on every instance from the next request (as after any shop deletion).
     for (const shopId of reclaimedShops ?? []) await context.services.credentials.invalidateShop(shopId);
     if (reclaimedShops) context.services.logger.info({ requestId: context.requestId, sellerId: seller.id, shopIds: reclaimedShops }, 'unverified account taken over from its reset link');
-    mail(context, reclaimedShops ? accountMails.accountReclaimed(context.baseUrl, seller.email) : accountMails.passwordChanged(context.baseUrl, seller.email));
+    await mail(context, seller.id, reclaimedShops ? accountMails.accountReclaimed(context.baseUrl, seller.email) : accountMails.passwordChanged(context.baseUrl, seller.email));
     return true;
   }
 
@@ -129,7 +129,7 @@ export class AccountResolver {
   ): Promise<boolean> {
     const session = currentSession(context);
     const seller = await changePassword(context.em, session.sellerId, session.sessionId, currentPassword, newPassword, context.knownDevice.token);
-    mail(context, accountMails.passwordChanged(context.baseUrl, seller.email));
+    await mail(context, seller.id, accountMails.passwordChanged(context.baseUrl, seller.email));
     return true;
   }
 
@@ -179,7 +179,7 @@ export class AccountResolver {
     if (seller.emailVerifiedAt) return false;
     const token = issueVerification(context.em, seller);
     await context.em.flush();
-    mail(context, accountMails.verification(context.baseUrl, seller.email, token));
+    await mail(context, seller.id, accountMails.verification(context.baseUrl, seller.email, token));
     return true;
   }
 
@@ -199,7 +199,7 @@ export class AccountResolver {
   async confirmTwoFactor(@Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<string[]> {
     const sellerId = currentSession(context).sellerId;
     const codes = await confirmTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, code);
-    mail(context, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, true));
+    await mail(context, sellerId, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, true));
     return codes;
   }
 
@@ -208,7 +208,7 @@ export class AccountResolver {
   async disableTwoFactor(@Arg('password', () => String) password: string, @Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<boolean> {
     const sellerId = currentSession(context).sellerId;
     await disableTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, password, code, context.knownDevice.token);
-    mail(context, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, false));
+    await mail(context, sellerId, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, false));
     return true;
   }
 
@@ -250,7 +250,15 @@ export async function reauthenticated(context: GraphQLContext, proof: IdentityPr
 export const CURRENT_PASSWORD_ARG = { nullable: true, description: 'Dashboard sessions with two-factor off: the current password (REAUTHENTICATION_REQUIRED without it). API keys and admins omit it.' } as const;
 export const CURRENT_CODE_ARG = { nullable: true, description: 'Dashboard sessions with two-factor on: a current authentication code (or a recovery code). API keys and admins omit it.' } as const;
 
-/** After the work is done: the mail port sends in the background and never fails the request. */
-export function mail(context: GraphQLContext, message: Parameters<GraphQLContext['services']['accounts']['mailer']['send']>[0]): void {
-  context.services.accounts.mailer.send(message);
+/**
+ * Once the work is committed, so no mail tells of something rolled back: the mail goes into the mail outbox, whose
+ * workers send it (src/modules/notifications/account-mail.ts). A mail that cannot be written is logged, without its
+ * words, and the request still answers as it would have: its work is done, and the person can ask again.
+ */
+export async function mail(context: GraphQLContext, sellerId: string, message: AccountMail): Promise<void> {
+  try {
+    await context.services.accounts.queueMail(context.em, sellerId, message);
+  } catch (error) {
+    context.services.logger.error({ requestId: context.requestId, mail: { kind: message.kind }, err: (error as Error).message }, 'account mail not written to the outbox: not sent');
+  }
 }

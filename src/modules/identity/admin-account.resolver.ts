@@ -4,7 +4,7 @@ import { recordAudit } from '../audit';
 import { currentAdmin } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { domainError } from '../../shared/errors';
-import { AccountSession, countAttempt, TwoFactorEnrolment } from './account.resolver';
+import { AccountSession, countAttempt, mail, TwoFactorEnrolment } from './account.resolver';
 import { adminSignIn, beginAdminSetup, confirmAdminSetup } from './admin-accounts';
 import { accountMails } from './account-mails';
 import { inviteSeller, resetSellerTwoFactor } from './accounts.service';
@@ -65,7 +65,7 @@ export class AdminAccountResolver {
   })
   async resetSellerTwoFactor(@Arg('sellerId', () => ID) sellerId: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
     const seller = await resetSellerTwoFactor(context.em, currentAdmin(context), sellerId, reason);
-    context.services.accounts.mailer.send(accountMails.twoFactorResetByAdmin(context.baseUrl, seller.email));
+    await mail(context, seller.id, accountMails.twoFactorResetByAdmin(context.baseUrl, seller.email));
     return seller;
   }
 
@@ -97,7 +97,7 @@ export class AdminAccountResolver {
 /** The invitation mail of a seller an admin created (docs/dashboard.md, "Invitations"). */
 export async function sendInvitation(context: GraphQLContext, sellerId: string): Promise<void> {
   const { seller, token } = await inviteSeller(context.em, sellerId);
-  context.services.accounts.mailer.send(accountMails.invitation(context.baseUrl, seller.email, token));
+  await mail(context, seller.id, accountMails.invitation(context.baseUrl, seller.email, token));
 }
 
 function adminSessionId(context: GraphQLContext): string {

@@ -1,6 +1,7 @@
 // Files that load no other module come first: a cycle back into this index finds them loaded
 export { Seller } from './seller.entity';
 export { Shop } from './shop.entity';
+export { ACCOUNT_MAIL_KINDS } from './account-mails';
 export { exceedsPaymentMaximum, paymentMaximumFor } from './account-status';
 export { apiKeyFromHeader, credentialForKeyHash } from './api-key-auth';
 export { newWebhookSecret } from './api-keys';
@@ -24,6 +25,7 @@ export { SellerAdminResolver, ShopAdminResolver } from './shop-admin.resolver';
 export { ShopResolver } from './shop.resolver';
 
 // Types
+export type { AccountMail, AccountMailKind, AccountMailQueue } from './account-mails';
 export type { AccountStatus, PaymentMaximums } from './account-status';
 export type { NewSignInNotice, SignUpMode } from './accounts.service';
 export type { CachedCredential, CredentialCache } from './credential-cache';

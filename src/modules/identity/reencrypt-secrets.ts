@@ -8,6 +8,8 @@ export const SEALED_COLUMNS = [
   { table: 'admins', column: 'totp_secret' },
   { table: 'sellers', column: 'payout_account_number' },
   { table: 'shops', column: 'webhook_secret' },
+  // Account mails' words in the mail outbox (src/modules/notifications/account-mail.ts): their links are capabilities.
+  { table: 'mail_outbox', column: 'sealed_body' },
 ] as const;
 
 export interface ReencryptionReport {

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resol
 import { currentSession, sellerShopId } from '../../platform/graphql/auth-checker';
 import type { GraphQLContext } from '../../platform/graphql/context';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, mail, reauthenticated } from './account.resolver';
-import { accountMails } from './account-mails';
+import { accountMails, type AccountMail } from './account-mails';
 import { Seller } from './seller.entity';
 import { CreatedShop, created, shopAdminDeps } from './shop-admin.resolver';
 import { createShopForExistingSeller, deleteOwnShop } from './shop-admin.service';
@@ -77,7 +77,7 @@ export class SellerPreviousShopResolver {
   }
 }
 
-async function mailSeller(context: GraphQLContext, sellerId: string, message: (to: string) => ReturnType<typeof accountMails.shopDeleted>): Promise<void> {
+async function mailSeller(context: GraphQLContext, sellerId: string, message: (to: string) => AccountMail): Promise<void> {
   const seller = await context.em.findOneOrFail(Seller, sellerId);
-  mail(context, message(seller.email));
+  await mail(context, sellerId, message(seller.email));
 }

@@ -7,6 +7,7 @@ export { isTrackingTokenShape } from './refund-link';
 
 // Files that load other modules
 export { queueRefundReviewReminders } from './admin-notices';
+export { queueAccountMail } from './account-mail';
 export { MAIL_CLI_USAGE, mailCli, MailCliUsage } from './mail-cli';
 export { startMailRuntime } from './mail-runtime';
 export {

@@ -3,11 +3,13 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { SmtpOutcome, SmtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
+import type { SecretBox } from '../identity';
 import { applyMove } from '../../platform/lifecycle/apply-move';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { MailOutboxEntry } from './mail-outbox.entity';
 import { mailboxKey } from '../../shared/email';
 import { isCustomerMail } from './mail-kinds';
+import { accountMailMessage, isAccountMail } from './account-mail';
 import { MailStatus } from './mail-outbox';
 import { renderOutboxMail, UnrenderableMail, type MailIdentity, type RenderedMail } from './mail-render';
 import { admitCustomerMail, claimMail, keepWrittenOutMail, type ClaimedMail } from './mail-store';
@@ -17,6 +19,8 @@ export interface MailDeliveryDeps {
   /** SMTP_URL's sender; null: SMTP_URL is unset and mails are kept in the database (`npm run cli -- mail show`). */
   sender: SmtpSender | null;
   identity: MailIdentity;
+  /** ACCOUNT_SECRETS_KEY's box: account mails' words are sealed with it (account-mail.ts). */
+  secrets: SecretBox;
   /** How long a claim belongs to its worker; past it, the worker counts as dead and the mail is claimed again. */
   leaseMs: number;
   /** MAIL_RETRY_BASE_DELAY_MS: the first retry's wait; each later one doubles, up to 120 times it. */
@@ -47,7 +51,7 @@ export function nextAttemptAt(baseDelayMs: number, attempt: number, now = Date.n
  * One attempt at a mail, once: the claim is one conditional UPDATE (due and pending, or `sending` with its lease
  * run out, and still at `attemptCount` attempts), so two workers, a duplicate job or a retried job can never send
  * the same attempt twice. The first claim writes the message out (`raw_message`, with its Message-ID) and every
- * later attempt sends those very bytes. The outcome is recorded only under the claim's token: a worker whose
+ * later attempt sends those very bytes (an account mail keeps them sealed: account-mail.ts). The outcome is recorded only under the claim's token: a worker whose
  * lease ran out records nothing (docs/decisions/0001-mail-outbox.md). A customer mail is first held to its
  * mailbox's daily cap (admitOrSuppress).
  */
@@ -63,7 +67,9 @@ export async function attemptMail(deps: MailDeliveryDeps, mailId: string, attemp
 
   let mail: { raw: string; messageId: string; subject: string };
   try {
-    mail = row.rawMessage ? { raw: row.rawMessage, messageId: row.messageId!, subject: row.subject ?? '' } : await writeOut(deps, em, row, token);
+    if (row.rawMessage) mail = { raw: row.rawMessage, messageId: row.messageId!, subject: row.subject ?? '' };
+    else if (isAccountMail(row.kind)) mail = await accountMailMessage(em, deps.secrets, deps.identity, row, token);
+    else mail = await writeOut(deps, em, row, token);
   } catch (error) {
     if (!(error instanceof UnrenderableMail)) throw error;
     return record(deps, row, token, 'giveUp', { lastError: error.message, failedAt: new Date() });
@@ -108,7 +114,8 @@ async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedMail, token: st
   const log = { mail: { id: row.id, kind: row.kind, attempt: row.attemptCount } };
   switch (outcome.kind) {
     case 'accepted': {
-      const result = await record(deps, row, token, 'send', { sentAt: new Date(), lastError: null });
+      // An account mail's words go once it is sent (its links are capabilities): `sent` is final, nothing reads them again.
+      const result = await record(deps, row, token, 'send', { sentAt: new Date(), lastError: null, ...(isAccountMail(row.kind) ? { sealedBody: null } : {}) });
       if (result !== 'skipped') deps.logger.info(log, 'mail sent');
       return result;
     }

@@ -8,8 +8,16 @@ import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagi
 import { MailOutboxEntry } from './mail-outbox.entity';
 import type { MailStatus } from './mail-outbox';
 import { selectMailText, type MailText } from './mail-store';
+import { isAccountMail, openAccountMailWords } from './account-mail';
+import type { SecretBox } from '../identity';
 
 export type { MailText } from './mail-store';
+
+/** A mail whole as people read it (the CLI, the local mail viewer), and why its words are missing when they are. */
+export interface ReadableMail extends Omit<MailText, 'sealedBody'> {
+  /** Null when the words are there; otherwise why not (not written out yet, an account mail's words deleted once sent …). */
+  missing: string | null;
+}
 
 export interface MailFilter {
   status?: MailStatus | null;
@@ -32,11 +40,22 @@ export async function listMails(em: EntityManager, filter: MailFilter, page?: nu
   return pageOf(request, items, total);
 }
 
-/** One mail whole, as the CLI's `mail show` prints it (MAIL_NOT_FOUND when there is none). */
-export async function mailText(em: EntityManager, id: string): Promise<MailText> {
-  const mail = await selectMailText(em, id);
-  if (!mail) throw domainError('MAIL_NOT_FOUND');
-  return mail;
+/**
+ * One mail whole, as the CLI's `mail show` and the local mail viewer show it (MAIL_NOT_FOUND when there is none): an
+ * account mail's words opened with `box`. Never for admins' screens: an account mail's link is the account.
+ */
+export async function mailText(em: EntityManager, id: string, box: SecretBox): Promise<ReadableMail> {
+  const found = await selectMailText(em, id);
+  if (!found) throw domainError('MAIL_NOT_FOUND');
+  const { sealedBody, ...mail } = found;
+  if (!isAccountMail(mail.kind)) return { ...mail, missing: mail.text === null ? 'not written out yet: the mail workers write it at its first attempt' : null };
+  if (sealedBody === null) return { ...mail, missing: 'an account mail: its words were deleted once it was sent (its links are capabilities)' };
+  try {
+    const words = openAccountMailWords(box, sealedBody);
+    return { ...mail, text: words.text, html: words.html, raw: words.raw ?? null, missing: null };
+  } catch (error) {
+    return { ...mail, missing: `an account mail whose sealed words do not open here (${(error as Error).message})` };
+  }
 }
 
 /**

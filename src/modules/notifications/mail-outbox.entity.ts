@@ -8,16 +8,16 @@ registerEnumType(MailStatus, { name: 'MailStatus', description: 'Where a mail of
 /**
  * One mail of the outbox (table `mail_outbox`, written by raw statements in the transactions of what it tells of:
  * src/modules/notifications/mail-outbox.ts). The entity is for the moves (`applyMove`) and the admins' view; `@Field` is
- * what admins see: never the bodies.
+ * what admins see: never the bodies, whose links may be capabilities (an account mail's reset link).
  */
-@ObjectType({ description: 'A mail of the outbox: a receipt, a refund notice or a seller notification, and how its delivery went.' })
+@ObjectType({ description: 'A mail of the outbox: a receipt, a refund notice, a seller notification or an account mail, and how its delivery went. Never its words.' })
 @Entity({ tableName: 'mail_outbox' })
 export class MailOutboxEntry {
   @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id!: string;
 
-  @Field(() => String, { description: 'receipt, refund-notice, or a seller notification (dispute-opened, withdrawal-paid, new-sign-in …).' })
+  @Field(() => String, { description: 'receipt, refund-notice, a seller notification (dispute-opened, withdrawal-paid, new-sign-in …) or an account mail (email-verification, invitation, password-reset …).' })
   @Property({ type: 'string' })
   kind!: string;
 
@@ -72,9 +72,16 @@ export class MailOutboxEntry {
   @Property({ type: 'string', nullable: true })
   messageId: string | null = null;
 
-  @Field(() => String, { nullable: true, description: 'Set at the first attempt, when the mail is written out.' })
+  @Field(() => String, { nullable: true, description: 'Set at the first attempt, when the mail is written out (an account mail: when written).' })
   @Property({ type: 'text', nullable: true })
   subject: string | null = null;
+
+  /**
+   * An account mail's words, sealed with ACCOUNT_SECRETS_KEY (its links are capabilities), deleted once it is sent
+   * (src/modules/notifications/account-mail.ts). Never loaded with the row, never a field: no admin reads it.
+   */
+  @Property({ type: 'text', nullable: true, hidden: true, lazy: true })
+  sealedBody?: string | null;
 
   @Field(() => String, { nullable: true, description: "The last failure: the SMTP server's answer or what went wrong." })
   @Property({ type: 'text', nullable: true })

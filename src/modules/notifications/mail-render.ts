@@ -112,24 +112,37 @@ export async function renderOutboxMail(em: EntityManager, identity: MailIdentity
   if (!mailableAddress(row.recipient)) throw new UnrenderableMail('the recipient address cannot be used in a mail');
   const { content, fromName, replyTo } = await contentOf(em, identity, row, row.kind, row.params);
   const customerMail = row.kind === 'receipt' || row.kind === 'refund-notice' || row.kind === 'refund-requested';
-  const messageId = `<${row.id}@${identity.address.split('@')[1]}>`;
+  // A customer's mail says its language (the payment's); ours to sellers and staff are English and say nothing.
+  return composeMessage(identity, row, { ...content, fromName, replyTo, language: customerMail ? content.language : null });
+}
+
+/**
+ * The whole message of a mail, as bytes: From (our address, `fromName` as its display name), To, Reply-To when
+ * given, a Message-ID made of the mail's id, Date now. The recipient passed `mailableAddress`; the names go
+ * through `headerText`.
+ */
+export async function composeMessage(
+  identity: MailIdentity,
+  mail: { id: string; recipient: string },
+  words: { subject: string; text: string; html: string; fromName: string; replyTo: string | null; language: string | null },
+): Promise<RenderedMail> {
+  const messageId = `<${mail.id}@${identity.address.split('@')[1]}>`;
   const composer = new MailComposer({
-    from: { name: headerText(fromName, 160), address: identity.address },
-    to: row.recipient,
-    ...(replyTo ? { replyTo } : {}),
-    subject: content.subject,
-    text: content.text,
-    html: content.html,
+    from: { name: headerText(words.fromName, 160), address: identity.address },
+    to: mail.recipient,
+    ...(words.replyTo ? { replyTo: words.replyTo } : {}),
+    subject: words.subject,
+    text: words.text,
+    html: words.html,
     messageId,
     date: new Date(),
-    // A customer's mail says its language (the payment's); ours to sellers and staff are English and say nothing.
-    headers: { 'Auto-Submitted': 'auto-generated', ...(customerMail ? { 'Content-Language': content.language } : {}) },
+    headers: { 'Auto-Submitted': 'auto-generated', ...(words.language ? { 'Content-Language': words.language } : {}) },
     // Only our own text: nothing is fetched, embedded or turned into an attachment.
     disableFileAccess: true,
     disableUrlAccess: true,
   });
   const raw = (await composer.compile().build()).toString('utf8');
-  return { subject: content.subject, text: content.text, html: content.html, messageId, raw };
+  return { subject: words.subject, text: words.text, html: words.html, messageId, raw };
 }
 
 /** The same from an outbox row as selected (`select *`), for a caller holding the row itself. */

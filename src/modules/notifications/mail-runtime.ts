@@ -6,6 +6,7 @@ import { continueTrace, currentTraceparent, outsideTraces } from '../../platform
 import type { Config } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import { bullPrefix, connectBullClient, nameWorkerQuietly, type Redis } from '../../shared/redis';
+import { createSecretBox } from '../identity';
 import { attemptMail, type MailDeliveryDeps } from './mail-delivery';
 import { MAILS_COMMITTED } from './mail-outbox';
 import { mailIdentity } from './mail-render';
@@ -56,6 +57,7 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
     orm,
     sender: config.smtpUrl ? smtpSender(config.smtpUrl, settings.timeoutMs) : null,
     identity: mailIdentity(config.mailFrom, baseUrl),
+    secrets: createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys),
     leaseMs,
     retryBaseDelayMs: settings.retryBaseDelayMs,
     giveUpAfterMs: settings.giveUpAfterMs,
@@ -64,7 +66,7 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
     metrics,
   };
   if (!config.smtpUrl && deliver) {
-    logger.warn('Receipts and notifications are kept in the database, not sent (SMTP_URL is unset): read them with `npm run -s cli -- mail list` and `npm run -s cli -- mail show <id>`. For local use only.');
+    logger.warn('Mails (account mails, receipts, notifications) are kept in the database, not sent (SMTP_URL is unset): read them with `npm run -s cli -- mail list` and `npm run -s cli -- mail show <id>`. For local use only.');
   }
 
   const queues: Queue.Queue[] = [];

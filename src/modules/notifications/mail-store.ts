@@ -72,6 +72,20 @@ export async function queueRefundReviewDueMail(tx: EntityManager, mail: { subjec
   return rows.length > 0;
 }
 
+/**
+ * An account mail (account-mail.ts): its own subject (every one a mail of its own: a second reset link is a second
+ * mail), its subject line in the clear (no link is in it), its words only sealed. Outside a transaction the insert
+ * commits on its own, so the relay is woken at once.
+ */
+export async function insertAccountMail(em: EntityManager, mail: { id: string; kind: string; recipient: string; sellerId: string; subject: string; sealedBody: string }): Promise<void> {
+  await em.execute(
+    `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "subject", "sealed_body", "traceparent") values (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [mail.id, mail.kind, mail.id, mail.recipient, mail.sellerId, mail.subject, mail.sealedBody, currentTraceparent()],
+  );
+  if (em.isInTransaction()) MAILS_COMMITTED.markWrittenIn(em);
+  else MAILS_COMMITTED.raise();
+}
+
 /** Whether the seller has verified their own e-mail address. */
 export async function sellerAddressVerified(tx: EntityManager, sellerId: string): Promise<boolean> {
   const rows = await tx.execute(`select 1 from "sellers" where "id" = ? and "email_verified_at" is not null`, [sellerId]);
@@ -174,6 +188,8 @@ export interface ClaimedMail extends OutboxMail {
   subject: string | null;
   /** A customer mail's mailbox once decided under the daily cap (admitted or suppressed); null before its first claim. */
   recipientKey: string | null;
+  /** An account mail's words, sealed (account-mail.ts); null for the other mails. */
+  sealedBody: string | null;
 }
 
 /**
@@ -182,14 +198,14 @@ export interface ClaimedMail extends OutboxMail {
  * job or a retried job can never take the same attempt. Null when it was not this worker's to take.
  */
 export async function claimMail(em: EntityManager, mailId: string, attemptCount: number, token: string, leaseMs: number): Promise<ClaimedMail | null> {
-  const [row] = await em.execute<(OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null; recipient_key: string | null })[]>(
+  const [row] = await em.execute<(OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null; recipient_key: string | null; sealed_body: string | null })[]>(
     `update "mail_outbox"
         set "status" = ?, "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(), "claim_token" = ?,
             "locked_until" = now() + ? * interval '1 millisecond'
       where "id" = ? and "attempt_count" = ?
         and (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
       returning "id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "created_at",
-                "retry_from", "attempt_count", "raw_message", "message_id", "subject", "recipient_key"`,
+                "retry_from", "attempt_count", "raw_message", "message_id", "subject", "recipient_key", "sealed_body"`,
     [MailStatus.SENDING, token, leaseMs, mailId, attemptCount, MailStatus.PENDING, MailStatus.SENDING],
   );
   if (!row) return null;
@@ -201,6 +217,7 @@ export async function claimMail(em: EntityManager, mailId: string, attemptCount:
     messageId: row.message_id,
     subject: row.subject,
     recipientKey: row.recipient_key,
+    sealedBody: row.sealed_body,
   };
 }
 
@@ -242,6 +259,16 @@ export async function keepWrittenOutMail(
   );
 }
 
+/**
+ * An account mail written out at its first claim: its Message-ID, and its words sealed again with the whole message
+ * (`sealedBody`), which every later attempt sends. Only under that claim's token and only once, like the others.
+ */
+export async function keepWrittenOutAccountMail(em: EntityManager, mailId: string, token: string, message: { messageId: string; sealedBody: string }): Promise<void> {
+  await em.execute(`update "mail_outbox" set "message_id" = ?, "sealed_body" = ? where "id" = ? and "claim_token" = ? and "message_id" is null`, [
+    message.messageId, message.sealedBody, mailId, token,
+  ]);
+}
+
 /** One mail whole, as the CLI's `mail show` prints it: its words and its message as written at the first attempt. */
 export interface MailText {
   id: string;
@@ -256,14 +283,16 @@ export interface MailText {
   text: string | null;
   html: string | null;
   raw: string | null;
+  /** An account mail's words, sealed: opened by mailText (mail-listing.ts); null once sent, and for the other mails. */
+  sealedBody: string | null;
 }
 
 /** A mail whole by its id; null when there is none. */
 export async function selectMailText(em: EntityManager, id: string): Promise<MailText | null> {
   const [row] = await em.execute<
-    { id: string; kind: string; status: string; recipient: string; created_at: Date; sent_at: Date | null; last_error: string | null; subject: string | null; text_body: string | null; html_body: string | null; raw_message: string | null }[]
+    { id: string; kind: string; status: string; recipient: string; created_at: Date; sent_at: Date | null; last_error: string | null; subject: string | null; text_body: string | null; html_body: string | null; raw_message: string | null; sealed_body: string | null }[]
   >(
-    `select "id", "kind", "status", "recipient", "created_at", "sent_at", "last_error", "subject", "text_body", "html_body", "raw_message" from "mail_outbox" where "id" = ?`,
+    `select "id", "kind", "status", "recipient", "created_at", "sent_at", "last_error", "subject", "text_body", "html_body", "raw_message", "sealed_body" from "mail_outbox" where "id" = ?`,
     [id],
   );
   if (!row) return null;
@@ -279,6 +308,7 @@ export async function selectMailText(em: EntityManager, id: string): Promise<Mai
     text: row.text_body,
     html: row.html_body,
     raw: row.raw_message,
+    sealedBody: row.sealed_body,
   };
 }
 

@@ -1,8 +1,8 @@
 import { defineLifecycle } from '../../platform/lifecycle/lifecycle';
 
 /**
- * One mail of the mail outbox (src/modules/notifications/): a receipt, a refund notice or a seller notification, written
- * in the transaction of what it tells of, then claimed and handed to the SMTP server by the mail workers
+ * One mail of the mail outbox (src/modules/notifications/): a receipt, a refund notice, a seller notification, written
+ * in the transaction of what it tells of, or an account mail, written once identity's work committed; then claimed and handed to the SMTP server by the mail workers
  * (docs/decisions/0001-mail-outbox.md: when a mail may go twice, and when it is not resent); a customer mail past
  * its mailbox's daily cap is suppressed instead.
  */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
-import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox, SessionRules, NewSignInNotice } from '../../modules/identity';
+import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox, SessionRules, NewSignInNotice, AccountMailQueue } from '../../modules/identity';
 import { sessionCookies, type CookieMode, type SessionCookies } from '../http/session-cookies';
 import { clientAddress, locals } from '../http/request-context';
 import { deviceTokenOf, setDeviceCookie } from '../http/device-cookie';
@@ -11,7 +11,6 @@ import type { Logger } from '../../shared/logger';
 import { createLoaders, type Loaders } from '../../modules/loaders';
 import type { RefundJobs } from '../../modules/refunds';
 import type { WebhookServices } from '../../modules/webhooks';
-import type { Mailer } from '../mail/mailer';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { NotificationStore } from '../processor/adyen/notification-store';
 import type { SimulatedChargeback } from '../processor/simulated-acquirer';
@@ -51,13 +50,14 @@ export interface AppServices {
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */
   paymentMaximums: PaymentMaximums;
   /**
-   * Dashboard and admin accounts: SELLER_SIGNUP, the session timeouts (admins' too), the mail port, and
+   * Dashboard and admin accounts: SELLER_SIGNUP, the session timeouts (admins' too), the account mails' way out, and
    * ACCOUNT_ATTEMPTS_PER_CLIENT (sign-ins, sign-ups, resets per client address), ACCOUNT_SECRETS_KEY's box.
    */
   accounts: {
     signup: SignUpMode;
     sessions: SessionSettings;
-    mailer: Mailer;
+    /** Puts an account mail in the mail outbox, sealed with `secrets` (notifications' queueAccountMail, which identity does not import). */
+    queueMail: AccountMailQueue;
     attemptsPerClient: RateLimiter;
     secrets: SecretBox;
     /** SESSION_COOKIES_INSECURE: the session cookies' names and flags. */

@@ -42,6 +42,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261209000000_request_log',
   'Migration20261209010000_event_stream',
   'Migration20261210000000_seller_reclaimed_at',
+  'Migration20261210050000_account_mails_in_outbox',
 ];
 
 /**
