@@ -27,7 +27,7 @@ import { type QueueCounts, sampleQueueDepth } from '../platform/observability/qu
 import { deliveryQueueDepth } from '../modules/webhooks';
 import { refundQueueDepth } from '../modules/refunds';
 import { countPaymentsNeedingAttention, paymentLanguageOf, rememberPaymentLanguage } from '../modules/payments';
-import { mailQueueDepth } from '../modules/notifications';
+import { MAIL_VIEWER_PATH, mailQueueDepth, mailViewerOn, mailViewerRouter } from '../modules/notifications';
 import { watchLedger, type StatementKeys, statementKeysRouter } from '../modules/ledger';
 import { locals, requestContext } from '../platform/http/request-context';
 import { securityHeaders } from '../platform/http/security-headers';
@@ -158,6 +158,12 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
       onError: (error, req) => logger.error({ requestId: locals(req.res!).requestId, err: error }, 'refund tracking page failed'),
     }),
   );
+
+  // Without SMTP_URL on a local BASE_URL only: the kept mails, for this machine (never in production: 404 as any path).
+  if (mailViewerOn(deps.config, deps.baseUrl)) {
+    app.use(mailViewerRouter({ em: () => orm.em.fork(), secrets: deps.services.accounts.secrets, baseUrl: deps.baseUrl }));
+    logger.info({ url: `${deps.baseUrl}${MAIL_VIEWER_PATH}` }, `mails are kept, not sent (SMTP_URL is unset): read them at ${deps.baseUrl}${MAIL_VIEWER_PATH} from this machine`);
+  }
 
   // A person opening the service's address in a browser lands on the dashboard; API clients keep the 404 envelope.
   app.get('/', (req, res, next) => (req.accepts(['json', 'html']) === 'html' ? res.redirect(303, '/dashboard') : next()));

@@ -10,6 +10,7 @@ export { queueRefundReviewReminders } from './admin-notices';
 export { queueAccountMail } from './account-mail';
 export { MAIL_CLI_USAGE, mailCli, MailCliUsage } from './mail-cli';
 export { startMailRuntime } from './mail-runtime';
+export { MAIL_VIEWER_PATH, mailViewerOn, mailViewerRouter } from './mail-viewer-page';
 export {
   noticeDisputeMoved,
   noticeDisputeOpened,
