@@ -1,18 +1,26 @@
 import './production-mode';
 // First after NODE_ENV: with tracing on, the instrumentations must be in place before http, express, pg … load.
 import '../platform/observability/tracing-bootstrap';
-import 'reflect-metadata';
-import { isClusterPrimary, runClusterPrimary } from './cluster';
 import { loadConfig } from '../shared/config';
-import { startService } from './service';
-import { processLogger } from '../shared/logger';
-import { stopOnSignals } from '../shared/shutdown';
+import { startEmbeddedPostgresEarly } from '../platform/db/embedded-postgres';
 import { exitOnStartupFailure } from '../shared/startup-error';
-import { createDemoShopIfEmpty, createSecretBox, demoShopNotice } from '../modules/identity';
-import { shutdownTracing, traceLogMixin } from '../platform/observability/tracing';
 
+/**
+ * The rest of the service is required only once the embedded database has begun starting in its own thread, so the
+ * two overlap (most of a restart is loading modules and starting PGlite).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (!config.databaseUrl && config.webConcurrency <= 1) startEmbeddedPostgresEarly(config.dataDir);
+  require('reflect-metadata');
+  const { isClusterPrimary, runClusterPrimary } = require('./cluster') as typeof import('./cluster');
+  const { startService } = require('./service') as typeof import('./service');
+  const { processLogger } = require('../shared/logger') as typeof import('../shared/logger');
+  const { stopOnSignals } = require('../shared/shutdown') as typeof import('../shared/shutdown');
+  const { createDemoShopIfEmpty, createSecretBox, demoShopNotice } = require('../modules/identity') as typeof import('../modules/identity');
+  const { shutdownTracing, traceLogMixin } = require('../platform/observability/tracing') as typeof import('../platform/observability/tracing');
+  performance.mark('modules-loaded');
+
   const logger = processLogger(config, 1, traceLogMixin());
   if (isClusterPrimary(config)) return runClusterPrimary(config, logger);
   const service = await startService(config, logger);

@@ -13,7 +13,9 @@ import { freePort } from '../support/processes';
  *     database; later starts reopen it), then `npm start` with DATABASE_URL when BENCH_DATABASE_URL is set;
  *   - `npm run -s cli -- create-shop` beside the running embedded service, and `npm run -s cli -- check-ledger`
  *     against it; each until the process exits.
- * Prints the median and the worst of ROUNDS runs.
+ * Prints the median and the worst of ROUNDS runs, and for each start the median of its steps as the service logs them
+ * (`startupMs` of "payment service listening": modules loaded, database open, schema built, listening, in ms from the
+ * process's start; the embedded database starts in its own thread while the modules load).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -23,17 +25,24 @@ async function main() {
     const first = await timedStart({ DATA_DIR: dataDir });
     await stop(first.child, dataDir);
     report('npm start, embedded, first start (creates the database)', [first.ms]);
+    reportSteps([first.steps]);
+    const later: Started[] = [];
     report('npm start, embedded, later starts', await repeat(async () => {
       const started = await timedStart({ DATA_DIR: dataDir });
       await stop(started.child, dataDir);
+      later.push(started);
       return started.ms;
     }));
+    reportSteps(later.map((started) => started.steps));
     if (process.env.BENCH_DATABASE_URL) {
+      const onPostgres: Started[] = [];
       report('npm start, DATABASE_URL (PostgreSQL)', await repeat(async () => {
         const started = await timedStart({ DATABASE_URL: process.env.BENCH_DATABASE_URL! });
         await stop(started.child);
+        onPostgres.push(started);
         return started.ms;
       }));
+      reportSteps(onPostgres.map((started) => started.steps));
     }
     const service = await timedStart({ DATA_DIR: dataDir });
     let n = 0;
@@ -57,7 +66,21 @@ function report(name: string, ms: number[]) {
   process.stdout.write(`${name.padEnd(62)} median ${(median / 1000).toFixed(2)} s, worst ${(sorted[sorted.length - 1] / 1000).toFixed(2)} s (${ms.length} runs)\n`);
 }
 
-async function timedStart(env: Record<string, string>): Promise<{ ms: number; child: ChildProcess }> {
+/** The median of each step the service logged, in ms from the node process's start. */
+function reportSteps(runs: Record<string, number>[]) {
+  const names = Object.keys(runs[0] ?? {});
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const steps = names.map((name) => `${name} ${(median(runs.map((steps) => steps[name] ?? NaN)) / 1000).toFixed(2)} s`);
+  process.stdout.write(`${'  steps (median, from node\'s start)'.padEnd(62)} ${steps.join(', ')}\n`);
+}
+
+interface Started {
+  ms: number;
+  child: ChildProcess;
+  steps: Record<string, number>;
+}
+
+async function timedStart(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
   const began = performance.now();
   const child = npm(['start'], { ...env, PORT: String(port) });
@@ -65,11 +88,12 @@ async function timedStart(env: Record<string, string>): Promise<{ ms: number; ch
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       seen += chunk;
-      if (seen.includes('payment service listening')) resolve();
+      if (/payment service listening.*\n/.test(seen)) resolve();
     });
     child.on('exit', (code) => reject(new Error(`npm start exited with ${code}: ${seen}`)));
   });
-  return { ms: performance.now() - began, child };
+  const listening = seen.split('\n').find((line) => line.includes('payment service listening'))!;
+  return { ms: performance.now() - began, child, steps: (JSON.parse(listening) as { startupMs: Record<string, number> }).startupMs };
 }
 
 async function timedCli(args: string[], dataDir: string): Promise<number> {
