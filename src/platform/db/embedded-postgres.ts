@@ -96,6 +96,7 @@ function served(worker: Worker): Promise<number> {
 }
 
 function stopped(worker: Worker): Promise<void> {
+  if (worker.threadId === -1) return Promise.resolve(); // already gone
   return new Promise((resolve) => {
     worker.once('exit', () => resolve());
     worker.once('message', (message) => {
