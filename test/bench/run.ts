@@ -1,5 +1,6 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { approvedSubmission, payablePayments } from './card-submission';
 import { fixedRate } from './fixed-rate';
@@ -39,6 +40,8 @@ interface Row {
   p99: number;
   max: number;
   errors: number;
+  /** CPU time (user + system) of the process answering, per completed request, when its pid is known. */
+  cpuMsPerRequest?: number;
 }
 
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
@@ -80,13 +83,14 @@ async function run(databaseUrl: string) {
     await load('warm-up', create(`${baseline}/payments`, auth, false), 2);
 
     const rows: Row[] = [];
+    const [servicePid, baselinePid] = [children[0].pid!, children[1].pid!];
     rows.push(...(await alternating(
-      ['create: full path (POST /api/v1/payments + Idempotency-Key)', create(`${service}/api/v1/payments`, auth, true)],
-      ['create: plain Express + pg INSERT', create(`${baseline}/payments`, { 'content-type': 'application/json' }, false)],
+      ['create: full path (POST /api/v1/payments + Idempotency-Key)', create(`${service}/api/v1/payments`, auth, true), servicePid],
+      ['create: plain Express + pg INSERT', create(`${baseline}/payments`, { 'content-type': 'application/json' }, false), baselinePid],
     )));
     rows.push(...(await alternating(
-      ['retrieve: full path (GET /api/v1/payments/:id)', retrieve(service, '/api/v1/payments', auth)],
-      ['retrieve: plain Express + pg SELECT', retrieve(baseline, '/payments', {})],
+      ['retrieve: full path (GET /api/v1/payments/:id)', retrieve(service, '/api/v1/payments', auth), servicePid],
+      ['retrieve: plain Express + pg SELECT', retrieve(baseline, '/payments', {}), baselinePid],
     )));
     const createAt = (prefix: string, headers: Record<string, string>) => () => ({
       method: 'POST', path: prefix, headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': randomBytes(12).toString('hex') }, body,
@@ -98,8 +102,8 @@ async function run(databaseUrl: string) {
     rows.push(await paced('retrieve at 200 req/s, open loop (full path)', service, retrieveAt('/api/v1/payments', auth)));
     rows.push(await paced('retrieve at 200 req/s, open loop (plain baseline)', baseline, retrieveAt('/payments', {})));
     const [serviceCompletion, baselineCompletion] = await alternating(
-      ['checkout completions: full path (SubmitCard through GraphQL, card 4242…)', await checkoutCompletions(service, databaseUrl, shop.shop_id)],
-      ['completion: plain Express + pg (one transaction: UPDATE, ledger INSERT, outbox INSERT)', await baselineCompletions(baseline, databaseUrl, shop.shop_id)],
+      ['checkout completions: full path (SubmitCard through GraphQL, card 4242…)', await checkoutCompletions(service, databaseUrl, shop.shop_id), servicePid],
+      ['completion: plain Express + pg (one transaction: UPDATE, ledger INSERT, outbox INSERT)', await baselineCompletions(baseline, databaseUrl, shop.shop_id), baselinePid],
     );
     rows.push(serviceCompletion, baselineCompletion);
 
@@ -121,7 +125,8 @@ async function run(databaseUrl: string) {
   }
 }
 
-type Scenario = [name: string, options: Record<string, unknown>];
+/** A load and the process answering it (its CPU time is read around each round). */
+type Scenario = [name: string, options: Record<string, unknown>, pid: number];
 
 /**
  * The service and its baseline take turns in ROUNDS short rounds (order swapped each round), and each
@@ -129,10 +134,10 @@ type Scenario = [name: string, options: Record<string, unknown>];
  * ratio of two runs taken at different moments would measure the drift.
  */
 async function alternating(service: Scenario, baseline: Scenario): Promise<[Row, Row]> {
-  const scenarios = [service, baseline].map(([name, options]) => ({ name, options, rows: [] as Row[] }));
+  const scenarios = [service, baseline].map(([name, options, pid]) => ({ name, options, pid, rows: [] as Row[] }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of round % 2 === 0 ? scenarios : [...scenarios].reverse()) {
-      scenario.rows.push(await load(scenario.name, scenario.options, ROUND_SECONDS));
+      scenario.rows.push(await load(scenario.name, scenario.options, ROUND_SECONDS, scenario.pid));
     }
   }
   return [median(scenarios[0].rows), median(scenarios[1].rows)];
@@ -144,10 +149,19 @@ function median(rows: Row[]): Row {
   return { ...sorted[Math.floor(sorted.length / 2)], errors };
 }
 
-async function load(name: string, options: Record<string, unknown>, seconds = SECONDS): Promise<Row> {
+async function load(name: string, options: Record<string, unknown>, seconds = SECONDS, pid?: number): Promise<Row> {
+  const cpuBefore = pid === undefined ? 0 : cpuMsOf(pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: seconds, ...options } as autocannon.Options);
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors };
+  const cpuMsPerRequest = pid === undefined || result.requests.total === 0 ? undefined : Number(((cpuMsOf(pid) - cpuBefore) / result.requests.total).toFixed(3));
+  return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors, cpuMsPerRequest };
+}
+
+/** A process's CPU time so far (user + system, its threads included), from /proc: Linux only, as the bench's taskset. */
+function cpuMsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are the 14th and 15th fields of the whole line, in clock ticks (100 a second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Card submissions through the public checkout GraphQL operation, each on a fresh payment. */
@@ -202,8 +216,8 @@ function report(
     return;
   }
   const pad = (value: string | number, width: number) => String(value).padStart(width);
-  log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}`);
-  for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}`);
+  log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}${pad('CPU ms/req', 12)}`);
+  for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}${pad(r.cpuMsPerRequest ?? '', 12)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 55%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 65%)`);
   log(`completion: ${(ratios.completion * 100).toFixed(0)}% of the plain baseline (target >= 35%), ${completionRoundTrips} database round trips per completion (target <= 5)`);
   log(`balance with ${balance.sellerEntries} seller entries: ${balance.balanceMs} ms, withdrawal request ${balance.withdrawalMs} ms (target < 20 ms; first read, which writes the first checkpoint: ${balance.firstReadMs} ms)`);
