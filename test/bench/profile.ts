@@ -26,13 +26,13 @@ interface CpuProfile {
 
 async function main() {
   const [scenario = 'retrieve', seconds = '10', subject = 'service'] = process.argv.slice(2);
-  const file = await withBenchDatabase('payments_profile', (databaseUrl) => profileUnderLoad(databaseUrl, scenario, Number(seconds), subject === 'baseline'));
-  summarise(JSON.parse(fs.readFileSync(file, 'utf8')), Number(seconds));
+  const { file, cpuMicrosPerRequest } = await withBenchDatabase('payments_profile', (databaseUrl) => profileUnderLoad(databaseUrl, scenario, Number(seconds), subject === 'baseline'));
+  summarise(JSON.parse(fs.readFileSync(file, 'utf8')), Number(seconds), cpuMicrosPerRequest);
   process.stdout.write(`profile: ${file}\n`);
 }
 
-/** Runs the service (or the baseline) with --cpu-prof under the scenario's load; returns the profile's path. */
-async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: number, baseline: boolean): Promise<string> {
+/** Runs the service (or the baseline) with --cpu-prof under the scenario's load; returns the profile's path and its CPU per request. */
+async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: number, baseline: boolean): Promise<{ file: string; cpuMicrosPerRequest: number }> {
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-profile-'));
   const port = await freePort();
   const env = {
@@ -45,6 +45,7 @@ async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: 
     ? await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(port), '10'], env, /baseline listening/, undefined, profiled)
     : await startChild('dist/src/apps/main.js', [], env, /payment service listening/, undefined, profiled);
   const exited = new Promise((resolve) => service.once('exit', resolve));
+  let perRequest = 0;
   try {
     const origin = `http://127.0.0.1:${port}${baseline ? '' : '/api/v1'}`;
     const headers = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
@@ -58,13 +59,13 @@ async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: 
     await autocannon({ ...options, connections: 50, duration: 3 } as autocannon.Options);
     const cpuBefore = cpuMicros(service.pid!);
     const result = await autocannon({ ...options, connections: 50, duration: seconds } as autocannon.Options);
-    const perRequest = (cpuMicros(service.pid!) - cpuBefore) / result.requests.total;
+    perRequest = (cpuMicros(service.pid!) - cpuBefore) / result.requests.total;
     process.stdout.write(`${baseline ? 'baseline' : 'service'} ${scenario}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, service CPU ${Math.round(perRequest)} µs per request (profiler on)\n`);
   } finally {
     service.kill('SIGTERM'); // the profile is written as it exits
     await exited;
   }
-  return path.join(profileDir, fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!);
+  return { file: path.join(profileDir, fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!), cpuMicrosPerRequest: perRequest };
 }
 
 /** A card completion of a fresh payment per request: the checkout's SubmitCard, or the baseline's transaction. */
@@ -91,7 +92,7 @@ function cpuMicros(pid: number): number {
  * own frames are charged to the package that called them, so a socket write counts for whoever wrote) and
  * the 40 costliest functions.
  */
-function summarise(profile: CpuProfile, seconds: number) {
+function summarise(profile: CpuProfile, seconds: number, cpuMicrosPerRequest: number) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -105,10 +106,13 @@ function summarise(profile: CpuProfile, seconds: number) {
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
+  const byLayer = new Map<string, number>();
   for (const [id, micros] of self) {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + micros);
-    add(byPackage, chargedPackage(id, byId, parent));
+    const charged = chargedPackage(id, byId, parent);
+    add(byPackage, charged);
+    add(byLayer, layerOf(charged, byId.get(id)!.callFrame));
     add(byFunction, `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, '')}:${lineNumber + 1}`);
   }
   const print = (title: string, map: Map<string, number>, count: number) => {
@@ -117,8 +121,32 @@ function summarise(profile: CpuProfile, seconds: number) {
       process.stdout.write(`${((micros / total) * 100).toFixed(1).padStart(6)}%  ${key}\n`);
     }
   };
+  const busy = total - (byLayer.get('idle') ?? 0);
+  process.stdout.write('\nCPU by layer, per request (idle left out; node internals charged to their caller)\n');
+  for (const [layer, micros] of [...byLayer].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
+    process.stdout.write(`${((micros / busy) * cpuMicrosPerRequest).toFixed(0).padStart(6)} µs  ${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${layer}\n`);
+  }
   print('self time by package (node internals charged to their caller)', byPackage, 30);
   print('self time by function', byFunction, 40);
+}
+
+/** Packages by the layer of a request they serve (docs/performance.md, "Where a request's time goes"). */
+const LAYERS: [layer: string, packages: RegExp][] = [
+  ['HTTP (Node, Express and its parsers)', /^(node: |express|router|body-parser|raw-body|finalhandler|send|on-finished|qs|content-type|iconv-lite|helmet|compression|cookie|type-is|accepts|negotiator|mime|ours: platform\/http)/],
+  ['rate limit', /^(rate-limiter-flexible|ours: platform\/rate-limit)/],
+  ['REST facade', /^ours: platform\/rest/],
+  ['GraphQL execution', /^(graphql|graphql-jit|type-graphql|@apollo|graphql-scalars|dataloader|fast-json-stringify|ours: platform\/graphql)/],
+  ['ORM and SQL driver', /^(@mikro-orm|knex|pg|pg-protocol|pg-pool|pg-types|postgres-|ours: platform\/db)/],
+  ['modules (domain rules and stores)', /^ours: modules/],
+  ['logging and metrics', /^(pino|prom-client|ours: platform\/observability|ours: shared\/logger)/],
+];
+
+/** A sample's layer: JSON text is serialisation wherever it is called from; else by the package charged. */
+function layerOf(charged: string, frame: ProfileNode['callFrame']): string {
+  if (!frame.url && (frame.functionName === 'stringify' || frame.functionName === 'parse')) return 'serialisation (JSON)';
+  if (charged === '(idle)') return 'idle';
+  if (charged === '(garbage collector)') return 'garbage collection';
+  return LAYERS.find(([, packages]) => packages.test(charged))?.[0] ?? (charged.startsWith('ours: ') ? `other of ours (${charged.slice(6)})` : charged === '(program)' ? 'V8 and native (program)' : `other (${charged})`);
 }
 
 /** The package of the nearest frame that is not node's own, or node's own when nothing else is on the stack. */
