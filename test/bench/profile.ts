@@ -132,13 +132,13 @@ function summarise(profile: CpuProfile, seconds: number, cpuMicrosPerRequest: nu
 
 /** Packages by the layer of a request they serve (docs/performance.md, "Where a request's time goes"). */
 const LAYERS: [layer: string, packages: RegExp][] = [
-  ['HTTP (Node, Express and its parsers)', /^(node: |express|router|body-parser|raw-body|finalhandler|send|on-finished|qs|content-type|iconv-lite|helmet|compression|cookie|type-is|accepts|negotiator|mime|ours: platform\/http)/],
-  ['rate limit', /^(rate-limiter-flexible|ours: platform\/rate-limit)/],
+  ['HTTP (Node, Express and its parsers)', /^(node: |express|router|body-parser|raw-body|finalhandler|send|on-finished|qs|content-type|iconv-lite|helmet|compression|cookie|type-is|accepts|negotiator|mime|parseurl|ours: platform\/http)/],
+  ['rate limit (and its Redis round trip)', /^(rate-limiter-flexible|ioredis|redis-|ours: platform\/rate-limit)/],
   ['REST facade', /^ours: platform\/rest/],
   ['GraphQL execution', /^(graphql|graphql-jit|type-graphql|@apollo|graphql-scalars|dataloader|fast-json-stringify|ours: platform\/graphql)/],
-  ['ORM and SQL driver', /^(@mikro-orm|knex|pg|pg-protocol|pg-pool|pg-types|postgres-|ours: platform\/db)/],
+  ['ORM and SQL driver', /^(@mikro-orm|knex|tarn|pg|pg-protocol|pg-pool|pg-types|postgres-|ours: platform\/db)/],
   ['modules (domain rules and stores)', /^ours: modules/],
-  ['logging and metrics', /^(pino|prom-client|ours: platform\/observability|ours: shared\/logger)/],
+  ['logging and metrics', /^(pino|sonic-boom|prom-client|ours: platform\/observability|ours: shared\/logger)/],
 ];
 
 /** A sample's layer: JSON text is serialisation wherever it is called from; else by the package charged. */
@@ -146,7 +146,7 @@ function layerOf(charged: string, frame: ProfileNode['callFrame']): string {
   if (!frame.url && (frame.functionName === 'stringify' || frame.functionName === 'parse')) return 'serialisation (JSON)';
   if (charged === '(idle)') return 'idle';
   if (charged === '(garbage collector)') return 'garbage collection';
-  return LAYERS.find(([, packages]) => packages.test(charged))?.[0] ?? (charged.startsWith('ours: ') ? `other of ours (${charged.slice(6)})` : charged === '(program)' ? 'V8 and native (program)' : `other (${charged})`);
+  return LAYERS.find(([, packages]) => packages.test(charged))?.[0] ?? (charged.startsWith('ours: ') ? `other of ours (${charged.slice(6)})` : charged === '(program)' || charged === 'runMicrotasks' ? 'V8 and native (program, microtasks)' : `other (${charged})`);
 }
 
 /** The package of the nearest frame that is not node's own, or node's own when nothing else is on the stack. */
@@ -162,7 +162,7 @@ function chargedPackage(id: number, byId: Map<number, ProfileNode>, parent: Map<
 function packageOf(url: string, functionName: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
   if (pkg) return pkg;
-  if (url.includes('/dist/')) return `ours: ${url.replace(/^.*\/dist\/(src\/)?/, '').split('/')[0]}`;
+  if (url.includes('/dist/')) return `ours: ${url.replace(/^.*\/dist\/(src\/)?/, '').split('/').slice(0, 2).join('/')}`;
   if (url.startsWith('node:')) return `node: ${url.slice(5).split('/')[0]}`;
   return url ? url : functionName; // (idle), (garbage collector), (program)
 }
