@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
 import { sellerClient } from './seller-client';
 import { suiteFixture } from './suite-fixture';
-import { startTestService, type TestService } from './test-service';
+import { SERVICE_START_TIMEOUT_MS, startTestService, type TestService } from './test-service';
 import { createEmptyDatabase, dropDatabase } from './databases';
 
 /** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
@@ -89,7 +89,7 @@ export function useBrowserService(env: Record<string, string> = {}, options: { c
       await service.stop();
       if (database) await dropDatabase(database.name);
     },
-    60_000,
+    SERVICE_START_TIMEOUT_MS ?? 60_000,
   );
   let customer: CustomerPage | undefined;
   if (options.customerPage ?? true) {

@@ -98,8 +98,14 @@ const settingsOf = (env: TestEnv): Record<string, string> => (typeof env === 'fu
  * starts one (a lint holds suites to the fixtures). Read its fields inside hooks and tests.
  */
 export function useTestService(env: TestEnv = {}, redisNamespace?: string): Readonly<TestService> {
-  return suiteFixture('useTestService', () => startTestService(settingsOf(env), redisNamespace), (service) => service.stop());
+  return suiteFixture('useTestService', () => startTestService(settingsOf(env), redisNamespace), (service) => service.stop(), SERVICE_START_TIMEOUT_MS);
 }
+
+/**
+ * How long a suite's hook may take to start a service: a fresh embedded database runs every migration in PGlite
+ * first, seconds on a quiet machine and more than the usual 30 s when three suites do it at once on a loaded one.
+ */
+export const SERVICE_START_TIMEOUT_MS = process.env.TEST_DATABASE === 'embedded' ? 180_000 : undefined;
 
 export interface ServiceWithShop {
   service: TestService;
@@ -116,5 +122,6 @@ export function useServiceWithShop(env: TestEnv = {}): Readonly<ServiceWithShop>
       return { service, apiKey: (await service.createShop()).apiKey };
     },
     ({ service }) => service.stop(),
+    SERVICE_START_TIMEOUT_MS,
   );
 }
