@@ -1,4 +1,5 @@
 // @ts-check
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 /**
  * Mutation testing of the pure money and rule modules and the lifecycle tables against the unit tests
@@ -8,11 +9,16 @@ import { fileURLToPath } from 'node:url';
  * `npm run test:mutation` runs both (scripts/mutation.mjs; `-- --changed` only the files changed against main).
  */
 
-/** Jest starts afresh for every mutant, so each test file a mutant loads costs a second or more. */
+/** Jest starts afresh for every mutant, so each test file a mutant loads adds to its time: the sequencer picks them. */
 export const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
-/** These two stop a mutant's run at its first failing test. The environment by an absolute path: Stryker resolves it itself. */
+/**
+ * These two stop a mutant's run at its first failing test; the environment also gives the test files of a worker one
+ * VM context, where the runtime's packages are loaded once. The environment by an absolute path: Stryker resolves it.
+ */
 export const ENVIRONMENT = fileURLToPath(new URL('./test/support/mutation-environment.cjs', import.meta.url));
 export const RUNNER = '<rootDir>/test/support/mutation-runner.cjs';
+/** Packages (node_modules) load once per worker, shared by every later test file and mutant; the project afresh. */
+export const RUNTIME = '<rootDir>/test/support/mutation-runtime.cjs';
 
 /** Settings both runs share. */
 export const common = {
@@ -20,8 +26,9 @@ export const common = {
   jest: {
     projectType: 'custom',
     configFile: 'jest.config.js',
-    // Only the test files that import the mutated file; of those the sequencer keeps the ones holding a covering test.
-    enableFindRelatedTests: true,
+    // The sequencer picks each mutant's test files (the ones holding a covering test, or those listed for its file):
+    // Jest's search for the files importing the mutated file cost every mutant tens of milliseconds for nothing.
+    enableFindRelatedTests: false,
   },
   coverageAnalysis: 'perTest',
   plugins: ['@stryker-mutator/*', './test/support/mutation-ignorers.mjs'],
@@ -44,6 +51,17 @@ export const common = {
   incremental: true,
 };
 
+/**
+ * Jest's `testMatch` and `roots` for a list of test files. Jest walks every file under its roots at each start, i.e.
+ * for every mutant: the folders of the tests only, not the whole project, cut a third of a rule mutant's time.
+ */
+export function testFiles(files) {
+  return {
+    testMatch: files.map((file) => `<rootDir>/${file}`),
+    roots: [...new Set(files.map((file) => `<rootDir>/${path.posix.dirname(file)}`))],
+  };
+}
+
 /** Test files named by their basename under test/unit/. */
 const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
 
@@ -56,6 +74,7 @@ const RULE_TESTS = unit(
   'adyen-notifications', 'adyen-refusals', 'adyen-hmac-vectors', 'card-boundaries', 'checkout-rules',
   'payment-limits', 'payment-rules', 'refund-rules', 'dispute-rules', 'dispute-facts', 'retry-schedule',
   'rule-boundaries', 'webhook-edges', 'webhook-signing', 'webhook-url', 'webhook-url-dns', 'lifecycles', 'lifecycle-docs', 'lifecycle-tables',
+  'settlement-rules',
 );
 
 /** Every lifecycle table: declared data, read while modules load, so Stryker cannot tell which test reads a line. */
@@ -66,6 +85,7 @@ export const LIFECYCLE_TABLES = [
   'src/modules/withdrawals/withdrawal.lifecycle.ts',
   'src/modules/webhooks/webhook-delivery.lifecycle.ts',
   'src/modules/notifications/mail.lifecycle.ts',
+  'src/modules/checkout/settlement-proposal.lifecycle.ts',
 ];
 
 /**
@@ -91,6 +111,7 @@ const STATIC_TESTS = {
   'src/modules/refunds/refund-rules.ts': unit('refund-rules'),
   'src/modules/disputes/dispute-rules.ts': unit('dispute-rules'),
   'src/modules/disputes/dispute-facts.ts': unit('dispute-facts'),
+  'src/modules/checkout/settlement-rules.ts': unit('settlement-rules'),
   'src/platform/processor/adyen/notifications.ts': unit('adyen-notifications', 'adyen-hmac-vectors'),
   'src/platform/processor/adyen/refusal-reasons.ts': unit('adyen-refusals', 'adyen-notifications'),
 };
@@ -120,6 +141,8 @@ export default {
     'src/modules/disputes/dispute-rules.ts',
     // A dispute's state from its events in the acquirer's order, and the moves between two states.
     'src/modules/disputes/dispute-facts.ts',
+    // Which answer of the acquirer a finance admin may record by hand for a payment or refund left without one.
+    'src/modules/checkout/settlement-rules.ts',
     // The lifecycle tables, their list and their format (defineLifecycle, moveOf, the check constraints).
     ...LIFECYCLE_TABLES,
     'src/modules/lifecycles.ts',
@@ -128,10 +151,11 @@ export default {
   jest: {
     ...common.jest,
     config: {
-      testMatch: RULE_TESTS.map((file) => `<rootDir>/${file}`),
+      ...testFiles(RULE_TESTS),
       testSequencer: SEQUENCER,
       testEnvironment: ENVIRONMENT,
       runner: RUNNER,
+      runtime: RUNTIME,
       globals: { mutationTestsOf: STATIC_TESTS },
       globalSetup: undefined,
       globalTeardown: undefined,

@@ -1,5 +1,5 @@
 // @ts-check
-import { common, ENVIRONMENT, RUNNER, SEQUENCER } from './stryker.config.mjs';
+import { common, ENVIRONMENT, RUNNER, RUNTIME, SEQUENCER, testFiles } from './stryker.config.mjs';
 
 /**
  * Mutation testing of the money and state moves that only a database can exercise: the one move function
@@ -16,7 +16,6 @@ const TESTS = {
   completion: 'test/module/completion-follows-the-table.test.ts',
   moveStatement: 'test/unit/move-statement.test.ts',
   checkoutRules: 'test/unit/checkout-rules.test.ts',
-  lifecycles: 'test/unit/lifecycles.test.ts',
   refunds: 'test/module/refunds.test.ts',
   refundExecution: 'test/module/refund-execution.test.ts',
   acquirerEvents: 'test/module/acquirer-events.test.ts',
@@ -69,10 +68,11 @@ export default {
   jest: {
     ...common.jest,
     config: {
-      testMatch: Object.values(TESTS).map((file) => `<rootDir>/${file}`),
+      ...testFiles(Object.values(TESTS)),
       testSequencer: SEQUENCER,
       testEnvironment: ENVIRONMENT,
       runner: RUNNER,
+      runtime: RUNTIME,
       globals: { mutationTestsOf: STATIC_TESTS },
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',

@@ -15,6 +15,14 @@ import { setPayoutAccount } from '../../src/modules/withdrawals/payout-account';
 import { testRun } from './test-env';
 
 /**
+ * The databases open for the files of a mutation run's worker, while they share the sources (the mutation
+ * environment, test/support/mutation-environment.cjs, provides and closes them): Stryker starts Jest for every mutant,
+ * and opening one (MikroORM's discovery of the entities, a pool, the migration check) cost every file of every mutant.
+ */
+const SHARED_DATABASES = Symbol.for('payments.mutation.databases');
+const sharedDatabases = () => (globalThis as { [SHARED_DATABASES]?: Map<string, Promise<Database>> })[SHARED_DATABASES];
+
+/**
  * The run's database for a module test: the services are called directly, with no HTTP server and no Redis.
  * Opened before the file's tests (migrating it if this worker is first) and closed after them. Each call of
  * `em()` is a fresh unit of work, as each request of the service gets one. `databaseUrl`: another database
@@ -22,12 +30,20 @@ import { testRun } from './test-env';
  */
 export function useModuleDatabase(options: { poolSize?: number; databaseUrl?: () => string } = {}) {
   let database: Database | undefined;
+  let shared = false;
   beforeAll(async () => {
     const url = options.databaseUrl?.() ?? testRun().databaseUrl;
     const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2) });
-    database = await openDatabase(config, createLogger('silent'));
+    const open = sharedDatabases();
+    shared = open !== undefined;
+    if (!open) database = await openDatabase(config, createLogger('silent'));
+    else {
+      const key = `${config.databasePoolSize} ${url}`;
+      if (!open.has(key)) open.set(key, openDatabase(config, createLogger('silent')));
+      database = await open.get(key);
+    }
   });
-  afterAll(() => database?.close());
+  afterAll(() => (shared ? undefined : database?.close()));
 
   const em = (): EntityManager => {
     if (!database) throw new Error('the module database is opened in beforeAll: call em() inside a test or hook');

@@ -172,6 +172,32 @@ describe('under a mutant, the first failing test ends the run', () => {
     expect(next.mode).toBe('skip');
   });
 
+  test('the tests that failed under the latest mutants run first, in their describe block and file; the others keep their order', async () => {
+    process.env.__STRYKER_ACTIVE_MUTANT__ = '4';
+    type Named = { type: string; name: string; parent?: Named; children?: Named[]; errors?: unknown[] };
+    const tree = (): Named => {
+      const root: Named = { type: 'describeBlock', name: 'ROOT_DESCRIBE_BLOCK', children: [] };
+      const group: Named = { type: 'describeBlock', name: 'group', parent: root, children: [] };
+      group.children = ['two', 'three'].map((name) => ({ type: 'test', name, parent: group, errors: [] }));
+      root.children = [{ type: 'test', name: 'one', parent: root, errors: [] }, group, { type: 'test', name: 'four', parent: root, errors: [] }];
+      return root;
+    };
+    const order = (block: Named): unknown[] => block.children!.map((child) => (child.children ? { [child.name]: order(child) } : child.name));
+    const run = async (failing?: string) => {
+      const root = tree();
+      await handle({ name: 'run_start' }, root);
+      const ran = order(root);
+      const flat = (block: Named): Named[] => block.children!.flatMap((child) => (child.children ? flat(child) : [child]));
+      const test = flat(root).find((t) => `${t.parent?.parent ? `${t.parent.name} ` : ''}${t.name}` === failing);
+      if (test) await handle({ name: 'test_done', test: { ...test, errors: [new Error('killed')] } }, root);
+      (globalThis as Record<symbol, unknown>)[FAILED] = false;
+      return ran;
+    };
+    expect(await run('group three')).toEqual(['one', { group: ['two', 'three'] }, 'four']);
+    expect(await run('four')).toEqual([{ group: ['three', 'two'] }, 'one', 'four']);
+    expect(await run()).toEqual(['four', { group: ['three', 'two'] }, 'one']);
+  });
+
   test('without a mutant (the initial run) every test runs', async () => {
     const later = test_();
     await handle({ name: 'test_done', test: test_(1, [new Error('red')]) }, { children: [later] });
@@ -179,34 +205,40 @@ describe('under a mutant, the first failing test ends the run', () => {
   });
 });
 
-describe('a mutation worker loads each package once and the project afresh for each test file', () => {
+describe('a mutation worker loads packages once, and sources once for the mutants that tests cover', () => {
   let dir: string;
   const write = (name: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), text);
   };
-  const loads = () => fs.readFileSync(path.join(dir, 'loads.txt'), 'utf8').trim().split('\n').sort();
+  const counted = (name: string) => `require('fs').appendFileSync(${JSON.stringify(path.join(dir, 'loads.txt'))}, '${name}\\n');\n`;
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutation-runtime-'));
-    const counted = (name: string) => `require('fs').appendFileSync(${JSON.stringify(path.join(dir, 'loads.txt'))}, '${name}\\n');\n`;
     write('node_modules/a-package/index.js', `${counted('package')}exports.list = () => [];\nexports.later = () => require('./later');\n`);
     write('node_modules/a-package/later.js', `${counted('package, later')}exports.value = 42;\n`);
-    write('project.js', `${counted('project')}module.exports = {};\n`);
+    // A source as Stryker instruments it: the namespace found at the first call is kept, its active mutant read once.
+    write(
+      'src/fee.js',
+      `${counted('source')}let space;\nconst ns = () => (space ??= globalThis.__stryker__ ??= {});\n` +
+        `if (ns().activeMutant === undefined && process.env.__STRYKER_ACTIVE_MUTANT__) ns().activeMutant = process.env.__STRYKER_ACTIVE_MUTANT__;\n` +
+        `exports.fee = () => (ns().activeMutant === '1' ? 0 : 15);\nexports.list = () => require('a-package').list();\n`,
+    );
     // Two files in either order: each must find the package's arrays its own, nothing the other file left on the
     // global, and a package that requires lazily served after the file that loaded it has ended.
     for (const name of ['first', 'second']) {
       write(
         `${name}.test.js`,
-        `const pkg = require('a-package');\nrequire('./project');\n` +
-          `test('${name}', () => {\n  expect(pkg.list()).toBeInstanceOf(Array);\n  expect(globalThis.leftByAFile).toBeUndefined();\n` +
-          `  globalThis.leftByAFile = true;\n  expect(pkg.later().value).toBe(42);\n});\n`,
+        `const pkg = require('a-package');\nconst { fee } = require('./src/fee');\n` +
+          `test('${name} fee', () => {\n  expect(pkg.list()).toBeInstanceOf(Array);\n  expect(globalThis.leftByAFile).toBeUndefined();\n` +
+          `  globalThis.leftByAFile = true;\n  expect(pkg.later().value).toBe(42);\n  expect(fee()).toBe(15);\n});\n`,
       );
     }
+    write('mocking.test.js', `jest.mock('a-package', () => ({ list: () => 'mocked' }));\nconst { list } = require('./src/fee');\ntest('mocking fee', () => expect(list()).toBe('mocked'));\n`);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('two test files: one load of the package (and of what it requires later), two of the project file, both pass', () => {
+  test('covered mutants share one load of the sources, each seeing its own mutant; static ones and a file with a mock load them afresh', () => {
     const config = {
       rootDir: dir,
       testMatch: ['<rootDir>/*.test.js'],
@@ -214,12 +246,80 @@ describe('a mutation worker loads each package once and the project afresh for e
       cacheDirectory: path.join(dir, '.cache'),
       testEnvironment: path.join(ROOT, 'test/support/mutation-environment.cjs'),
       runtime: path.join(ROOT, 'test/support/mutation-runtime.cjs'),
+      runner: path.join(ROOT, 'test/support/mutation-runner.cjs'),
+      testSequencer: path.join(ROOT, 'test/support/mutation-test-sequencer.cjs'),
     };
-    const script = `require('jest').runCLI({ _: [], config: process.argv[1], runInBand: true, silent: true }, [process.argv[2]])
-      .then(({ results }) => console.log(JSON.stringify({ passed: results.numPassedTests, failed: results.numFailedTests, errors: results.numRuntimeErrorTestSuites })));`;
-    const run = spawnSync(process.execPath, ['-e', script, JSON.stringify(config), dir], { cwd: ROOT, encoding: 'utf8' });
-    expect(JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}')).toEqual({ passed: 2, failed: 0, errors: 0 });
-    expect(loads()).toEqual(['package', 'package, later', 'project', 'project']);
+    // As a Stryker worker runs them, one jest start after another in one process: the initial run, then mutants.
+    const covering = '(first fee)|(second fee)';
+    const runs = [
+      { mutant: undefined, pattern: undefined },
+      { mutant: '1', pattern: covering },
+      { mutant: '2', pattern: covering },
+      { mutant: '4', pattern: 'mocking fee' },
+      { mutant: '2', pattern: covering },
+      { mutant: '3', pattern: undefined },
+      { mutant: '2', pattern: covering },
+    ];
+    const script = `const fs = require('fs');
+      const loads = () => (fs.existsSync(process.argv[3]) ? fs.readFileSync(process.argv[3], 'utf8').trim().split('\\n') : []);
+      (async () => {
+        const out = [];
+        for (const { mutant, pattern } of JSON.parse(process.argv[4])) {
+          if (mutant === undefined) delete process.env.__STRYKER_ACTIVE_MUTANT__;
+          else process.env.__STRYKER_ACTIVE_MUTANT__ = mutant;
+          const before = loads().length;
+          const { results } = await require('jest').runCLI({ _: [], config: process.argv[1], runInBand: true, silent: true, testNamePattern: pattern }, [process.argv[2]]);
+          out.push({ passed: results.numPassedTests, failed: results.numFailedTests, errors: results.numRuntimeErrorTestSuites, loads: loads().slice(before).sort() });
+        }
+        console.log(JSON.stringify(out));
+      })();`;
+    const run = spawnSync(process.execPath, ['-e', script, JSON.stringify(config), dir, path.join(dir, 'loads.txt'), JSON.stringify(runs)], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stderr).not.toMatch(/Error/);
+    const [initial, killed, survived, mocking, afterMocking, staticMutant, afterStatic] = JSON.parse(run.stdout.trim().split('\n').pop() ?? '[]');
+    // Each file loads the sources itself; the package once, and what it requires later once.
+    expect(initial).toEqual({ passed: 3, failed: 0, errors: 0, loads: ['package', 'package, later', 'source', 'source', 'source'] });
+    // The first covered mutant loads the sources once (its first failure ends the run); the next finds them loaded and
+    // sees its own mutant.
+    expect(killed).toEqual({ passed: 0, failed: 1, errors: 0, loads: ['source'] });
+    expect(survived).toEqual({ passed: 2, failed: 0, errors: 0, loads: [] });
+    // A file mocking a package loads the sources afresh, and the next run does not trust those loaded before.
+    expect(mocking).toEqual({ passed: 1, failed: 0, errors: 0, loads: ['source'] });
+    expect(afterMocking).toEqual({ passed: 2, failed: 0, errors: 0, loads: ['source'] });
+    // A static mutant's run loads them afresh for each file, and leaves none behind.
+    expect(staticMutant).toEqual({ passed: 3, failed: 0, errors: 0, loads: ['source', 'source', 'source'] });
+    expect(afterStatic).toEqual({ passed: 2, failed: 0, errors: 0, loads: ['source'] });
+  });
+});
+
+describe('module tests of a mutation worker share their databases while the sources stay loaded', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { keepsSources, shareDatabases } = require('../support/mutation-runtime.cjs');
+  const RUN = Symbol.for('payments.mutation.run');
+  const DATABASES = Symbol.for('payments.mutation.databases');
+  afterEach(() => delete (globalThis as Record<symbol, unknown>)[RUN]);
+
+  test('a shared run hands its files one set of databases; forgetting the sources closes them; other runs get none', async () => {
+    (globalThis as Record<symbol, unknown>)[RUN] = { shared: true };
+    keepsSources();
+    const first: Record<symbol, Map<string, Promise<{ close(): Promise<void> }>>> = {};
+    await shareDatabases(first);
+    const close = jest.fn(async () => undefined);
+    first[DATABASES].set('2 postgresql://db', Promise.resolve({ close }));
+    const second: typeof first = {};
+    await shareDatabases(second);
+    expect(second[DATABASES]).toBe(first[DATABASES]);
+
+    // No source was loaded meanwhile: the next file loads them afresh, and the databases holding the old ones go.
+    expect(keepsSources()).toBe(false);
+    const third: typeof first = {};
+    await shareDatabases(third);
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(third[DATABASES].size).toBe(0);
+
+    (globalThis as Record<symbol, unknown>)[RUN] = { shared: false };
+    const fresh: typeof first = { [DATABASES]: new Map() };
+    await shareDatabases(fresh);
+    expect(fresh[DATABASES]).toBeUndefined();
   });
 });
 
