@@ -77,12 +77,12 @@ describe('no status string outside the tables', () => {
   const HISTORY = /^src\/platform\/db\/migrations\//;
   const states = new Set(LIFECYCLES.flatMap((l) => [...Object.keys(l.states), ...Object.keys(l.side?.states ?? {})]));
   const quoted = [...states].join('|');
-  /** A state compared or set in SQL, or in an object, by its string: `"status" = 'paid'`, `status: 'pending'`, `in ('a', 'b')`. */
+  /** A state compared or set in SQL, or in an object, by its string: `"status" = 'paid'`, `status: 'pending'`, `in ('a', 'b')`, `stage !== 'processing'`. */
   const PATTERNS = [
     new RegExp(`"?(status|checkout_stage)"?\\s*(=|<>|!=)\\s*'(${quoted})'`),
     new RegExp(`"?(status|checkout_stage)"?\\s+in\\s*\\(\\s*'(${quoted})'`),
     new RegExp(`\\b(status|checkoutStage)\\s*:\\s*'(${quoted})'`),
-    new RegExp(`\\b(status|checkoutStage)\\s*===?\\s*'(${quoted})'`),
+    new RegExp(`\\b(status|checkoutStage|stage)\\s*[=!]==?\\s*'(${quoted})'`),
   ];
 
   test.each(sources().map(relative).filter((f) => !isLifecycleFile(f) && !HISTORY.test(f)))('%s', (file) => {

@@ -1,4 +1,6 @@
 import { registerEnumType } from 'type-graphql';
+import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
+import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 
 /** What the acquirer's records say of a payment or refund whose answer never reached us. */
 export enum SettlementAnswer {
@@ -34,11 +36,16 @@ export function answerProblem(answer: SettlementAnswer, target: SettlementTarget
   }
   if (target.type === 'payment') {
     if (!PAYMENT_ANSWERS.includes(answer)) return `A payment can be answered authorised, refused or never_received, not ${answer}`;
-    if (target.status !== 'pending' || target.stage !== 'processing') return `Only a payment whose card is at the acquirer without an answer can be settled by hand (this one is ${target.status})`;
+    // The payment's moves these answers apply (settleLookedUpPayment), from the card at the acquirer.
+    const { complete } = PAYMENT_LIFECYCLE.moves;
+    const atAcquirer = (complete.from as readonly string[]).includes(target.status) && (complete.stage!.from as readonly string[]).includes(target.stage);
+    if (!atAcquirer) return `Only a payment whose card is at the acquirer without an answer can be settled by hand (this one is ${target.status})`;
     return null;
   }
   if (PAYMENT_ANSWERS.includes(answer)) return `A refund can be answered refunded or refund_failed, not ${answer}`;
-  const from = answer === SettlementAnswer.REFUNDED ? ['processing'] : ['processing', 'refunded'];
+  // The refund's moves these answers apply (settleNotifiedRefund): carried out, or failed before or after it was.
+  const { succeed, fail, failAfterRefund } = REFUND_LIFECYCLE.moves;
+  const from: readonly string[] = answer === SettlementAnswer.REFUNDED ? succeed.from : [...fail.from, ...failAfterRefund.from];
   return from.includes(target.status) ? null : `Only a refund that is ${from.join(' or ')} can be answered ${answer} (this one is ${target.status})`;
 }
 
