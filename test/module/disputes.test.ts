@@ -1,7 +1,17 @@
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import type { Admin } from '../../src/modules/admins/admin.entity';
 import { Dispute, DisputeLiability, DisputeStatus } from '../../src/modules/disputes/dispute.entity';
-import { applyDisputeNotice, chargebackStands, reweighDisputes, type DisputeNotice } from '../../src/modules/disputes/dispute.service';
+import {
+  applyDisputeNotice,
+  chargebackStands,
+  disputeOf as latestDisputeOf,
+  paymentsWithChargebackStanding,
+  reweighDisputes,
+  type DisputeNotice,
+} from '../../src/modules/disputes/dispute.service';
+import { disputeFacts } from '../../src/modules/disputes/dispute-store';
+import { completeInOneStatement } from '../../src/modules/checkout/completion-statement';
+import { Refund, RefundStatus } from '../../src/modules/refunds/refund.entity';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { checkLedger } from '../../src/modules/ledger/ledger-invariants';
 import { sellerBalance } from '../../src/modules/ledger/ledger.service';
@@ -93,7 +103,8 @@ describe('the moves and the money', () => {
   test('a chargeback debits the seller the whole disputed amount and the fee is kept: the balance goes below zero', async () => {
     const { shop, paymentId, notice } = await disputedPayment('dispute-chargeback');
     expect(await notice('chargeBack')).toEqual({ effect: 'moved' });
-    expect(await disputeOf(paymentId)).toMatchObject({ status: DisputeStatus.CHARGED_BACK, amount: AMOUNT, sellerShare: AMOUNT });
+    // The seller bears it all: nothing for finance to contest.
+    expect(await disputeOf(paymentId)).toMatchObject({ status: DisputeStatus.CHARGED_BACK, amount: AMOUNT, sellerShare: AMOUNT, evidenceRefund: null, contestFlaggedAt: null });
     expect(await balanceOf(shop)).toBe(-FEE);
     // No platform line: the platform bears nothing of it (a zero posting is not written).
     expect(await disputeJournals(paymentId)).toEqual([`seller_balance chargeback -${AMOUNT}`, `customer_funds chargeback ${AMOUNT}`]);
@@ -343,6 +354,9 @@ describe('the same money never leaves the seller twice', () => {
     // 4250 - 2000 refunded - 3000 charged back.
     expect(await balanceOf(shop)).toBe(-FEE);
     expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+    // A reversal weighs no share anew: the dispute stays flagged as the chargeback left it.
+    expect(await notice('reverse')).toEqual({ effect: 'moved' });
+    expect(await db.em().findOneOrFail(Dispute, dispute.id)).toMatchObject({ sellerShare: AMOUNT - 2000, contestFlaggedAt: dispute.contestFlaggedAt });
   });
 
   test('on a payment refunded in full the platform bears the chargeback, and a reversal credits the platform, not the seller', async () => {
@@ -444,5 +458,174 @@ describe('the same money never leaves the seller twice', () => {
     expect((await refusedWith(requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 100))).code).toBe('REFUND_CHARGEBACK_STANDS');
     await notice('reverse');
     expect((await requestRefund(db.em(), chargebackStands, requester, paymentId, 'Parcel returned', null, 100)).amount).toBe(100);
+  });
+});
+
+describe('what a notice reads and keeps', () => {
+  /** A notice dated `minute` minutes into the dispute: the acquirer's order, not the arrival's. */
+  const at = (minute: number) => ({ occurredAt: new Date(Date.UTC(2026, 0, 1, 0, minute)) });
+  const factsOf = async (paymentId: string) => (await disputeFacts(db.em(), (await disputeOf(paymentId))!.id)).map((fact) => fact.step);
+
+  test("a payment's dispute is its latest; the payments a chargeback stands against are told apart among others", async () => {
+    const again = await disputedPayment('dispute-read-again');
+    await again.notice('open');
+    await again.notice('close');
+    await again.notice('chargeBack', { reference: `DP2-${again.paymentId}` });
+    const lost = await disputedPayment('dispute-read-lost');
+    await lost.notice('chargeBack');
+    await lost.notice('lose');
+    const reversed = await disputedPayment('dispute-read-reversed');
+    await reversed.notice('chargeBack');
+    await reversed.notice('reverse');
+    const inquiry = await disputedPayment('dispute-read-inquiry');
+    await inquiry.notice('open');
+    const none = await disputedPayment('dispute-read-none');
+
+    expect(await latestDisputeOf(db.em(), again.paymentId)).toMatchObject({ acquirerReference: `DP2-${again.paymentId}`, status: DisputeStatus.CHARGED_BACK });
+    expect(await latestDisputeOf(db.em(), none.paymentId)).toBeNull();
+    const ids = [again, lost, reversed, inquiry, none].map((p) => p.paymentId);
+    expect(await paymentsWithChargebackStanding(db.em(), ids)).toEqual(new Set([again.paymentId, lost.paymentId]));
+  });
+
+  test('only the chargeback says how much is disputed: an inquiry closed with another amount moves, keeping its amount, and a later reason replaces the first', async () => {
+    const { paymentId, notice } = await disputedPayment('dispute-inquiry-amount');
+    await notice('open', { reason: 'Fraudulent' });
+    expect(await notice('close', { amount: 4000, reason: 'Not received' })).toEqual({ effect: 'moved' });
+    expect(await disputeOf(paymentId)).toMatchObject({ status: DisputeStatus.CLOSED, amount: AMOUNT, reason: 'Not received' });
+    // A notice with no reason leaves the one told.
+    const other = await disputedPayment('dispute-keeps-reason');
+    await other.notice('chargeBack', { reason: 'Fraudulent' });
+    expect(await other.notice('reverse', { reason: null })).toEqual({ effect: 'moved' });
+    expect((await disputeOf(other.paymentId))!.reason).toBe('Fraudulent');
+  });
+
+  test('after an inquiry and its chargeback, a later step of another amount is flagged; an inquiry told after the chargeback, of another amount, is not', async () => {
+    const { paymentId, notice } = await disputedPayment('dispute-mismatch-after-inquiry');
+    await notice('open');
+    await notice('chargeBack');
+    expect(await notice('reverse', { amount: 4000 })).toEqual({ effect: 'flagged', problem: `reverse of 4000 for a dispute of ${AMOUNT}` });
+    expect((await disputeOf(paymentId))!.status).toBe(DisputeStatus.CHARGED_BACK);
+
+    const late = await disputedPayment('dispute-late-inquiry');
+    await late.notice('chargeBack');
+    expect(await late.notice('open', { amount: 4000 })).toEqual({ effect: 'nothing-to-do' });
+    expect(await disputeOf(late.paymentId)).toMatchObject({ status: DisputeStatus.CHARGED_BACK, amount: AMOUNT });
+  });
+
+  test('a step told again, even of another amount, is nothing to do, and its event is kept once', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-told-again');
+    await notice('chargeBack');
+    await notice('reverse');
+    expect(await notice('reverse', { amount: 4000 })).toEqual({ effect: 'nothing-to-do' });
+    expect(await factsOf(paymentId)).toEqual(['chargeBack', 'reverse']);
+    expect(await balanceOf(shop)).toBe(NET);
+  });
+
+  test('a chargeback told again while a second chargeback waits for its reversal is nothing to do; the second chargeback still waits', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-told-again-waiting');
+    await notice('chargeBack', at(1));
+    expect((await notice('secondChargeback', at(3))).effect).toBe('waiting');
+    expect(await notice('chargeBack', at(1))).toEqual({ effect: 'nothing-to-do' });
+    expect(await factsOf(paymentId)).toEqual(['chargeBack', 'secondChargeback']);
+    expect(await balanceOf(shop)).toBe(-FEE);
+  });
+
+  test('a dispute whose first notice moves nothing (a loss of no chargeback) is opened, told to the seller, and the notice is nothing to do', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-first-loss');
+    expect(await notice('lose')).toEqual({ effect: 'nothing-to-do' });
+    const dispute = (await disputeOf(paymentId))!;
+    expect(dispute.status).toBe(DisputeStatus.NOTIFIED);
+    expect(await mailsOf(paymentId)).toEqual([`dispute-opened ${dispute.id}`]);
+    expect(await balanceOf(shop)).toBe(NET);
+  });
+
+  test('a partial chargeback that lands after the steps following it: each step weighs the amount the chargeback set', async () => {
+    const { shop, paymentId, notice } = await disputedPayment('dispute-partial-late');
+    await notice('open', at(0));
+    expect((await notice('reverse', { amount: 1200, ...at(2) })).effect).toBe('waiting');
+    expect((await notice('secondChargeback', { amount: 1200, ...at(3) })).effect).toBe('waiting');
+    expect(await notice('chargeBack', { amount: 1200, ...at(1) })).toEqual({ effect: 'moved' });
+    expect(await disputeOf(paymentId)).toMatchObject({ status: DisputeStatus.SECOND_CHARGEBACK, amount: 1200, sellerShare: 1200 });
+    expect(await balanceOf(shop)).toBe(NET - 1200);
+    expect(await violationsAbout(shop.seller.id, paymentId)).toEqual([]);
+  });
+
+  test('the evidence for finance is the latest refund the seller gave back', async () => {
+    const { paymentId, notice } = await disputedPayment('dispute-latest-evidence');
+    await refundCarriedOut(paymentId, 1000);
+    const latest = await refundCarriedOut(paymentId, 1500);
+    await notice('chargeBack');
+    const dispute = await db.em().findOneOrFail(Dispute, { payment: paymentId }, { populate: ['evidenceRefund'] });
+    expect([dispute.sellerShare, dispute.evidenceRefund?.id]).toEqual([AMOUNT - 2500, latest]);
+  });
+
+  test('a notice applied on a unit of work that read the payment and dispute earlier sees them as stored now', async () => {
+    const shop = await db.newShop('dispute-stale-reads');
+    const { payment } = await createPayment(db.em(), shop.shop.id, { amount: AMOUNT, currency: 'usd', returnUrl: 'https://shop.example/back' });
+    await claimForCard(db.em(), payment.id, new Date(Date.now() - 3600_000), { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 });
+    const em = db.em();
+    expect((await em.findOneOrFail(Payment, { id: payment.id })).status).toBe(PaymentStatus.PENDING);
+    const done = await completeInOneStatement(db.em(), {
+      payment: { ...payment, test: false },
+      shop: { id: shop.shop.id, name: shop.shop.name },
+      processorReference: `psp-${payment.id}`,
+      threeDsOutcome: undefined,
+      baseUrl: 'https://pay.example',
+    });
+    expect(done.completed).toBe(true);
+    const notice = (step: DisputeNotice['step']) => applyDisputeNotice(em, { step, paymentId: payment.id, reference: `DP-${payment.id}`, amount: AMOUNT, currency: 'USD', reason: null });
+    // The payment read while its card was at the acquirer: the notice does not wait for an authorisation that came.
+    expect(await notice('open')).toEqual({ effect: 'opened' });
+    // The dispute read while notified, then charged back elsewhere: the reversal moves it from where it is.
+    expect((await em.findOneOrFail(Dispute, { payment: payment.id })).status).toBe(DisputeStatus.NOTIFIED);
+    expect(await applyDisputeNotice(db.em(), { step: 'chargeBack', paymentId: payment.id, reference: `DP-${payment.id}`, amount: AMOUNT, currency: 'USD', reason: null })).toEqual({ effect: 'moved' });
+    expect(await notice('reverse')).toEqual({ effect: 'moved' });
+    expect((await disputeOf(payment.id))!.status).toBe(DisputeStatus.REVERSED);
+    expect(await balanceOf(shop)).toBe(NET);
+    expect(await violationsAbout(shop.seller.id, payment.id)).toEqual([]);
+  });
+});
+
+describe("a refund's change weighs the standing chargebacks again", () => {
+  /** A chargeback of 8000 standing while a refund of 3000 is in flight: the seller bears 5000. */
+  async function chargedBackWhileRefunding(label: string) {
+    const disputed = await disputedPayment(label, 8000);
+    const refundId = await refundCarriedOut(disputed.paymentId, 3000, true);
+    await disputed.notice('chargeBack', { amount: 8000 });
+    return { ...disputed, refundId };
+  }
+  const reweigh = (paymentId: string) => db.em().transactional((tx) => reweighDisputes(tx, paymentId));
+
+  test('on a unit of work of its own: the share follows what the seller gave back, booked once, and the dispute is marked changed', async () => {
+    const { shop, paymentId, refundId } = await chargedBackWhileRefunding('dispute-reweigh');
+    const before = (await disputeOf(paymentId))!;
+    expect(before.sellerShare).toBe(5000);
+    // Nothing changed: nothing is written.
+    await reweigh(paymentId);
+    expect(await disputeOf(paymentId)).toMatchObject({ sellerShare: 5000, updatedAt: before.updatedAt });
+    expect((await disputeJournals(paymentId)).filter((line) => line.includes('dispute_share'))).toEqual([]);
+
+    // The refund failed at the acquirer, as its move would have stored it: the seller bears the whole dispute again.
+    await db.em().nativeUpdate(Refund, { id: refundId }, { status: RefundStatus.FAILED });
+    await reweigh(paymentId);
+    const after = (await disputeOf(paymentId))!;
+    expect(after.sellerShare).toBe(8000);
+    expect(after.updatedAt.getTime()).toBeGreaterThan(before.updatedAt.getTime());
+    expect((await disputeJournals(paymentId)).filter((line) => line.includes('dispute_share'))).toEqual(['seller_balance dispute_share -3000', 'platform_disputes dispute_share 3000']);
+    expect(await balanceOf(shop)).toBe(-1200);
+  });
+
+  test('a unit of work that read the dispute before reads it again', async () => {
+    const { paymentId, refundId } = await chargedBackWhileRefunding('dispute-reweigh-stale');
+    await db.em().nativeUpdate(Refund, { id: refundId }, { status: RefundStatus.FAILED });
+    await db.em().transactional(async (tx) => {
+      const read = await tx.findOneOrFail(Dispute, { payment: paymentId });
+      expect(read.sellerShare).toBe(5000);
+      // Weighed and booked meanwhile by another unit of work.
+      await reweigh(paymentId);
+      await reweighDisputes(tx, paymentId);
+    });
+    expect((await disputeOf(paymentId))!.sellerShare).toBe(8000);
+    expect((await disputeJournals(paymentId)).filter((line) => line.includes('dispute_share'))).toHaveLength(2);
   });
 });
