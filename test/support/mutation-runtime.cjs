@@ -3,8 +3,9 @@
  * every later test file and mutant, where Jest would load them afresh for each test file of each mutant. Stryker
  * starts Jest for every mutant, and a module test loads about 1,700 package modules (MikroORM, knex, graphql, ...)
  * behind ~200 of ours: evaluating and resolving them again was most of a mutant's time.
- *  - Packages (node_modules) load once per worker: they are not mutated. Jest's own (jest-circus, expect) still load
- *    per file, as they hold a file's tests.
+ *  - Packages (node_modules) load once per worker: they are not mutated. So do those Jest loads into each file's
+ *    context for itself (expect, jest-snapshot, pretty-format: two thirds of a jest start), except jest-circus, which
+ *    holds the file's tests and event handlers.
  *  - The project's sources (src/) load once for all the runs of mutants that tests cover: Stryker's instrumented code
  *    asks at each call which mutant is active (the environment names it for each run), so one loaded copy serves
  *    them all, as Stryker's other test runners do. A mutant met while modules load or in a hook (static) needs them
@@ -22,7 +23,10 @@ const { isBuiltin } = require('node:module');
 const Runtime = require('jest-runtime').default;
 
 const NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+/** Jest's own packages, as a test file requires them (`expect`, `@jest/globals`): its own copies. */
 const PER_FILE = /[\\/]node_modules[\\/](?:@jest[\\/]|jest-[^\\/]+[\\/]|expect[\\/]|pretty-format[\\/])/;
+/** Of the packages Jest loads into each file's context for itself, jest-circus holds the file's tests and handlers. */
+const PER_FILE_FRAMEWORK = /[\\/]node_modules[\\/]jest-circus[\\/]/;
 /** What the test sequencer says of the jest run starting: `{ shared }`, true for a mutant that tests cover. */
 const RUN = Symbol.for('payments.mutation.run');
 
@@ -31,9 +35,10 @@ function sharedSet() {
   return { modules: new Map(), globals: new Set(), loading: 0 };
 }
 const packages = sharedSet();
+const framework = sharedSet();
 const sources = sharedSet();
-/** folder \0 name -> resolved path: files do not move during a run. */
-const resolved = new Map();
+/** Jest's resolutions (file \0 name -> path), kept for the worker's lifetime: files do not move during a run. */
+const resolutions = new Map();
 /** The runtime of the file running now. */
 let current;
 /** A file of a shared run loaded sources of its own (it mocks a module): they may have replaced global metadata. */
@@ -72,13 +77,15 @@ function shareDatabases(global) {
 
 /** The globals the environment keeps between files: those the shared modules made, which will not make them again. */
 function keptGlobals() {
-  return new Set([...packages.globals, ...sources.globals]);
+  return new Set([...packages.globals, ...framework.globals, ...sources.globals]);
 }
 
 class MutationRuntime extends Runtime {
   constructor(...args) {
     super(...args);
     current = this;
+    // Each file's runtime would resolve every module again, Jest's own (jest-circus, expect) among them.
+    if (this._resolution?.cjsCache instanceof Map) this._resolution.cjsCache = resolutions;
     this.sourceDir = path.join(this._config.rootDir, 'src') + path.sep;
     this.sharesSources = sharesSources();
   }
@@ -90,8 +97,8 @@ class MutationRuntime extends Runtime {
   }
 
   requireModule(from, moduleName, options, isRequireActual = false) {
-    const target = options?.isInternalModule || (moduleName && isBuiltin(moduleName)) ? undefined : this.resolvedPath(from, moduleName);
-    const set = this.sharedSetOf(target);
+    const target = moduleName && isBuiltin(moduleName) ? undefined : this.resolvedPath(from, moduleName);
+    const set = options?.isInternalModule ? this.frameworkSetOf(target) : this.sharedSetOf(target);
     if (!set) return super.requireModule(from, moduleName, options, isRequireActual);
     const known = set.modules.get(target);
     if (known) return known.exports;
@@ -107,6 +114,11 @@ class MutationRuntime extends Runtime {
       set.loading--;
       if (before) for (const key of Reflect.ownKeys(global)) if (!before.has(key)) set.globals.add(key);
     }
+  }
+
+  /** What Jest loads into the context for itself: expect, jest-snapshot, pretty-format and the like, once. */
+  frameworkSetOf(target) {
+    return target?.includes(NODE_MODULES) && !PER_FILE_FRAMEWORK.test(target) ? framework : undefined;
   }
 
   sharedSetOf(target) {
@@ -129,18 +141,11 @@ class MutationRuntime extends Runtime {
   }
 
   resolvedPath(from, moduleName) {
-    if (!moduleName) return from;
-    const key = `${path.dirname(from)}\0${moduleName}`;
-    let target = resolved.get(key);
-    if (target === undefined) {
-      try {
-        target = this._resolution.resolveCjs(from, moduleName);
-      } catch {
-        return undefined;
-      }
-      resolved.set(key, target);
+    try {
+      return this._resolution.resolveCjs(from, moduleName);
+    } catch {
+      return undefined;
     }
-    return target;
   }
 }
 
