@@ -20,7 +20,9 @@ import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import type { CardProcessor, RefundRequest, RefundResult } from '../../src/platform/processor/card-processor';
 import { createLogger } from '../../src/shared/logger';
+import { Client } from 'pg';
 import { useModuleDatabase } from '../support/module-database';
+import { testRun } from '../support/test-env';
 
 /**
  * Carrying out an approved refund (src/modules/refunds/refund.service.ts) on the run's database, with the acquirer's
@@ -172,6 +174,46 @@ describe('a look-up and a notification settle what the live answer left', () => 
     expect(await settleNotifiedRefund(db.em(), deps, refundId, { kind: 'declined', reason: 'Refund Failed' })).toEqual({ effect: 'nothing-to-do' });
     expect(await settleNotifiedRefund(db.em(), deps, refundId, { kind: 'refunded', reference: 'late' })).toEqual({ effect: 'nothing-to-do' });
     expect(await balanceOf(shop)).toBe(before);
+  });
+
+  test('a failure told while the success is being booked: read as processing, weighed again once booked, and the seller credited back', async () => {
+    const { shop, paymentId } = await paidShop('notified-failed-racing');
+    const before = await balanceOf(shop);
+    const refundId = await approved(paymentId, AMOUNT);
+    const holder = new Client({ connectionString: testRun().databaseUrl });
+    const watcher = new Client({ connectionString: testRun().databaseUrl });
+    await Promise.all([holder.connect(), watcher.connect()]);
+    /** Until `count` sessions other than ours wait for the payment's row lock. */
+    const waiting = async (count: number) => {
+      for (let i = 0; i < 1000; i++) {
+        const { rows } = await watcher.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and pid <> $1`, [(holder as unknown as { processID: number }).processID]);
+        if (rows[0].n >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`${count} sessions never waited for the payment's lock`);
+    };
+    try {
+      // While the acquirer answers, another session takes the payment's lock: the live answer's booking queues for it
+      // first, then the failure reads the refund still processing and queues behind it.
+      const { deps } = acquirer(async () => {
+        await holder.query('begin');
+        await holder.query('select 1 from "payments" where "id" = $1 for update', [paymentId]);
+        return { kind: 'refunded', reference: 'psp-racing' };
+      });
+      const executed = executeRefund(db.em(), deps, refundId);
+      await waiting(1);
+      const notified = settleNotifiedRefund(db.em(), refunding().deps, refundId, { kind: 'declined', reason: 'Refund Failed' });
+      await waiting(2);
+      await holder.query('rollback');
+      expect(await executed).toBe('refunded');
+      expect(await notified).toEqual({ effect: 'settled' });
+    } finally {
+      await Promise.all([holder.end(), watcher.end()]);
+    }
+    expect(await refundOf(refundId)).toMatchObject({ status: RefundStatus.FAILED, failureReason: 'Refund Failed' });
+    expect(await journalOf(refundId)).toEqual([`seller_balance refund -${AMOUNT}`, `customer_funds refund ${AMOUNT}`, `customer_funds refund_failed -${AMOUNT}`, `seller_balance refund_failed ${AMOUNT}`]);
+    expect(await balanceOf(shop)).toBe(before);
+    expect(await paymentStatus(paymentId)).toBe(PaymentStatus.COMPLETED);
   });
 
   test('an outcome for a refund not sent waits; for a rejected one it is flagged; for none it is nothing to do', async () => {

@@ -273,9 +273,23 @@ export type NotifiedRefundOutcome = { effect: 'settled' | 'nothing-to-do' } | { 
  * after a reversal, changes nothing. An outcome for a refund not sent yet waits until it is.
  */
 export async function settleNotifiedRefund(em: EntityManager, deps: RefundExecutionDeps, refundId: string, outcome: Exclude<RefundLookup, { kind: 'not_found' }>): Promise<NotifiedRefundOutcome> {
+  // The status is read before the payment's lock is taken. A move that finds the refund moved on under the lock (its
+  // success booked by the live answer meanwhile) has changed nothing, so the outcome is weighed again where it stands.
+  for (let weighing = 0; weighing < WEIGHINGS; weighing++) {
+    const settled = await settleAsItStands(em, deps, refundId, outcome);
+    if (settled !== MOVED_ON) return settled;
+  }
+  return { effect: 'waiting', problem: `refund ${refundId} kept moving while its outcome was applied` };
+}
+
+/** How often a notified outcome is weighed against a refund that moves on under it before it is tried later. */
+const WEIGHINGS = 3;
+const MOVED_ON = Symbol('the refund moved on before its lock was taken');
+
+async function settleAsItStands(em: EntityManager, deps: RefundExecutionDeps, refundId: string, outcome: Exclude<RefundLookup, { kind: 'not_found' }>): Promise<NotifiedRefundOutcome | typeof MOVED_ON> {
   const refund = await em.findOne(Refund, { id: refundId }, { populate: ['payment'], refresh: true });
   if (!refund) return { effect: 'nothing-to-do' };
-  const settledIf = (outcome: ExecutionOutcome): NotifiedRefundOutcome => ({ effect: outcome === 'not-claimed' ? 'nothing-to-do' : 'settled' });
+  const settledIf = (executed: ExecutionOutcome) => (executed === 'not-claimed' ? MOVED_ON : { effect: 'settled' as const });
   switch (refund.status) {
     case RefundStatus.PROCESSING:
       return settledIf(outcome.kind === 'refunded' ? await bookRefunded(em, deps, refund, outcome.reference) : await failRefund(em, deps, refund, outcome.reason));
