@@ -15,10 +15,10 @@ export const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
  * These two stop a mutant's run at its first failing test; the environment also gives the test files of a worker one
  * VM context, where the runtime's packages are loaded once. The environment by an absolute path: Stryker resolves it.
  */
-export const ENVIRONMENT = fileURLToPath(new URL('./test/support/mutation-environment.cjs', import.meta.url));
+export const ENVIRONMENT = fileURLToPath(new URL('./test/support/shared-context-environment.cjs', import.meta.url));
 export const RUNNER = '<rootDir>/test/support/mutation-runner.cjs';
 /** Packages (node_modules) load once per worker, shared by every later test file and mutant; the project afresh. */
-export const RUNTIME = '<rootDir>/test/support/mutation-runtime.cjs';
+export const RUNTIME = '<rootDir>/test/support/shared-modules-runtime.cjs';
 
 /** Settings both runs share. */
 export const common = {

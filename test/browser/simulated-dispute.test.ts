@@ -74,10 +74,15 @@ async function adminSignIn(role: AdminRole): Promise<{ page: Page; problems: str
   return { page, problems };
 }
 
-/** The dispute's page in the back office, opened from the open disputes list as a person does. */
+/**
+ * The dispute's page in the back office, opened from the open disputes list as a person does: newest first, since
+ * other suites' open disputes in this database fill the first pages of the oldest-first list.
+ */
 async function openDispute(page: Page, paymentId: string) {
   await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Disputes', exact: true }).click();
   await page.getByRole('heading', { name: 'Disputes', level: 1 }).waitFor();
+  await page.getByRole('columnheader', { name: /^Opened/ }).getByRole('button').click();
+  await page.getByRole('columnheader', { name: /^Opened/, exact: false }).and(page.locator('[aria-sort="descending"]')).waitFor();
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: paymentId }) });
   await row.getByRole('link', { name: /^Open dispute / }).click();
   await page.getByRole('heading', { name: /^Dispute dp_/, level: 1 }).waitFor();

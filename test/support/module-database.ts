@@ -16,7 +16,7 @@ import { testRun } from './test-env';
 
 /**
  * The databases open for the files of a mutation run's worker, while they share the sources (the mutation
- * environment, test/support/mutation-environment.cjs, provides and closes them): Stryker starts Jest for every mutant,
+ * environment, test/support/shared-context-environment.cjs, provides and closes them): Stryker starts Jest for every mutant,
  * and opening one (MikroORM's discovery of the entities, a pool, the migration check) cost every file of every mutant.
  */
 const SHARED_DATABASES = Symbol.for('payments.mutation.databases');

@@ -1,6 +1,6 @@
 /**
  * Jest's test runner for the mutation runs (stryker.config.mjs): the usual one, file by file, stopping before the next
- * file once a test has failed under a mutant (mutation-environment.cjs sets the flag) or a file failed to load.
+ * file once a test has failed under a mutant (shared-context-environment.cjs sets the flag) or a file failed to load.
  * Loading a test file with what it imports takes a while, and one failure is all Stryker needs to count the mutant
  * killed (a file that fails to load, an error). Files not run report nothing, as if they were never chosen.
  */

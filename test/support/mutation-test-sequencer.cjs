@@ -35,15 +35,15 @@ class MutationTestSequencer extends Sequencer {
 
   sort(tests) {
     const sorted = super.sort(tests);
-    // Sources loaded once serve the run of a mutant that tests cover (mutation-runtime.cjs); Stryker runs every test
+    // Sources loaded once serve the run of a mutant that tests cover (shared-modules-runtime.cjs); Stryker runs every test
     // for a mutant that none covers, one met while modules load or in a hook, which needs them loaded with it active.
     globalThis[RUN] = { shared: process.env[ACTIVE_MUTANT] !== undefined && Boolean(this.globalConfig.testNamePattern) };
     if (process.env[ACTIVE_MUTANT] === undefined) return sorted;
-    // A new mutant: no test has failed yet (mutation-environment.cjs skips the rest after the first failure).
+    // A new mutant: no test has failed yet (shared-context-environment.cjs skips the rest after the first failure).
     globalThis[TEST_FAILED] = false;
     const chosen = this.globalConfig.testNamePattern ? this.holdingCoveringTests(sorted) : this.listedForMutatedFile(sorted);
     // The file where a test failed under a mutant most lately first, then those listed for the mutated file: its own
-    // tests are the likeliest to kill it, and the run stops there (mutation-environment.cjs orders the tests so too).
+    // tests are the likeliest to kill it, and the run stops there (shared-context-environment.cjs orders the tests so too).
     const listed = new Set(this.listedForMutatedFile(chosen));
     const lastKill = (test) => globalThis[KILLS]?.lastFile.get(test.path) ?? 0;
     return (chosen.length > 0 ? chosen : sorted).sort((a, b) => lastKill(b) - lastKill(a) || Number(listed.has(b)) - Number(listed.has(a)));

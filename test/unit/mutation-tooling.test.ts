@@ -145,7 +145,7 @@ jest.mock('../support/code-cache-environment.cjs', () => class {});
 
 describe('under a mutant, the first failing test ends the run', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Environment = require('../support/mutation-environment.cjs');
+  const Environment = require('../support/shared-context-environment.cjs');
   const FAILED = Symbol.for('payments.mutation.testFailed');
   type Test = { type: 'test'; startedAt?: number; mode?: string; errors: unknown[] };
   const test_ = (startedAt?: number, errors: unknown[] = []): Test => ({ type: 'test', startedAt, errors });
@@ -214,7 +214,7 @@ describe('a mutation worker loads packages once, and sources once for the mutant
   const counted = (name: string) => `require('fs').appendFileSync(${JSON.stringify(path.join(dir, 'loads.txt'))}, '${name}\\n');\n`;
 
   beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mutation-runtime-'));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shared-modules-runtime-'));
     write('node_modules/a-package/index.js', `${counted('package')}exports.list = () => [];\nexports.later = () => require('./later');\n`);
     write('node_modules/a-package/later.js', `${counted('package, later')}exports.value = 42;\n`);
     // A source as Stryker instruments it: the namespace found at the first call is kept, its active mutant read once.
@@ -244,8 +244,8 @@ describe('a mutation worker loads packages once, and sources once for the mutant
       testMatch: ['<rootDir>/*.test.js'],
       transform: {},
       cacheDirectory: path.join(dir, '.cache'),
-      testEnvironment: path.join(ROOT, 'test/support/mutation-environment.cjs'),
-      runtime: path.join(ROOT, 'test/support/mutation-runtime.cjs'),
+      testEnvironment: path.join(ROOT, 'test/support/shared-context-environment.cjs'),
+      runtime: path.join(ROOT, 'test/support/shared-modules-runtime.cjs'),
       runner: path.join(ROOT, 'test/support/mutation-runner.cjs'),
       testSequencer: path.join(ROOT, 'test/support/mutation-test-sequencer.cjs'),
     };
@@ -293,7 +293,7 @@ describe('a mutation worker loads packages once, and sources once for the mutant
 
 describe('module tests of a mutation worker share their databases while the sources stay loaded', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { keepsSources, shareDatabases } = require('../support/mutation-runtime.cjs');
+  const { keepsSources, shareDatabases } = require('../support/shared-modules-runtime.cjs');
   const RUN = Symbol.for('payments.mutation.run');
   const DATABASES = Symbol.for('payments.mutation.databases');
   afterEach(() => delete (globalThis as Record<symbol, unknown>)[RUN]);

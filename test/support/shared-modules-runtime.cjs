@@ -1,21 +1,22 @@
 /**
- * Jest's module runtime for the mutation runs (stryker.config.mjs): modules a Stryker worker has loaded once serve
- * every later test file and mutant, where Jest would load them afresh for each test file of each mutant. Stryker
- * starts Jest for every mutant, and a module test loads about 1,700 package modules (MikroORM, knex, graphql, ...)
- * behind ~200 of ours: evaluating and resolving them again was most of a mutant's time.
+ * Jest's module runtime for every run (jest.config.js) and the mutation runs (stryker.config.mjs): modules a worker
+ * has loaded once serve every later test file (and mutant), where Jest would load them afresh for each. A module test
+ * loads about 1,700 package modules (MikroORM, knex, graphql, ...) behind ~200 of ours: evaluating and resolving them
+ * again was most of a mutant's time, and a fifth of `npm test`'s CPU.
  *  - Packages (node_modules) load once per worker: they are not mutated. So do those Jest loads into each file's
  *    context for itself (expect, jest-snapshot, pretty-format: two thirds of a jest start), except jest-circus, which
  *    holds the file's tests and event handlers.
- *  - The project's sources (src/) load once for all the runs of mutants that tests cover: Stryker's instrumented code
- *    asks at each call which mutant is active (the environment names it for each run), so one loaded copy serves
- *    them all, as Stryker's other test runners do. A mutant met while modules load or in a hook (static) needs them
- *    loaded with it active: such runs, and the initial run, load every source afresh for each file and leave none
- *    behind. So does a file that mocks a module (`jest.mock`), whose sources must see its mock.
+ *  - The project's sources (src/) load afresh for each file, except in a mutation run: there they load once for all
+ *    the runs of mutants that tests cover. Stryker's instrumented code asks at each call which mutant is active (the
+ *    environment names it for each run), so one loaded copy serves them all, as Stryker's other test runners do. A
+ *    mutant met while modules load or in a hook (static) needs them loaded with it active: such runs, and the initial
+ *    run, load every source afresh for each file and leave none behind. So does a file that mocks a module
+ *    (`jest.mock`), whose sources must see its mock.
  *  - Test files and test/support load per file, as always. The databases module tests open stay open with the
  *    sources (test/support/module-database.ts), and close when these are forgotten.
  *
- * The environment (mutation-environment.cjs) keeps one VM context per worker for this, since a module must run in the
- * realm of the code calling it (its arrays, errors and promises would be foreign in another), and empties the
+ * The environment (shared-context-environment.cjs) keeps one VM context per worker for this, since a module must run
+ * in the realm of the code calling it (its arrays, errors and promises would be foreign in another), and empties the
  * globals a file left, except those the shared modules made while loading (`keptGlobals`).
  */
 const path = require('node:path');

@@ -1,13 +1,13 @@
 /**
- * The test environment of the mutation runs (stryker.config.mjs): the suites' own (code-cache-environment.cjs), with
- * three changes.
+ * The test environment of every run (jest.config.js) and the mutation runs (stryker.config.mjs): the code cache's
+ * (code-cache-environment.cjs), with three changes, the first for mutation runs only.
  *
  * Once a test has failed under a mutant, every test not yet started is skipped, with the set-up hooks no test needs
  * any more. One failure is all Stryker needs to count a mutant killed, and Jest, started by Stryker, cannot bail by
  * itself. The flag lives for one jest run: the test sequencer (mutation-test-sequencer.cjs) clears it at the start.
  *
- * Every test file of a Stryker worker runs in one VM context, so that the modules the runtime loads once per worker
- * (mutation-runtime.cjs) run in the realm of the code calling them. Each file still starts as in a fresh context: its
+ * Every test file of a worker runs in one VM context, so that the modules the runtime loads once per worker
+ * (shared-modules-runtime.cjs) run in the realm of the code calling them. Each file still starts as in a fresh context: its
  * own `process` (whose env names the active mutant) and config globals, none of the globals earlier files left but
  * those the shared modules made, and none of their timers running.
  *
@@ -17,7 +17,7 @@
  */
 const path = require('node:path');
 const CodeCacheEnvironment = require('./code-cache-environment.cjs');
-const { keepsSources, keptGlobals, shareDatabases } = require('./mutation-runtime.cjs');
+const { keepsSources, keptGlobals, shareDatabases } = require('./shared-modules-runtime.cjs');
 
 const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
 const FAILED = Symbol.for('payments.mutation.testFailed');
