@@ -13,12 +13,12 @@ const tsc = (project) => ['node_modules/typescript/bin/tsc', '--noEmit', '-p', p
 
 /** Longest first, so the last one to start is a short one. */
 export const CHECKS = [
-  { name: 'typecheck ui/admin', args: tsc('ui/admin') },
+  { name: 'typecheck admin-ui', args: tsc('admin-ui') },
   { name: 'lint:folder-cycles', args: ['scripts/folder-cycles.mjs'] },
   { name: 'lint:layers', args: ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'] },
   { name: 'typecheck reference page', args: tsc('src/platform/rest/reference-page') },
-  { name: 'typecheck ui/dashboard', args: tsc('ui/dashboard') },
-  { name: 'typecheck ui/checkout', args: tsc('ui/checkout') },
+  { name: 'typecheck dashboard-ui', args: tsc('dashboard-ui') },
+  { name: 'typecheck checkout-ui', args: tsc('checkout-ui') },
   { name: 'lint:suite-fixtures', args: ['scripts/suite-fixtures.mjs'] },
   { name: 'lint:raw-sql', args: ['scripts/raw-sql.mjs'] },
 ];

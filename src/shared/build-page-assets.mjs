@@ -1,4 +1,4 @@
-// The build step both of our browser pages share (ui/checkout/build.mjs, ui/admin/build.mjs):
+// The build step both of our browser pages share (checkout-ui/build.mjs, admin-ui/build.mjs):
 // bundle and minify with esbuild, name each asset after a hash of its content (so the server may let
 // browsers cache it for a year), and write a .gz and .br twin of every file so nothing is compressed per
 // request. Returns the public URL of each asset by extension and the writer for the page's other files.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { operationSources } from '../../ui/admin/src/operation-sources';
+import { operationSources } from '../../admin-ui/src/operation-sources';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
 import { seedPayoutAccount } from '../support/ledger-seed';
 import { freePort } from '../support/processes';

@@ -7,7 +7,7 @@ import { buildAppSchema } from '../../src/apps/schema';
 import { measureOperation } from '../../src/platform/graphql/query-guards';
 
 const source = fs.readFileSync(path.join(__dirname, '../../schema/operations/admin-console.graphql'), 'utf8');
-const presets = fs.readFileSync(path.join(__dirname, '../../ui/admin/src/presets.tsx'), 'utf8');
+const presets = fs.readFileSync(path.join(__dirname, '../../admin-ui/src/presets.tsx'), 'utf8');
 
 describe("the admin console's ready-made operations", () => {
   test('are valid against the schema', async () => {

@@ -1,5 +1,5 @@
 import HttpClientException from '@adyen/api-library/lib/src/httpClient/httpClientException';
-import { refundReasonNote } from '../../ui/dashboard/src/format';
+import { refundReasonNote } from '../../dashboard-ui/src/format';
 import { AdyenOutcomeUnknown, refusalOf, refusalReason } from '../../src/platform/processor/adyen/adyen-processor';
 
 /** Adyen's error body (ServiceError), as the document's generic examples have it. */

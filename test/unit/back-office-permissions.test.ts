@@ -3,12 +3,12 @@ import path from 'node:path';
 import { parse, print, type OperationDefinitionNode } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import { buildAppSchema } from '../../src/apps/schema';
-import { operationSources } from '../../ui/admin/src/operation-sources';
-import { PERMISSIONS, type Permission } from '../../ui/admin/src/permissions';
+import { operationSources } from '../../admin-ui/src/operation-sources';
+import { PERMISSIONS, type Permission } from '../../admin-ui/src/permissions';
 
 /**
  * The back office shows a button only to the roles the server lets use it (docs/admin.md, "Roles"): each
- * permission of ui/admin/src/permissions.ts is held to the `@Authorized` roles of the fields it runs.
+ * permission of admin-ui/src/permissions.ts is held to the `@Authorized` roles of the fields it runs.
  * And the back office sends the shared document's operations exactly (operation-sources.ts cuts them out).
  */
 const FIELDS: Record<Permission, string[]> = {
@@ -56,7 +56,7 @@ test('the operations the back office sends are the shared document\'s, cut exact
 test('every screen of the back office runs operations that exist, by name (never a document of its own)', () => {
   const document = fs.readFileSync(path.join(__dirname, '../../schema/operations/admin-console.graphql'), 'utf8');
   const names = new Set(operationSources(document).keys());
-  const browser = path.join(__dirname, '../../ui/admin/src');
+  const browser = path.join(__dirname, '../../admin-ui/src');
   const files = [...fs.readdirSync(browser), ...fs.readdirSync(path.join(browser, 'screens')).map((f) => `screens/${f}`)].filter((f) => f.endsWith('.tsx') || f.endsWith('.ts'));
   const used = new Set<string>();
   for (const file of files) {

@@ -1,7 +1,7 @@
 import { CARD_BRANDS, cardBrandOf, groupCardDigits, type CardBrand } from '../../src/modules/checkout/card-brands';
 import { brandOf } from '../../src/modules/checkout/card-intake';
 import { isCardNumber } from '../../src/modules/checkout/card-predicates';
-import { checkCard, securityCodeHint } from '../../ui/checkout/src/card-field-errors';
+import { checkCard, securityCodeHint } from '../../checkout-ui/src/card-field-errors';
 
 /**
  * The card brands by their first digits (src/modules/checkout/card-brands.ts): what the checkout page shows while the

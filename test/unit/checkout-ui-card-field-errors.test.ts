@@ -1,7 +1,7 @@
-import { checkCard, parseExpiry } from '../../ui/checkout/src/card-field-errors';
+import { checkCard, parseExpiry } from '../../checkout-ui/src/card-field-errors';
 import { isUnexpired, passesLuhn } from '../../src/modules/checkout/card-predicates';
 
-/** The checks the checkout page runs before sending a card (ui/checkout/src/card-field-errors.ts). */
+/** The checks the checkout page runs before sending a card (checkout-ui/src/card-field-errors.ts). */
 const NOW = new Date('2026-11-23T12:00:00Z');
 const entry = (overrides: Partial<Parameters<typeof checkCard>[0]> = {}) =>
   ({ number: '4242 4242 4242 4242', expiry: '12/29', securityCode: '123', nameOnCard: '', ...overrides });

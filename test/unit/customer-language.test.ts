@@ -172,7 +172,7 @@ describe('nothing a customer reads is written outside the catalogues (the pseudo
   });
 
   test("the page's script writes no sentence of its own: every word it shows is a message key", () => {
-    const dir = path.join(PROJECT_ROOT, 'ui/checkout/src');
+    const dir = path.join(PROJECT_ROOT, 'checkout-ui/src');
     for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.ts'))) {
       const source = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const sentences = [...source.matchAll(/(['"`])([^'"`\n]*[A-Za-z]{2,} [A-Za-z]{2,}[^'"`\n]*)\1/g)].map((m) => m[2]);

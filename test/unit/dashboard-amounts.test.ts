@@ -1,4 +1,4 @@
-import { dollarsToCents, money } from '../../ui/dashboard/src/format';
+import { dollarsToCents, money } from '../../dashboard-ui/src/format';
 import { maskAccountNumber, maskedPayoutAccount, validAccountNumber, validHolder } from '../../src/modules/withdrawals/payout-account';
 
 describe('the Withdrawals screen turns dollars into cents on the digits', () => {

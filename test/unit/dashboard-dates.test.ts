@@ -1,4 +1,4 @@
-import { monthsBetween, when, whenExact } from '../../ui/dashboard/src/format';
+import { monthsBetween, when, whenExact } from '../../dashboard-ui/src/format';
 
 /**
  * Every time the dashboard shows names its time zone (docs/dashboard.md, "Dates and times"): the browser's, by its

@@ -1,5 +1,5 @@
 import { OPTIONAL_WEBHOOK_EVENTS } from '../../src/modules/identity/webhook-event-choice';
-import { WEBHOOK_EVENT_CHOICES } from '../../ui/dashboard/src/webhook-events';
+import { WEBHOOK_EVENT_CHOICES } from '../../dashboard-ui/src/webhook-events';
 
 test("the Developers screen offers exactly the events a shop may choose, in the server's order, each with when it is sent", () => {
   expect(WEBHOOK_EVENT_CHOICES.map(([event]) => event)).toEqual([...OPTIONAL_WEBHOOK_EVENTS]);

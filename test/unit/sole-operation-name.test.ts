@@ -1,4 +1,4 @@
-import { soleOperationName } from '../../ui/admin/src/sole-operation-name';
+import { soleOperationName } from '../../admin-ui/src/sole-operation-name';
 
 /** The console tells GraphiQL which operation to run only when the document leaves no doubt. */
 describe('the operation the console runs', () => {

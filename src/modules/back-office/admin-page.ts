@@ -23,7 +23,7 @@ function readBuiltConsole(directory: string): BuiltConsole {
 
 /**
  * The admin console at /admin: the back office (a React page of ours, with GraphiQL one click away, loaded when
- * opened), bundled from npm by ui/admin/build.mjs. The page itself holds no secret and needs no login: it
+ * opened), bundled from npm by admin-ui/build.mjs. The page itself holds no secret and needs no login: it
  * asks the admin to sign in, and every operation it runs is authorized by /graphql like any other caller's. Every
  * screen is `/admin` with a query string, so this one route serves them all.
  */

@@ -86,7 +86,7 @@ function bullBoard(queues: Queue[], views: string, readOnlyMode: boolean): expre
   const adapter = new ExpressAdapter();
   adapter.setBasePath(QUEUE_DASHBOARD_PATH);
   createBullBoard({ queues: queues.map((queue) => new BullAdapter(queue, { readOnlyMode })), serverAdapter: adapter });
-  adapter.setViewsPath(views); // Bull Board's page without its web-font link (built by ui/admin/build.mjs)
+  adapter.setViewsPath(views); // Bull Board's page without its web-font link (built by admin-ui/build.mjs)
   return adapter.getRouter() as express.Router;
 }
 

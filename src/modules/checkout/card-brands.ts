@@ -1,6 +1,6 @@
 /**
  * The card brands we know by their numbers, for both sides: the checkout page shows the brand while the customer types
- * (bundled into ui/checkout) and the server keeps it with the payment (card-intake.ts). Pure, no imports, so the page
+ * (bundled into checkout-ui) and the server keeps it with the payment (card-intake.ts). Pure, no imports, so the page
  * can use it. A number of no brand here is still accepted (any Luhn-valid 12 to 19 digits); it is kept as `unknown`.
  */
 

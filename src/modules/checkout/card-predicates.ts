@@ -1,5 +1,5 @@
 /**
- * The card rules both sides run: the checkout page before sending (bundled into ui/checkout) and the
+ * The card rules both sides run: the checkout page before sending (bundled into checkout-ui) and the
  * server before calling the acquirer (card-intake.ts). Pure functions, no imports, so the page can use them.
  */
 export const CARD_NUMBER = /^\d{12,19}$/;

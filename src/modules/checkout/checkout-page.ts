@@ -12,7 +12,7 @@ export interface CheckoutPageDeps {
   paymentExists(id: string): Promise<boolean>;
   /** Told about a failure behind the 503 page (e.g. the database did not answer), to log it. */
   onError?(error: unknown, req: Request): void;
-  /** Where `npm run build` put the page (ui/checkout/build.mjs); tests may point elsewhere. */
+  /** Where `npm run build` put the page (checkout-ui/build.mjs); tests may point elsewhere. */
   directory?: string;
   /** The redirect 3-D Secure flow (an acquirer such as Adyen): where the issuer's page is, and the way back. */
   issuer?: IssuerRedirects;
@@ -52,7 +52,7 @@ interface PageInLanguage {
 }
 
 interface BuiltPage {
-  /** Each language's page (ui/checkout/build.mjs writes one per language and one in the pseudo-language). */
+  /** Each language's page (checkout-ui/build.mjs writes one per language and one in the pseudo-language). */
   languages: Map<PageLanguage, PageInLanguage>;
   /** By file name, e.g. checkout.3f2a9c1b0d4e.js: the name carries a hash of the content. */
   assets: Map<string, StaticFile>;

@@ -19,7 +19,7 @@ export interface RefundTrackingPageDeps {
   viewsPerClient: RateLimiter;
   /** Told about a failure behind the 503 page, to log it. */
   onError?(error: unknown, req: Request): void;
-  /** The built checkout page, whose style sheet this page shares (ui/checkout/build.mjs); tests may point elsewhere. */
+  /** The built checkout page, whose style sheet this page shares (checkout-ui/build.mjs); tests may point elsewhere. */
   checkoutDirectory?: string;
 }
 

@@ -3,7 +3,7 @@ import { catalogueOf, type MessageKey } from './catalogues';
 import type { PageLanguage } from './languages';
 
 /**
- * The checkout page's messages, compiled when the page is built (ui/checkout/build.mjs) so the browser carries
+ * The checkout page's messages, compiled when the page is built (checkout-ui/build.mjs) so the browser carries
  * neither a parser nor the other languages: each message becomes its text and argument names in turn
  * (`["Pay ", "amount", ""]`). The page only ever puts a shop name or an amount into a sentence; a checkout
  * message with a plural or a select fails the build here rather than reach the browser unformatted.

@@ -1,6 +1,6 @@
-import type en from '../../../src/shared/customer-language/catalogues/en.json';
-import { formatMoney } from '../../../src/shared/customer-language/formats';
-import type { PageLanguage } from '../../../src/shared/customer-language/languages';
+import type en from '../../src/shared/customer-language/catalogues/en.json';
+import { formatMoney } from '../../src/shared/customer-language/formats';
+import type { PageLanguage } from '../../src/shared/customer-language/languages';
 
 /**
  * The page's words: the server sent the page in one language (checkout-page.ts), its messages compiled into the

@@ -1,4 +1,4 @@
-import DOCUMENT from '../../../schema/operations/seller-dashboard.graphql';
+import DOCUMENT from '../../schema/operations/seller-dashboard.graphql';
 import { inDollars } from './format';
 
 /**

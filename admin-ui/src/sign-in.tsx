@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
-import SIGN_IN_OPERATIONS from '../../../schema/operations/admin-sign-in.graphql';
+import SIGN_IN_OPERATIONS from '../../schema/operations/admin-sign-in.graphql';
 import type { AdminRole } from './presets';
 
 /** How the console's requests are authorized: the admin session (cookie + CSRF header); tokens are for scripts. */

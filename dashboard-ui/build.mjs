@@ -11,10 +11,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildPageAssets } from '../../src/shared/build-page-assets.mjs';
+import { buildPageAssets } from '../src/shared/build-page-assets.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
+const root = path.resolve(here, '..');
 const out = path.join(root, 'dist/dashboard-ui');
 const ASSET_PATH = '/dashboard/assets/';
 

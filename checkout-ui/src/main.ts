@@ -1,10 +1,10 @@
-import { cardBrandOf, groupCardDigits, type CardBrandRule } from '../../../src/modules/checkout/card-brands';
+import { cardBrandOf, groupCardDigits, type CardBrandRule } from '../../src/modules/checkout/card-brands';
 import { checkCard, securityCodeHint, type Field, type FieldErrors } from './card-field-errors';
 import { checkoutApi, CheckoutError, type CheckoutView } from './checkout-api';
 import { money, SENTENCE_GAP, t, type MessageKey } from './messages';
 
 /**
- * The hosted checkout page. The HTML shell (ui/checkout/index.html, one per language) holds every element;
+ * The hosted checkout page. The HTML shell (checkout-ui/index.html, one per language) holds every element;
  * this script fills them with text from the page's catalogue (never HTML: the shop name is the seller's),
  * shows one step at a time and talks to /graphql. Steps: card form -> processing -> 3-D Secure challenge (same page, or the issuer's page and
  * back) -> outcome or redirect.

@@ -1,5 +1,5 @@
-import { cardBrandOf, type CardBrandRule } from '../../../src/modules/checkout/card-brands';
-import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../../src/modules/checkout/card-predicates';
+import { cardBrandOf, type CardBrandRule } from '../../src/modules/checkout/card-brands';
+import { isCardNumber, isUnexpired, SECURITY_CODE } from '../../src/modules/checkout/card-predicates';
 import type { MessageKey } from './messages';
 
 /**

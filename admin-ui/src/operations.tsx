@@ -1,4 +1,4 @@
-import DOCUMENT from '../../../schema/operations/admin-console.graphql';
+import DOCUMENT from '../../schema/operations/admin-console.graphql';
 import { operationSources } from './operation-sources';
 
 /** The operations the back office and the query console run (operation-sources.ts says how they are cut out). */

@@ -1,4 +1,4 @@
-import CHECKOUT_DOCUMENT from '../../../schema/operations/checkout.graphql';
+import CHECKOUT_DOCUMENT from '../../schema/operations/checkout.graphql';
 import type { CheckedCard } from './card-field-errors';
 
 /** The CheckoutFields fragment of schema/operations/checkout.graphql. */

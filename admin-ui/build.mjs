@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
+const root = path.resolve(here, '..');
 const out = path.join(root, 'dist/admin-console');
 const ASSET_PATH = '/admin/assets/';
 export const FIRST_LOAD_BUDGET_BYTES = 250 * 1024;
