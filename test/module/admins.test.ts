@@ -2,6 +2,7 @@ import { adminByEmail, createAdmin, revokeAdmin } from '../../src/modules/admins
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
 import { migratorOf } from '../../src/platform/db/database';
+import { MIGRATION_NAMES } from '../../src/platform/db/migrations';
 import { useDatabaseToUpgrade } from '../support/migration-database';
 import { useModuleDatabase } from '../support/module-database';
 import { refusedWith } from '../support/domain-errors';
@@ -45,7 +46,7 @@ describe('the migration of admins created before', () => {
 
   test('puts each address in its normal form, leaving one whose normal form another admin has', async () => {
     const { orm } = upgrading;
-    await migratorOf(orm).up({ to: 'Migration20261201010000_refund_tracking' });
+    await migratorOf(orm).up({ to: MIGRATION_NAMES[MIGRATION_NAMES.indexOf('Migration20261202000000_admin_emails') - 1] });
     const sql = orm.em.getConnection();
     await sql.execute(`insert into "admins" ("id", "email", "role", "created_at")
       values ('adm_typed', '  Alice@Payments.EXAMPLE ', 'owner', now()), ('adm_low', 'twin@payments.example', 'support', now()), ('adm_cap', 'Twin@Payments.example', 'finance', now())`);

@@ -111,7 +111,7 @@ export function openStatesOf<S extends string>(lifecycle: Lifecycle<S>): S[] {
   return statesOf(lifecycle).filter((s) => !lifecycle.states[s].final && !lifecycle.states[s].decided);
 }
 
-/** `'a', 'b'`: a SQL list of states, for migrations' check constraints (never for values a query binds). */
+/** `'a', 'b'`: a SQL list of states written into SQL text (never for values a query binds). */
 export function sqlList(states: readonly string[]): string {
   return states.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ');
 }

@@ -1,5 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { lifecycleChecksSql } from './Migration20261127020000_lifecycle_checks';
 
 /**
  * Disputes and the acquirer's notification inbox (docs/acquirers.md):
@@ -59,6 +58,13 @@ export class Migration20261128000000_disputes_and_notification_inbox extends Mig
     this.addSql(`create index "adyen_notifications_due_idx" on "adyen_notifications" ("next_attempt_at") where "status" = 'received'`);
     this.addSql(`create index "adyen_notifications_flagged_idx" on "adyen_notifications" ("received_at") where "status" in ('flagged', 'rejected')`);
 
-    for (const sql of lifecycleChecksSql(['disputes', 'refunds', 'payments'])) this.addSql(sql);
+    this.addSql(`alter table "payments" drop constraint if exists "payments_status_check", add constraint "payments_status_check" check ("status" in ('pending', 'completed', 'failed', 'refunded'))`);
+    this.addSql(`alter table "payments" drop constraint if exists "payments_checkout_stage_check", add constraint "payments_checkout_stage_check" check ("checkout_stage" in ('card_required', 'processing', 'authentication_required', 'finished'))`);
+    this.addSql(`alter table "payments" alter column "status" set default 'pending'`);
+    this.addSql(`alter table "payments" alter column "checkout_stage" set default 'card_required'`);
+    this.addSql(`alter table "refunds" drop constraint if exists "refunds_status_check", add constraint "refunds_status_check" check ("status" in ('requested', 'approved', 'rejected', 'processing', 'refunded', 'reversed', 'failed'))`);
+    this.addSql(`alter table "refunds" alter column "status" set default 'requested'`);
+    this.addSql(`alter table "disputes" drop constraint if exists "disputes_status_check", add constraint "disputes_status_check" check ("status" in ('notified', 'charged_back', 'reversed', 'second_chargeback', 'won', 'lost', 'closed'))`);
+    this.addSql(`alter table "disputes" alter column "status" set default 'notified'`);
   }
 }

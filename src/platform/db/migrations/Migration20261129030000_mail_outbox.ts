@@ -1,9 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { enumOf, sqlList } from '../../lifecycle/lifecycle';
-import { MAIL_LIFECYCLE } from '../../../modules/notifications/mail.lifecycle';
-import { lifecycleChecksSql } from './Migration20261127020000_lifecycle_checks';
-
-const MAIL = enumOf(MAIL_LIFECYCLE.states);
 
 /**
  * The mail outbox and the sellers' mail settings (src/modules/notifications/, docs/decisions/0001-mail-outbox.md):
@@ -11,7 +6,7 @@ const MAIL = enumOf(MAIL_LIFECYCLE.states);
  *   statement writes the receipt's). (`kind`, `subject_id`) is unique: a receipt per payment, a notice per
  *   refund, a seller notification per event, whoever writes it and however often. The row is rendered once, at
  *   its first claim (`raw_message`, with its Message-ID and Date), and every later attempt sends those bytes.
- *   Its status lives through src/modules/notifications/mail.lifecycle.ts; the check constraint and default come from it.
+ *   Its status lives through src/modules/notifications/mail.lifecycle.ts; its check constraint lists the states, the default is the initial one.
  *   Retries stop MAIL_GIVE_UP_AFTER_MS after `retry_from` (its writing, or an admin's resend).
  * - `seller_mail_settings`: the support address receipts name (null: the account's address) and the
  *   notification topics the seller switched off (every topic is on until switched off).
@@ -46,8 +41,9 @@ export class Migration20261129030000_mail_outbox extends Migration {
       "sent_at" timestamptz null,
       "failed_at" timestamptz null,
       constraint "mail_outbox_kind_subject_unique" unique ("kind", "subject_id"))`);
-    for (const sql of lifecycleChecksSql(['mail_outbox'])) this.addSql(sql);
-    this.addSql(`create index "mail_outbox_due_idx" on "mail_outbox" ("next_attempt_at") where "status" in (${sqlList([MAIL.PENDING, MAIL.SENDING])})`);
+    this.addSql(`alter table "mail_outbox" drop constraint if exists "mail_outbox_status_check", add constraint "mail_outbox_status_check" check ("status" in ('pending', 'sending', 'sent', 'kept', 'unknown', 'failed', 'suppressed'))`);
+    this.addSql(`alter table "mail_outbox" alter column "status" set default 'pending'`);
+    this.addSql(`create index "mail_outbox_due_idx" on "mail_outbox" ("next_attempt_at") where "status" in ('pending', 'sending')`);
     this.addSql(`create index "mail_outbox_status_created_idx" on "mail_outbox" ("status", "created_at")`);
     this.addSql(`create index "mail_outbox_shop_kind_idx" on "mail_outbox" ("shop_id", "kind", "created_at")`);
     this.addSql(`create index "mail_outbox_payment_idx" on "mail_outbox" ("payment_id")`);

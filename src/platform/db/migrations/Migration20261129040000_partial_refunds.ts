@@ -1,9 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { sqlList, statesOf } from '../../lifecycle/lifecycle';
-import { REFUND_LIFECYCLE } from '../../../modules/refunds/refund.lifecycle';
-
-/** The refund states that hold part of the payment's amount (not final), as in src/modules/refunds/refund-rules.ts. */
-const HOLDING = sqlList(statesOf(REFUND_LIFECYCLE).filter((state) => !REFUND_LIFECYCLE.states[state].final));
 
 /**
  * Partial refunds (docs/admin.md, "Refunds"): a payment may have several refunds, open at once, as long as
@@ -22,7 +17,7 @@ export class Migration20261129040000_partial_refunds extends Migration {
       begin
         select "amount" into paid from "payments" where "id" = new."payment_id" for update;
         select coalesce(sum("amount"), 0) into asked from "refunds"
-          where "payment_id" = new."payment_id" and "status" in (${HOLDING});
+          where "payment_id" = new."payment_id" and "status" in ('requested', 'approved', 'processing', 'refunded');
         if asked > paid then
           raise exception 'refunds of payment % exceed its amount (% > %)', new."payment_id", asked, paid using errcode = 'check_violation', constraint = 'refunds_within_payment';
         end if;

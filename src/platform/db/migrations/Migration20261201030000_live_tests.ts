@@ -1,9 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { enumOf, sqlList } from '../../lifecycle/lifecycle';
-import { PAYMENT_LIFECYCLE } from '../../../modules/payments/payment.lifecycle';
-
-/** The state the refund sweep looks for live tests in, from the payment table (src/modules/lifecycles.ts). */
-const COMPLETED = sqlList([enumOf(PAYMENT_LIFECYCLE.states).COMPLETED]);
 
 /**
  * Live tests (docs/dashboard.md, "Live test"): a seller pays 50 cents with their own card from the dashboard,
@@ -18,6 +13,6 @@ export class Migration20261201030000_live_tests extends Migration {
     this.addSql(`alter table "payments" add column "test" boolean not null default false,
       add constraint "payments_test_amount_check" check (not "test" or "amount" = 50)`);
     this.addSql(`create index "payments_live_tests_idx" on "payments" ("shop_id", "created_at") where "test"`);
-    this.addSql(`create index "payments_live_tests_completed_idx" on "payments" ("id") where "test" and "status" = ${COMPLETED}`);
+    this.addSql(`create index "payments_live_tests_completed_idx" on "payments" ("id") where "test" and "status" = 'completed'`);
   }
 }

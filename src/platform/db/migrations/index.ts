@@ -1,6 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 
-/** Every migration, in order: the file of each name exports a class of that name. */
+/**
+ * Every migration, in timestamp order: the file of each name exports a class of that name. Each is frozen history,
+ * its SQL written out and importing nothing but MikroORM (test/unit/migrations-list.test.ts).
+ */
 export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261123000000_initial',
   'Migration20261123010000_checkout_ledger_outbox',
@@ -29,8 +32,8 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261130000000_trace_context',
   'Migration20261130010000_seller_balance_history',
   'Migration20261130020000_back_office',
-  'Migration20261201030000_live_tests',
   'Migration20261201010000_refund_tracking',
+  'Migration20261201030000_live_tests',
   'Migration20261202000000_admin_emails',
   'Migration20261203000000_lookup_indexes',
   'Migration20261204000000_acquirer_facts',
