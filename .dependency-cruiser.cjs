@@ -22,9 +22,9 @@
  * An import may point down or sideways, never up; `npm test` runs this file and fails on any violation.
  */
 const ENTRY = '^src/apps/';
-const PAGES = '^src/platform/rest/|^src/modules/back-office/(admin-page|queue-dashboard)\\.ts$|^src/.+-page\\.ts$';
-const GRAPHQL = '^src/platform/graphql/|^src/.+\\.resolver\\.ts$';
-const HTTP = '^src/platform/http/';
+const PAGES = '^src/api/rest/|^src/modules/back-office/(admin-page|queue-dashboard)\\.ts$|^src/.+-page\\.ts$';
+const GRAPHQL = '^src/api/graphql/|^src/.+\\.resolver\\.ts$';
+const HTTP = '^src/platform/http/|^src/api/http/';
 const LIFECYCLE_TABLES = '^src/platform/lifecycle/lifecycle\\.ts$|^src/modules/lifecycles\\.ts$|^src/modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$';
 const FEATURES = '^src/modules/|^src/platform/lifecycle/(apply-move|review-move|move-statement)\\.ts$';
 const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail)/';

@@ -29,7 +29,7 @@ const DEFAULT_ALLOWED = path.join(ROOT, '.folder-cycles-allowed.json');
  */
 export function folderOf(source) {
   if (LIFECYCLE_TABLE.test(source)) return 'lifecycle tables';
-  const match = /^src\/(?:(modules|platform)\/([^/]+)\/.|([^/]+)\/.)/.exec(source);
+  const match = /^src\/(?:(modules|platform|api)\/([^/]+)\/.|([^/]+)\/.)/.exec(source);
   if (!match) return null;
   return match[3] ?? `${match[1]}/${match[2]}`;
 }

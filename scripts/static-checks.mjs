@@ -16,7 +16,7 @@ export const CHECKS = [
   { name: 'typecheck ui/admin', args: tsc('ui/admin') },
   { name: 'lint:folder-cycles', args: ['scripts/folder-cycles.mjs'] },
   { name: 'lint:layers', args: ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'] },
-  { name: 'typecheck reference page', args: tsc('src/platform/rest/reference-page') },
+  { name: 'typecheck reference page', args: tsc('src/api/rest/reference-page') },
   { name: 'typecheck ui/dashboard', args: tsc('ui/dashboard') },
   { name: 'typecheck ui/checkout', args: tsc('ui/checkout') },
   { name: 'lint:suite-fixtures', args: ['scripts/suite-fixtures.mjs'] },

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { recordRefusal } from '../audit';
-import { adminIdFor, currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { adminIdFor, currentAdmin } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { domainError } from '../../shared/errors';
 import { Admin } from './admin.entity';
 import { AdminToken } from './admin-token.entity';

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { AuditEntry } from './audit-entry.entity';
 import { listAudit } from './audit.service';
 import { TimeOrder } from '../../shared/list-order';

@@ -2,8 +2,8 @@ import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, O
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit';
 import { Dispute, disputeOf } from '../disputes';
-import { sellerShopId, shopScopeFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId, shopScopeFor } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { paymentFee, LedgerEntry } from '../ledger';
 import { Refund } from '../refunds';
 import { Shop } from '../identity';

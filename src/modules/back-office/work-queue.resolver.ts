@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { Shop } from '../identity';
 import { FLAGGED_NOTIFICATIONS_WINDOW_DAYS, workQueueFigures, type FailingWebhookShop as FailingShopFigures, type WorkQueueFigures } from './work-queue';
 

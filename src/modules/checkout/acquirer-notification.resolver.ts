@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import type { FlaggedNotification } from '../../platform/processor/adyen/notification-store';
 import { recordAudit } from '../audit';
 import { domainError } from '../../shared/errors';

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { languageFromAcceptLanguage } from '../../shared/customer-language/languages';
 import { rememberPaymentLanguage } from '../payments';
 import { authenticationUrlWith, cancelRedirectOf, checkoutViewOf } from './checkout-view';
@@ -16,7 +16,7 @@ function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[
 /**
  * The public checkout operations. No `@Authorized`: the payment id (about 143 random bits) is the
  * capability, and the view shows nothing about the customer. Callers without credentials reach only
- * these, through the allow-list in src/platform/graphql/public-operations.ts.
+ * these, through the allow-list in src/api/graphql/public-operations.ts.
  */
 @Resolver(() => CheckoutView)
 export class CheckoutResolver {

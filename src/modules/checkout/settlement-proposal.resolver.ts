@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { SettlementProposal } from './settlement-proposal.entity';
 import { confirmSettlement, openSettlementProposals, proposeSettlement, rejectSettlement, settlementProposalsOf } from './settlement-proposals';
 import { SettlementAnswer } from './settlement-rules';

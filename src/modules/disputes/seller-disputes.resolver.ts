@@ -1,5 +1,5 @@
 import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { LedgerEntry } from '../ledger';
 import { Payment } from '../payments';
 import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';

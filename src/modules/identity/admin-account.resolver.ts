@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Admin } from '../admins';
 import { recordAudit } from '../audit';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { domainError } from '../../shared/errors';
 import { AccountSession, countAttempt, mail, TwoFactorEnrolment } from './account.resolver';
 import { adminSignIn, beginAdminSetup, confirmAdminSetup } from './admin-accounts';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
-import { currentSession, sellerShopId } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentSession, sellerShopId } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, mail, reauthenticated } from './account.resolver';
 import { accountMails, type AccountMail } from './account-mails';
 import { Seller } from './seller.entity';

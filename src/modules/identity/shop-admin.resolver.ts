@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { AppServices, GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../api/graphql/auth-checker';
+import type { AppServices, GraphQLContext } from '../../api/graphql/context';
 import { sendInvitation } from './admin-account.resolver';
 import type { BalanceSummary } from '../loaders';
 import { Balance } from '../ledger';

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Resolver, Root } from 'type-graphql';
 import { BigIntResolver, DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import type { BalanceSummary } from '../loaders';
 import type { Cents } from '../../shared/cents';
 import { PageArgs, PageType, type Page } from '../../shared/pagination';

@@ -2,8 +2,8 @@ import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, ObjectType, Query
 import { BigIntResolver } from 'graphql-scalars';
 import type { Cents } from '../../shared/cents';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { shopIdFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { shopIdFor } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import type { BalanceSummary } from '../loaders';
 import { domainError } from '../../shared/errors';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
-import { currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin, currentSession } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { Seller } from '../identity';
 import { type Page, PageType } from '../../shared/pagination';
 import { NOTIFICATION_TOPICS, TOPIC_LABELS, type NotificationTopic } from './mail-kinds';

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { sellerShopId } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { Payment } from './payment.entity';
 import { liveTestAllowance, runLiveTest } from './live-test';
 

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { Payment } from './payment.entity';
 import { PaymentStatus } from './payment-status';
 import { failedAtOf } from './seller-history';

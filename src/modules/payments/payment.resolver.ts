@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../../platform/graphql/auth-checker';
+import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../../api/graphql/auth-checker';
 import { paymentMaximumFor } from '../identity';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { Payment, PaymentStatus } from '../payments';
 import { RefundStatus } from './refund.entity';
 import { refundableRemaining } from './refund-rules';

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, ID, InputType, Int, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { sellerShopId } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { REQUEST_LOG_RETENTION_DAYS, REQUEST_LOG_SEARCH_MAX_LENGTH, RequestOutcome, requestLogPage, type RequestLogFilter, type RequestLogPage } from './request-log';
 
 registerEnumType(RequestOutcome, {

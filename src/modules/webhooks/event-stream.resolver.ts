@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { sellerShopId, adminOrNull, shopIdFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId, adminOrNull, shopIdFor } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { EVENT_STREAM_PAGE_MAX, eventStreamPage, STREAM_FROM_FIRST, type EventStreamPage } from './event-stream';
 import { triggerTestEvent } from './test-events';
 import { WebhookDelivery } from './webhook-delivery.entity';

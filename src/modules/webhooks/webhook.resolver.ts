@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Shop } from '../identity';
-import { adminOrNull, shopIdFor, shopScopeFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { adminOrNull, shopIdFor, shopScopeFor } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import {

@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Seller } from '../identity';
 import { recordAudit } from '../audit';
-import { currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin, currentSession } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { maskedPayoutAccount, payoutAccountNumber, setPayoutAccount, type MaskedPayoutAccount } from './payout-account';
 
 @ObjectType({ description: "Where the seller's withdrawals are paid; the bank account number masked, except to finance." })

@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins';
-import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../api/graphql/auth-checker';
+import type { GraphQLContext } from '../../api/graphql/context';
 import { domainError } from '../../shared/errors';
 import { Seller, Shop } from '../identity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';

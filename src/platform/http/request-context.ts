@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import ipaddr from 'ipaddr.js';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Actor } from './actor';
+import type { Actor } from '../../api/http/actor';
 import { randomBase62 } from '../../shared/random-id';
 import type { EntityManager } from '@mikro-orm/postgresql';
 

@@ -2,7 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Logger } from 'pino';
 import type { NamedOperations, PreparedOperation } from '../graphql/operations';
 import { authenticateSeller, type RateLimits } from '../http/authenticate';
-import { JSON_BODY_LIMIT } from '../http/body-errors';
+import { JSON_BODY_LIMIT } from '../../platform/http/body-errors';
 import { graphqlContextOf } from '../graphql/context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../../shared/errors';

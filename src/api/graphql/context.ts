@@ -2,18 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
 import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox, SessionRules, NewSignInNotice, AccountMailQueue } from '../../modules/identity';
-import { sessionCookies, type CookieMode, type SessionCookies } from '../http/session-cookies';
-import { clientAddress, locals } from '../http/request-context';
-import { deviceTokenOf, setDeviceCookie } from '../http/device-cookie';
+import { sessionCookies, type CookieMode, type SessionCookies } from '../../platform/http/session-cookies';
+import { clientAddress, locals } from '../../platform/http/request-context';
+import { deviceTokenOf, setDeviceCookie } from '../../platform/http/device-cookie';
 import type { CheckoutDeps, ReconciliationJobs, AcquirerInbox } from '../../modules/checkout';
-import type { Metrics } from '../observability/metrics';
+import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import { createLoaders, type Loaders } from '../../modules/loaders';
 import type { RefundJobs } from '../../modules/refunds';
 import type { WebhookServices } from '../../modules/webhooks';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
-import type { NotificationStore } from '../processor/adyen/notification-store';
-import type { SimulatedChargeback } from '../processor/simulated-acquirer';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
+import type { NotificationStore } from '../../platform/processor/adyen/notification-store';
+import type { SimulatedChargeback } from '../../platform/processor/simulated-acquirer';
 import type { MailRuntime } from '../../modules/notifications';
 
 /** The admin roles as `@Authorized` names them (docs/admin.md). */
