@@ -16,7 +16,7 @@ import { apiReferenceRouter } from '../api/rest/api-reference';
 import { compressedAnswers } from '../api/rest/compressed-answers';
 import { restRouter } from '../api/rest/rest-router';
 import { openStreams } from '../api/rest/sse-stream';
-import { sendError } from '../api/rest/envelope';
+import { sendError } from '../platform/http/envelope';
 import { domainError } from '../shared/errors';
 import { errorAnswer } from '../platform/http/error-answer';
 import type { Redis } from '../shared/redis';

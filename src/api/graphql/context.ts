@@ -1,26 +1,26 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Actor } from '../http/actor';
-import type { SignUpMode, SessionSettings, PaymentMaximums, CredentialCache, SecretBox, SessionRules, NewSignInNotice, AccountMailQueue } from '../../modules/identity';
-import { sessionCookies, type CookieMode, type SessionCookies } from '../../platform/http/session-cookies';
+import type { AdminsContext } from '../../modules/admins';
+import type { AuditContext } from '../../modules/audit';
+import type { BackOfficeContext } from '../../modules/back-office';
+import type { AcquirerNotificationServices, CheckoutContext, CheckoutDeps, ReconciliationJobs } from '../../modules/checkout';
+import type { DisputesContext } from '../../modules/disputes';
+import type { AccountServices, CredentialCache, IdentityContext, PaymentMaximums } from '../../modules/identity';
+import type { LedgerContext } from '../../modules/ledger';
+import { createLoaders, type Loaders } from '../../modules/loaders';
+import type { MailRuntime, NotificationsContext } from '../../modules/notifications';
+import type { PaymentsContext } from '../../modules/payments';
+import type { RefundJobs, RefundsContext } from '../../modules/refunds';
+import type { RequestLogContext } from '../../modules/request-log';
+import type { WebhookServices, WebhooksContext } from '../../modules/webhooks';
+import type { WithdrawalsContext } from '../../modules/withdrawals';
+import type { RequestScope } from '../../platform/graphql/request-scope';
+import { sessionCookies } from '../../platform/http/session-cookies';
 import { clientAddress, locals } from '../../platform/http/request-context';
 import { deviceTokenOf, setDeviceCookie } from '../../platform/http/device-cookie';
-import type { CheckoutDeps, ReconciliationJobs, AcquirerInbox } from '../../modules/checkout';
 import type { Metrics } from '../../platform/observability/metrics';
+import type { SimulatorControls } from '../../platform/processor/simulated-acquirer';
 import type { Logger } from '../../shared/logger';
-import { createLoaders, type Loaders } from '../../modules/loaders';
-import type { RefundJobs } from '../../modules/refunds';
-import type { WebhookServices } from '../../modules/webhooks';
-import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
-import type { NotificationStore } from '../../platform/processor/adyen/notification-store';
-import type { SimulatedChargeback } from '../../platform/processor/simulated-acquirer';
-import type { MailRuntime } from '../../modules/notifications';
-
-/** The admin roles as `@Authorized` names them (docs/admin.md). */
-export type AdminDuty = 'SUPPORT' | 'FINANCE' | 'OWNER';
-/** `ADMIN`: any admin, whatever the role (the reads). */
-/** SESSION: a dashboard session only (it also holds SELLER); for what an API key must not do or read. */
-export type Role = 'SELLER' | 'SESSION' | 'ADMIN' | AdminDuty;
 
 /** What every request shares: built once at start. */
 export interface AppServices {
@@ -37,65 +37,46 @@ export interface AppServices {
   /** Settles payments and refunds whose acquirer answer was lost, by asking the acquirer (a leased sweep). */
   reconciliation: ReconciliationJobs;
   /** Adyen's notifications: the inbox they are accepted into, and the job that applies them (null without Adyen). */
-  acquirerNotifications: { store: NotificationStore; inbox: AcquirerInbox } | null;
-  /**
-   * The simulated acquirer's own events (null with a real acquirer): `drain` tells those due now (a dispute, a refund
-   * failure), `reverseChargeback` has its issuer reverse a chargeback and tells it at once (the back office's button).
-   */
-  simulator: { drain(): Promise<number>; reverseChargeback(chargeback: SimulatedChargeback): Promise<void> } | null;
+  acquirerNotifications: AcquirerNotificationServices;
+  /** The simulated acquirer's own events (null with a real acquirer). */
+  simulator: SimulatorControls | null;
   /** The mail outbox's workers and sweep (src/modules/notifications/): `wake` after a mail is re-sent. */
   mail: MailRuntime;
   /** ADMIN_TOKEN_TTL_DAYS: how long a newly issued admin token is accepted. */
   adminTokenTtlDays: number;
   /** PAYMENT_MAX_CENTS_*: the largest payment per seller account status (null = none). */
   paymentMaximums: PaymentMaximums;
-  /**
-   * Dashboard and admin accounts: SELLER_SIGNUP, the session timeouts (admins' too), the account mails' way out, and
-   * ACCOUNT_ATTEMPTS_PER_CLIENT (sign-ins, sign-ups, resets per client address), ACCOUNT_SECRETS_KEY's box.
-   */
-  accounts: {
-    signup: SignUpMode;
-    sessions: SessionSettings;
-    /** Puts an account mail in the mail outbox, sealed with `secrets` (notifications' queueAccountMail, which identity does not import). */
-    queueMail: AccountMailQueue;
-    attemptsPerClient: RateLimiter;
-    secrets: SecretBox;
-    /** SESSION_COOKIES_INSECURE: the session cookies' names and flags. */
-    cookies: CookieMode;
-    /** PASSWORD_RESET_MAILS_PER_HOUR: reset mails per e-mail address, whoever asks (keyed by the address's hash). */
-    resetMailsPerAddress: RateLimiter;
-    /** Identity's rules for a session, which the auth checker applies (src/modules/identity/session-standing.ts). */
-    sessionRules: SessionRules;
-    /** Tells the seller of a sign-in from a new browser: notifications' notice, which identity does not import. */
-    noticeNewSignIn: NewSignInNotice;
-  };
+  accounts: AccountServices;
 }
 
-/** One per request: its own unit of work (a forked EntityManager), its caller and its id. */
-export interface GraphQLContext {
-  em: EntityManager;
-  actor: Actor;
-  /** The budget a seller's requests count against (its API key's hash); null for admins and the public. */
-  rateLimitKey: string | null;
-  requestId: string;
-  clientAddress: string;
-  /** The caller's User-Agent and Accept headers (3-D Secure's browser data; never stored). */
-  browserHeaders: { userAgent: string; accept: string; acceptLanguage: string };
-  baseUrl: string;
+/**
+ * One per request: the platform's request scope (its unit of work, caller and id) with every service and this
+ * request's DataLoaders. Each module's resolvers take a narrow context of their own; this one satisfies them all
+ * (checked below), so no module names it.
+ */
+export interface GraphQLContext extends RequestScope<Actor> {
   services: AppServices;
   /** This request's DataLoaders (created on first use, so REST calls that never walk relations pay nothing). */
   loaders: Loaders;
-  /** Sets or clears the dashboard session cookies on this request's answer. */
-  sessionCookies: SessionCookies;
-  /** The same for the admin console's session cookies. */
-  adminSessionCookies: SessionCookies;
-  /** The User-Agent header (kept with a new session, for "active sessions"). */
-  userAgent: string | null;
-  /** This browser's known-device cookie (src/platform/http/device-cookie.ts): the token it sent, and setting a new one. */
-  knownDevice: { token: string | null; remember(token: string): void };
-  /** Tells the request log what the answer's first error says (/graphql only: the REST envelope tells it itself). */
-  noteAnswerError?(code: string, message: string): void;
 }
+
+/** Every module's narrow context, which this one must satisfy: a module asking for more fails to compile here. */
+type Satisfies<Concrete extends Narrow, Narrow> = Concrete;
+export type ModuleContexts = [
+  Satisfies<GraphQLContext, AdminsContext>,
+  Satisfies<GraphQLContext, AuditContext>,
+  Satisfies<GraphQLContext, BackOfficeContext>,
+  Satisfies<GraphQLContext, CheckoutContext>,
+  Satisfies<GraphQLContext, DisputesContext>,
+  Satisfies<GraphQLContext, IdentityContext>,
+  Satisfies<GraphQLContext, LedgerContext>,
+  Satisfies<GraphQLContext, NotificationsContext>,
+  Satisfies<GraphQLContext, PaymentsContext>,
+  Satisfies<GraphQLContext, RefundsContext>,
+  Satisfies<GraphQLContext, RequestLogContext>,
+  Satisfies<GraphQLContext, WebhooksContext>,
+  Satisfies<GraphQLContext, WithdrawalsContext>,
+];
 
 /**
  * The GraphQL context of this request, the same whether Apollo or the REST facade runs the operation.
@@ -103,7 +84,7 @@ export interface GraphQLContext {
  * first read: a seller's retrieve is the hot path (docs/decisions/0012-hot-paths.md).
  */
 export function graphqlContextOf(req: Request, res: Response, services: AppServices): GraphQLContext {
-  const context = locals(res);
+  const context = locals<Actor>(res);
   const { actor, requestId } = context;
   const once = <T>(make: () => T) => {
     let value: T | undefined;

@@ -6,3 +6,4 @@ export { AuditResolver } from './audit.resolver';
 
 // Types
 export type { AuditRecord, AuditTargetType } from './audit.service';
+export type { AuditContext } from './audit-context';
