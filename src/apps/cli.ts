@@ -1,3 +1,4 @@
+import { ENTITIES } from './entities';
 import './production-mode';
 import 'reflect-metadata';
 import { isEmailAddress } from '../shared/email';
@@ -157,7 +158,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   // Standard output carries only the answer; logs go to standard error.
-  const database = await openDatabase(config, processLogger(config, 2), 'cli');
+  const database = await openDatabase(config, processLogger(config, 2), ENTITIES, 'cli');
   try {
     const result = await command.run(database.orm.em.fork(), options, config, args);
     process.stdout.write(result instanceof Printed ? result.text : `${JSON.stringify(result)}\n`);

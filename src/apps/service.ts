@@ -1,3 +1,4 @@
+import { ENTITIES } from './entities';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicBaseUrl, type Config } from '../shared/config';
@@ -47,7 +48,7 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   // First: a refusal (no signing key outside localhost) leaves nothing opened.
   requireStatementKeyOutsideLocal(config);
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, ENTITIES);
   performance.mark('database-open');
   // Once the data directory is this process's: a second service refused by its lock neither writes nor warns.
   const statementKeys = loadStatementKeys(config, logger);

@@ -1,3 +1,4 @@
+import { ENTITIES } from './entities';
 import './production-mode';
 // First after NODE_ENV: with tracing on, the instrumentations must be in place before http, pg, ioredis … load.
 import '../platform/observability/tracing-bootstrap';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl) throw new ConfigError('Invalid configuration: DATABASE_URL is required by the worker (the embedded database cannot be shared)');
   const logger = processLogger(config, 1, traceLogMixin());
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, ENTITIES);
   const webhooks = startWebhookRuntime(config, database.orm, logger, true);
   // Mails link to the dashboard at BASE_URL (the worker serves nothing itself: PORT only stands in for it).
   const mail = startMailRuntime(config, database.orm, logger, publicBaseUrl(config, config.port), true);
