@@ -1,10 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { enumOf } from '../lifecycle/lifecycle';
-import { MAIL_LIFECYCLE } from '../../modules/notifications/mail.lifecycle';
 import type { Metrics } from './metrics';
-
-/** The mail states whose counts are labelled by name. */
-const MAIL = enumOf(MAIL_LIFECYCLE.states);
 
 /**
  * The counts behind the gauges, each read by the module that owns its table (its store). The entry point passes
@@ -37,6 +32,7 @@ export async function sampleQueueDepth(orm: MikroORM, metrics: Metrics, counts: 
   const mails = await counts.mails(em);
   metrics.queueDepth.set({ queue: 'mails_due' }, mails.due);
   metrics.queueDepth.set({ queue: 'mails_waiting' }, mails.waiting);
-  metrics.mailsNeedingAttention.set({ status: MAIL.FAILED }, mails.failed);
-  metrics.mailsNeedingAttention.set({ status: MAIL.UNKNOWN }, mails.unknown);
+  // The label values are the mail table's state names (src/modules/notifications/mail.lifecycle.ts), as the alert rules read them.
+  metrics.mailsNeedingAttention.set({ status: 'failed' }, mails.failed);
+  metrics.mailsNeedingAttention.set({ status: 'unknown' }, mails.unknown);
 }
