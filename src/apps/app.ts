@@ -27,6 +27,8 @@ import { type QueueCounts, sampleQueueDepth } from '../platform/observability/qu
 import { deliveryQueueDepth } from '../modules/webhooks';
 import { refundQueueDepth } from '../modules/refunds';
 import { countPaymentsNeedingAttention, paymentLanguageOf, rememberPaymentLanguage } from '../modules/payments';
+import { MAIL_LIFECYCLE } from '../modules/notifications/mail.lifecycle';
+import { enumOf } from '../platform/lifecycle/lifecycle';
 import { MAIL_VIEWER_PATH, mailQueueDepth, mailViewerOn, mailViewerRouter } from '../modules/notifications';
 import { watchLedger, type StatementKeys, statementKeysRouter } from '../modules/ledger';
 import { locals, requestContext } from '../platform/http/request-context';
@@ -38,6 +40,8 @@ import { REFUND_PAGE_WINDOW_SECONDS, refundTrackingPageRouter } from '../modules
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
 import { recordApiRequests } from '../api/http/request-log';
 import type { RequestLog } from '../modules/request-log';
+
+const MAIL = enumOf(MAIL_LIFECYCLE.states);
 
 export interface AppDeps {
   config: Config;
@@ -96,6 +100,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     refunds: refundQueueDepth,
     paymentsNeedingAttention: countPaymentsNeedingAttention,
     mails: mailQueueDepth,
+    mailStates: { failed: MAIL.FAILED, unknown: MAIL.UNKNOWN },
   };
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken, async () => {
     // The readiness checks first: with PostgreSQL away the scrape still answers, and says so (readiness_check_up).

@@ -1,4 +1,3 @@
-import { ENTITIES } from './entities';
 import './production-mode';
 import 'reflect-metadata';
 import { isEmailAddress } from '../shared/email';
@@ -14,6 +13,7 @@ import { DomainError } from '../shared/errors';
 import { checkWebhookUrl } from '../modules/webhooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MAIL_CLI_USAGE, MailCliUsage, mailCli } from '../modules/notifications';
+import { ENTITIES } from './entities';
 
 /** Operations commands: `npm run cli -- <command> [options]`. Results are one JSON line on stdout. */
 const COMMANDS: Record<

@@ -1,8 +1,8 @@
-import { ENTITIES } from './entities';
 import cluster from 'node:cluster';
 import type { Config } from '../shared/config';
 import { openDatabase } from '../platform/db/database';
 import type { Logger } from '../shared/logger';
+import { ENTITIES } from './entities';
 
 /**
  * WEB_CONCURRENCY > 1: this process migrates the database once, then forks that many service

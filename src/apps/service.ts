@@ -1,4 +1,3 @@
-import { ENTITIES } from './entities';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicBaseUrl, type Config } from '../shared/config';
@@ -30,6 +29,7 @@ import { startRequestLog } from '../modules/request-log';
 import { sampleRefundPayload } from '../modules/refunds';
 import { sampleWithdrawalPayload } from '../modules/withdrawals';
 import type { WebhookEventType } from '../modules/identity';
+import { ENTITIES } from './entities';
 
 export interface RunningService {
   url: string;

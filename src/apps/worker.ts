@@ -1,4 +1,3 @@
-import { ENTITIES } from './entities';
 import './production-mode';
 // First after NODE_ENV: with tracing on, the instrumentations must be in place before http, pg, ioredis … load.
 import '../platform/observability/tracing-bootstrap';
@@ -11,6 +10,7 @@ import { exitOnStartupFailure } from '../shared/startup-error';
 import { startWebhookRuntime } from '../modules/webhooks';
 import { startMailRuntime } from '../modules/notifications';
 import { shutdownTracing, traceLogMixin } from '../platform/observability/tracing';
+import { ENTITIES } from './entities';
 
 /**
  * Webhook and mail workers as a process of their own (`npm run worker`), to deliver at a scale the API

@@ -10,6 +10,8 @@ export interface QueueCounts {
   refunds(em: EntityManager): Promise<{ approved: number; needingAttention: number; nearReviewDeadline: number }>;
   paymentsNeedingAttention(em: EntityManager): Promise<number>;
   mails(em: EntityManager): Promise<{ due: number; waiting: number; failed: number; unknown: number }>;
+  /** The mail table's names of the two states, which label their gauges (src/modules/notifications/mail.lifecycle.ts). */
+  mailStates: { failed: string; unknown: string };
 }
 
 /**
@@ -32,7 +34,6 @@ export async function sampleQueueDepth(orm: MikroORM, metrics: Metrics, counts: 
   const mails = await counts.mails(em);
   metrics.queueDepth.set({ queue: 'mails_due' }, mails.due);
   metrics.queueDepth.set({ queue: 'mails_waiting' }, mails.waiting);
-  // The label values are the mail table's state names (src/modules/notifications/mail.lifecycle.ts), as the alert rules read them.
-  metrics.mailsNeedingAttention.set({ status: 'failed' }, mails.failed);
-  metrics.mailsNeedingAttention.set({ status: 'unknown' }, mails.unknown);
+  metrics.mailsNeedingAttention.set({ status: counts.mailStates.failed }, mails.failed);
+  metrics.mailsNeedingAttention.set({ status: counts.mailStates.unknown }, mails.unknown);
 }
