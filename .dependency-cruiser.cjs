@@ -1,44 +1,45 @@
 /**
- * The layers of src/ (docs/architecture.md), from the top:
+ * The layers of src/ (docs/architecture.md), from the top; an import points down, or sideways inside a layer:
  *
- *   entry      src/apps/: main, worker, cli, cluster, service, app (the assembly)
- *   pages+REST src/platform/rest/, the back office's pages, any *-page.ts (the checkout page)
- *   GraphQL    src/platform/graphql/ and every *.resolver.ts (a module's thin GraphQL face lives in its folder)
- *   HTTP       src/platform/http/: request context, the caller (actor), authentication, body errors, probes
- *   modules    src/modules/<domain>/: payments, checkout, refunds, disputes, withdrawals, webhooks, identity,
- *              ledger, admins, audit, notifications, back-office; and the move engine
- *              (src/platform/lifecycle/apply-move.ts, review-move.ts)
- *   adapters   src/platform/: db, processor, rate-limit, observability, mail (outside systems behind our own interfaces)
- *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours), and the
- *              lifecycle tables (src/platform/lifecycle/lifecycle.ts, src/modules/lifecycles.ts and each module's
- *              *.lifecycle.ts: pure data every layer reads)
+ *   apps       src/apps/: main, worker, cli, cluster, service, app, schema (the assembly: entities, resolvers, routes)
+ *   api        src/api/: what turns the outside world into module calls: the REST facade (rest/), the GraphQL server
+ *              with its per-request context and auth checker (graphql/), authentication, the caller and the
+ *              acquirers' inbound endpoints (http/)
+ *   modules    src/modules/<domain>/: payments, checkout, refunds, disputes, withdrawals, webhooks, identity, ledger,
+ *              admins, audit, notifications, request-log, dashboard, back-office; each with its resolvers, pages,
+ *              lifecycle tables and the narrow request context its resolvers read
+ *   platform   src/platform/<piece>/: db, graphql (the generic request scope and guards), http, lifecycle (the move
+ *              engine and the table format), mail, observability, processor, rate-limit: they know no module
+ *   shared     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours)
+ *
+ * The root mikro-orm.config.ts lists the entities for the MikroORM CLI: only the apps may import it.
  *
  * The back office (src/modules/back-office/) is the admins' read side: it may import any module, and only the
- * entry points (which assemble the schema) import it.
+ * entry points (which assemble the schema) and the api's context (which satisfies its narrow context) import it.
  *
- * Each module's index.ts is its face: another module imports only that, never the files behind it. The face
- * re-exports the module's resolvers and pages for the entry points, so it stands outside the layers above.
+ * Each module's index.ts is its face: another module imports only that, never the files behind it.
  *
- * An import may point down or sideways, never up; `npm test` runs this file and fails on any violation.
+ * Type-only imports count as arrows (`tsPreCompilationDeps`): a module naming a type of the api depends on it.
+ * `npm test` runs this file and fails on any violation.
  */
-const ENTRY = '^src/apps/';
-const PAGES = '^src/platform/rest/|^src/modules/back-office/(admin-page|queue-dashboard)\\.ts$|^src/.+-page\\.ts$';
-const GRAPHQL = '^src/platform/graphql/|^src/.+\\.resolver\\.ts$';
-const HTTP = '^src/platform/http/';
-const LIFECYCLE_TABLES = '^src/platform/lifecycle/lifecycle\\.ts$|^src/modules/lifecycles\\.ts$|^src/modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$';
-const FEATURES = '^src/modules/|^src/platform/lifecycle/(apply-move|review-move|move-statement)\\.ts$';
+const APPS = '^src/apps/';
+const API = '^src/api/';
+const MODULES = '^src/modules/';
+const PLATFORM = '^src/platform/';
+const SHARED = '^src/shared/';
+const ROOT_CONFIG = '^mikro-orm\\.config\\.ts$';
+const LIFECYCLE_TABLES = '^src/modules/lifecycles\\.ts$|^src/modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$';
+const TABLE_FORMAT = '^src/platform/lifecycle/lifecycle\\.ts$';
 const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail)/';
-const KERNEL = `^src/shared/|${LIFECYCLE_TABLES}`;
 const BACK_OFFICE = '^src/modules/back-office/';
 const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
 
-const upward = (name, from, fromNot, above) => ({
+const downward = (name, from, fromNot, above, why) => ({
   name,
-  comment: `${name}: an import that points up a layer (docs/architecture.md)`,
+  comment: `${name}: ${why} (docs/architecture.md, "Layers")`,
   severity: 'error',
   from: { path: from, ...(fromNot ? { pathNot: fromNot } : {}) },
-  // The lifecycle tables sit in their modules' folders but are the kernel's: every layer may read them.
-  to: { path: above, pathNot: KERNEL },
+  to: { path: above },
 });
 
 module.exports = {
@@ -46,39 +47,41 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'A cycle makes two modules one: neither can be understood, tested or moved alone. The exceptions: ' +
-        "the two sides of an ORM relation name each other's type (a type-only import, no runtime arrow), and a " +
-        "cycle through a module's index, which is two modules importing each other: .folder-cycles-allowed.json " +
-        'lists those pairs and only shrinks (scripts/folder-cycles.mjs).',
+        'A cycle makes two files one: neither can be understood, tested or moved alone. A type-only import is an ' +
+        'arrow too. Two modules whose entities name each other for an ORM relation meet through their indexes: ' +
+        '.folder-cycles-allowed.json lists those pairs, and only shrinks (scripts/folder-cycles.mjs).',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'], pathNot: MODULE_INDEX } },
+      to: { circular: true, viaOnly: { pathNot: MODULE_INDEX } },
     },
-    upward('pages-up', PAGES, null, ENTRY),
-    upward('graphql-up', GRAPHQL, null, `${ENTRY}|${PAGES}`),
-    upward('http-up', HTTP, null, `${ENTRY}|${PAGES}|${GRAPHQL}`),
-    upward('feature-up', FEATURES, `${GRAPHQL}|${PAGES}|${MODULE_INDEX}`, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}`),
-    upward('adapter-up', ADAPTERS, null, `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}|${FEATURES}`),
-    upward('kernel-up', KERNEL, null, `^src/(?!shared/)`),
+    downward('platform-knows-no-module', PLATFORM, null, `${MODULES}|${API}|${APPS}|${ROOT_CONFIG}`, 'the platform serves every module and names none'),
+    downward('modules-below-the-api', MODULES, null, `${API}|${APPS}|${ROOT_CONFIG}`, 'a module is called by the api and assembled by the apps, never the other way'),
+    downward('api-below-the-apps', API, null, `${APPS}|${ROOT_CONFIG}`, 'the api is assembled by the apps'),
+    downward('shared-imports-nothing', SHARED, null, `^src/(?!shared/)|${ROOT_CONFIG}`, 'the shared kernel imports nothing of ours'),
+    downward('lifecycle-tables-are-data', LIFECYCLE_TABLES, null, `^src/(?!shared/|platform/lifecycle/lifecycle\\.ts$)(?!modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$)(?!modules/lifecycles\\.ts$)`, "a lifecycle table is data every layer reads: it names only the table format, the shared kernel and other tables"),
+    downward('table-format-is-data', TABLE_FORMAT, null, `^src/(?!shared/)`, 'the lifecycle table format imports only the shared kernel'),
+    downward('adapters-below-http', ADAPTERS, null, '^src/platform/(http|graphql)/', 'an adapter (database, acquirer, Redis, mail, metrics) knows no request'),
     {
       name: 'back-office-is-a-leaf',
-      comment: "The back office reads every module; only the entry points, which assemble the schema, read it.",
+      comment:
+        "The back office reads every module; only the entry points, which assemble the schema, read it (and the api's " +
+        'context, which names its narrow context to check it).',
       severity: 'error',
-      from: { path: '^src/', pathNot: `${BACK_OFFICE}|${ENTRY}` },
+      from: { path: '^src/', pathNot: `${BACK_OFFICE}|${APPS}|^src/api/graphql/context\\.ts$` },
       to: { path: BACK_OFFICE },
     },
     {
       name: 'modules-through-their-index',
       comment:
         "A module's index.ts is its face: a file of another module imports that, never the files behind it. " +
-        "The lifecycle tables are the kernel's, read where they are.",
+        'The lifecycle tables are data, read where they are.',
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
       to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', MODULE_INDEX, LIFECYCLE_TABLES] },
     },
     {
       name: 'index-is-only-a-face',
-      comment: "A module's index.ts re-exports its own files and nothing else: that is all it may stand outside the layers for.",
+      comment: "A module's index.ts re-exports its own files and nothing else.",
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/index\\.ts$' },
       to: { pathNot: '^src/modules/$1/' },
@@ -87,12 +90,12 @@ module.exports = {
       name: 'not-in-a-layer',
       comment: 'Every folder of src/ belongs to a layer: add a new one to this file and to docs/architecture.md.',
       severity: 'error',
-      from: { path: '^src/', pathNot: `${ENTRY}|${PAGES}|${GRAPHQL}|${HTTP}|${FEATURES}|${ADAPTERS}|${KERNEL}` },
+      from: { path: '^src/', pathNot: `${APPS}|${API}|${MODULES}|${PLATFORM}|${SHARED}` },
       to: {},
     },
   ],
   options: {
-    // Type-only imports are arrows too: a feature that names a transport's type depends on it.
+    // Type-only imports are arrows too: a module that names the api's type depends on it.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },

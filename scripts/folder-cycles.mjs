@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // The folder-level cycle check: no two folders of src/ import each other both ways. `.dependency-cruiser.cjs` forbids
 // cycles between files; this forbids them between folders, where two features that lean on each other stop being
-// two features. The one exception is the same as there: an arrow made only of type-only imports (the two sides of
-// an ORM relation name each other's type) is no runtime arrow.
+// two features. A type-only import is an arrow too (naming a type is depending on it), and the root
+// mikro-orm.config.ts is a room of its own, so an upward path through it is seen.
 //
 //   node scripts/folder-cycles.mjs              check src/ against .folder-cycles-allowed.json (npm test runs this)
-//   node scripts/folder-cycles.mjs --report     also list the pairs whose one side is type-only, with their imports
+//   node scripts/folder-cycles.mjs --report     also list every pair with its file imports (type-only ones marked)
 //   --cruise-result <file>  read dependency-cruiser's JSON from a file instead of running it (the unit test does)
 //   --allowed <file>        the ratchet file to check against
 //
-// The ratchet file lists the pairs that existed when the rule came, each with why. The check fails on a pair not in
-// it and on a listed pair that no longer exists, so the list only ever shrinks.
+// The ratchet file lists the pairs of two modules that existed when the rule came, each with why (the two sides of
+// an ORM relation naming each other's type). The check fails on a pair not in it, on a listed pair that no longer
+// exists, so the list only ever shrinks, and on a listed pair that is not two modules: api, platform, shared and
+// the apps are never in a pair.
 // Exit code: 0 clean, 1 a new or vanished pair, 2 dependency-cruiser could not run or a file could not be read.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,12 +30,14 @@ const DEFAULT_ALLOWED = path.join(ROOT, '.folder-cycles-allowed.json');
  * their own, `lifecycle tables`: pure data every layer reads, as the layer rules have it (.dependency-cruiser.cjs).
  */
 export function folderOf(source) {
+  if (source === ROOT_CONFIG) return 'root config';
   if (LIFECYCLE_TABLE.test(source)) return 'lifecycle tables';
-  const match = /^src\/(?:(modules|platform)\/([^/]+)\/.|([^/]+)\/.)/.exec(source);
+  const match = /^src\/(?:(modules|platform|api)\/([^/]+)\/.|([^/]+)\/.)/.exec(source);
   if (!match) return null;
   return match[3] ?? `${match[1]}/${match[2]}`;
 }
 
+const ROOT_CONFIG = 'mikro-orm.config.ts';
 const LIFECYCLE_TABLE = /^src\/(platform\/lifecycle\/lifecycle\.ts|modules\/lifecycles\.ts|modules\/[a-z-]+\/[a-z-]+\.lifecycle\.ts)$/;
 
 /** `import type` and `import('…').Name` in a type position: the compiled code loads nothing. */
@@ -83,15 +87,20 @@ export function findBothWayFolderPairs(modules) {
   return pairs.sort((x, y) => x.key.localeCompare(y.key));
 }
 
-/** The runtime pairs against the ratchet list: `added` are not listed (fail), `vanished` are listed but gone (fail). */
+const isModule = (folder) => folder.startsWith('modules/');
+
+/**
+ * Every pair, type-only or not, against the ratchet list: `added` are not listed (fail), `vanished` are listed but
+ * gone (fail), `outOfModules` are listed but not two modules (fail: only modules may still lean on each other).
+ */
 export function compareWithAllowed(pairs, allowedPairs) {
   const allowed = new Set(allowedPairs.map((entry) => pairKey(...entry.folders)));
-  const runtime = pairs.filter((pair) => pair.runtime);
-  const present = new Set(runtime.map((pair) => pair.key));
+  const present = new Set(pairs.map((pair) => pair.key));
   return {
-    added: runtime.filter((pair) => !allowed.has(pair.key)),
+    added: pairs.filter((pair) => !allowed.has(pair.key)),
     vanished: [...allowed].filter((key) => !present.has(key)).sort(),
-    allowed: runtime.filter((pair) => allowed.has(pair.key)),
+    allowed: pairs.filter((pair) => allowed.has(pair.key)),
+    outOfModules: allowedPairs.filter((entry) => !entry.folders.every(isModule)).map((entry) => pairKey(...entry.folders)),
   };
 }
 
@@ -107,7 +116,7 @@ function describePair(pair) {
 function cruise() {
   const cli = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
   // The layer rules' own configuration, so both checks see the same files (same exclusions, same tsconfig).
-  const args = [cli, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'];
+  const args = [cli, 'src', ROOT_CONFIG, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'];
   try {
     return JSON.parse(execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] }));
   } catch (error) {
@@ -131,21 +140,23 @@ function main() {
     return 2;
   }
   const pairs = findBothWayFolderPairs(result.modules);
-  const { added, vanished, allowed } = compareWithAllowed(pairs, allowedFile.pairs ?? []);
+  const { added, vanished, allowed, outOfModules } = compareWithAllowed(pairs, allowedFile.pairs ?? []);
   const typeOnly = pairs.filter((pair) => !pair.runtime);
 
   if (values.report) {
-    console.log(`Folder pairs importing each other both ways at runtime (${allowed.length + added.length}):`);
-    for (const pair of [...allowed, ...added].sort((x, y) => x.key.localeCompare(y.key))) console.log(describePair(pair));
-    console.log(`\nFolder pairs both ways only through type-only imports on one side (${typeOnly.length}):`);
-    for (const pair of typeOnly) console.log(describePair(pair));
+    console.log(`Folder pairs importing each other both ways, type-only imports counted (${pairs.length}; ${typeOnly.length} with one side type-only):`);
+    for (const pair of pairs) console.log(describePair(pair));
     console.log('');
+  }
+  if (outOfModules.length) {
+    console.error(`folder-cycles: ${outOfModules.length} listed pair(s) are not two modules; api, platform, shared and the apps are never in a pair:`);
+    for (const key of outOfModules) console.error(`  ${key}`);
   }
   if (added.length) {
     console.error(`folder-cycles: ${added.length} new pair(s) of folders import each other both ways (docs/architecture.md, "Modules").`);
     console.error(
       'Move the piece both need into the folder that owns it (src/shared/ when pure), read states from the lifecycle tables, ' +
-        'or write `import type` where only a type is named (not a type a decorator reads: its metadata needs the value):',
+        'or hand one side what it needs (a narrow interface it declares, a function): an `import type` counts too:',
     );
     for (const pair of added) console.error(describePair(pair));
   }
@@ -153,8 +164,8 @@ function main() {
     console.error(`folder-cycles: ${vanished.length} listed pair(s) no longer import each other both ways; remove them from ${path.relative(ROOT, allowedPath)}:`);
     for (const key of vanished) console.error(`  ${key}`);
   }
-  if (added.length || vanished.length) return 1;
-  if (!values.report) console.log(`folder-cycles: no new both-way folder pair (${allowed.length} listed, ${typeOnly.length} through type-only imports)`);
+  if (added.length || vanished.length || outOfModules.length) return 1;
+  if (!values.report) console.log(`folder-cycles: no new both-way folder pair (${allowed.length} listed, type-only imports counted)`);
   return 0;
 }
 

@@ -6,27 +6,29 @@ import type { Queue } from 'bull';
 import { dashboardRouter, dashboardExportsRouter } from '../modules/dashboard';
 import { adminConsoleRouter, queueDashboardRouter } from '../modules/back-office';
 import { checkoutPageRouter, issuerRedirectFor, paymentExists, returnFromIssuer } from '../modules/checkout';
-import { adyenNotificationsRouter } from '../platform/http/adyen-notifications';
+import { adyenNotificationsRouter } from '../api/http/adyen-notifications';
 import { clientAddress } from '../platform/http/request-context';
 import type { Config } from '../shared/config';
-import type { AppServices } from '../platform/graphql/context';
-import { graphqlRouter } from '../platform/graphql/graphql-server';
-import { loadOperations } from '../platform/graphql/operations';
-import { apiReferenceRouter } from '../platform/rest/api-reference';
-import { compressedAnswers } from '../platform/rest/compressed-answers';
-import { restRouter } from '../platform/rest/rest-router';
-import { openStreams } from '../platform/rest/sse-stream';
-import { sendError } from '../platform/rest/envelope';
+import type { AppServices } from '../api/graphql/context';
+import { graphqlRouter } from '../api/graphql/graphql-server';
+import { loadOperations } from '../api/graphql/operations';
+import { apiReferenceRouter } from '../api/rest/api-reference';
+import { compressedAnswers } from '../api/rest/compressed-answers';
+import { restRouter } from '../api/rest/rest-router';
+import { openStreams } from '../api/rest/sse-stream';
+import { sendError } from '../platform/http/envelope';
 import { domainError } from '../shared/errors';
 import { errorAnswer } from '../platform/http/error-answer';
 import type { Redis } from '../shared/redis';
-import type { RateLimits } from '../platform/http/authenticate';
+import type { RateLimits } from '../api/http/authenticate';
 import { health } from '../platform/http/health';
 import { metricsEndpoint, requestMetrics } from '../platform/observability/metrics';
 import { type QueueCounts, sampleQueueDepth } from '../platform/observability/queue-depth';
 import { deliveryQueueDepth } from '../modules/webhooks';
 import { refundQueueDepth } from '../modules/refunds';
 import { countPaymentsNeedingAttention, paymentLanguageOf, rememberPaymentLanguage } from '../modules/payments';
+import { MAIL_LIFECYCLE } from '../modules/notifications/mail.lifecycle';
+import { enumOf } from '../platform/lifecycle/lifecycle';
 import { MAIL_VIEWER_PATH, mailQueueDepth, mailViewerOn, mailViewerRouter } from '../modules/notifications';
 import { watchLedger, type StatementKeys, statementKeysRouter } from '../modules/ledger';
 import { locals, requestContext } from '../platform/http/request-context';
@@ -36,8 +38,10 @@ import { securityHeaders } from '../platform/http/security-headers';
 import { findTrackedRefund } from '../modules/refunds/refund-tracking';
 import { REFUND_PAGE_WINDOW_SECONDS, refundTrackingPageRouter } from '../modules/refunds/refund-tracking-page';
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
-import { recordApiRequests } from '../platform/http/request-log';
+import { recordApiRequests } from '../api/http/request-log';
 import type { RequestLog } from '../modules/request-log';
+
+const MAIL = enumOf(MAIL_LIFECYCLE.states);
 
 export interface AppDeps {
   config: Config;
@@ -96,6 +100,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     refunds: refundQueueDepth,
     paymentsNeedingAttention: countPaymentsNeedingAttention,
     mails: mailQueueDepth,
+    mailStates: { failed: MAIL.FAILED, unknown: MAIL.UNKNOWN },
   };
   app.get('/metrics', metricsEndpoint(metrics, deps.config.metricsToken, async () => {
     // The readiness checks first: with PostgreSQL away the scrape still answers, and says so (readiness_check_up).

@@ -13,6 +13,7 @@ import { DomainError } from '../shared/errors';
 import { checkWebhookUrl } from '../modules/webhooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MAIL_CLI_USAGE, MailCliUsage, mailCli } from '../modules/notifications';
+import { ENTITIES } from './entities';
 
 /** Operations commands: `npm run cli -- <command> [options]`. Results are one JSON line on stdout. */
 const COMMANDS: Record<
@@ -157,7 +158,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   // Standard output carries only the answer; logs go to standard error.
-  const database = await openDatabase(config, processLogger(config, 2), 'cli');
+  const database = await openDatabase(config, processLogger(config, 2), ENTITIES, 'cli');
   try {
     const result = await command.run(database.orm.em.fork(), options, config, args);
     process.stdout.write(result instanceof Printed ? result.text : `${JSON.stringify(result)}\n`);

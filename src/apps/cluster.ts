@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from '../shared/config';
 import { openDatabase } from '../platform/db/database';
 import type { Logger } from '../shared/logger';
+import { ENTITIES } from './entities';
 
 /**
  * WEB_CONCURRENCY > 1: this process migrates the database once, then forks that many service
@@ -10,7 +11,7 @@ import type { Logger } from '../shared/logger';
  * replaced; SIGTERM is passed on and waited for.
  */
 export async function runClusterPrimary(config: Config, logger: Logger): Promise<void> {
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, ENTITIES);
   await database.close();
   let stopping = false;
   const fork = () => cluster.fork();

@@ -14,8 +14,8 @@ import { EventStreamResolver } from '../modules/webhooks/event-stream.resolver';
 import { RequestLogResolver } from '../modules/request-log';
 import { PayoutAccountNumberResolver, PayoutAccountResolver, WithdrawalResolver } from '../modules/withdrawals';
 import { NotificationsResolver } from '../modules/notifications';
-import { authChecker } from '../platform/graphql/auth-checker';
-import { rootQueryFieldsInTurn } from '../platform/graphql/concurrency-guards';
+import { authChecker } from '../api/graphql/auth-checker';
+import { rootQueryFieldsInTurn } from '../api/graphql/concurrency-guards';
 import { PaymentAdminResolver, WorkQueueResolver } from '../modules/back-office';
 import { DisputeAdminResolver, DisputeFieldsResolver, SellerDisputesResolver } from '../modules/disputes';
 

@@ -5,13 +5,13 @@ import { openDatabase, type Database } from '../platform/db/database';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createCardTestingGuard, startReconciliationJobs, startAcquirerInbox, startSimulatedNotifications, type CheckoutDeps } from '../modules/checkout';
 import { createMetrics, type Metrics } from '../platform/observability/metrics';
-import type { AppServices } from '../platform/graphql/context';
+import type { AppServices } from '../api/graphql/context';
 import { buildAppSchema } from './schema';
 import { createCardProcessor, processorDescription } from '../platform/processor/processors';
 import { SimulatedAcquirer } from '../platform/processor/simulated-acquirer';
 import { createApp } from './app';
 import { answerClientError } from '../platform/http/client-errors';
-import type { RateLimits } from '../platform/http/authenticate';
+import type { RateLimits } from '../api/http/authenticate';
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
 import { createSecretBox, createCredentialCache, SESSION_RULES } from '../modules/identity';
 import { startRefundJobs } from '../modules/refunds';
@@ -29,6 +29,7 @@ import { startRequestLog } from '../modules/request-log';
 import { sampleRefundPayload } from '../modules/refunds';
 import { sampleWithdrawalPayload } from '../modules/withdrawals';
 import type { WebhookEventType } from '../modules/identity';
+import { ENTITIES } from './entities';
 
 export interface RunningService {
   url: string;
@@ -47,7 +48,7 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   // First: a refusal (no signing key outside localhost) leaves nothing opened.
   requireStatementKeyOutsideLocal(config);
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, ENTITIES);
   performance.mark('database-open');
   // Once the data directory is this process's: a second service refused by its lock neither writes nor warns.
   const statementKeys = loadStatementKeys(config, logger);

@@ -10,6 +10,7 @@ import { exitOnStartupFailure } from '../shared/startup-error';
 import { startWebhookRuntime } from '../modules/webhooks';
 import { startMailRuntime } from '../modules/notifications';
 import { shutdownTracing, traceLogMixin } from '../platform/observability/tracing';
+import { ENTITIES } from './entities';
 
 /**
  * Webhook and mail workers as a process of their own (`npm run worker`), to deliver at a scale the API
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.databaseUrl) throw new ConfigError('Invalid configuration: DATABASE_URL is required by the worker (the embedded database cannot be shared)');
   const logger = processLogger(config, 1, traceLogMixin());
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, ENTITIES);
   const webhooks = startWebhookRuntime(config, database.orm, logger, true);
   // Mails link to the dashboard at BASE_URL (the worker serves nothing itself: PORT only stands in for it).
   const mail = startMailRuntime(config, database.orm, logger, publicBaseUrl(config, config.port), true);

@@ -2,22 +2,13 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Admin } from './admins';
 import { AuditEntry } from './audit';
-import { LedgerEntry, balanceFigures, type BalanceFigures } from './ledger';
+import { LedgerEntry, balanceFigures, type BalanceSummary } from './ledger';
 import { Payment } from './payments';
 import { paymentsWithChargebackStanding } from './disputes';
 import { Refund, refundsHeld } from './refunds';
 import { Seller, Shop } from './identity';
 import { WebhookDelivery } from './webhooks';
-import type { Cents } from '../shared/cents';
 import { withdrawalTotals } from './withdrawals';
-
-/** A seller's balance figures with its withdrawals: what the console's Balance type shows. */
-export interface BalanceSummary extends BalanceFigures {
-  sellerId: string;
-  pendingWithdrawals: Cents;
-  paidOut: Cents;
-  refundsHeld: Cents;
-}
 
 /**
  * One set per request (it lives in the GraphQL context): every relation the console walks is fetched in

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AdminRole } from '../../src/modules/admins/admin-role';
-import { REST_ROUTES } from '../../src/platform/rest/routes';
+import { REST_ROUTES } from '../../src/api/rest/routes';
 import { adminClient } from '../support/admin-client';
 import { CHECKOUT_DOCUMENT } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
@@ -113,7 +113,7 @@ function withAuth(req: request.Test, authorization: string | undefined): request
 
 const CALLERS: Caller[] = ['none', 'wrong key', 'other shop', ...ADMIN_CALLERS, 'owner', ...SESSION_CALLERS];
 
-test('the REST rows cover every route of the table (src/platform/rest/routes.ts): a new route needs its row here', () => {
+test('the REST rows cover every route of the table (src/api/rest/routes.ts): a new route needs its row here', () => {
   const rows = REST.map(([name]) => name.replace(/ \(.*\)$/, ''));
   expect([...rows].sort()).toEqual(REST_ROUTES.map((route) => `${route.method.toUpperCase()} /api/v1${route.path}`).sort());
 });

@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
-import { COMPRESSION_THRESHOLD_BYTES } from '../../src/platform/rest/compressed-answers';
+import { COMPRESSION_THRESHOLD_BYTES } from '../../src/api/rest/compressed-answers';
 import { checkoutClient } from '../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../support/seller-client';
 import { useTestService } from '../support/test-service';

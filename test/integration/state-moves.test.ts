@@ -9,7 +9,7 @@ import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { movePayment, paymentEvent, type PaymentMove } from '../../src/modules/payments/payment-lifecycle';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
-import { UndeclaredEffectError } from '../../src/platform/lifecycle/apply-move';
+import { UndeclaredEffectError } from '../../src/platform/lifecycle/lifecycle';
 import { UnknownMoveError } from '../../src/platform/lifecycle/lifecycle';
 import { CheckoutStage, PaymentStatus } from '../../src/modules/payments/payment-status';
 import { createPayment } from '../../src/modules/payments/payment.service';

@@ -18,7 +18,7 @@ import { dashboard, signUpSeller } from '../support/dashboard-client';
 import { useTestService } from '../support/test-service';
 
 /**
- * One input guard for every text argument (src/platform/graphql/text-inputs.ts). The test walks the built schema:
+ * One input guard for every text argument (src/api/graphql/text-inputs.ts). The test walks the built schema:
  * every String and ID argument of every field reachable from the roots, and every String and ID field of every input
  * object an argument takes (nested ones too), is sent U+0000 (in variables) and ESC (written in the document); each
  * answer is TEXT_INPUT_INVALID naming it, never INTERNAL, and the service logs no error. A tab and a line break pass

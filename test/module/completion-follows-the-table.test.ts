@@ -6,7 +6,7 @@ import { PAYMENT_LIFECYCLE } from '../../src/modules/payments/payment.lifecycle'
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
-import { UndeclaredEffectError } from '../../src/platform/lifecycle/apply-move';
+import { UndeclaredEffectError } from '../../src/platform/lifecycle/lifecycle';
 import type { Lifecycle } from '../../src/platform/lifecycle/lifecycle';
 import { useModuleDatabase } from '../support/module-database';
 

@@ -197,7 +197,7 @@ function buildRequest(c: OperationCase, id: unknown): RawRequest {
     case 'batch': payload = [body, body]; break;
     case 'text-plain': headers['Content-Type'] = 'text/plain'; break;
     case 'no-content-type': delete headers['Content-Type']; break;
-    // Not `persistedQuery`: Apollo's refusal of one reaches the caller as INTERNAL today (reported, in src/platform/graphql/).
+    // Not `persistedQuery`: Apollo's refusal of one reaches the caller as INTERNAL today (reported, in src/api/graphql/).
     case 'extensions': body.extensions = { junk: c.junk, clientLibrary: { name: c.junk } }; break;
     case 'query-not-string': body.query = { document: CHECKOUT_DOCUMENT }; break;
     case 'get': {

@@ -1,3 +1,4 @@
+import { ENTITIES } from '../../src/apps/entities';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
@@ -36,10 +37,10 @@ export function useModuleDatabase(options: { poolSize?: number; databaseUrl?: ()
     const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2) });
     const open = sharedDatabases();
     shared = open !== undefined;
-    if (!open) database = await openDatabase(config, createLogger('silent'));
+    if (!open) database = await openDatabase(config, createLogger('silent'), ENTITIES);
     else {
       const key = `${config.databasePoolSize} ${url}`;
-      if (!open.has(key)) open.set(key, openDatabase(config, createLogger('silent')));
+      if (!open.has(key)) open.set(key, openDatabase(config, createLogger('silent'), ENTITIES));
       database = await open.get(key);
     }
   });

@@ -4,7 +4,7 @@ import { parse, validate, type FieldNode, type FragmentDefinitionNode, type Oper
 import { getMetadataStorage } from 'type-graphql';
 import { loadConfig } from '../../src/shared/config';
 import { buildAppSchema } from '../../src/apps/schema';
-import { measureOperation } from '../../src/platform/graphql/query-guards';
+import { measureOperation } from '../../src/api/graphql/query-guards';
 
 const source = fs.readFileSync(path.join(__dirname, '../../schema/operations/admin-console.graphql'), 'utf8');
 const presets = fs.readFileSync(path.join(__dirname, '../../admin-ui/src/presets.tsx'), 'utf8');

@@ -3,7 +3,7 @@ import { optionalReason, validReason } from '../../src/shared/reason';
 import { AdminRole, parseAdminRole } from '../../src/modules/admins/admin-role';
 import { tokenIsLive } from '../../src/modules/admins/admin-token.entity';
 import { buildAppSchema } from '../../src/apps/schema';
-import { measureOperation } from '../../src/platform/graphql/query-guards';
+import { measureOperation } from '../../src/api/graphql/query-guards';
 import { Refund, RefundStatus } from '../../src/modules/refunds/refund.entity';
 import { isPastReviewWindow, refundAgeSeconds } from '../../src/modules/refunds/refund.service';
 import { checkAgainstBalance, validWithdrawalAmount } from '../../src/modules/withdrawals/withdrawal.service';

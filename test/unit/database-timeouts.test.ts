@@ -1,4 +1,4 @@
-import { ormConfig, READ_TIMEOUT_MS } from '../../mikro-orm.config';
+import { ENTITIES, ormConfig, READ_TIMEOUT_MS } from '../../mikro-orm.config';
 import { migrationOrmConfig } from '../../src/platform/db/database';
 
 const URL = 'postgresql://postgres@127.0.0.1:5432/any';
@@ -10,8 +10,8 @@ test("a request's connection gives up on a silent PostgreSQL, and PostgreSQL can
 });
 
 test("the migrator's connections wait as long as a migration takes: no read timeout, no statement timeout", () => {
-  const connection = connectionOf(migrationOrmConfig(URL));
+  const connection = connectionOf(migrationOrmConfig(ENTITIES, URL));
   expect(connection.query_timeout).toBeUndefined();
   expect(connection.statement_timeout).toBeUndefined();
-  expect(migrationOrmConfig(URL)).toMatchObject({ clientUrl: URL, ensureDatabase: false });
+  expect(migrationOrmConfig(ENTITIES, URL)).toMatchObject({ clientUrl: URL, ensureDatabase: false });
 });

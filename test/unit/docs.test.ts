@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../src/shared/errors';
-import { COMMON_ERRORS, type ErrorCase } from '../../src/platform/rest/openapi/error-responses';
-import { REST_ROUTES } from '../../src/platform/rest/routes';
+import { COMMON_ERRORS, type ErrorCase } from '../../src/api/rest/openapi/error-responses';
+import { REST_ROUTES } from '../../src/api/rest/routes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');

@@ -61,9 +61,26 @@ describe('the folder-level cycle check', () => {
     expect(output).toContain('src/modules/refunds/refund.service.ts -> src/modules/payments/payment.entity.ts');
   });
 
-  test('passes when one side is type-only imports (the two sides of an ORM relation)', () => {
-    const { status } = runCheck([...ONE_WAY, ['src/modules/payments/payment.entity.ts', 'src/modules/refunds/refund.entity.ts', 'type-only']]);
-    expect(status).toBe(0);
+  test('counts type-only imports: one side naming only types is still a pair', () => {
+    const { status, output } = runCheck([...ONE_WAY, ['src/modules/payments/payment.entity.ts', 'src/modules/refunds/refund.entity.ts', 'type-only']]);
+    expect(status).toBe(1);
+    expect(output).toContain('modules/payments <-> modules/refunds');
+  });
+
+  test('sees an upward path through the root ORM config', () => {
+    const { status, output } = runCheck([
+      ['src/platform/db/database.ts', 'mikro-orm.config.ts'],
+      ['mikro-orm.config.ts', 'src/platform/db/orm-config.ts'],
+    ]);
+    expect(status).toBe(1);
+    expect(output).toContain('platform/db <-> root config');
+  });
+
+  test('fails on a listed pair that is not two modules', () => {
+    const imports: Import[] = [...ONE_WAY, ['src/platform/http/caller.ts', 'src/modules/admins/admin.entity.ts', 'type-only'], ['src/modules/admins/admin.entity.ts', 'src/platform/http/caller.ts']];
+    const { status, output } = runCheck(imports, [['platform/http', 'modules/admins']]);
+    expect(status).toBe(1);
+    expect(output).toContain('not two modules');
   });
 
   test('a file imported once for a type and once for a value is a runtime import', () => {

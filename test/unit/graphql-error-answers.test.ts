@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, validate } from 'graphql';
-import { errorFormatter, withoutSuggestion } from '../../src/platform/graphql/error-answers';
+import { errorFormatter, withoutSuggestion } from '../../src/api/graphql/error-answers';
 import { domainError } from '../../src/shared/errors';
 
 /** graphql-js's own messages, from a small schema, so the rule follows the library's wording. */

@@ -1,4 +1,4 @@
-import { UndeclaredEffectError } from '../../src/platform/lifecycle/apply-move';
+import { UndeclaredEffectError } from '../../src/platform/lifecycle/lifecycle';
 import type { Lifecycle } from '../../src/platform/lifecycle/lifecycle';
 import { moveStatement, type SqlPart } from '../../src/platform/lifecycle/move-statement';
 

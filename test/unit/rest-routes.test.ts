@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import { buildAppSchema } from '../../src/apps/schema';
-import { loadOperations } from '../../src/platform/graphql/operations';
-import type { PaymentWithCompletionFields } from '../../src/platform/rest/fragments';
-import { openApiDocument } from '../../src/platform/rest/openapi/document';
-import { errorCase } from '../../src/platform/rest/openapi/error-responses';
-import { EXAMPLE_COMPLETED } from '../../src/platform/rest/openapi/examples';
-import { ref } from '../../src/platform/rest/openapi/types';
-import { paymentView } from '../../src/platform/rest/payment-view';
-import { prepareRoutes } from '../../src/platform/rest/rest-router';
-import { defineRoute, REST_ROUTES, type RestRoute } from '../../src/platform/rest/routes';
+import { loadOperations } from '../../src/api/graphql/operations';
+import type { PaymentWithCompletionFields } from '../../src/api/rest/fragments';
+import { openApiDocument } from '../../src/api/rest/openapi/document';
+import { errorCase } from '../../src/api/rest/openapi/error-responses';
+import { EXAMPLE_COMPLETED } from '../../src/api/rest/openapi/examples';
+import { ref } from '../../src/api/rest/openapi/types';
+import { paymentView } from '../../src/api/rest/payment-view';
+import { prepareRoutes } from '../../src/api/rest/rest-router';
+import { defineRoute, REST_ROUTES, type RestRoute } from '../../src/api/rest/routes';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
 
 /** The route table is checked against the operations and the document once, at start: a mistake fails the start. */
@@ -67,7 +67,7 @@ test('a stream route is documented as Server-Sent Events, its message data a sch
 // ---------------------------------------------------------------------------------------------------------
 // One source: a route is one entry of routes.ts, and nothing else in the REST/OpenAPI layer names it.
 
-const REST_DIRECTORY = path.join(PROJECT_ROOT, 'src/platform/rest');
+const REST_DIRECTORY = path.join(PROJECT_ROOT, 'src/api/rest');
 
 function sourceFiles(directory: string): string[] {
   return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
@@ -85,7 +85,7 @@ function perRouteNames(route: RestRoute): { name: string; pattern: RegExp }[] {
   return [word(route.operation), word(operationId), word(success.schema), ...(body ? [word(body.name)] : []), quoted(route.path)];
 }
 
-test('no file of src/platform/rest/ but routes.ts names a route: no second per-route list (errors, result types, paths)', () => {
+test('no file of src/api/rest/ but routes.ts names a route: no second per-route list (errors, result types, paths)', () => {
   const others = sourceFiles(REST_DIRECTORY).filter((file) => file !== path.join(REST_DIRECTORY, 'routes.ts'));
   expect(others.length).toBeGreaterThan(8);
   const found = others.flatMap((file) => {

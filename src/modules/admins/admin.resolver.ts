@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { recordRefusal } from '../audit';
-import { adminIdFor, currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../platform/graphql/request-scope';
+import { adminIdFor } from './admin-refusal';
+import type { AdminsContext } from './admins-context';
 import { domainError } from '../../shared/errors';
 import { Admin } from './admin.entity';
 import { AdminToken } from './admin-token.entity';
@@ -24,19 +25,19 @@ const ADMIN_ID = { nullable: true, description: 'Another admin (owners only); om
 export class AdminResolver {
   @Authorized('ADMIN')
   @Query(() => Admin, { description: 'The admin whose token calls, with their role.' })
-  currentAdmin(@Ctx() context: GraphQLContext): Admin {
+  currentAdmin(@Ctx() context: AdminsContext): Admin {
     return currentAdmin(context);
   }
 
   @Authorized('OWNER')
   @Query(() => [Admin], { description: 'Every admin, oldest first.' })
-  admins(@Ctx() context: GraphQLContext): Promise<Admin[]> {
+  admins(@Ctx() context: AdminsContext): Promise<Admin[]> {
     return listAdmins(context.em);
   }
 
   @Authorized('ADMIN')
   @Query(() => [AdminToken], { description: "An admin's tokens, newest first, expired and revoked ones included." })
-  async adminTokens(@Arg('adminId', () => ID, ADMIN_ID) adminId: string | null, @Ctx() context: GraphQLContext): Promise<AdminToken[]> {
+  async adminTokens(@Arg('adminId', () => ID, ADMIN_ID) adminId: string | null, @Ctx() context: AdminsContext): Promise<AdminToken[]> {
     return listAdminTokens(context.em, await adminIdFor(context, adminId, 'adminTokens'));
   }
 
@@ -49,7 +50,7 @@ export class AdminResolver {
       deprecationReason: 'A token is issued to the calling admin only: omit it.',
     })
     adminId: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: AdminsContext,
   ): Promise<IssuedAdminToken> {
     const admin = currentAdmin(context);
     if (adminId && adminId !== admin.id) {
@@ -63,7 +64,7 @@ export class AdminResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => AdminToken, { description: 'Refuses the token from the next request on (yours, or, for owners, anyone’s).' })
-  async revokeAdminToken(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<AdminToken> {
+  async revokeAdminToken(@Arg('id', () => ID) id: string, @Ctx() context: AdminsContext): Promise<AdminToken> {
     const token = await findAdminToken(context.em, id);
     await adminIdFor(context, token.admin.id, 'revokeAdminToken');
     return revokeAdminToken(context.em, currentAdmin(context), token);
@@ -80,7 +81,7 @@ export class AdminResolver {
   }
 
   @FieldResolver(() => Boolean, { description: 'The token this request came with.' })
-  current(@Root() token: AdminToken, @Ctx() context: GraphQLContext): boolean {
+  current(@Root() token: AdminToken, @Ctx() context: AdminsContext): boolean {
     return context.actor.kind === 'admin' && context.actor.tokenId === token.id;
   }
 }

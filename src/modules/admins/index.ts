@@ -4,5 +4,7 @@ export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
 
 // Files that load other modules
+export { adminIdFor, refuseAdmin } from './admin-refusal';
 export { adminByEmail, adminForToken, createAdmin, revokeAdmin } from './admin.service';
 export { AdminResolver } from './admin.resolver';
+export type { AdminsContext } from './admins-context';

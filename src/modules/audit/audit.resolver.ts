@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { AuditContext } from './audit-context';
 import { AuditEntry } from './audit-entry.entity';
 import { listAudit } from './audit.service';
 import { TimeOrder } from '../../shared/list-order';
@@ -17,7 +17,7 @@ export class AuditResolver {
     @Arg('action', () => String, { nullable: true, description: 'For example refund.approved.' }) action: string | null,
     @Arg('adminId', () => ID, { nullable: true }) adminId: string | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: AuditContext,
     @Arg('actor', () => String, { nullable: true, description: "The acting admin's e-mail address (any case), or `cli`." }) actor?: string | null,
     @Arg('createdFrom', () => DateTimeISOResolver, { nullable: true, description: 'Written at or after.' }) createdFrom?: Date | null,
     @Arg('createdTo', () => DateTimeISOResolver, { nullable: true, description: 'Written before.' }) createdTo?: Date | null,

@@ -2,8 +2,8 @@ import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, O
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry } from '../audit';
 import { Dispute, disputeOf } from '../disputes';
-import { sellerShopId, shopScopeFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId, shopScopeFor } from '../../platform/graphql/request-scope';
+import type { BackOfficeContext } from './back-office-context';
 import { paymentFee, LedgerEntry } from '../ledger';
 import { Refund } from '../refunds';
 import { Shop } from '../identity';
@@ -55,7 +55,7 @@ export class PaymentAdminResolver {
   searchPayments(
     @Arg('filter', () => PaymentSearchInput, { nullable: true }) filter: PaymentSearchInput | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: BackOfficeContext,
   ): Promise<Page<Payment>> {
     // A dashboard session searches every shop of its seller, past and present (docs/dashboard.md, "History across shops").
     if (context.actor.kind === 'session') return searchPayments(context.em, { ...filter, sellerId: context.actor.sellerId }, page, limit);
@@ -67,7 +67,7 @@ export class PaymentAdminResolver {
   @FieldResolver(() => Shop)
   // Typed by shape, not as the entity class: a seller's API key reads a plain view of its own payment
   // (payments' payment.resolver.ts), which has no `shop`, and type-graphql would otherwise make an empty entity of it.
-  async shop(@Root() payment: PaymentView & { shop?: Shop }, @Ctx() context: GraphQLContext): Promise<Shop> {
+  async shop(@Root() payment: PaymentView & { shop?: Shop }, @Ctx() context: BackOfficeContext): Promise<Shop> {
     // Such a view is only ever the calling seller's own payment: its shop is the caller's.
     const shopId = payment.shop ? payment.shop.id : sellerShopId(context);
     return (await context.loaders.shop.load(shopId))!;
@@ -82,7 +82,7 @@ export class PaymentAdminResolver {
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => Dispute, { nullable: true, description: 'The dispute (chargeback) the acquirer notified against this payment, if any: its state and what it did to the balance.' })
-  dispute(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Dispute | null> {
+  dispute(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<Dispute | null> {
     return disputeOf(context.em, payment.id);
   }
 
@@ -127,19 +127,19 @@ export class PaymentAdminResolver {
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => [Refund], { description: 'Refund requests, oldest first.' })
-  refunds(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Refund[]> {
+  refunds(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<Refund[]> {
     return context.loaders.refundsOfPayment.load(payment.id);
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => [LedgerEntry], { description: 'Every ledger entry of this payment (credit, fee, refund).' })
-  ledgerEntries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<LedgerEntry[]> {
+  ledgerEntries(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<LedgerEntry[]> {
     return context.loaders.ledgerOfPayment.load(payment.id);
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => [AuditEntry], { description: 'Admin actions on this payment and on its refunds, oldest first.' })
-  async auditEntries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<AuditEntry[]> {
+  async auditEntries(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<AuditEntry[]> {
     const refunds = await context.loaders.refundsOfPayment.load(payment.id);
     const lists = await context.loaders.auditOfTarget.loadMany([payment.id, ...refunds.map((r) => r.id)]);
     return lists
@@ -149,7 +149,7 @@ export class PaymentAdminResolver {
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => [WebhookDelivery], { description: 'Webhook deliveries of its events, with every attempt.' })
-  webhookDeliveries(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<WebhookDelivery[]> {
+  webhookDeliveries(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<WebhookDelivery[]> {
     return context.loaders.deliveriesOfPayment.load(payment.id);
   }
 }

@@ -9,7 +9,7 @@ import { Admin, AdminRole } from '../admins';
 import { recordAudit, recordRefusal } from '../audit';
 import { locals } from '../../platform/http/request-context';
 import { sessionTokenOf, type CookieMode } from '../../platform/http/session-cookies';
-import { sendError } from '../../platform/rest/envelope';
+import { sendError } from '../../platform/http/envelope';
 import { domainError } from '../../shared/errors';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import { digestsEqual } from '../../shared/secrets';

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { BackOfficeContext } from './back-office-context';
 import { Shop } from '../identity';
 import { FLAGGED_NOTIFICATIONS_WINDOW_DAYS, workQueueFigures, type FailingWebhookShop as FailingShopFigures, type WorkQueueFigures } from './work-queue';
 
@@ -36,12 +36,12 @@ export class WorkQueue implements WorkQueueFigures {
 export class WorkQueueResolver {
   @Authorized('ADMIN')
   @Query(() => WorkQueue, { description: "What waits for admins (the back office's Home): refund requests near or past the 24-hour promise, withdrawals, disputes, mails, webhooks, acquirer notifications." })
-  workQueue(@Ctx() context: GraphQLContext): Promise<WorkQueueFigures> {
+  workQueue(@Ctx() context: BackOfficeContext): Promise<WorkQueueFigures> {
     return workQueueFigures(context.em);
   }
 
   @FieldResolver(() => Shop)
-  async shop(@Root() failing: FailingWebhookShop, @Ctx() context: GraphQLContext): Promise<Shop> {
+  async shop(@Root() failing: FailingWebhookShop, @Ctx() context: BackOfficeContext): Promise<Shop> {
     return (await context.loaders.shop.load(failing.shopId))!;
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../platform/graphql/request-scope';
+import type { CheckoutContext } from './checkout-context';
 import type { FlaggedNotification } from '../../platform/processor/adyen/notification-store';
 import { recordAudit } from '../audit';
 import { domainError } from '../../shared/errors';
@@ -37,7 +37,7 @@ export class AcquirerNotificationResolver {
   @Query(() => [FlaggedAcquirerNotification], { description: "The acquirer's notifications that booked nothing and need an admin's eye, and those waiting for an event they follow, newest first (empty without Adyen)." })
   async flaggedAcquirerNotifications(
     @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 200.' }) limit: number,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: CheckoutContext,
   ): Promise<FlaggedAcquirerNotification[]> {
     const store = context.services.acquirerNotifications?.store;
     return store ? store.flagged(Math.min(Math.max(limit, 1), 200)) : [];
@@ -47,7 +47,7 @@ export class AcquirerNotificationResolver {
   @Mutation(() => FlaggedAcquirerNotification, {
     description: 'A flagged or waiting notification applied again now, through the same checks (once what stood in its way is settled). Audited with the reason.',
   })
-  async retryAcquirerNotification(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<FlaggedAcquirerNotification> {
+  async retryAcquirerNotification(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<FlaggedAcquirerNotification> {
     const text = validReason(reason);
     const inbox = context.services.acquirerNotifications;
     const item = await inbox?.store.reopen(id);
@@ -61,7 +61,7 @@ export class AcquirerNotificationResolver {
   @Mutation(() => FlaggedAcquirerNotification, {
     description: 'A flagged, waiting or rejected notification set aside (settled at the acquirer, or a duplicate): no longer listed. Audited with the reason.',
   })
-  async dismissAcquirerNotification(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<FlaggedAcquirerNotification> {
+  async dismissAcquirerNotification(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<FlaggedAcquirerNotification> {
     const text = validReason(reason);
     const item = await context.services.acquirerNotifications?.store.dismiss(id);
     if (!item) throw domainError('ACQUIRER_NOTIFICATION_NOT_OPEN');
@@ -76,7 +76,7 @@ export class AcquirerNotificationResolver {
   async settleWithAcquirer(
     @Arg('id', () => ID, { description: 'A payment id (pay_…) or a refund id (ref_…).' }) id: string,
     @Arg('reason', () => String) reason: string,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: CheckoutContext,
   ): Promise<AcquirerSettlement> {
     const text = validReason(reason);
     const settled = await settleWithAcquirerNow(context.services.checkout, context.em, id);
@@ -87,7 +87,7 @@ export class AcquirerNotificationResolver {
   }
 }
 
-async function auditNotification(context: GraphQLContext, action: string, item: FlaggedNotification, reason: string): Promise<void> {
+async function auditNotification(context: CheckoutContext, action: string, item: FlaggedNotification, reason: string): Promise<void> {
   recordAudit(context.em, currentAdmin(context), {
     action, targetType: 'acquirer_notification', targetId: item.id, reason,
     details: { eventCode: item.eventCode, pspReference: item.pspReference, merchantReference: item.merchantReference, problem: item.problem },

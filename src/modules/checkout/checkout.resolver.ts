@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { CheckoutContext } from './checkout-context';
 import { languageFromAcceptLanguage } from '../../shared/customer-language/languages';
 import { rememberPaymentLanguage } from '../payments';
 import { authenticationUrlWith, cancelRedirectOf, checkoutViewOf } from './checkout-view';
@@ -7,7 +7,7 @@ import { answerThreeDSecure, openCheckoutPayment, submitCard } from './checkout.
 import { BrowserInput, CancelCheckoutResult, CardInput, CheckoutView } from './checkout.types';
 
 /** The simulated acquirer runs: no real card is charged (the page says so; docs/checkout.md, "The hosted page"). */
-const inTestMode = (context: GraphQLContext): boolean => context.services.simulator !== null;
+const inTestMode = (context: CheckoutContext): boolean => context.services.simulator !== null;
 
 function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], null> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
@@ -16,17 +16,17 @@ function withoutNulls<T extends object>(value: T): { [K in keyof T]?: Exclude<T[
 /**
  * The public checkout operations. No `@Authorized`: the payment id (about 143 random bits) is the
  * capability, and the view shows nothing about the customer. Callers without credentials reach only
- * these, through the allow-list in src/platform/graphql/public-operations.ts.
+ * these, through the allow-list in src/api/graphql/public-operations.ts.
  */
 @Resolver(() => CheckoutView)
 export class CheckoutResolver {
   @FieldResolver(() => Boolean, { description: 'The simulated acquirer runs: no real card is charged (the page shows a test-mode banner).' })
-  testMode(@Ctx() context: GraphQLContext): boolean {
+  testMode(@Ctx() context: CheckoutContext): boolean {
     return inTestMode(context);
   }
 
   @Query(() => CheckoutView, { description: 'The hosted checkout view of a payment.' })
-  async checkoutPayment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<CheckoutView> {
+  async checkoutPayment(@Arg('id', () => ID) id: string, @Ctx() context: CheckoutContext): Promise<CheckoutView> {
     return checkoutViewOf(await openCheckoutPayment(context.services.checkout, context.em, id), inTestMode(context));
   }
 
@@ -34,7 +34,7 @@ export class CheckoutResolver {
   async submitCard(
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('card', () => CardInput) card: CardInput,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: CheckoutContext,
     @Arg('browser', () => BrowserInput, { nullable: true, description: "The customer's screen, for 3-D Secure 2." }) browser?: BrowserInput | null,
   ): Promise<CheckoutView> {
     // The page sends its own language (Accept-Language): the customer pays in it, and hears from us in it later.
@@ -52,13 +52,13 @@ export class CheckoutResolver {
   async answerThreeDSecure(
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('authenticated', () => Boolean) authenticated: boolean,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: CheckoutContext,
   ): Promise<CheckoutView> {
     return checkoutViewOf(await answerThreeDSecure(context.services.checkout, context, paymentId, authenticated), inTestMode(context));
   }
 
   @Mutation(() => CancelCheckoutResult, { description: 'The customer gives up; the payment stays pending.' })
-  async cancelCheckout(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: GraphQLContext): Promise<CancelCheckoutResult> {
+  async cancelCheckout(@Arg('paymentId', () => ID) paymentId: string, @Ctx() context: CheckoutContext): Promise<CancelCheckoutResult> {
     return { redirectUrl: cancelRedirectOf(await openCheckoutPayment(context.services.checkout, context.em, paymentId), inTestMode(context)) };
   }
 }

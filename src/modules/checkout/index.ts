@@ -16,3 +16,4 @@ export type { AcquirerInbox } from './acquirer-inbox';
 export type { CheckoutDeps } from './checkout.service';
 export type { ReconciliationJobs } from './reconciliation-jobs';
 export type { SimulatedNotifications } from './simulated-notifications';
+export type { CheckoutContext, AcquirerNotificationServices } from './checkout-context';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../platform/graphql/request-scope';
+import type { CheckoutContext } from './checkout-context';
 import { SettlementProposal } from './settlement-proposal.entity';
 import { confirmSettlement, openSettlementProposals, proposeSettlement, rejectSettlement, settlementProposalsOf } from './settlement-proposals';
 import { SettlementAnswer } from './settlement-rules';
@@ -28,7 +28,7 @@ export class SettlementProposalResolver {
   async settlementProposals(
     @Arg('targetIds', () => [ID], { nullable: true, description: 'Payment or refund ids (at most 50).' }) targetIds: string[] | null,
     @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 200 (the waiting list only).' }) limit: number,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: CheckoutContext,
   ): Promise<SettlementProposal[]> {
     if (targetIds?.length) return settlementProposalsOf(context.em, targetIds.slice(0, 50));
     return openSettlementProposals(context.em, Math.min(Math.max(limit, 1), 200));
@@ -36,7 +36,7 @@ export class SettlementProposalResolver {
 
   @Authorized('FINANCE')
   @Mutation(() => SettlementProposal, { description: 'Records what the acquirer says of a payment or refund left without an answer. Nothing moves until another finance admin confirms it. Audited with the reason.' })
-  proposeSettlement(@Arg('input', () => SettlementProposalInput) input: SettlementProposalInput, @Ctx() context: GraphQLContext): Promise<SettlementProposal> {
+  proposeSettlement(@Arg('input', () => SettlementProposalInput) input: SettlementProposalInput, @Ctx() context: CheckoutContext): Promise<SettlementProposal> {
     return proposeSettlement(context.em, currentAdmin(context), { ...input, acquirerReference: input.acquirerReference ?? null });
   }
 
@@ -44,13 +44,13 @@ export class SettlementProposalResolver {
   @Mutation(() => SettlementProposal, {
     description: 'Confirms a proposal recorded by another finance admin (four eyes): settles the payment or refund by that answer, through the same moves as the acquirer\'s own, if it still stands where it stood. Audited with the reason.',
   })
-  confirmSettlement(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<SettlementProposal> {
+  confirmSettlement(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<SettlementProposal> {
     return confirmSettlement(context.em, context.services.checkout, currentAdmin(context), id, reason);
   }
 
   @Authorized('FINANCE')
   @Mutation(() => SettlementProposal, { description: 'Sets a proposal aside (its proposer or another finance admin): nothing moves. Audited with the reason.' })
-  rejectSettlement(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<SettlementProposal> {
+  rejectSettlement(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<SettlementProposal> {
     return rejectSettlement(context.em, currentAdmin(context), id, reason);
   }
 

@@ -3,7 +3,7 @@ import type { Admin } from '../admins';
 import { recordAudit } from '../audit';
 import { isPaymentId, Payment } from '../payments';
 import { Refund, settleNotifiedRefund } from '../refunds';
-import { applyReviewMove } from '../../platform/lifecycle/review-move';
+import { applyReviewMove } from '../audit';
 import { domainError } from '../../shared/errors';
 import { validReason } from '../../shared/reason';
 import { refundSettlingDeps } from './acquirer-settling';

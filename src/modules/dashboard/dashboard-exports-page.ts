@@ -15,7 +15,7 @@ import { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS, type PaymentSearch, Paym
 import { eachWithdrawalExportPage, WITHDRAWAL_EXPORT_COLUMNS } from '../withdrawals';
 import { locals } from '../../platform/http/request-context';
 import { sessionTokenOf, type CookieMode } from '../../platform/http/session-cookies';
-import { sendError } from '../../platform/rest/envelope';
+import { sendError } from '../../platform/http/envelope';
 import { csvRecords, dollars, isoTime, type CsvCell } from '../../shared/csv';
 import { DomainError, domainError } from '../../shared/errors';
 import { liveSession, type SessionSettings } from '../identity';

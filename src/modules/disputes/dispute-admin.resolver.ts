@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../platform/graphql/request-scope';
+import type { DisputesContext } from './disputes-context';
 import { domainError } from '../../shared/errors';
 import { recordAudit } from '../audit';
 import { ListOrder } from '../../shared/list-order';
@@ -21,7 +21,7 @@ export class DisputeAdminResolver {
     @Arg('status', () => DisputeStatus, { nullable: true }) status: DisputeStatus | null,
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: DisputesContext,
     @Arg('open', () => Boolean, { nullable: true, description: 'Only disputes still open.' }) open?: boolean | null,
     @Arg('order', () => ListOrder, { nullable: true, description: 'Default OLDEST_FIRST.' }) order?: ListOrder | null,
   ): Promise<Page<Dispute>> {
@@ -30,13 +30,13 @@ export class DisputeAdminResolver {
 
   @Authorized('ADMIN')
   @Query(() => Dispute, { description: 'One dispute, any shop.' })
-  dispute(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
+  dispute(@Arg('id', () => ID) id: string, @Ctx() context: DisputesContext): Promise<Dispute> {
     return findDispute(context.em, id);
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Payment, { description: 'The disputed payment.' })
-  async payment(@Root() dispute: Dispute, @Ctx() context: GraphQLContext): Promise<Payment> {
+  async payment(@Root() dispute: Dispute, @Ctx() context: DisputesContext): Promise<Payment> {
     return (await context.loaders.payment.load(dispute.payment.id))!;
   }
 
@@ -50,7 +50,7 @@ export class DisputeAdminResolver {
   @FieldResolver(() => Boolean, {
     description: "Whether the simulated acquirer's issuer can be made to reverse this chargeback now (simulateChargebackReversal): the simulated acquirer runs and the dispute stands charged back. Always false with a real acquirer.",
   })
-  canSimulateReversal(@Root() dispute: Dispute, @Ctx() context: GraphQLContext): boolean {
+  canSimulateReversal(@Root() dispute: Dispute, @Ctx() context: DisputesContext): boolean {
     return context.services.simulator !== null && chargebackReversible(dispute.status);
   }
 
@@ -63,7 +63,7 @@ export class DisputeAdminResolver {
     description:
       "Simulated acquirer only: its issuer reverses this charged-back dispute (Adyen's CHARGEBACK_REVERSED), told and applied at once like any acquirer event: the dispute is reversed and the amount credited back. Refused with a real acquirer (SIMULATOR_ONLY) and for a dispute not charged back. Audited.",
   })
-  async simulateChargebackReversal(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Dispute> {
+  async simulateChargebackReversal(@Arg('id', () => ID) id: string, @Ctx() context: DisputesContext): Promise<Dispute> {
     const simulator = context.services.simulator;
     if (!simulator) throw domainError('SIMULATOR_ONLY');
     const dispute = await findDispute(context.em, id);

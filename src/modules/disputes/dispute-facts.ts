@@ -1,4 +1,10 @@
 import { DISPUTE_LIFECYCLE, type DisputeMove, type DisputeStep } from './dispute.lifecycle';
+import type { DisputeStep as PortDisputeStep } from '../../platform/processor/card-processor';
+
+/** The processor port names the dispute steps itself (it knows no module): they must be exactly the table's. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+export type PortStepsAreTheTables = Holds<Same<DisputeStep, PortDisputeStep>>;
 
 type DisputeState = keyof typeof DISPUTE_LIFECYCLE.states;
 

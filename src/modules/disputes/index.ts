@@ -6,3 +6,4 @@ export { OPEN_DISPUTE_STATUSES } from './dispute-listing';
 export { applyDisputeNotice, chargebackStands, disputeOf, paymentsWithChargebackStanding, reweighDisputes } from './dispute.service';
 export { DisputeAdminResolver } from './dispute-admin.resolver';
 export { DisputeFieldsResolver, SellerDisputesResolver } from './seller-disputes.resolver';
+export type { DisputesContext } from './disputes-context';

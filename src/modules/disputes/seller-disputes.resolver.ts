@@ -1,5 +1,5 @@
 import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { DisputesContext } from './disputes-context';
 import { LedgerEntry } from '../ledger';
 import { Payment } from '../payments';
 import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
@@ -20,7 +20,7 @@ export const SellerDisputeList = PageType(SellerDispute, 'SellerDisputeList');
 export class SellerDisputesResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SellerDisputeList, { description: 'Disputes (chargebacks) against payments of every shop of the seller, past and present, newest first.' })
-  async disputes(@Root() seller: Seller, @Args(() => PageArgs) { page, limit }: PageArgs, @Ctx() context: GraphQLContext): Promise<Page<SellerDispute>> {
+  async disputes(@Root() seller: Seller, @Args(() => PageArgs) { page, limit }: PageArgs, @Ctx() context: DisputesContext): Promise<Page<SellerDispute>> {
     const found = await sellerDisputes(context.em, seller.id, page, limit);
     return pageOf(found.pagination, found.items.map((dispute) => ({ dispute })), found.pagination.total);
   }
@@ -29,14 +29,14 @@ export class SellerDisputesResolver {
 @Resolver(() => SellerDispute)
 export class DisputeFieldsResolver {
   @FieldResolver(() => Payment, { description: 'The disputed payment.' })
-  async payment(@Root() item: SellerDispute, @Ctx() context: GraphQLContext): Promise<Payment> {
+  async payment(@Root() item: SellerDispute, @Ctx() context: DisputesContext): Promise<Payment> {
     return (await context.loaders.payment.load(item.dispute.payment.id))!;
   }
 
   @FieldResolver(() => [LedgerEntry], {
     description: "What the dispute did to the seller's balance: its journal lines on the seller's balance (chargeback, chargeback_reversed, second_chargeback, dispute_won, dispute_share), oldest first. None when the platform bears it.",
   })
-  balanceEntries(@Root() item: SellerDispute, @Ctx() context: GraphQLContext): Promise<LedgerEntry[]> {
+  balanceEntries(@Root() item: SellerDispute, @Ctx() context: DisputesContext): Promise<LedgerEntry[]> {
     return disputeJournalLines(context.em, item.dispute.id);
   }
 }

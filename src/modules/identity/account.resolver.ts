@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { currentSession } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentSession } from '../../platform/graphql/request-scope';
+import type { AccountServices, IdentityContext } from './identity-context';
+import type { RequestScope } from '../../platform/graphql/request-scope';
 import { domainError } from '../../shared/errors';
 import { Seller } from './seller.entity';
 import { Shop } from './shop.entity';
@@ -58,7 +59,7 @@ const CODE = { nullable: true, description: 'The authentication code (TOTP or a 
 @Resolver(() => Seller)
 export class AccountResolver {
   @Mutation(() => SignedUp, { description: 'Creates a seller, its shop and API key, and signs in. SELLER_SIGNUP=invite refuses it.' })
-  async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() context: GraphQLContext): Promise<SignedUp> {
+  async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() context: IdentityContext): Promise<SignedUp> {
     await countAttempt(context);
     const created = await signUp(context.em, context.services.accounts.signup, input, context.services.accounts.secrets, context.userAgent, context.knownDevice.token);
     context.knownDevice.remember(created.deviceToken);
@@ -74,7 +75,7 @@ export class AccountResolver {
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
     @Arg('code', () => String, CODE) code: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<SignedIn> {
     await countAttempt(context);
     const device = context.knownDevice;
@@ -85,14 +86,14 @@ export class AccountResolver {
   }
 
   @Mutation(() => Boolean, { description: 'An invited seller chooses a password with the token of the invitation link (single use, 72 hours); then signs in.' })
-  async acceptInvitation(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async acceptInvitation(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: IdentityContext): Promise<boolean> {
     await countAttempt(context);
     await acceptInvitation(context.em, token, password);
     return true;
   }
 
   @Mutation(() => Boolean, { description: 'Mails a password reset link (single use, 30 minutes) if the address has an account; the answer is the same either way.' })
-  async requestPasswordReset(@Arg('email', () => String) email: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async requestPasswordReset(@Arg('email', () => String) email: string, @Ctx() context: IdentityContext): Promise<boolean> {
     await countAttempt(context);
     // Per address, whoever asks (PASSWORD_RESET_MAILS_PER_HOUR): nobody can flood a mailbox with reset mails. Over it,
     // no new link is made (the last one mailed keeps working) and the answer is the same as ever.
@@ -110,7 +111,7 @@ export class AccountResolver {
     description:
       'A new password from the reset link: every session ends and the lockout is cleared; then sign in. On an address never verified, the account is taken over clean (two-factor off, shop and API key deleted, webhook URL and payout account cleared).',
   })
-  async resetPassword(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async resetPassword(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: IdentityContext): Promise<boolean> {
     await countAttempt(context);
     const { seller, reclaimedShops } = await resetPassword(context.em, token, password);
     // The deleted shop's key stops on every instance from the next request (as after any shop deletion).
@@ -125,7 +126,7 @@ export class AccountResolver {
   async changePassword(
     @Arg('currentPassword', () => String) currentPassword: string,
     @Arg('newPassword', () => String) newPassword: string,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<boolean> {
     const session = currentSession(context);
     const seller = await changePassword(context.em, session.sellerId, session.sessionId, currentPassword, newPassword, context.knownDevice.token);
@@ -135,7 +136,7 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Mutation(() => Boolean, { description: 'Ends this dashboard session.' })
-  async signOut(@Ctx() context: GraphQLContext): Promise<boolean> {
+  async signOut(@Ctx() context: IdentityContext): Promise<boolean> {
     await endSession(context.em, currentSession(context).sessionId);
     context.sessionCookies.clear();
     return true;
@@ -143,7 +144,7 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Mutation(() => Boolean, { description: 'Ends every dashboard session of the seller, this one included.' })
-  async signOutEverywhere(@Ctx() context: GraphQLContext): Promise<boolean> {
+  async signOutEverywhere(@Ctx() context: IdentityContext): Promise<boolean> {
     await endAllSessions(context.em, currentSession(context).sellerId);
     context.sessionCookies.clear();
     return true;
@@ -151,7 +152,7 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Query(() => [AccountSession], { description: "The seller's signed-in browsers, most recently used first." })
-  async mySessions(@Ctx() context: GraphQLContext): Promise<AccountSession[]> {
+  async mySessions(@Ctx() context: IdentityContext): Promise<AccountSession[]> {
     const session = currentSession(context);
     const sessions = await activeSessions(context.em, 'seller', session.sellerId, context.services.accounts.sessions);
     return sessions.map((s) => ({ ...s, userAgent: userAgentSummary(s.userAgent), current: s.id === session.sessionId }));
@@ -159,7 +160,7 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Mutation(() => Boolean, { description: 'Ends one of your sessions (another seller’s is SESSION_NOT_FOUND).' })
-  async revokeSession(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async revokeSession(@Arg('id', () => ID) id: string, @Ctx() context: IdentityContext): Promise<boolean> {
     const session = currentSession(context);
     if (!(await revokeOwnSession(context.em, 'seller', session.sellerId, id))) throw domainError('SESSION_NOT_FOUND');
     if (id === session.sessionId) context.sessionCookies.clear();
@@ -168,13 +169,13 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Mutation(() => Seller, { description: 'Proves the e-mail address with the token of the mailed link (single use, expires after 24 hours).' })
-  verifyEmail(@Arg('token', () => String) token: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+  verifyEmail(@Arg('token', () => String) token: string, @Ctx() context: IdentityContext): Promise<Seller> {
     return verifyEmail(context.em, currentSession(context).sellerId, token);
   }
 
   @Authorized('SELLER')
   @Mutation(() => Boolean, { description: 'Mails a new verification link (24 hours) while the address is unverified; false when it is verified already.' })
-  async resendVerificationEmail(@Ctx() context: GraphQLContext): Promise<boolean> {
+  async resendVerificationEmail(@Ctx() context: IdentityContext): Promise<boolean> {
     const seller = await context.em.findOneOrFail(Seller, currentSession(context).sellerId);
     if (seller.emailVerifiedAt) return false;
     const token = issueVerification(context.em, seller);
@@ -187,7 +188,7 @@ export class AccountResolver {
   @Mutation(() => TwoFactorEnrolment, {
     description: 'Starts two-factor: needs the password; a new secret, shown once with its QR code; not in force until confirmTwoFactor.',
   })
-  async beginTwoFactor(@Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<TwoFactorEnrolment> {
+  async beginTwoFactor(@Arg('password', () => String) password: string, @Ctx() context: IdentityContext): Promise<TwoFactorEnrolment> {
     const sellerId = currentSession(context).sellerId;
     // A stolen session alone cannot put the account behind an authenticator the owner does not have.
     await confirmPassword(context.em, 'seller', sellerId, password, context.knownDevice.token);
@@ -196,7 +197,7 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Mutation(() => [String], { description: 'The first code from the app turns two-factor on; answers 10 single-use recovery codes, shown once.' })
-  async confirmTwoFactor(@Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<string[]> {
+  async confirmTwoFactor(@Arg('code', () => String) code: string, @Ctx() context: IdentityContext): Promise<string[]> {
     const sellerId = currentSession(context).sellerId;
     const codes = await confirmTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, code);
     await mail(context, sellerId, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, true));
@@ -205,7 +206,7 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Mutation(() => Boolean, { description: 'Turns two-factor off: needs the password and a current code (or a recovery code).' })
-  async disableTwoFactor(@Arg('password', () => String) password: string, @Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async disableTwoFactor(@Arg('password', () => String) password: string, @Arg('code', () => String) code: string, @Ctx() context: IdentityContext): Promise<boolean> {
     const sellerId = currentSession(context).sellerId;
     await disableTwoFactor(context.em, context.services.accounts.secrets, 'seller', sellerId, password, code, context.knownDevice.token);
     await mail(context, sellerId, accountMails.twoFactorChanged(context.baseUrl, (await context.em.findOneOrFail(Seller, sellerId)).email, false));
@@ -214,24 +215,24 @@ export class AccountResolver {
 
   @Authorized('SELLER')
   @Query(() => Seller, { description: 'The seller signed in to the dashboard.' })
-  currentSeller(@Ctx() context: GraphQLContext): Promise<Seller> {
+  currentSeller(@Ctx() context: IdentityContext): Promise<Seller> {
     return context.em.findOneOrFail(Seller, currentSession(context).sellerId);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether sign-in asks for an authentication code (TOTP).' })
-  twoFactorEnabled(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<boolean> {
+  twoFactorEnabled(@Root() seller: Seller, @Ctx() context: IdentityContext): Promise<boolean> {
     return twoFactorEnabled(context.em, 'seller', seller.id);
   }
 }
 
-function started(context: GraphQLContext, sessionToken: string): string {
+function started(context: IdentityContext, sessionToken: string): string {
   const csrfToken = csrfTokenFor(sessionToken);
   context.sessionCookies.start(sessionToken, csrfToken);
   return csrfToken;
 }
 
 /** ACCOUNT_ATTEMPTS_PER_CLIENT: one client address cannot try many accounts (or many sign-ups) at speed. */
-export async function countAttempt(context: GraphQLContext): Promise<void> {
+export async function countAttempt(context: IdentityContext): Promise<void> {
   const decision = await context.services.accounts.attemptsPerClient.consume(context.clientAddress);
   if (!decision.allowed) throw domainError('RATE_LIMITED', decision.retryAfterSeconds);
 }
@@ -241,7 +242,10 @@ export async function countAttempt(context: GraphQLContext): Promise<void> {
  * proves it is still its person (the current password, or a current code with two-factor on). An API key is
  * itself the credential, and an owner admin signed in with two factors or holds a token: neither is asked.
  */
-export async function reauthenticated(context: GraphQLContext, proof: IdentityProof): Promise<void> {
+export async function reauthenticated(
+  context: Pick<RequestScope, 'em' | 'actor' | 'knownDevice'> & { services: { accounts: Pick<AccountServices, 'secrets'> } },
+  proof: IdentityProof,
+): Promise<void> {
   if (context.actor.kind !== 'session') return;
   await confirmIdentity(context.em, context.services.accounts.secrets, 'seller', context.actor.sellerId, proof, context.knownDevice.token);
 }
@@ -255,7 +259,7 @@ export const CURRENT_CODE_ARG = { nullable: true, description: 'Dashboard sessio
  * workers send it (src/modules/notifications/account-mail.ts). A mail that cannot be written is logged, without its
  * words, and the request still answers as it would have: its work is done, and the person can ask again.
  */
-export async function mail(context: GraphQLContext, sellerId: string, message: AccountMail): Promise<void> {
+export async function mail(context: IdentityContext, sellerId: string, message: AccountMail): Promise<void> {
   try {
     await context.services.accounts.queueMail(context.em, sellerId, message);
   } catch (error) {

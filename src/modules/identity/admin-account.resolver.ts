@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Admin } from '../admins';
 import { recordAudit } from '../audit';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../platform/graphql/request-scope';
+import type { IdentityContext } from './identity-context';
 import { domainError } from '../../shared/errors';
 import { AccountSession, countAttempt, mail, TwoFactorEnrolment } from './account.resolver';
 import { adminSignIn, beginAdminSetup, confirmAdminSetup } from './admin-accounts';
@@ -26,7 +26,7 @@ export class AdminAccountResolver {
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
     @Arg('code', () => String) code: string,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<AdminSignedIn> {
     await countAttempt(context);
     const device = context.knownDevice;
@@ -38,20 +38,20 @@ export class AdminAccountResolver {
   }
 
   @Mutation(() => TwoFactorEnrolment, { description: 'Set-up link, step 1: the password, and a TOTP secret shown once with its QR code.' })
-  async adminSetUp(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: GraphQLContext): Promise<TwoFactorEnrolment> {
+  async adminSetUp(@Arg('token', () => String) token: string, @Arg('password', () => String) password: string, @Ctx() context: IdentityContext): Promise<TwoFactorEnrolment> {
     await countAttempt(context);
     return beginAdminSetup(context.em, context.services.accounts.secrets, token, password);
   }
 
   @Mutation(() => [String], { description: 'Set-up link, step 2: the first code turns two-factor on and uses the link up; answers 10 recovery codes, shown once.' })
-  async confirmAdminSetUp(@Arg('token', () => String) token: string, @Arg('code', () => String) code: string, @Ctx() context: GraphQLContext): Promise<string[]> {
+  async confirmAdminSetUp(@Arg('token', () => String) token: string, @Arg('code', () => String) code: string, @Ctx() context: IdentityContext): Promise<string[]> {
     await countAttempt(context);
     return confirmAdminSetup(context.em, context.services.accounts.secrets, token, code);
   }
 
   @Authorized('OWNER')
   @Mutation(() => Boolean, { description: 'Mails a seller without a password a new invitation link (single use, 72 hours); earlier links stop working.' })
-  async inviteSeller(@Arg('sellerId', () => ID) sellerId: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async inviteSeller(@Arg('sellerId', () => ID) sellerId: string, @Ctx() context: IdentityContext): Promise<boolean> {
     await sendInvitation(context, sellerId);
     recordAudit(context.em, currentAdmin(context), { action: 'seller.invited', targetType: 'seller', targetId: sellerId, details: {} });
     await context.em.flush();
@@ -63,7 +63,7 @@ export class AdminAccountResolver {
     description:
       "Turns a seller's two-factor off (a lost phone, an authenticator that is not theirs): the reason is kept in the audit log, every session of the seller ends, and the seller is mailed.",
   })
-  async resetSellerTwoFactor(@Arg('sellerId', () => ID) sellerId: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+  async resetSellerTwoFactor(@Arg('sellerId', () => ID) sellerId: string, @Arg('reason', () => String) reason: string, @Ctx() context: IdentityContext): Promise<Seller> {
     const seller = await resetSellerTwoFactor(context.em, currentAdmin(context), sellerId, reason);
     await mail(context, seller.id, accountMails.twoFactorResetByAdmin(context.baseUrl, seller.email));
     return seller;
@@ -71,7 +71,7 @@ export class AdminAccountResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => Boolean, { description: 'Ends this admin console session (an admin token has nothing to end: revoke it instead).' })
-  async adminSignOut(@Ctx() context: GraphQLContext): Promise<boolean> {
+  async adminSignOut(@Ctx() context: IdentityContext): Promise<boolean> {
     await endSession(context.em, adminSessionId(context), 'admin');
     context.adminSessionCookies.clear();
     return true;
@@ -79,7 +79,7 @@ export class AdminAccountResolver {
 
   @Authorized('ADMIN')
   @Query(() => [AccountSession], { description: "The calling admin's console sessions, most recently used first." })
-  async myAdminSessions(@Ctx() context: GraphQLContext): Promise<AccountSession[]> {
+  async myAdminSessions(@Ctx() context: IdentityContext): Promise<AccountSession[]> {
     const admin = currentAdmin(context);
     const current = context.actor.kind === 'admin' ? context.actor.sessionId : undefined;
     const sessions = await activeSessions(context.em, 'admin', admin.id, context.services.accounts.sessions);
@@ -88,19 +88,19 @@ export class AdminAccountResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => Boolean, { description: 'Ends one of your own console sessions.' })
-  async revokeAdminSession(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async revokeAdminSession(@Arg('id', () => ID) id: string, @Ctx() context: IdentityContext): Promise<boolean> {
     if (!(await revokeOwnSession(context.em, 'admin', currentAdmin(context).id, id))) throw domainError('SESSION_NOT_FOUND');
     return true;
   }
 }
 
 /** The invitation mail of a seller an admin created (docs/dashboard.md, "Invitations"). */
-export async function sendInvitation(context: GraphQLContext, sellerId: string): Promise<void> {
+export async function sendInvitation(context: IdentityContext, sellerId: string): Promise<void> {
   const { seller, token } = await inviteSeller(context.em, sellerId);
   await mail(context, seller.id, accountMails.invitation(context.baseUrl, seller.email, token));
 }
 
-function adminSessionId(context: GraphQLContext): string {
+function adminSessionId(context: IdentityContext): string {
   if (context.actor.kind !== 'admin' || !context.actor.sessionId) throw domainError('SESSION_REQUIRED');
   return context.actor.sessionId;
 }

@@ -5,6 +5,7 @@ export { ACCOUNT_MAIL_KINDS } from './account-mails';
 export { exceedsPaymentMaximum, paymentMaximumFor } from './account-status';
 export { apiKeyFromHeader, credentialForKeyHash } from './api-key-auth';
 export { newWebhookSecret } from './api-keys';
+export { sellerAccountStatus } from './caller-status';
 export { createCredentialCache } from './credential-cache';
 export { createDemoShopIfEmpty, demoShopNotice } from './demo-shop';
 export { lockedStandingOfPaymentShop, standingOf, TAKES_PAYMENTS_SQL, takesPayments } from './payment-standing';
@@ -25,6 +26,7 @@ export { SellerAdminResolver, ShopAdminResolver } from './shop-admin.resolver';
 export { ShopResolver } from './shop.resolver';
 
 // Types
+export type { AccountServices, IdentityContext } from './identity-context';
 export type { AccountMail, AccountMailKind, AccountMailQueue } from './account-mails';
 export type { AccountStatus, PaymentMaximums } from './account-status';
 export type { NewSignInNotice, SignUpMode } from './accounts.service';

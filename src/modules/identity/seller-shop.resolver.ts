@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
-import { currentSession, sellerShopId } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentSession, sellerShopId } from '../../platform/graphql/request-scope';
+import type { IdentityContext } from './identity-context';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, mail, reauthenticated } from './account.resolver';
 import { accountMails, type AccountMail } from './account-mails';
 import { Seller } from './seller.entity';
@@ -23,7 +23,7 @@ export class SellerShopResolver {
     @Arg('shopName', () => String, { description: 'The shop name, typed to confirm.' }) shopName: string,
     @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
     @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<Shop> {
     const shopId = sellerShopId(context);
     await reauthenticated(context, { currentPassword, code });
@@ -42,7 +42,7 @@ export class SellerShopResolver {
     @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
     @Arg('keepWebhook', () => Boolean, { nullable: true, description: "true: the new shop keeps the webhook URL (checked again) and events of the seller's previous shop, as previousShopWebhook shows them; nothing when that is null. The webhook secret is new either way. Default false." })
     keepWebhook: boolean | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<CreatedShop> {
     const { sellerId } = currentSession(context);
     await reauthenticated(context, { currentPassword, code });
@@ -70,14 +70,14 @@ export class SellerPreviousShopResolver {
     description:
       "While the seller has no live shop: the webhook URL and events of its own previous shop, which a new shop may keep. Null when there is none to keep: none set, the shop was deleted by our team, or it predates the account's takeover from a reset link (whose URL was cleared on purpose).",
   })
-  async previousShopWebhook(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<KeptWebhook | null> {
+  async previousShopWebhook(@Root() seller: Seller, @Ctx() context: IdentityContext): Promise<KeptWebhook | null> {
     // A session reaches only its own Seller (currentSeller); said again here, as this names a URL.
     if (seller.id !== currentSession(context).sellerId) return null;
     return keptWebhookOf(context.em, seller.id);
   }
 }
 
-async function mailSeller(context: GraphQLContext, sellerId: string, message: (to: string) => AccountMail): Promise<void> {
+async function mailSeller(context: IdentityContext, sellerId: string, message: (to: string) => AccountMail): Promise<void> {
   const seller = await context.em.findOneOrFail(Seller, sellerId);
   await mail(context, sellerId, message(seller.email));
 }

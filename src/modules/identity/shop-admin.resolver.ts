@@ -1,9 +1,9 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { currentAdmin } from '../../platform/graphql/auth-checker';
-import type { AppServices, GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin } from '../../platform/graphql/request-scope';
+import type { IdentityContext } from './identity-context';
 import { sendInvitation } from './admin-account.resolver';
-import type { BalanceSummary } from '../loaders';
+import type { BalanceSummary } from '../ledger';
 import { Balance } from '../ledger';
 import { Seller, SellerStatus } from './seller.entity';
 import {
@@ -45,7 +45,7 @@ export class CreatedShop {
 
 const REASON = { nullable: true, description: 'Why (kept in the audit log); required to deactivate, delete or suspend.' } as const;
 
-export function shopAdminDeps(services: AppServices): ShopAdminDeps {
+export function shopAdminDeps(services: IdentityContext['services']): ShopAdminDeps {
   return { credentials: services.credentials, checkWebhookUrl: services.webhooks.checkUrl, secrets: services.accounts.secrets };
 }
 
@@ -61,7 +61,7 @@ export class ShopAdminResolver {
   async createSellerWithShop(
     @Arg('email', () => String) email: string,
     @Arg('shop', () => ShopInput) shop: ShopInput,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<CreatedShop> {
     const result = await createSellerAndShop(context.em, currentAdmin(context), email, shop, shopAdminDeps(context.services));
     // The seller has no password yet: the invitation mail lets them choose one (docs/dashboard.md).
@@ -71,37 +71,37 @@ export class ShopAdminResolver {
 
   @Authorized('OWNER')
   @Mutation(() => CreatedShop, { description: 'A new shop for a seller whose shop was deleted (one live shop per seller).' })
-  async createShop(@Arg('sellerId', () => ID) sellerId: string, @Arg('shop', () => ShopInput) shop: ShopInput, @Ctx() context: GraphQLContext): Promise<CreatedShop> {
+  async createShop(@Arg('sellerId', () => ID) sellerId: string, @Arg('shop', () => ShopInput) shop: ShopInput, @Ctx() context: IdentityContext): Promise<CreatedShop> {
     return created(await createShopForExistingSeller(context.em, currentAdmin(context), sellerId, shop, shopAdminDeps(context.services)));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Shop, { description: "The shop's key answers 401 Shop is inactive until it is reactivated." })
-  deactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
+  deactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: IdentityContext): Promise<Shop> {
     return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.INACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Shop)
-  reactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Shop> {
+  reactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: IdentityContext): Promise<Shop> {
     return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.ACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Shop, { description: 'Soft delete: its keys answer 401 Invalid API key at once; payments and ledger stay.' })
-  deleteShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Shop> {
+  deleteShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: IdentityContext): Promise<Shop> {
     return deleteShop(context.em, currentAdmin(context), id, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Seller, { description: "The seller's keys answer 403 Seller account inactive until it is reactivated." })
-  suspendSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+  suspendSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: IdentityContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.SUSPENDED, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
   @Mutation(() => Seller)
-  reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: GraphQLContext): Promise<Seller> {
+  reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: IdentityContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, shopAdminDeps(context.services));
   }
 
@@ -111,7 +111,7 @@ export class ShopAdminResolver {
     @Arg('id', () => ID) id: string,
     @Arg('accountStatus', () => AccountStatus) accountStatus: AccountStatus,
     @Arg('reason', () => String) reason: string,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
   ): Promise<Seller> {
     return setSellerAccountStatus(context.em, currentAdmin(context), id, accountStatus, reason, shopAdminDeps(context.services));
   }
@@ -123,7 +123,7 @@ export class ShopAdminResolver {
     @Arg('search', () => String, { nullable: true }) search: string | null,
     @Arg('includeDeleted', () => Boolean, { nullable: true }) includeDeleted: boolean | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: IdentityContext,
     @Arg('order', () => ShopOrder, { nullable: true, description: 'Default NEWEST_FIRST.' }) order?: ShopOrder | null,
   ): Promise<Page<Shop>> {
     return listShops(context.em, { status, search, includeDeleted }, page, limit, order);
@@ -131,13 +131,13 @@ export class ShopAdminResolver {
 
   @Authorized('ADMIN')
   @Query(() => Shop, { description: 'Any shop by id, deleted ones included.' })
-  shop(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Shop> {
+  shop(@Arg('id', () => ID) id: string, @Ctx() context: IdentityContext): Promise<Shop> {
     return findShop(context.em, id);
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Seller)
-  async seller(@Root() shop: Shop, @Ctx() context: GraphQLContext): Promise<Seller> {
+  async seller(@Root() shop: Shop, @Ctx() context: IdentityContext): Promise<Seller> {
     return (await context.loaders.seller.load(shop.seller.id))!;
   }
 
@@ -149,7 +149,7 @@ export class ShopAdminResolver {
 
   @Authorized('SELLER', 'ADMIN')
   @FieldResolver(() => Balance, { description: "The seller's balance." })
-  balance(@Root() shop: Shop, @Ctx() context: GraphQLContext): Promise<BalanceSummary> {
+  balance(@Root() shop: Shop, @Ctx() context: IdentityContext): Promise<BalanceSummary> {
     return context.loaders.balanceOfSeller.load(shop.seller.id);
   }
 }
@@ -158,20 +158,20 @@ export class ShopAdminResolver {
 export class SellerAdminResolver {
   @Authorized('ADMIN')
   @Query(() => Seller)
-  seller(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Seller> {
+  seller(@Arg('id', () => ID) id: string, @Ctx() context: IdentityContext): Promise<Seller> {
     return findSeller(context.em, id);
   }
 
   // A session reaches only its own Seller (currentSeller), so it may read its live shop here too.
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => Shop, { nullable: true, description: 'The live (not deleted) shop, if any.' })
-  shop(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<Shop | null> {
+  shop(@Root() seller: Seller, @Ctx() context: IdentityContext): Promise<Shop | null> {
     return context.loaders.liveShopOfSeller.load(seller.id);
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => SafeIntResolver, { nullable: true, description: "The largest payment the seller may create now, in cents (from its account status); null: no maximum." })
-  paymentMaximum(@Root() seller: Seller, @Ctx() context: GraphQLContext): number | null {
+  paymentMaximum(@Root() seller: Seller, @Ctx() context: IdentityContext): number | null {
     return paymentMaximumFor(seller.accountStatus, context.services.paymentMaximums);
   }
 }

@@ -1,13 +1,13 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { sellerShop } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShop } from '../../platform/graphql/request-scope';
+import type { IdentityContext } from './identity-context';
 import { Shop } from './shop.entity';
 
 @Resolver(() => Shop)
 export class ShopResolver {
   @Authorized('SELLER')
   @Query(() => Shop, { description: "The calling API key's shop." })
-  currentShop(@Ctx() context: GraphQLContext): Promise<Shop> {
+  currentShop(@Ctx() context: IdentityContext): Promise<Shop> {
     return context.em.findOneOrFail(Shop, sellerShop(context).id);
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Resolver, Root } from 'type-graphql';
 import { BigIntResolver, DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
-import type { BalanceSummary } from '../loaders';
+import type { LedgerContext } from './ledger-context';
+import type { BalanceSummary } from './balance-summary';
 import type { Cents } from '../../shared/cents';
 import { PageArgs, PageType, type Page } from '../../shared/pagination';
 import { Balance } from './balance.resolver';
@@ -74,26 +74,26 @@ export class BalanceLinesResolver {
     @Root() balance: BalanceSummary,
     @Arg('filter', () => BalanceTransactionFilter, { nullable: true }) filter: BalanceTransactionFilter | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: LedgerContext,
   ): Promise<Page<BalanceLine>> {
     return balanceLines(context.em, balance.sellerId, { from: filter?.createdFrom, to: filter?.createdTo, kinds: filter?.kinds }, page, limit);
   }
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => BalanceStatement, { description: 'The statement of a calendar month (UTC), YYYY-MM, from the account\'s first month to the month under way (statementMonths).' })
-  async statement(@Root() balance: BalanceSummary, @Arg('month', () => String) month: string, @Ctx() context: GraphQLContext): Promise<BalanceStatement> {
+  async statement(@Root() balance: BalanceSummary, @Arg('month', () => String) month: string, @Ctx() context: LedgerContext): Promise<BalanceStatement> {
     return { sellerId: balance.sellerId, ...(await monthlyStatement(context.em, balance.sellerId, month)) };
   }
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => StatementMonths, { description: 'The months `statement` answers; earlier ones are MONTH_BEFORE_ACCOUNT, later ones MONTH_NOT_BEGUN.' })
-  statementMonths(@Root() balance: BalanceSummary, @Ctx() context: GraphQLContext): Promise<StatementMonths> {
+  statementMonths(@Root() balance: BalanceSummary, @Ctx() context: LedgerContext): Promise<StatementMonths> {
     return statementMonths(context.em, balance.sellerId);
   }
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => [DailyVolume], { description: 'Gross volume and payment count per UTC day, the last `days` days (today included).' })
-  dailyVolume(@Root() balance: BalanceSummary, @Arg('days', () => Int, { nullable: true, description: '1 to 366, default 30.' }) days: number | null, @Ctx() context: GraphQLContext): Promise<DayVolume[]> {
+  dailyVolume(@Root() balance: BalanceSummary, @Arg('days', () => Int, { nullable: true, description: '1 to 366, default 30.' }) days: number | null, @Ctx() context: LedgerContext): Promise<DayVolume[]> {
     return dailyVolume(context.em, balance.sellerId, days ?? 30);
   }
 }
@@ -101,7 +101,7 @@ export class BalanceLinesResolver {
 @Resolver(() => BalanceStatement)
 export class BalanceStatementResolver {
   @FieldResolver(() => BalanceTransactionList, { description: "The month's lines, oldest first, each with the balance right after it (counted from the opening)." })
-  lines(@Root() statement: BalanceStatement, @Args(() => PageArgs) { page, limit }: PageArgs, @Ctx() context: GraphQLContext): Promise<Page<BalanceLine>> {
+  lines(@Root() statement: BalanceStatement, @Args(() => PageArgs) { page, limit }: PageArgs, @Ctx() context: LedgerContext): Promise<Page<BalanceLine>> {
     return statementLines(context.em, statement.sellerId, statement, page, limit);
   }
 }

@@ -2,9 +2,9 @@ import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, ObjectType, Query
 import { BigIntResolver } from 'graphql-scalars';
 import type { Cents } from '../../shared/cents';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { shopIdFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
-import type { BalanceSummary } from '../loaders';
+import { shopIdFor } from '../../platform/graphql/request-scope';
+import type { LedgerContext } from './ledger-context';
+import type { BalanceSummary } from './balance-summary';
 import { domainError } from '../../shared/errors';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 import { type Page, PageArgs, pageOf, PageType, validPageRequest, windowOf } from '../../shared/pagination';
@@ -56,7 +56,7 @@ export async function sellerLedger(em: EntityManager, sellerId: string, page?: n
 export class BalanceResolver {
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Balance, { description: "A shop's seller balance: a seller's key sees its own (omit shopId), admins any shop's." })
-  async balance(@Arg('shopId', () => ID, { nullable: true }) shopId: string | null, @Ctx() context: GraphQLContext): Promise<BalanceSummary> {
+  async balance(@Arg('shopId', () => ID, { nullable: true }) shopId: string | null, @Ctx() context: LedgerContext): Promise<BalanceSummary> {
     // A dashboard session reads its seller's balance whether or not a shop is live (docs/dashboard.md, "History across shops").
     if (!shopId && context.actor.kind === 'session') return context.loaders.balanceOfSeller.load(context.actor.sellerId);
     const shop = await context.loaders.shop.load(shopIdFor(context, shopId));
@@ -68,7 +68,7 @@ export class BalanceResolver {
   entries(
     @Root() balance: BalanceSummary,
     @Args(() => PageArgs) { page, limit }: PageArgs,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: LedgerContext,
   ): Promise<Page<LedgerEntry>> {
     return sellerLedger(context.em, balance.sellerId, page, limit);
   }

@@ -29,5 +29,7 @@ export { Balance, BalanceResolver, LedgerEntryResolver } from './balance.resolve
 
 // Types
 export type { BalanceFigures } from './balance-checkpoints';
+export type { BalanceSummary } from './balance-summary';
 export type { BalanceLine } from './balance-lines';
 export type { StatementKeys, StatementSigner } from './statement-keys';
+export type { LedgerContext } from './ledger-context';

@@ -28,3 +28,4 @@ export { NotificationsResolver } from './notifications.resolver';
 // Types
 export type { CustomerMailKind } from './mail-kinds';
 export type { MailRuntime } from './mail-runtime';
+export type { NotificationsContext } from './notifications-context';

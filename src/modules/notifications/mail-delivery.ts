@@ -4,7 +4,7 @@ import type { SmtpOutcome, SmtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import type { SecretBox } from '../identity';
-import { applyMove } from '../../platform/lifecycle/apply-move';
+import { applyMove } from '../audit';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { MailOutboxEntry } from './mail-outbox.entity';
 import { mailboxKey } from '../../shared/email';

@@ -1,7 +1,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins';
 import { validReason } from '../../shared/reason';
-import { applyMove } from '../../platform/lifecycle/apply-move';
+import { applyMove } from '../audit';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { domainError } from '../../shared/errors';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
-import { currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
+import type { NotificationsContext } from './notifications-context';
 import { Seller } from '../identity';
 import { type Page, PageType } from '../../shared/pagination';
 import { NOTIFICATION_TOPICS, TOPIC_LABELS, type NotificationTopic } from './mail-kinds';
@@ -54,7 +54,7 @@ export const MailList = PageType(MailOutboxEntry, 'MailList');
 export class NotificationsResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => MailSettingsView, { description: 'The support address receipts give customers, and which notifications are on.' })
-  async mailSettings(@Root() seller: Seller, @Ctx() context: GraphQLContext): Promise<MailSettingsView> {
+  async mailSettings(@Root() seller: Seller, @Ctx() context: NotificationsContext): Promise<MailSettingsView> {
     return view(await mailSettingsOf(context.em, seller.id));
   }
 
@@ -66,7 +66,7 @@ export class NotificationsResolver {
   async setMailSettings(
     @Arg('supportEmail', () => String, { nullable: true }) supportEmail: string | null,
     @Arg('enabledTopics', () => [NotificationTopicEnum]) enabledTopics: NotificationTopic[],
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: NotificationsContext,
   ): Promise<MailSettingsView> {
     return view(await setMailSettings(context.em, currentSession(context).sellerId, supportEmail, enabledTopics));
   }
@@ -77,7 +77,7 @@ export class NotificationsResolver {
     @Arg('filter', () => MailFilterInput, { nullable: true }) filter: MailFilterInput | null,
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: NotificationsContext,
   ): Promise<Page<MailOutboxEntry>> {
     return listMails(context.em, filter ?? {}, page, limit);
   }
@@ -86,7 +86,7 @@ export class NotificationsResolver {
   @Mutation(() => MailOutboxEntry, {
     description: 'Sends again a mail that FAILED or whose delivery is UNKNOWN (same message, same Message-ID; an unknown one may reach its reader twice). Audited as mail.resent with the reason.',
   })
-  async resendMail(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<MailOutboxEntry> {
+  async resendMail(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: NotificationsContext): Promise<MailOutboxEntry> {
     const mail = await resendMail(context.em, currentAdmin(context), id, reason);
     context.services.logger.info({ requestId: context.requestId, mail: { id, kind: mail.kind } }, 'mail re-sent by an admin');
     context.services.mail.wake();

@@ -23,3 +23,4 @@ export { PaymentResolver } from './payment.resolver';
 export type { PaymentSearch } from './payment-search';
 export type { PaymentView } from './payment-view';
 export type { CheckoutPayment } from './payment-store';
+export type { PaymentsContext } from './payments-context';

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { sellerShopId } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId } from '../../platform/graphql/request-scope';
+import type { PaymentsContext } from './payments-context';
 import { Payment } from './payment.entity';
 import { liveTestAllowance, runLiveTest } from './live-test';
 
@@ -28,7 +28,7 @@ export class LiveTest {
 export class LiveTestResolver {
   @Authorized('SESSION')
   @Mutation(() => LiveTest, { description: "A 50-cent live test of the session's shop, refunded automatically (fee waived) once paid; at most 5 per UTC day." })
-  async runLiveTest(@Ctx() context: GraphQLContext): Promise<LiveTest> {
+  async runLiveTest(@Ctx() context: PaymentsContext): Promise<LiveTest> {
     const shopId = sellerShopId(context);
     const payment = await runLiveTest(context.em, shopId, context.baseUrl);
     context.services.logger.info({ requestId: context.requestId, paymentId: payment.id, shopId }, 'live test created');
@@ -37,7 +37,7 @@ export class LiveTestResolver {
 
   @Authorized('SESSION')
   @Query(() => LiveTestAllowance, { description: "The session's shop's live tests today (UTC)." })
-  liveTestAllowance(@Ctx() context: GraphQLContext): Promise<LiveTestAllowance> {
+  liveTestAllowance(@Ctx() context: PaymentsContext): Promise<LiveTestAllowance> {
     return liveTestAllowance(context.em, sellerShopId(context));
   }
 }

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { PaymentsContext } from './payments-context';
 import { Payment } from './payment.entity';
 import { PaymentStatus } from './payment-status';
 import { failedAtOf } from './seller-history';
@@ -20,14 +20,14 @@ export class PaymentHistoryResolver {
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => DateTimeISOResolver, { nullable: true, description: 'When it failed (declined, expired or stopped): the time of its payment.failed event; null otherwise.' })
-  async failedAt(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<Date | null> {
+  async failedAt(@Root() payment: Payment, @Ctx() context: PaymentsContext): Promise<Date | null> {
     if (payment.status !== PaymentStatus.FAILED) return null;
     return failedAtOf(context.em, payment.id);
   }
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => Boolean, { description: 'Its shop was deleted (the seller replaced it): its history stays, read-only but for refund requests and disputes.' })
-  async fromPastShop(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<boolean> {
+  async fromPastShop(@Root() payment: Payment, @Ctx() context: PaymentsContext): Promise<boolean> {
     const shop = await context.loaders.shop.load(payment.shop.id);
     return Boolean(shop?.deletedAt);
   }

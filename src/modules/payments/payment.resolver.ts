@@ -1,7 +1,8 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { sellerAccountStatus, sellerShop, sellerShopId, shopScopeFor } from '../../platform/graphql/auth-checker';
+import { sellerShop, sellerShopId, shopScopeFor } from '../../platform/graphql/request-scope';
+import { sellerAccountStatus } from '../identity';
 import { paymentMaximumFor } from '../identity';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { PaymentsContext } from './payments-context';
 import { Payment } from './payment.entity';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
@@ -18,7 +19,7 @@ export class PaymentResolver {
   async createPayment(
     @Arg('input', () => CreatePaymentInput) input: CreatePaymentInput,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: PaymentsContext,
   ): Promise<CreatePaymentResult> {
     const shopId = sellerShopId(context);
     const maximum = paymentMaximumFor(await sellerAccountStatus(context), context.services.paymentMaximums);
@@ -31,7 +32,7 @@ export class PaymentResolver {
 
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
-  payment(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Payment | PaymentView> {
+  payment(@Arg('id', () => ID) id: string, @Ctx() context: PaymentsContext): Promise<Payment | PaymentView> {
     const expiry = context.services.checkout;
     // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, owner-checked against
     // every shop of the seller, past and present (docs/dashboard.md, "History across shops").
@@ -46,7 +47,7 @@ export class PaymentResolver {
   payments(
     @Args(() => PageArgs) { page, limit }: PageArgs,
     @Arg('status', () => PaymentStatus, { nullable: true }) status: PaymentStatus | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: PaymentsContext,
   ): Promise<PaymentList> {
     return listPayments(context.em, sellerShop(context), page, limit, status);
   }
@@ -60,7 +61,7 @@ export class PaymentResolver {
   @FieldResolver(() => String, { description: 'Where the customer pays: {BASE_URL}/checkout/<id>.' })
   // The root is typed by shape, not as the entity class: type-graphql would otherwise build a `Payment`
   // entity from every plain view it is given (the REST hot paths), for one field it never needed.
-  checkoutUrl(@Root() payment: Pick<Payment, 'id'>, @Ctx() context: GraphQLContext): string {
+  checkoutUrl(@Root() payment: Pick<Payment, 'id'>, @Ctx() context: PaymentsContext): string {
     return checkoutUrlFor(context.baseUrl, payment.id);
   }
 }

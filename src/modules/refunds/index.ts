@@ -13,3 +13,4 @@ export { RefundResolver } from './refund.resolver';
 // Types
 export type { RefundJobs } from './refund-jobs';
 export type { DisputeReweigh, RefundExecutionDeps } from './refund.service';
+export type { RefundsContext } from './refunds-context';

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SYSTEM_ACTOR } from '../audit';
-import { applyMove } from '../../platform/lifecycle/apply-move';
+import { applyMove } from '../audit';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import type { RefundsContext } from './refunds-context';
 import { Payment, PaymentStatus } from '../payments';
 import { RefundStatus } from './refund.entity';
 import { refundableRemaining } from './refund-rules';
@@ -13,14 +13,14 @@ import { refundableRemaining } from './refund-rules';
 export class PaymentRefundsResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SafeIntResolver, { description: 'Integer cents refunded to the card so far (refunds carried out, less any the acquirer reversed).' })
-  async refundedAmount(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<number> {
+  async refundedAmount(@Root() payment: Payment, @Ctx() context: RefundsContext): Promise<number> {
     const refunds = await context.loaders.refundsOfPayment.load(payment.id);
     return refunds.filter((r) => r.status === RefundStatus.REFUNDED).reduce((sum, r) => sum + r.amount, 0);
   }
 
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SafeIntResolver, { description: 'Integer cents a new refund request may still ask for (0 unless completed, and while a chargeback stands; open requests count).' })
-  async refundableAmount(@Root() payment: Payment, @Ctx() context: GraphQLContext): Promise<number> {
+  async refundableAmount(@Root() payment: Payment, @Ctx() context: RefundsContext): Promise<number> {
     if (payment.status !== PaymentStatus.COMPLETED) return 0;
     const remaining = refundableRemaining(payment.amount, await context.loaders.refundsOfPayment.load(payment.id));
     // The cardholder has the money back already: no refund may be requested while the chargeback stands.

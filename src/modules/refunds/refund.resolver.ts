@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins';
-import { adminOrNull, currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { adminOrNull, currentAdmin, currentSession } from '../../platform/graphql/request-scope';
+import type { RefundsContext } from './refunds-context';
 import { Payment } from '../payments';
 import { Refund, RefundStatus } from './refund.entity';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
@@ -21,7 +21,7 @@ export class RefundResolver {
     @Arg('paymentId', () => ID, { nullable: true }) paymentId: string | null,
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: RefundsContext,
     @Arg('order', () => ListOrder, { nullable: true, description: 'Default OLDEST_FIRST (nearest the review deadline).' }) order?: ListOrder | null,
   ): Promise<Page<Refund>> {
     return listRefunds(context.em, { status, paymentId }, page, limit, order);
@@ -29,7 +29,7 @@ export class RefundResolver {
 
   @Authorized('ADMIN')
   @Query(() => Refund)
-  refund(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Refund> {
+  refund(@Arg('id', () => ID) id: string, @Ctx() context: RefundsContext): Promise<Refund> {
     return findRefund(context.em, id);
   }
 
@@ -41,7 +41,7 @@ export class RefundResolver {
   async requestRefund(
     @Arg('paymentId', () => ID) paymentId: string,
     @Arg('reason', () => String) reason: string,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: RefundsContext,
     @Arg('amount', () => SafeIntResolver, { nullable: true, description: 'Integer cents; omitted: all that remains.' }) amount?: number | null,
   ): Promise<Refund> {
     const admin = adminOrNull(context);
@@ -57,7 +57,7 @@ export class RefundResolver {
   async approveRefund(
     @Arg('id', () => ID) id: string,
     @Arg('note', () => String, { nullable: true, description: 'Optional, kept in the audit log.' }) note: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: RefundsContext,
   ): Promise<Refund> {
     const admin = currentAdmin(context);
     const refund = await approveRefund(context.em, context.services.refunds.chargebackStands, admin, id, note);
@@ -68,24 +68,24 @@ export class RefundResolver {
 
   @Authorized('FINANCE')
   @Mutation(() => Refund, { description: 'Rejects a requested refund with the reason the seller will be told.' })
-  rejectRefund(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Refund> {
+  rejectRefund(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: RefundsContext): Promise<Refund> {
     return rejectRefund(context.em, currentAdmin(context), id, reason);
   }
 
   @FieldResolver(() => Payment)
-  async payment(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Payment> {
+  async payment(@Root() refund: Refund, @Ctx() context: RefundsContext): Promise<Payment> {
     return (await context.loaders.payment.load(refund.payment.id))!;
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Admin, { nullable: true, description: 'Who recorded the request; null when the seller asked from the dashboard.' })
-  requestedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+  requestedBy(@Root() refund: Refund, @Ctx() context: RefundsContext): Promise<Admin | null> | null {
     return refund.requestedBy ? context.loaders.admin.load(refund.requestedBy.id) : null;
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Admin, { nullable: true, description: 'Who approved or rejected it.' })
-  reviewedBy(@Root() refund: Refund, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+  reviewedBy(@Root() refund: Refund, @Ctx() context: RefundsContext): Promise<Admin | null> | null {
     return refund.reviewedBy ? context.loaders.admin.load(refund.reviewedBy.id) : null;
   }
 

@@ -6,3 +6,4 @@ export { RequestLogResolver } from './request-log.resolver';
 
 // Types
 export type { RequestLog, SeenRequest } from './request-log';
+export type { RequestLogContext } from './request-log-context';

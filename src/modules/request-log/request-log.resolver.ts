@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, ID, InputType, Int, ObjectType, Query, registerEnumType, Resolver } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { sellerShopId } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId } from '../../platform/graphql/request-scope';
+import type { RequestLogContext } from './request-log-context';
 import { REQUEST_LOG_RETENTION_DAYS, REQUEST_LOG_SEARCH_MAX_LENGTH, RequestOutcome, requestLogPage, type RequestLogFilter, type RequestLogPage } from './request-log';
 
 registerEnumType(RequestOutcome, {
@@ -49,7 +49,7 @@ export class RequestLogResolver {
     @Arg('filter', () => RequestLogFilterInput, { nullable: true }) filter: RequestLogFilterInput | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 20.' }) limit: number | null,
     @Arg('before', () => String, { nullable: true, description: "A page's `nextBefore`." }) before: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: RequestLogContext,
   ): Promise<RequestLogPage> {
     return requestLogPage(context.em, sellerShopId(context), filter ?? {}, limit, before);
   }

@@ -17,7 +17,7 @@ const PATH_MAX_LENGTH = 512;
 export const REQUEST_LOG_TEXT_SCAN = 50_000;
 export const REQUEST_LOG_SEARCH_MAX_LENGTH = IDEMPOTENCY_KEY_MAX_LENGTH;
 
-/** What the HTTP layer saw of one request (src/platform/http/request-log.ts), before the log's rules. */
+/** What the HTTP layer saw of one request (src/api/http/request-log.ts), before the log's rules. */
 export interface SeenRequest {
   shopId: string;
   requestId: string;

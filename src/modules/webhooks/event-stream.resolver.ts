@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { sellerShopId, adminOrNull, shopIdFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { sellerShopId, adminOrNull, shopIdFor } from '../../platform/graphql/request-scope';
+import type { WebhooksContext } from './webhooks-context';
 import { EVENT_STREAM_PAGE_MAX, eventStreamPage, STREAM_FROM_FIRST, type EventStreamPage } from './event-stream';
 import { triggerTestEvent } from './test-events';
 import { WebhookDelivery } from './webhook-delivery.entity';
@@ -42,7 +42,7 @@ export class EventStreamResolver {
   eventStream(
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Arg('limit', () => Int, { nullable: true, description: `1 to ${EVENT_STREAM_PAGE_MAX}, default ${EVENT_STREAM_PAGE_MAX}.` }) limit: number | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WebhooksContext,
   ): Promise<EventStreamPage> {
     return eventStreamPage(context.em, sellerShopId(context), after, limit);
   }
@@ -54,7 +54,7 @@ export class EventStreamResolver {
   async triggerTestEvent(
     @Arg('event', () => String, { description: 'payment.completed, payment.failed, payment.refunded, refund.failed, withdrawal.paid or withdrawal.rejected.' }) type: string,
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WebhooksContext,
   ): Promise<TriggeredTestEventView> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     const { event, delivery } = await triggerTestEvent(context.em, adminOrNull(context), shop, context.services.webhooks, type);

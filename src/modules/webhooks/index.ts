@@ -13,3 +13,4 @@ export type { OutboxEvent, PaymentEventType, WithdrawalEventType } from './outbo
 export type { WebhookRuntime } from './webhook-runtime';
 export type { WebhookServices } from './webhook-settings.service';
 export type { WebhookUrlPolicy } from './webhook-url';
+export type { WebhooksContext } from './webhooks-context';

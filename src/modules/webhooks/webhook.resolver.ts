@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Shop } from '../identity';
-import { adminOrNull, shopIdFor, shopScopeFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { adminOrNull, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
+import type { WebhooksContext } from './webhooks-context';
 import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import {
@@ -31,7 +31,7 @@ export class WebhookResolver {
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
     @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
     @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WebhooksContext,
   ): Promise<Shop> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     const confirm = () => reauthenticated(context, { currentPassword, code });
@@ -43,7 +43,7 @@ export class WebhookResolver {
   async setWebhookEvents(
     @Arg('events', () => [String]) events: string[],
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WebhooksContext,
   ): Promise<Shop> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     return setWebhookEvents(context.em, adminOrNull(context), shop, events);
@@ -57,7 +57,7 @@ export class WebhookResolver {
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
     @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
     @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WebhooksContext,
   ): Promise<RotatedWebhookSecret> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     await reauthenticated(context, { currentPassword, code });
@@ -66,21 +66,21 @@ export class WebhookResolver {
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')
   @Mutation(() => WebhookDelivery, { description: 'Sends a sample payment.completed marked X-Service-Test: true (one attempt).' })
-  async sendTestWebhook(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+  async sendTestWebhook(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: WebhooksContext): Promise<WebhookDelivery> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     return sendTestDelivery(context.em, adminOrNull(context), shop, context.services.webhooks);
   }
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')
   @Mutation(() => WebhookDelivery, { description: 'Starts a new retry schedule for a failed (or delivered) delivery: same event, same body.' })
-  async resendWebhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+  async resendWebhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: WebhooksContext): Promise<WebhookDelivery> {
     const delivery = await findDelivery(context.em, shopScopeFor(context, null), id);
     return resendDelivery(context.em, adminOrNull(context), delivery, context.services.webhooks);
   }
 
   @Authorized('ADMIN', 'SELLER')
   @Query(() => WebhookDelivery, { description: 'One delivery with every attempt.' })
-  webhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<WebhookDelivery> {
+  webhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: WebhooksContext): Promise<WebhookDelivery> {
     return findDelivery(context.em, shopScopeFor(context, null), id);
   }
 
@@ -91,7 +91,7 @@ export class WebhookResolver {
     @Arg('paymentId', () => ID, { nullable: true }) paymentId: string | null,
     @Arg('status', () => WebhookDeliveryStatus, { nullable: true }) status: WebhookDeliveryStatus | null,
     @Args(() => PageArgs) { page, limit }: PageArgs,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WebhooksContext,
   ): Promise<WebhookDeliveryList> {
     return listDeliveries(context.em, { shopScope: shopScopeFor(context, shopId), paymentId, status }, page, limit);
   }

@@ -9,3 +9,4 @@ export { WithdrawalResolver } from './withdrawal.resolver';
 
 // Types
 export type { Withdrawal } from './withdrawal.entity';
+export type { WithdrawalsContext } from './withdrawals-context';

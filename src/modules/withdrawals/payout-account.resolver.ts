@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Seller } from '../identity';
 import { recordAudit } from '../audit';
-import { currentAdmin, currentSession } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
+import type { WithdrawalsContext } from './withdrawals-context';
 import { maskedPayoutAccount, payoutAccountNumber, setPayoutAccount, type MaskedPayoutAccount } from './payout-account';
 
 @ObjectType({ description: "Where the seller's withdrawals are paid; the bank account number masked, except to finance." })
@@ -26,7 +26,7 @@ export class PayoutAccountResolver {
     @Arg('accountNumber', () => String, { description: 'IBAN or local account number; spaces and dashes are ignored.' }) accountNumber: string,
     @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
     @Arg('code', () => String, CURRENT_CODE_ARG) code: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WithdrawalsContext,
   ): Promise<MaskedPayoutAccount> {
     const confirm = () => reauthenticated(context, { currentPassword, code });
     return setPayoutAccount(context.em, context.services.accounts.secrets, currentSession(context).sellerId, holder, accountNumber, confirm);
@@ -45,7 +45,7 @@ export class PayoutAccountResolver {
 export class PayoutAccountNumberResolver {
   @Authorized('FINANCE')
   @FieldResolver(() => String, { nullable: true, description: 'The whole bank account number, for the bank transfer (finance only; each read is audited as payout_account.read).' })
-  async accountNumber(@Root() account: PayoutAccount, @Ctx() context: GraphQLContext): Promise<string | null> {
+  async accountNumber(@Root() account: PayoutAccount, @Ctx() context: WithdrawalsContext): Promise<string | null> {
     if (!account.seller) return null;
     const own = context.em.fork({ clear: true });
     recordAudit(own, currentAdmin(context), { action: 'payout_account.read', targetType: 'seller', targetId: account.seller.id });

@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import { Admin } from '../admins';
-import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/auth-checker';
-import type { GraphQLContext } from '../../platform/graphql/context';
+import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
+import type { WithdrawalsContext } from './withdrawals-context';
 import { domainError } from '../../shared/errors';
 import { Seller, Shop } from '../identity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
@@ -21,7 +21,7 @@ export class WithdrawalResolver {
   async requestWithdrawal(
     @Arg('amount', () => SafeIntResolver, { description: 'Integer cents.' }) amount: number,
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WithdrawalsContext,
   ): Promise<Withdrawal> {
     const shop = shopIdFor(context, shopId);
     const withdrawal = await requestWithdrawal(context.em, shop, amount, adminOrNull(context));
@@ -31,13 +31,13 @@ export class WithdrawalResolver {
 
   @Authorized('FINANCE')
   @Mutation(() => Withdrawal, { description: 'REQUESTED -> APPROVED.' })
-  approveWithdrawal(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+  approveWithdrawal(@Arg('id', () => ID) id: string, @Ctx() context: WithdrawalsContext): Promise<Withdrawal> {
     return approveWithdrawal(context.em, currentAdmin(context), id);
   }
 
   @Authorized('FINANCE')
   @Mutation(() => Withdrawal, { description: 'REQUESTED or APPROVED -> REJECTED; the held amount returns to the balance.' })
-  rejectWithdrawal(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: GraphQLContext): Promise<Withdrawal> {
+  rejectWithdrawal(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: WithdrawalsContext): Promise<Withdrawal> {
     return rejectWithdrawal(context.em, currentAdmin(context), id, reason);
   }
 
@@ -49,7 +49,7 @@ export class WithdrawalResolver {
     @Arg('id', () => ID) id: string,
     @Arg('reference', () => String) reference: string,
     @Arg('overrideReason', () => String, { nullable: true, description: 'Why the payout stands although the balance after refund holds is negative (the transfer had already left).' }) overrideReason: string | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WithdrawalsContext,
   ): Promise<Withdrawal> {
     const admin = currentAdmin(context);
     const withdrawal = await markWithdrawalPaid(context.em, admin, id, reference, overrideReason ?? null);
@@ -64,7 +64,7 @@ export class WithdrawalResolver {
     @Arg('shopId', () => ID, { nullable: true }) shopId: string | null,
     @Arg('page', () => Int, { nullable: true }) page: number | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100, default 10.' }) limit: number | null,
-    @Ctx() context: GraphQLContext,
+    @Ctx() context: WithdrawalsContext,
     @Arg('order', () => ListOrder, { nullable: true, description: 'Default OLDEST_FIRST.' }) order?: ListOrder | null,
   ): Promise<Page<Withdrawal>> {
     // A dashboard session reads its seller's withdrawals, from every shop, whether or not one is live.
@@ -79,25 +79,25 @@ export class WithdrawalResolver {
   }
 
   @FieldResolver(() => Shop)
-  async shop(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Shop> {
+  async shop(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Shop> {
     return (await context.loaders.shop.load(withdrawal.shop.id))!;
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Seller)
-  async seller(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Seller> {
+  async seller(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Seller> {
     return (await context.loaders.seller.load(withdrawal.seller.id))!;
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Admin, { nullable: true, description: "The admin who asked for it; null when the seller's key did." })
-  requestedBy(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+  requestedBy(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Admin | null> | null {
     return withdrawal.requestedBy ? context.loaders.admin.load(withdrawal.requestedBy.id) : null;
   }
 
   @Authorized('ADMIN')
   @FieldResolver(() => Admin, { nullable: true })
-  reviewedBy(@Root() withdrawal: Withdrawal, @Ctx() context: GraphQLContext): Promise<Admin | null> | null {
+  reviewedBy(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Admin | null> | null {
     return withdrawal.reviewedBy ? context.loaders.admin.load(withdrawal.reviewedBy.id) : null;
   }
 }

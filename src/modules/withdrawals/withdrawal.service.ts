@@ -8,7 +8,7 @@ import { Seller, Shop } from '../identity';
 import type { Cents } from '../../shared/cents';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
-import { applyReviewMove } from '../../platform/lifecycle/review-move';
+import { applyReviewMove } from '../audit';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
 import { withdrawalPayload } from './withdrawal-payload';
 import { lockSeller, lockSellerForWithdrawal, withdrawalForApproval, withdrawalSumsBySeller } from './withdrawal-store';

@@ -2,7 +2,7 @@ import type { IMigrator } from '@mikro-orm/core';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
-import { ormConfig } from '../../../mikro-orm.config';
+import { ormConfig, type EntityList } from './orm-config';
 import type { Config } from '../../shared/config';
 import { StartupError } from '../../shared/startup-error';
 import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
@@ -26,14 +26,14 @@ export async function pingDatabase(orm: MikroORM): Promise<void> {
   await orm.em.getConnection().execute('select 1');
 }
 
-export async function openDatabase(config: Config, logger: Logger, role: DataDirOwner['role'] = 'service'): Promise<Database> {
+export async function openDatabase(config: Config, logger: Logger, entities: EntityList, role: DataDirOwner['role'] = 'service'): Promise<Database> {
   // MikroORM's flushes and transactions would otherwise leave Node's promise hook on for every request.
   enableAsyncContextOnlyWhileRunning();
-  if (config.databaseUrl) return connect(config.databaseUrl, config, logger, { embedded: false });
+  if (config.databaseUrl) return connect(config.databaseUrl, config, logger, entities, { embedded: false });
   const owner = role === 'cli' ? liveOwner(config.dataDir) : undefined;
   if (owner?.role === 'service' && owner.url) {
     logger.info({ dataDir: config.dataDir, ownerPid: owner.pid }, 'using the embedded database of the running service');
-    return connect(owner.url, config, logger, { embedded: true });
+    return connect(owner.url, config, logger, entities, { embedded: true });
   }
   if (owner) throw new StartupError(busyMessage(config.dataDir, owner));
   // PGlite (half a megabyte of JavaScript and its WebAssembly) is loaded only when the embedded database is used.
@@ -41,24 +41,24 @@ export async function openDatabase(config: Config, logger: Logger, role: DataDir
   const embedded = await startEmbeddedPostgres(config.dataDir, role);
   logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is not set: using the embedded PostgreSQL (PGlite). For one instance and local use only.');
   try {
-    return await connect(embedded.url, config, logger, { embedded: true, stop: () => embedded.stop() });
+    return await connect(embedded.url, config, logger, entities, { embedded: true, stop: () => embedded.stop() });
   } catch (error) {
     await embedded.stop();
     throw error;
   }
 }
 
-async function connect(url: string, config: Config, logger: Logger, how: { embedded: boolean; stop?: () => Promise<void> }): Promise<Database> {
+async function connect(url: string, config: Config, logger: Logger, entities: EntityList, how: { embedded: boolean; stop?: () => Promise<void> }): Promise<Database> {
   // Behind PgBouncer in transaction mode a connection-level setting would be refused by PgBouncer (a startup
   // parameter) or leak to whichever client gets the server connection next: the timeout is the role's then.
   const pooled = config.databasePooler === 'pgbouncer-transaction';
   const statementTimeoutMs = pooled ? 0 : config.databaseStatementTimeoutMs;
   // MikroORM would create a missing database; only DATABASE_CREATE=1 asks for that (a misspelt name must not start empty).
-  const orm = await MikroORM.init({ ...ormConfig(url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
+  const orm = await MikroORM.init({ ...ormConfig(entities, url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
   try {
     if (await migrationsPending(orm)) {
       if (how.embedded) await migrateEmbedded(orm, url, logger);
-      else await migrateOnOwnConnections(url, logger);
+      else await migrateOnOwnConnections(url, entities, logger);
     }
     if (pooled && config.databaseStatementTimeoutMs > 0) await warnWithoutRoleTimeout(orm, logger);
   } catch (error) {
@@ -104,12 +104,12 @@ export function migratorOf(orm: MikroORM): IMigrator {
  * The migrator's connections: no client read timeout (READ_TIMEOUT_MS is for requests) and no statement timeout,
  * since rewriting a large table may take longer than any request should wait.
  */
-export function migrationOrmConfig(url: string): Options {
-  return { ...ormConfig(url, 2, 0, 0), ensureDatabase: false };
+export function migrationOrmConfig(entities: EntityList, url: string): Options {
+  return { ...ormConfig(entities, url, 2, 0, 0), ensureDatabase: false };
 }
 
-async function migrateOnOwnConnections(url: string, logger: Logger): Promise<void> {
-  const orm = await MikroORM.init(migrationOrmConfig(url));
+async function migrateOnOwnConnections(url: string, entities: EntityList, logger: Logger): Promise<void> {
+  const orm = await MikroORM.init(migrationOrmConfig(entities, url));
   try {
     await migrate(orm, logger);
   } finally {

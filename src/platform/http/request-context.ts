@@ -2,15 +2,18 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import ipaddr from 'ipaddr.js';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { Actor } from './actor';
+import type { Caller } from './caller';
 import { randomBase62 } from '../../shared/random-id';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** What every request carries through the middleware chain (Express `res.locals`). */
-export interface RequestLocals {
+/**
+ * What every request carries through the middleware chain (Express `res.locals`). `TActor`: the caller as the
+ * interface layer types it (src/api/http/actor.ts); this layer knows only its shape.
+ */
+export interface RequestLocals<TActor extends Caller = Caller> {
   requestId: string;
   em: EntityManager;
-  actor: Actor;
+  actor: TActor;
   /** A seller's API key hash: the key its requests are counted under (authenticateSeller sets it). */
   rateLimitKey?: string;
   /** The path the request's log line shows, when the real one carries a secret (a refund tracking link). */
@@ -21,8 +24,8 @@ export interface RequestLocals {
   answeredError?: { code: string; message: string };
 }
 
-export function locals(res: Response): RequestLocals {
-  return res.locals as RequestLocals;
+export function locals<TActor extends Caller = Caller>(res: Response): RequestLocals<TActor> {
+  return res.locals as RequestLocals<TActor>;
 }
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;

@@ -125,3 +125,6 @@ export function checkConstraints(lifecycle: Lifecycle): { table: string; name: s
   }
   return constraints;
 }
+
+/** A move's caller supplies an effect the table does not declare, or leaves out one it declares. */
+export class UndeclaredEffectError extends Error {}

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pooledQuery } from '../db/pooled-query';
-import { UndeclaredEffectError } from './apply-move';
-import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
+import { moveOf, UndeclaredEffectError, type Lifecycle, type MoveSpec } from './lifecycle';
 
 /** SQL with positional `?` placeholders and their values, in order. */
 export interface SqlPart {

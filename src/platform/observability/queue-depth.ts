@@ -1,10 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { enumOf } from '../lifecycle/lifecycle';
-import { MAIL_LIFECYCLE } from '../../modules/notifications/mail.lifecycle';
 import type { Metrics } from './metrics';
-
-/** The mail states whose counts are labelled by name. */
-const MAIL = enumOf(MAIL_LIFECYCLE.states);
 
 /**
  * The counts behind the gauges, each read by the module that owns its table (its store). The entry point passes
@@ -15,6 +10,8 @@ export interface QueueCounts {
   refunds(em: EntityManager): Promise<{ approved: number; needingAttention: number; nearReviewDeadline: number }>;
   paymentsNeedingAttention(em: EntityManager): Promise<number>;
   mails(em: EntityManager): Promise<{ due: number; waiting: number; failed: number; unknown: number }>;
+  /** The mail table's names of the two states, which label their gauges (src/modules/notifications/mail.lifecycle.ts). */
+  mailStates: { failed: string; unknown: string };
 }
 
 /**
@@ -37,6 +34,6 @@ export async function sampleQueueDepth(orm: MikroORM, metrics: Metrics, counts: 
   const mails = await counts.mails(em);
   metrics.queueDepth.set({ queue: 'mails_due' }, mails.due);
   metrics.queueDepth.set({ queue: 'mails_waiting' }, mails.waiting);
-  metrics.mailsNeedingAttention.set({ status: MAIL.FAILED }, mails.failed);
-  metrics.mailsNeedingAttention.set({ status: MAIL.UNKNOWN }, mails.unknown);
+  metrics.mailsNeedingAttention.set({ status: counts.mailStates.failed }, mails.failed);
+  metrics.mailsNeedingAttention.set({ status: counts.mailStates.unknown }, mails.unknown);
 }

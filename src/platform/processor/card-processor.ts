@@ -1,6 +1,11 @@
-import type { DisputeStep } from '../../modules/disputes/dispute.lifecycle';
 
 /** A card as the customer entered it, after the checkout's own checks. Never stored, never logged. */
+/**
+ * What an acquirer's dispute event does: open the dispute (an inquiry, no money), or one of the dispute table's moves.
+ * The port names the steps itself; the disputes module checks they are its table's moves (dispute.lifecycle.ts).
+ */
+export type DisputeStep = 'open' | 'chargeBack' | 'reverse' | 'secondChargeback' | 'win' | 'lose' | 'close';
+
 export interface CardDetails {
   number: string;
   expMonth: number;

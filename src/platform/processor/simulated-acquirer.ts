@@ -53,6 +53,15 @@ export interface SimulatedChargeback {
   currency: string;
 }
 
+/**
+ * The simulated acquirer's own events, as the service drives them: `drain` tells those due now (a dispute, a refund
+ * failure), `reverseChargeback` has its issuer reverse a chargeback and tells it at once (the back office's button).
+ */
+export interface SimulatorControls {
+  drain(): Promise<number>;
+  reverseChargeback(chargeback: SimulatedChargeback): Promise<void>;
+}
+
 export interface SimulatorEvents {
   /** Where the events wait until they are due (in the service, the simulator's own table). */
   store: SimulatedEventStore;

@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { hmacValidator as HmacValidator, Types } from '@adyen/api-library';
-import type { DisputeStep } from '../../../modules/disputes/dispute.lifecycle';
+import type { DisputeStep } from '../card-processor';
 import type { AcquirerEvent, NotifiedMoney } from '../card-processor';
 import type { KeptNotification, RejectedNotification } from './notification-store';
 import { failureCodeOfReasonText } from './refusal-reasons';

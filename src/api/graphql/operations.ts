@@ -8,8 +8,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { errorAnswer } from '../http/error-answer';
-import { inSpan, tracingOn } from '../observability/tracing';
+import { errorAnswer } from '../../platform/http/error-answer';
+import { inSpan, tracingOn } from '../../platform/observability/tracing';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import type { GraphQLContext } from './context';
 

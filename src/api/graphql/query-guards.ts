@@ -15,7 +15,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { rateLimitHeaders, type RateLimits } from '../http/authenticate';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { DomainError, domainError } from '../../shared/errors';
 import type { GraphQLContext } from './context';
 import { PAGE_LIMIT_DEFAULT } from '../../shared/limits';

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
-import { domainErrorIn, errorAnswer } from '../http/error-answer';
+import { domainErrorIn, errorAnswer } from '../../platform/http/error-answer';
 import type { GraphQLContext } from './context';
 
 /**

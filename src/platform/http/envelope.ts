@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { DomainError } from '../../shared/errors';
-import { locals } from '../http/request-context';
-import { errorAnswer } from '../http/error-answer';
+import { locals } from './request-context';
+import { errorAnswer } from './error-answer';
 
 /** Spec, Response envelope: `{success: true, data}` (plus `pagination` on lists) or `{success: false, error}`. */
 export function sendData(res: Response, data: unknown, pagination?: unknown): void {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { adminForToken, Admin } from '../../modules/admins';
-import type { RateDecision, RateLimiter } from '../rate-limit/rate-limiter';
+import type { RateDecision, RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { DomainError, domainError } from '../../shared/errors';
 import { sha256Hex } from '../../shared/secrets';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -18,8 +18,8 @@ import {
   type SessionSettings,
 } from '../../modules/identity';
 import type { Actor } from './actor';
-import { clientAddress, locals } from './request-context';
-import { CSRF_HEADER, sessionCookies, sessionTokenOf, type CookieMode } from './session-cookies';
+import { clientAddress, locals } from '../../platform/http/request-context';
+import { CSRF_HEADER, sessionCookies, sessionTokenOf, type CookieMode } from '../../platform/http/session-cookies';
 import { digestsEqual } from '../../shared/secrets';
 
 export interface RateLimits {

@@ -1,9 +1,9 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../../modules/admins';
-import { recordRefusal } from '../../modules/audit';
+import type { Admin } from '../admins';
+import { recordRefusal } from './audit.service';
 import { type DomainError, domainError } from '../../shared/errors';
 import { applyMove, type MoveEffects } from './apply-move';
-import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
+import { moveOf, type Lifecycle, type MoveSpec } from '../../platform/lifecycle/lifecycle';
 
 /** A requested money movement reviewed by admins: a refund, a withdrawal, a settlement by hand. */
 export interface ReviewedRequest {

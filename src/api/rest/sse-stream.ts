@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { credentialForKeyHash } from '../../modules/identity';
 import type { PreparedOperation } from '../graphql/operations';
 import { graphqlContextOf, type AppServices } from '../graphql/context';
-import { errorAnswer } from '../http/error-answer';
-import { locals } from '../http/request-context';
+import { errorAnswer } from '../../platform/http/error-answer';
+import { locals } from '../../platform/http/request-context';
 import { domainError } from '../../shared/errors';
 import type { StreamMessage, StreamRoute } from './routes';
 

@@ -5,11 +5,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { authenticateGraphQLCaller, type RateLimits } from '../http/authenticate';
-import { locals } from '../http/request-context';
+import { locals } from '../../platform/http/request-context';
 import { graphqlContextOf } from './context';
 import { isPublicOperation, PUBLIC_OPERATIONS, publicOperationsOnly } from './public-operations';
-import { JSON_BODY_LIMIT } from '../http/body-errors';
-import { errorAnswer } from '../http/error-answer';
+import { JSON_BODY_LIMIT } from '../../platform/http/body-errors';
+import { errorAnswer } from '../../platform/http/error-answer';
 import type { AppServices, GraphQLContext } from './context';
 import type { GraphQLLimits } from '../../shared/config';
 import { graphqlRequestsPerKey } from './concurrency-guards';

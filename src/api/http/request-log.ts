@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import type { CredentialCache } from '../../modules/identity';
 import type { RequestLog } from '../../modules/request-log';
-import { locals } from './request-context';
+import { locals } from '../../platform/http/request-context';
 
 /** What an answer that never went out is recorded as: nginx's "client closed request". */
 const CLIENT_CLOSED = 499;

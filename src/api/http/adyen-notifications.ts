@@ -1,10 +1,10 @@
 import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Metrics } from '../observability/metrics';
-import { basicAuthMatches, metricEvent, notificationItems, readItem, signatureValid, type NotificationCredentials } from '../processor/adyen/notifications';
-import type { NotificationStore } from '../processor/adyen/notification-store';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
-import { clientAddress, locals } from './request-context';
+import type { Metrics } from '../../platform/observability/metrics';
+import { basicAuthMatches, metricEvent, notificationItems, readItem, signatureValid, type NotificationCredentials } from '../../platform/processor/adyen/notifications';
+import type { NotificationStore } from '../../platform/processor/adyen/notification-store';
+import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
+import { clientAddress, locals } from '../../platform/http/request-context';
 
 export interface AdyenNotificationDeps {
   credentials: NotificationCredentials;

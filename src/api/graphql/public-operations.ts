@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse, type OperationDefinitionNode } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { locals } from '../http/request-context';
+import { locals } from '../../platform/http/request-context';
 import { domainError } from '../../shared/errors';
 import { PROJECT_ROOT } from '../../shared/project-root';
 

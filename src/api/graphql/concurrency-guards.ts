@@ -1,6 +1,6 @@
 import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
-import { locals } from '../http/request-context';
+import { locals } from '../../platform/http/request-context';
 import type { GraphQLContext } from './context';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Router, type RequestHandler, type Response } from 'express';
-import { preferredEncoding } from '../http/static-page';
+import { preferredEncoding } from '../../platform/http/static-page';
 import { PROJECT_ROOT } from '../../shared/project-root';
 import type { NamedOperations } from '../graphql/operations';
 import { openApiDocument } from './openapi/document';
@@ -17,7 +17,7 @@ export const API_REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
   "form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-const PAGE_DIRECTORY = path.join(PROJECT_ROOT, 'src/platform/rest/reference-page');
+const PAGE_DIRECTORY = path.join(PROJECT_ROOT, 'src/api/rest/reference-page');
 const brotli = promisify(zlib.brotliCompress);
 const gzipped = promisify(zlib.gzip);
 
@@ -46,7 +46,7 @@ const SHELL = `<!doctype html>
 
 /**
  * Public, before the REST router's authentication: `GET /openapi.json` (the OpenAPI 3.1 document of the
- * facade) and `GET /docs` (a reference page rendered from it in the browser by src/platform/rest/reference-page/).
+ * facade) and `GET /docs` (a reference page rendered from it in the browser by src/api/rest/reference-page/).
  * Anything else falls through to the REST router.
  */
 export function apiReferenceRouter(baseUrl: string, operations: NamedOperations): Router {

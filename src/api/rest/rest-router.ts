@@ -2,11 +2,11 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { Logger } from 'pino';
 import type { NamedOperations, PreparedOperation } from '../graphql/operations';
 import { authenticateSeller, type RateLimits } from '../http/authenticate';
-import { JSON_BODY_LIMIT } from '../http/body-errors';
+import { JSON_BODY_LIMIT } from '../../platform/http/body-errors';
 import { graphqlContextOf } from '../graphql/context';
 import type { AppServices } from '../graphql/context';
 import { domainError } from '../../shared/errors';
-import { envelopeErrors, sendData } from './envelope';
+import { envelopeErrors, sendData } from '../../platform/http/envelope';
 import { isStreamRoute, REST_ROUTES, type Route, type RestRoute } from './routes';
 import { openStreams, streamHandler, type OpenStreams } from './sse-stream';
 

@@ -1,7 +1,7 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../../modules/admins';
-import { recordAudit, SYSTEM_ACTOR, type AuditTargetType } from '../../modules/audit';
-import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
+import type { Admin } from '../admins';
+import { recordAudit, SYSTEM_ACTOR, type AuditTargetType } from './audit.service';
+import { moveOf, UndeclaredEffectError, type Lifecycle, type MoveSpec } from '../../platform/lifecycle/lifecycle';
 
 /** How the writes a move declares are made for this row (the table says which; the caller says how). */
 export interface MoveEffects<E> {
@@ -27,8 +27,6 @@ export interface MoveRequest<E> {
   /** False when the caller only asks whether the row moved (a claim): nothing is read back, a reference comes back. */
   readBack?: boolean;
 }
-
-export class UndeclaredEffectError extends Error {}
 
 /**
  * The one way a lifecycle move is applied: a conditional UPDATE (`… WHERE id = ? AND <column> IN (<from>)`,
