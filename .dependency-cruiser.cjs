@@ -8,7 +8,8 @@
  *   modules    src/modules/<domain>/: payments, checkout, refunds, disputes, withdrawals, webhooks, identity,
  *              ledger, admins, audit, notifications, back-office; and the move engine
  *              (src/platform/lifecycle/apply-move.ts, review-move.ts)
- *   adapters   src/platform/: db, processor, rate-limit, observability, mail (outside systems behind our own interfaces)
+ *   adapters   src/platform/: db, processor, rate-limit, observability, mail (outside systems behind our own
+ *              interfaces), outbox (the engine that drains every outbox)
  *   kernel     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours), and the
  *              lifecycle tables (src/platform/lifecycle/lifecycle.ts, src/modules/lifecycles.ts and each module's
  *              *.lifecycle.ts: pure data every layer reads)
@@ -27,7 +28,7 @@ const GRAPHQL = '^src/platform/graphql/|^src/.+\\.resolver\\.ts$';
 const HTTP = '^src/platform/http/';
 const LIFECYCLE_TABLES = '^src/platform/lifecycle/lifecycle\\.ts$|^src/modules/lifecycles\\.ts$|^src/modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$';
 const FEATURES = '^src/modules/|^src/platform/lifecycle/(apply-move|review-move|move-statement)\\.ts$';
-const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail)/';
+const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail|outbox)/';
 const KERNEL = `^src/shared/|${LIFECYCLE_TABLES}`;
 const BACK_OFFICE = '^src/modules/back-office/';
 const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';

@@ -1,10 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlPart } from '../../platform/lifecycle/move-statement';
 import { tracingOn } from '../../platform/observability/tracing';
+import { commitSignal } from '../../platform/outbox/wake-on-commit';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
 // The webhook outbox's SQL (`webhook_events`, `webhook_deliveries`, docs/decisions/0004-webhook-outbox.md): an
-// event's sequence, the relay's look for due deliveries and its queue marks, and a worker's claim and read.
+// event's sequence, the relay's look for due deliveries and its queue marks, and a worker's claim and read. Every
+// delivery written marks its transaction (DELIVERIES_COMMITTED), so the relays wake at its commit.
+
+/**
+ * The relays' one wake-up: deliveries just committed in this process are due now, so the first attempt goes out at
+ * once rather than at the next poll. Raised when the transaction `emit` wrote a delivery into commits, and by the
+ * card completion, whose one statement (committed when it returns) no commit hook sees. Every relay of the process
+ * listens while its runtime runs; deliveries written by other processes are found by the relay's poll.
+ */
+export const DELIVERIES_COMMITTED = commitSignal();
+
+/** A one-statement move that wrote a delivery has committed (checkout/completion-statement.ts). */
+export const deliveriesCommitted = (): void => DELIVERIES_COMMITTED.raise();
 
 /** A payment's next event sequence (the caller holds the payment's row lock). */
 const NEXT_SEQUENCE_SQL = 'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?';
