@@ -1,32 +1,23 @@
-import type Queue from 'bull';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { smtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
 import { continueTrace } from '../../platform/observability/tracing';
-import { startAttemptRelay } from '../../platform/outbox/attempt-relay';
+import { startAttemptRelay, type AttemptRuntime } from '../../platform/outbox/attempt-relay';
 import type { Config } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import { createSecretBox } from '../identity';
 import { attemptMail, type MailDeliveryDeps } from './mail-delivery';
-import { MAILS_COMMITTED } from './mail-outbox';
 import { mailIdentity } from './mail-render';
-import { dueMails, markMailsEnqueued } from './mail-store';
+import { MAIL_STATEMENTS } from './mail-store';
 import { queueWebhookFailureNotices } from './webhook-failure-notices';
 
 /** Margin of a claim's lease beyond the SMTP waits it can take (connect, greeting, the answers). */
 const LEASE_MARGIN_MS = 10_000;
 
-export interface MailRuntime {
-  /** Look for due mails now (a mail was just written or re-sent). */
-  wake(): void;
-  /** For readiness: whether a relay pass succeeded within three poll intervals and 20 s, and the queue workers still take jobs; null when this process sends no mail. */
-  alive(): boolean | null;
-  /** The bull queue (none without Redis), for the admins' queue dashboard. */
-  queues: Queue.Queue[];
+/** The mail workers of this process: `wake` when a mail was re-sent (one written wakes the relays by itself). */
+export interface MailRuntime extends AttemptRuntime {
   /** One pass of the "webhooks failing for more than a day" sweep; answers the notifications written. */
   sweep(): Promise<number>;
-  /** Stops the relay and the sweep and lets mails in flight finish (bounded by MAIL_TIMEOUT_MS); before closing the database. */
-  stop(): Promise<void>;
 }
 
 /**
@@ -59,31 +50,20 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
     logger.warn('Mails (account mails, receipts, notifications) are kept in the database, not sent (SMTP_URL is unset): read them with `npm run -s cli -- mail list` and `npm run -s cli -- mail show <id>`. For local use only.');
   }
 
+  const attempt = (id: string, attemptCount: number, traceparent: string | null | undefined) => tracedAttempt(deps, id, attemptCount, traceparent);
   const relay = startAttemptRelay({
-    orm,
-    signal: MAILS_COMMITTED,
-    logger,
-    passFailed: 'mail relay pass failed; retrying at the next tick',
-    pollMs: settings.pollIntervalMs,
-    leaseMs,
-    concurrency: settings.workerConcurrency,
-    deliver,
-    redis: config.redisUrl ? { url: config.redisUrl, keyPrefix: config.redisKeyPrefix } : null,
-    queue: { name: 'mail-outbox', idField: 'mailId', redisProblem: 'mail queue: redis problem (mails wait in PostgreSQL)', processingStopped: 'mail queue: processing stopped' },
-    due: (limit, requeueAfterMs) => dueMails(orm.em.fork(), limit, requeueAfterMs),
-    markHandedOver: (due) => markMailsEnqueued(orm.em.fork(), due),
-    attempt: (id, attemptCount, traceparent) => tracedAttempt(deps, id, attemptCount, traceparent),
+    orm, config, logger, deliver, attempt, settings: { ...settings, leaseMs },
+    statements: MAIL_STATEMENTS,
+    names: { of: 'mail', queue: 'mail-outbox', jobField: 'mailId', redisProblemNote: ' (mails wait in PostgreSQL)' },
     failedToRun: (id, err) => logger.error({ mail: { id }, err }, 'mail attempt failed to run; its claim runs out and it is tried again'),
   });
   deps.onRetryScheduled = relay.retryScheduled;
-  // Every relay of the process listens; waking one that finds nothing is a cheap read.
-  const wake = () => MAILS_COMMITTED.raise();
 
   let sweeping: Promise<number> | null = null;
   const sweep = () => {
     sweeping ??= queueWebhookFailureNotices(orm.em.fork())
       .then((written) => {
-        if (written > 0) wake();
+        if (written > 0) relay.wake();
         return written;
       })
       .finally(() => (sweeping = null));
@@ -93,7 +73,7 @@ export function startMailRuntime(config: Config, orm: MikroORM, logger: Logger, 
   sweepTimer.unref();
 
   return {
-    wake,
+    wake: relay.wake,
     alive: relay.alive,
     queues: relay.queues,
     sweep,
