@@ -9,7 +9,8 @@
  *              admins, audit, notifications, request-log, dashboard, back-office; each with its resolvers, pages,
  *              lifecycle tables and the narrow request context its resolvers read
  *   platform   src/platform/<piece>/: db, graphql (the generic request scope and guards), http, lifecycle (the move
- *              engine and the table format), mail, observability, processor, rate-limit: they know no module
+ *              engine and the table format), mail, observability, outbox (the engine that drains every outbox),
+ *              processor, rate-limit: they know no module
  *   shared     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours)
  *
  * The root mikro-orm.config.ts lists the entities for the MikroORM CLI: only the apps may import it.
@@ -30,7 +31,7 @@ const SHARED = '^src/shared/';
 const ROOT_CONFIG = '^mikro-orm\\.config\\.ts$';
 const LIFECYCLE_TABLES = '^src/modules/lifecycles\\.ts$|^src/modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$';
 const TABLE_FORMAT = '^src/platform/lifecycle/lifecycle\\.ts$';
-const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail)/';
+const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail|outbox)/';
 const BACK_OFFICE = '^src/modules/back-office/';
 const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
 

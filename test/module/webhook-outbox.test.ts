@@ -6,7 +6,7 @@ import { Payment } from '../../src/modules/payments/payment.entity';
 import { paymentPayload, samplePaymentPayload } from '../../src/modules/payments/payment-payload';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { emit, type PaymentEventType } from '../../src/modules/webhooks/outbox';
-import { onDeliveriesCommitted, WAKE_ON_COMMIT } from '../../src/modules/webhooks/wake-on-commit';
+import { DELIVERIES_COMMITTED } from '../../src/modules/webhooks/outbox-store';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { setWebhookEvents } from '../../src/modules/webhooks/webhook-settings.service';
@@ -183,12 +183,12 @@ describe('the body', () => {
 
 describe("the relay's wake-up", () => {
   // The hook a webhook runtime registers on its ORM; here a listener stands in for the relay.
-  beforeAll(() => db.em().getEventManager().registerSubscriber(WAKE_ON_COMMIT));
+  beforeAll(() => db.em().getEventManager().registerSubscriber(DELIVERIES_COMMITTED.subscriber));
   let wakes = 0;
   let stopListening = () => {};
   beforeEach(() => {
     wakes = 0;
-    stopListening = onDeliveriesCommitted(() => wakes++);
+    stopListening = DELIVERIES_COMMITTED.listen(() => wakes++);
   });
   afterEach(() => stopListening());
 

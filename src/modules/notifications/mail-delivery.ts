@@ -5,6 +5,7 @@ import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import type { SecretBox } from '../identity';
 import { applyMove } from '../audit';
+import { backOffMs } from '../../platform/outbox/outbox';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { MailOutboxEntry } from './mail-outbox.entity';
 import { mailboxKey } from '../../shared/email';
@@ -43,8 +44,7 @@ const MAX_DELAY_FACTOR = 120;
 
 /** When try number `attempt + 1` is due after `attempt` failed: doubling from the base, capped, plus 0-20% jitter. */
 export function nextAttemptAt(baseDelayMs: number, attempt: number, now = Date.now(), random = Math.random()): Date {
-  const delay = Math.min(baseDelayMs * 2 ** Math.max(0, attempt - 1), baseDelayMs * MAX_DELAY_FACTOR);
-  return new Date(now + delay * (1 + 0.2 * random));
+  return new Date(now + backOffMs({ firstMs: baseDelayMs, maxMs: baseDelayMs * MAX_DELAY_FACTOR, jitter: 0.2 }, attempt, () => random));
 }
 
 /**

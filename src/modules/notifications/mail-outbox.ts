@@ -1,4 +1,4 @@
-import { commitSignal } from '../../platform/db/commit-signal';
+import { commitSignal } from '../../platform/outbox/wake-on-commit';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { prefixedId } from '../../shared/random-id';
@@ -15,7 +15,7 @@ export const newChangeId = (): string => prefixedId('chg', 24);
 
 /**
  * Raised when a transaction of this process that wrote a mail row commits (mail-store.ts marks each write): the
- * mail runtime wakes its relay (mail-runtime.ts), so the mail goes out at once rather than at the next poll.
+ * mail runtime's relay wakes (mail-runtime.ts), so the mail goes out at once rather than at the next poll.
  */
 export const MAILS_COMMITTED = commitSignal();
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { currentTraceparent, tracingOn } from '../../platform/observability/tracing';
+import type { RelayStatements } from '../../platform/outbox/attempt-relay';
 import { SELLER_NOTICES, type CustomerMailKind } from './mail-kinds';
 import { MAILS_COMMITTED, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
 
@@ -116,7 +117,7 @@ export interface DueMailRow {
  * out. With `requeueAfterMs` (queue mode), a mail already handed over for this attempt is left out unless that was
  * longer ago. The traceparent is read only with tracing on.
  */
-export async function dueMails(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueMailRow[]> {
+async function dueMails(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueMailRow[]> {
   const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
     `select "id", "attempt_count", case when ?::boolean then "traceparent" end as traceparent from "mail_outbox"
       where (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
@@ -128,13 +129,16 @@ export async function dueMails(em: EntityManager, limit: number, requeueAfterMs:
 }
 
 /** Notes what was put on the queue, per mail and attempt, so the next relay pass does not put it there again. */
-export async function markMailsEnqueued(em: EntityManager, due: { id: string; attemptCount: number }[]): Promise<void> {
+async function markMailsEnqueued(em: EntityManager, due: { id: string; attemptCount: number }[]): Promise<void> {
   await em.execute(
     `update "mail_outbox" m set "enqueued_attempt" = v."attempt", "enqueued_at" = now()
        from jsonb_to_recordset(?::jsonb) as v("id" text, "attempt" int) where m."id" = v."id"`,
     [JSON.stringify(due.map((d) => ({ id: d.id, attempt: d.attemptCount })))],
   );
 }
+
+/** The mail relay's statements (src/platform/outbox/attempt-relay.ts). */
+export const MAIL_STATEMENTS: RelayStatements<EntityManager> = { signal: MAILS_COMMITTED, due: dueMails, markHandedOver: markMailsEnqueued };
 
 /** An outbox row as selected (`select *`, or a claim's `returning`): the columns a mail is rendered from. */
 export interface OutboxRow {

@@ -1,7 +1,7 @@
 // Files that load no other module come first: a cycle back into this index finds them loaded
 export { WebhookDelivery } from './webhook-delivery.entity';
 export { deliveryQueueDepth } from './delivery-depth-store';
-export { deliveriesCommitted } from './wake-on-commit';
+export { deliveriesCommitted } from './outbox-store';
 export { checkWebhookUrl } from './webhook-url';
 
 // Files that load other modules

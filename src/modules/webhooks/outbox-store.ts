@@ -1,10 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlPart } from '../../platform/lifecycle/move-statement';
 import { tracingOn } from '../../platform/observability/tracing';
+import type { RelayStatements } from '../../platform/outbox/attempt-relay';
+import { commitSignal } from '../../platform/outbox/wake-on-commit';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
 // The webhook outbox's SQL (`webhook_events`, `webhook_deliveries`, docs/decisions/0004-webhook-outbox.md): an
-// event's sequence, the relay's look for due deliveries and its queue marks, and a worker's claim and read.
+// event's sequence, the relay's look for due deliveries and its queue marks, and a worker's claim and read. Every
+// delivery written marks its transaction (DELIVERIES_COMMITTED), so the relays wake at its commit.
+
+/**
+ * The relays' one wake-up: deliveries just committed in this process are due now, so the first attempt goes out at
+ * once rather than at the next poll. Raised when the transaction `emit` wrote a delivery into commits, and by the
+ * card completion, whose one statement (committed when it returns) no commit hook sees. Every relay of the process
+ * listens while its runtime runs; deliveries written by other processes are found by the relay's poll.
+ */
+export const DELIVERIES_COMMITTED = commitSignal();
+
+/** A one-statement move that wrote a delivery has committed (checkout/completion-statement.ts). */
+export const deliveriesCommitted = (): void => DELIVERIES_COMMITTED.raise();
 
 /** A payment's next event sequence (the caller holds the payment's row lock). */
 const NEXT_SEQUENCE_SQL = 'select coalesce(max("sequence"), 0) + 1 as next from "webhook_events" where "payment_id" = ?';
@@ -68,7 +82,7 @@ export interface DueDeliveryRow {
  * Up to `limit` deliveries due for an attempt and not leased, the most overdue first. With `requeueAfterMs` (queue
  * mode), a delivery already handed over for this attempt is left out unless that was longer ago.
  */
-export async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueDeliveryRow[]> {
+async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueDeliveryRow[]> {
   // The event's traceparent is read only with tracing on (a CASE evaluates its subquery only when it is chosen).
   const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
     `select "id", "attempt_count",
@@ -84,13 +98,16 @@ export async function dueDeliveries(em: EntityManager, limit: number, requeueAft
 }
 
 /** Notes what was put on the queue, per delivery and attempt, so the next pass does not put it there again. */
-export async function markDeliveriesEnqueued(em: EntityManager, due: { id: string; attemptCount: number }[]): Promise<void> {
+async function markDeliveriesEnqueued(em: EntityManager, due: { id: string; attemptCount: number }[]): Promise<void> {
   await em.execute(
     `update "webhook_deliveries" d set "enqueued_attempt" = v."attempt", "enqueued_at" = now()
        from jsonb_to_recordset(?::jsonb) as v("id" text, "attempt" int) where d."id" = v."id"`,
     [JSON.stringify(due.map((d) => ({ id: d.id, attempt: d.attemptCount })))],
   );
 }
+
+/** The webhook relay's statements (src/platform/outbox/attempt-relay.ts). */
+export const DELIVERY_STATEMENTS: RelayStatements<EntityManager> = { signal: DELIVERIES_COMMITTED, due: dueDeliveries, markHandedOver: markDeliveriesEnqueued };
 
 /**
  * Claims attempt number `attemptCount + 1` of a pending, due delivery for `leaseMs`: a conditional UPDATE on the

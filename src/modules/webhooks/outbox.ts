@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Payment } from '../payments';
 import { type Shop, shopReceives, type WebhookEventType } from '../identity';
-import { eventInsertPart, nextEventSequence } from './outbox-store';
-import { deliveryWrittenIn } from './wake-on-commit';
+import { DELIVERIES_COMMITTED, eventInsertPart, nextEventSequence } from './outbox-store';
 import { newWebhookDeliveryId, WebhookDelivery } from './webhook-delivery.entity';
 import { newWebhookEventId, WebhookEvent } from './webhook-event.entity';
 
@@ -60,7 +59,7 @@ export type OutboxEvent = PaymentEvent | WithdrawalEvent | TestEvent | Triggered
 
 /**
  * Writes an event to the outbox in the caller's transaction, so it exists exactly when the change does, with its
- * delivery when the shop receives its type; the relay wakes once that transaction commits (wake-on-commit.ts). The
+ * delivery when the shop receives its type; the relay wakes once that transaction commits (DELIVERIES_COMMITTED). The
  * one way a module writes an event; a move made as one statement takes its statement form, emitInStatement.
  */
 export async function emit(tx: EntityManager, event: OutboxEvent): Promise<WebhookEvent> {
@@ -124,7 +123,7 @@ function deliverIfChosen(tx: EntityManager, event: WebhookEvent, payment: Paymen
 /** The event's delivery, due at once; its transaction's commit wakes the relay. */
 function deliver(tx: EntityManager, event: WebhookEvent, payment: Payment | null): void {
   DELIVERIES.set(event, tx.create(WebhookDelivery, { event, shop: event.shop, payment, nextAttemptAt: event.createdAt }));
-  deliveryWrittenIn(tx);
+  DELIVERIES_COMMITTED.markWrittenIn(tx);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { enumOf } from '../../platform/lifecycle/lifecycle';
+import { backOffMs, type BackOff } from '../../platform/outbox/outbox';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 /**
  * When a failed delivery is tried again: exponential back-off with jitter, persisted as the delivery's
@@ -21,9 +22,12 @@ export const JITTER = 0.2;
 /** Statuses whose Retry-After we honour (RFC 9110: 429 Too Many Requests, 503 Service Unavailable). */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
+/** The schedule as the outbox engine's back-off. */
+const backOffOf = (policy: RetryPolicy, jitter: number): BackOff => ({ firstMs: policy.baseDelayMs, maxMs: policy.baseDelayMs * MAX_DELAY_FACTOR, jitter });
+
 /** The delay before retry number `retry` (1 = the wait after the first failed attempt), without jitter. */
 export function nominalDelayMs(policy: RetryPolicy, retry: number): number {
-  return Math.min(policy.baseDelayMs * 2 ** (retry - 1), policy.baseDelayMs * MAX_DELAY_FACTOR);
+  return backOffMs(backOffOf(policy, 0), retry);
 }
 
 /** The nominal waits between the attempts of one schedule (maxAttempts - 1 of them), for the README and tests. */
@@ -42,7 +46,7 @@ export function retryDelayMs(
   now: Date = new Date(),
   random: () => number = Math.random,
 ): number {
-  const backOff = Math.round(nominalDelayMs(policy, failedAttempts) * (1 + JITTER * random()));
+  const backOff = Math.round(backOffMs(backOffOf(policy, JITTER), failedAttempts, random));
   if (answer.status === null || !RETRY_AFTER_STATUSES.has(answer.status)) return backOff;
   const asked = retryAfterMs(answer.retryAfter, now);
   if (asked === null) return backOff;
