@@ -12,7 +12,7 @@ export { PaymentList } from './payment.types';
 export { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 export { EXPIRED, expireDuePayments, expirePayment, expiryDeadline, isDueToExpire } from './payment-expiry';
 export { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from './payment-export';
-export { movePayment, paymentEvent } from './payment-lifecycle';
+export { movePayment, paymentEvent } from './payment-moves';
 export { findPayment } from './payment.service';
 export { findSellerPayment } from './seller-history';
 export { LiveTestResolver } from './live-test.resolver';
