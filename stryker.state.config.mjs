@@ -31,10 +31,10 @@ const TESTS = {
  * payment's claim and journal are), the test files that judge its file; see test/support/mutation-test-sequencer.cjs.
  */
 const STATIC_TESTS = {
-  'src/platform/lifecycle/apply-move.ts': [TESTS.stateMoves, TESTS.completion],
-  'src/platform/lifecycle/review-move.ts': [TESTS.stateMoves, TESTS.refunds],
+  'src/modules/audit/apply-move.ts': [TESTS.stateMoves, TESTS.completion],
+  'src/modules/audit/review-move.ts': [TESTS.stateMoves, TESTS.refunds],
   'src/platform/lifecycle/move-statement.ts': [TESTS.moveStatement, TESTS.completion],
-  'src/modules/payments/payment-lifecycle.ts': [TESTS.stateMoves],
+  'src/modules/payments/payment-moves.ts': [TESTS.stateMoves],
   'src/modules/checkout/card-claim.ts': [TESTS.cardClaim],
   'src/modules/checkout/completion-statement.ts': [TESTS.completion],
   'src/modules/withdrawals/withdrawal.service.ts': [TESTS.withdrawals, TESTS.stateMoves],
@@ -49,10 +49,10 @@ const STATIC_TESTS = {
 export default {
   ...common,
   mutate: [
-    'src/platform/lifecycle/apply-move.ts',
-    'src/platform/lifecycle/review-move.ts',
+    'src/modules/audit/apply-move.ts',
+    'src/modules/audit/review-move.ts',
     'src/platform/lifecycle/move-statement.ts',
-    'src/modules/payments/payment-lifecycle.ts',
+    'src/modules/payments/payment-moves.ts',
     'src/modules/checkout/card-claim.ts',
     'src/modules/checkout/completion-statement.ts',
     // The request (its hold), the three actions and moveWithdrawal; the amount rules are in the rules run.

@@ -135,7 +135,6 @@ const catalogue = {
     status: 403,
     message: (what: string) => `You recorded this ${what}; another finance admin must approve it (four eyes)`,
   },
-  ADMIN_NOT_FOUND: { status: 404, message: 'Admin not found' },
   ADMIN_TOKEN_NOT_FOUND: { status: 404, message: 'Admin token not found' },
   ADMIN_TOKEN_IN_BROWSER: { status: 403, message: 'Admin tokens are for scripts against /graphql; in a browser, sign in at /admin with your password and authenticator code' },
   ADMIN_TOKEN_NOT_YOURS: {
@@ -352,8 +351,4 @@ export function domainError<C extends ErrorCode>(code: C, ...details: Details<C>
   const message: Message = catalogue[code].message;
   const text = typeof message === 'string' ? message : (message as (...a: unknown[]) => string)(...details);
   return new DomainError(code, text);
-}
-
-export function httpStatusOf(code: ErrorCode): number {
-  return catalogue[code].status;
 }

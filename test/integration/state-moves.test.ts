@@ -7,7 +7,7 @@ import type { Admin } from '../../src/modules/admins/admin.entity';
 import { AuditEntry } from '../../src/modules/audit/audit-entry.entity';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
-import { movePayment, paymentEvent, type PaymentMove } from '../../src/modules/payments/payment-lifecycle';
+import { movePayment, paymentEvent, type PaymentMove } from '../../src/modules/payments/payment-moves';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { UndeclaredEffectError } from '../../src/platform/lifecycle/lifecycle';
 import { UnknownMoveError } from '../../src/platform/lifecycle/lifecycle';

@@ -8,7 +8,7 @@ import { openApiDocument } from '../../src/api/rest/openapi/document';
 import { errorCase } from '../../src/api/rest/openapi/error-responses';
 import { EXAMPLE_COMPLETED } from '../../src/api/rest/openapi/examples';
 import { ref } from '../../src/api/rest/openapi/types';
-import { paymentView } from '../../src/api/rest/payment-view';
+import { toRestPayment } from '../../src/api/rest/rest-payment';
 import { prepareRoutes } from '../../src/api/rest/rest-router';
 import { defineRoute, REST_ROUTES, type RestRoute } from '../../src/api/rest/routes';
 import { PROJECT_ROOT } from '../../src/shared/project-root';
@@ -107,7 +107,7 @@ const cancelRoute = defineRoute<{ payment: PaymentWithCompletionFields }>({
   path: '/payments/:id/cancel',
   operation: 'GetPayment',
   variables: (req) => ({ id: req.params.id }),
-  respond: ({ payment }) => ({ data: paymentView(payment) }),
+  respond: ({ payment }) => ({ data: toRestPayment(payment) }),
   document: {
     operationId: 'cancelPayment',
     summary: 'Cancel a payment',

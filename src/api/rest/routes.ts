@@ -5,7 +5,7 @@ import type { HeaderName, ParameterName } from './openapi/headers-and-parameters
 import { ref, type Example, type JsonSchema } from './openapi/types';
 import type { PaginationFields, PaymentFields, PaymentWithCompletionFields, ShopFields } from './fragments';
 import { CREATE_PAYMENT_BODY, CREATE_PAYMENT_ERRORS, createPaymentVariables, listPaymentsVariables } from './payment-request';
-import { paymentView } from './payment-view';
+import { toRestPayment } from './rest-payment';
 import { PAGE_LIMIT_MAX } from '../../shared/limits';
 import { PAYMENT_STATUSES } from '../../modules/payments';
 import { STREAM_LIMITS } from './sse-stream';
@@ -139,7 +139,7 @@ export const REST_ROUTES: RestRoute[] = [
     variables: (req) => createPaymentVariables(req.body, req.get('idempotency-key')),
     respond: ({ createPayment }, res) => {
       if (createPayment.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      return { data: paymentView(createPayment.payment) };
+      return { data: toRestPayment(createPayment.payment) };
     },
     document: {
       operationId: 'createPayment',
@@ -168,7 +168,7 @@ export const REST_ROUTES: RestRoute[] = [
     path: '/payments',
     operation: 'ListPayments',
     variables: (req) => listPaymentsVariables(req.query),
-    respond: ({ payments }) => ({ data: payments.items.map(paymentView), pagination: payments.pagination }),
+    respond: ({ payments }) => ({ data: payments.items.map(toRestPayment), pagination: payments.pagination }),
     document: {
       operationId: 'listPayments',
       summary: 'List payments',
@@ -199,7 +199,7 @@ export const REST_ROUTES: RestRoute[] = [
     path: '/payments/:id',
     operation: 'GetPayment',
     variables: (req) => ({ id: req.params.id }),
-    respond: ({ payment }) => ({ data: paymentView(payment) }),
+    respond: ({ payment }) => ({ data: toRestPayment(payment) }),
     document: {
       operationId: 'retrievePayment',
       summary: 'Retrieve a payment',

@@ -75,10 +75,6 @@ export async function revokeAdminToken(em: EntityManager, by: Admin, token: Admi
   return token;
 }
 
-export function findAdmin(em: EntityManager, id: string): Promise<Admin> {
-  return em.findOneOrFail(Admin, { id }, { failHandler: () => domainError('ADMIN_NOT_FOUND') });
-}
-
 export function findAdminToken(em: EntityManager, id: string): Promise<AdminToken> {
   return em.findOneOrFail(AdminToken, { id }, { failHandler: () => domainError('ADMIN_TOKEN_NOT_FOUND') });
 }

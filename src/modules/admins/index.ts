@@ -1,9 +1,6 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { Admin } from './admin.entity';
 export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
-
-// Files that load other modules
 export { adminIdFor, refuseAdmin } from './admin-refusal';
 export { adminByEmail, adminForToken, createAdmin, revokeAdmin } from './admin.service';
 export { AdminResolver } from './admin.resolver';

@@ -1,4 +1,3 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { AuditEntry } from './audit-entry.entity';
 export { recordAudit, recordRefusal, SYSTEM_ACTOR } from './audit.service';
 export { redactSecrets } from './secret-arguments';

@@ -1,9 +1,6 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { createCardTestingGuard } from './card-testing-guard';
 export { AcquirerNotificationResolver } from './acquirer-notification.resolver';
 export { SettlementProposalResolver } from './settlement-proposal.resolver';
-
-// Files that load other modules
 export { startAcquirerInbox } from './acquirer-inbox';
 export { startSimulatedNotifications } from './simulated-notifications';
 export { issuerRedirectFor, paymentExists, returnFromIssuer } from './checkout.service';

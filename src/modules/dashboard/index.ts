@@ -1,3 +1,2 @@
-// Files that load other modules
 export { dashboardExportsRouter } from './dashboard-exports-page';
 export { dashboardRouter } from './dashboard-page';

@@ -1,4 +1,3 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { Seller } from './seller.entity';
 export { Shop } from './shop.entity';
 export { ACCOUNT_MAIL_KINDS } from './account-mails';
@@ -15,8 +14,6 @@ export { SESSION_RULES } from './session-standing';
 export { csrfTokenFor, endAllSessions, liveAdminSession, liveSession } from './sessions';
 export { createSellerWithShop } from './shop-provisioning';
 export { shopReceives, validWebhookEvents } from './webhook-event-choice';
-
-// Files that load other modules
 export { inviteSeller, inviteSellerByEmail } from './accounts.service';
 export { adminSetupLink } from './admin-accounts';
 export { AccountResolver, CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated } from './account.resolver';

@@ -1,4 +1,3 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 export { balanceFigures } from './balance-checkpoints';
 export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, statementMonthBounds } from './balance-lines';
@@ -22,8 +21,6 @@ export {
 export { writeSignedStatement } from './signed-statement';
 export { loadStatementKeys, requireStatementKeyOutsideLocal } from './statement-keys';
 export { statementKeysRouter } from './statement-keys-page';
-
-// Files that load other modules
 export { BalanceLinesResolver, BalanceStatementResolver } from './balance-lines.resolver';
 export { Balance, BalanceResolver, LedgerEntryResolver } from './balance.resolver';
 

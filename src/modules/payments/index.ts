@@ -1,4 +1,3 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { Payment } from './payment.entity';
 export { paymentPayload, samplePaymentPayload } from './payment-payload';
 export { isPaymentId } from './payment-rules';
@@ -7,12 +6,10 @@ export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status
 export { countPaymentsNeedingAttention, selectCheckoutPayment } from './payment-store';
 export { paymentLanguageOf, rememberPaymentLanguage } from './payment-language-store';
 export { PaymentList } from './payment.types';
-
-// Files that load other modules
 export { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 export { EXPIRED, expireDuePayments, expirePayment, expiryDeadline, isDueToExpire } from './payment-expiry';
 export { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from './payment-export';
-export { movePayment, paymentEvent } from './payment-lifecycle';
+export { movePayment, paymentEvent } from './payment-moves';
 export { findPayment } from './payment.service';
 export { findSellerPayment } from './seller-history';
 export { LiveTestResolver } from './live-test.resolver';

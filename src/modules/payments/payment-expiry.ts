@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PAYMENT_LIFECYCLE } from './payment.lifecycle';
 import { Payment } from './payment.entity';
-import { movePayment, paymentEvent } from './payment-lifecycle';
+import { movePayment, paymentEvent } from './payment-moves';
 import { CheckoutStage, PaymentStatus } from './payment-status';
 
 /**

@@ -36,7 +36,7 @@ export async function eachPaymentExportPage(em: EntityManager, sellerId: string,
       return [
         p.id, isoTime(p.createdAt), isoTime(p.completedAt), p.status, p.currency, dollars(amount),
         charged ? dollars(fee) : '', dollars(back), charged ? dollars(net.get(p.id) ?? 0) : '',
-        p.customerEmail, p.customerName, JSON.stringify(p.metadata ?? {}), shop.id, shop.name, shop.deletedAt ? 'yes' : 'no',
+        p.customerEmail, p.customerName, JSON.stringify(p.metadata), shop.id, shop.name, shop.deletedAt ? 'yes' : 'no',
       ];
     }));
   }

@@ -5,7 +5,8 @@ import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { Payment } from './payment.entity';
 import type { PaymentFilterSql } from './payment-search';
-import type { PaymentStatus } from './payment-status';
+import { paymentViewOfRow } from './payment-store';
+import type { PaymentView } from './payment-view';
 
 // The SQL of searching and exporting payments: the filter comes from payment-search.ts (paymentFilterSql), which
 // checks the criteria; these run it. On the ORM's connection, not the hot paths' pool.
@@ -47,50 +48,21 @@ export async function selectSellerShops(em: EntityManager, sellerId: string): Pr
   return rows.map((s) => ({ id: s.id, name: s.name, deletedAt: s.deleted_at }));
 }
 
-/** A payment as the CSV export reads it. */
-export interface ExportedPayment {
-  id: string;
-  shopId: string;
-  amount: number;
-  currency: string;
-  status: PaymentStatus;
-  customerEmail: string | null;
-  customerName: string | null;
-  /** As the driver returns the json column. */
-  metadata: unknown;
-  createdAt: Date;
-  completedAt: Date | null;
-  test: boolean;
-}
+/** A payment as the CSV export reads it: the read shape, with its shop and whether it was a live test (no fee). */
+export type ExportedPayment = PaymentView & Pick<Payment, 'test'> & { shopId: string };
 
-interface PaymentRow {
+/** The export's rows select `p.*`: times as the driver gives a timestamptz (text, see timeOf). */
+interface PaymentRow extends Record<string, unknown> {
   id: string;
   shop_id: string;
-  amount: string;
-  currency: string;
-  status: PaymentStatus;
-  customer_email: string | null;
-  customer_name: string | null;
-  metadata: unknown;
   created_at: Date | string;
   completed_at: Date | string | null;
   test: boolean;
 }
 
-function exportedPaymentOf(p: PaymentRow): ExportedPayment {
-  return {
-    id: p.id,
-    shopId: p.shop_id,
-    amount: Number(p.amount),
-    currency: p.currency,
-    status: p.status,
-    customerEmail: p.customer_email,
-    customerName: p.customer_name,
-    metadata: p.metadata,
-    createdAt: timeOf(p.created_at),
-    completedAt: p.completed_at === null ? null : timeOf(p.completed_at),
-    test: p.test,
-  };
+function exportedPaymentOf(row: PaymentRow): ExportedPayment {
+  const completedAt = row.completed_at === null ? null : timeOf(row.completed_at);
+  return { ...paymentViewOfRow(row, timeOf(row.created_at), completedAt), shopId: row.shop_id, test: row.test };
 }
 
 type Cursor = [Date | string, string];

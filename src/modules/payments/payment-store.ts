@@ -8,7 +8,7 @@ import { CheckoutStage, type PaymentStatus } from './payment-status';
 
 // The hot paths' SQL: one statement per request on a pooled connection (src/platform/db/pooled-query.ts).
 
-/** A json column comes back as text on this pool (the ORM's type parsers), a jsonb column parsed. */
+/** The driver hands json columns back parsed; text is parsed too, so the mapping does not hang on the driver's type parsers. */
 const parsedJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 const dateOf = (epochMs: unknown): Date | null => (epochMs === null ? null : new Date(Number(epochMs)));
 
@@ -56,11 +56,14 @@ export async function selectShopPayment(em: EntityManager, id: string, shopId: s
      from "payments" where "id" = ? and "shop_id" = ?`,
     [id, shopId],
   );
-  return row ? { ...paymentViewOfRow(row), test: row.test === true } : null;
+  return row ? { ...paymentViewOfEpochRow(row), test: row.test === true } : null;
 }
 
-/** The view of a row that selected its fields with `created_ms` and `completed_ms` (epoch milliseconds). */
-function paymentViewOfRow(row: Record<string, unknown>): PaymentView {
+/**
+ * The read shape of a `payments` row that a raw statement selected: the hot paths here, and the export's pages
+ * (payment-search-store.ts). Each statement gives its times in its own form, so they come converted.
+ */
+export function paymentViewOfRow(row: Record<string, unknown>, createdAt: Date, completedAt: Date | null): PaymentView {
   return {
     id: row.id as string,
     amount: Number(row.amount),
@@ -69,9 +72,14 @@ function paymentViewOfRow(row: Record<string, unknown>): PaymentView {
     customerEmail: row.customer_email as string | null,
     customerName: row.customer_name as string | null,
     metadata: parsedJson(row.metadata) as PaymentView['metadata'],
-    createdAt: dateOf(row.created_ms)!,
-    completedAt: dateOf(row.completed_ms),
+    createdAt,
+    completedAt,
   };
+}
+
+/** The view of a hot-path row, which selects its times as `created_ms` and `completed_ms` (epoch milliseconds). */
+function paymentViewOfEpochRow(row: Record<string, unknown>): PaymentView {
+  return paymentViewOfRow(row, dateOf(row.created_ms)!, dateOf(row.completed_ms));
 }
 
 /** A payment as its checkout reads it: its view plus the checkout's own fields and its shop's standing, what the page, a card submission and a completion use. */
@@ -96,7 +104,7 @@ export async function selectCheckoutPayment(em: EntityManager, id: string): Prom
   const [row] = await pooledQuery(em, SELECT_CHECKOUT_PAYMENT, [id]);
   if (!row) return null;
   return {
-    ...paymentViewOfRow(row),
+    ...paymentViewOfEpochRow(row),
     checkoutStage: row.checkout_stage as CheckoutStage,
     failureCode: row.failure_code as string | null,
     returnUrl: row.return_url as string,

@@ -4,8 +4,10 @@ import { PaymentStatus } from './payment-status';
 
 /**
  * The one read shape of a payment: the scalar fields of the GraphQL `Payment` type as plain data. The create
- * answer, a hot-path SELECT, an idempotent replay, an event's payload and the checkout's read all use it, so
- * what a seller sees cannot differ by path. The checkout adds its own fields to it (payment-store.ts).
+ * answer, a hot-path SELECT, an idempotent replay, an event's payload, the checkout's read and the CSV export all
+ * use it (a row becomes one in payment-store.ts, paymentViewOfRow), so what a seller sees cannot differ by path. The
+ * checkout and the export add their own fields to it. The entity has this shape too. Not the REST body: that is
+ * src/api/rest/rest-payment.ts, from what GraphQL answered.
  */
 export type PaymentView = Pick<
   Payment,

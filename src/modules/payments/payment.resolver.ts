@@ -27,17 +27,18 @@ export class PaymentResolver {
     if (!outcome.replayed) {
       context.services.logger.info({ requestId: context.requestId, paymentId: outcome.payment.id, shopId, amount: outcome.payment.amount }, 'payment created');
     }
-    return outcome as CreatePaymentResult;
+    return outcome;
   }
 
   @Authorized('SELLER', 'ADMIN')
   @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
-  payment(@Arg('id', () => ID) id: string, @Ctx() context: PaymentsContext): Promise<Payment | PaymentView> {
+  // The read shape, whoever asks. A seller's API key gets nothing more: it is the REST retrieve hot path, and no
+  // entity is built. A dashboard session and an admin get the entity, which has that shape too, and whose story
+  // (card, fee, refunds, deliveries) only their field resolvers read (back-office/payment-admin.resolver.ts).
+  payment(@Arg('id', () => ID) id: string, @Ctx() context: PaymentsContext): Promise<PaymentView> {
     const expiry = context.services.checkout;
-    // The dashboard shows a payment's whole story (fee, refunds, deliveries): the entity, owner-checked against
-    // every shop of the seller, past and present (docs/dashboard.md, "History across shops").
+    // Owner-checked against every shop of the seller, past and present (docs/dashboard.md, "History across shops").
     if (context.actor.kind === 'session') return findSellerPayment(context.em, id, context.actor.sellerId, expiry);
-    // Sellers' reads are the REST retrieve hot path: a plain view of the scalar fields, no entity.
     const shopScope = shopScopeFor(context, null);
     return shopScope ? findShopPayment(context.em, id, shopScope, expiry) : findPayment(context.em, id, null, expiry);
   }

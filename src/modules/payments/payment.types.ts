@@ -3,6 +3,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Payment } from './payment.entity';
 import { Pagination } from '../../shared/pagination';
 import type { CreatePaymentRequest } from './payment-rules';
+import type { PaymentView } from './payment-view';
 
 /**
  * Every field is optional and loosely typed on purpose: the payment rules, not GraphQL coercion,
@@ -31,8 +32,9 @@ export class CreatePaymentInput implements CreatePaymentRequest {
 
 @ObjectType()
 export class CreatePaymentResult {
+  /** The read shape: a create builds no entity. */
   @Field(() => Payment, { description: 'The payment as first created (a replay answers the same).' })
-  payment!: Payment;
+  payment!: PaymentView;
 
   @Field({ description: 'True when an earlier request with the same Idempotency-Key answered this.' })
   replayed!: boolean;

@@ -1,7 +1,4 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { refundableRemaining } from './refund-rules';
-
-// Files that load other modules
 export { Refund, RefundStatus } from './refund.entity';
 export { sampleRefundPayload } from './refund-payload';
 export { startRefundJobs } from './refund-jobs';

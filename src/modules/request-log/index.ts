@@ -1,7 +1,4 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { REQUEST_LOG_RETENTION_DAYS, requestLogEntry, startRequestLog } from './request-log';
-
-// Files that load other modules
 export { RequestLogResolver } from './request-log.resolver';
 
 // Types

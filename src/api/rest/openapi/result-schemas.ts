@@ -21,7 +21,7 @@ import { MINIMUM_AMOUNT_CENTS, PAGE_LIMIT_MAX, SUPPORTED_CURRENCY } from '../../
  * The schemas of the answers, read from the operations behind the facade: each fragment of
  * schema/operations/rest.graphql becomes a schema of the same name, its properties the fields it selects
  * (aliases are the REST names), typed by the GraphQL schema. Enum values show in lowercase, as REST answers
- * them (payment-view.ts).
+ * them (rest-payment.ts).
  */
 
 /** Scalars as JSON carries them. A scalar not listed here fails the start. */
