@@ -1,11 +1,9 @@
-// Files that load no other module come first: a cycle back into this index finds them loaded
 export { newMailId } from './mail-outbox';
 export { mailQueueDepth, requestMailTrackingToken } from './mail-store';
 export { REFUND_ARRIVES_WITHIN_BUSINESS_DAYS, REFUND_REVIEWED_WITHIN_HOURS } from './mail-templates';
 export { dollars, escapeHtml, mailableAddress, utcDateTime } from './mail-text';
 export { isTrackingTokenShape } from './refund-link';
 
-// Files that load other modules
 export { queueRefundReviewReminders } from './admin-notices';
 export { queueAccountMail } from './account-mail';
 export { MAIL_CLI_USAGE, mailCli, MailCliUsage } from './mail-cli';
