@@ -1,7 +1,25 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins';
-import { recordAudit, SYSTEM_ACTOR, type AuditTargetType } from './audit.service';
-import { moveOf, UndeclaredEffectError, type Lifecycle, type MoveSpec } from '../../platform/lifecycle/lifecycle';
+import { moveOf, UndeclaredEffectError, type Lifecycle, type MoveSpec } from './lifecycle';
+
+/** An audit entry as the engine knows it: the table names the action, the lifecycle the target. */
+export interface MoveAuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string;
+  reason: string | null;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Who acts in a move, and how its audit entry is written: the audit module's writer (src/modules/audit,
+ * `moveAuditor`), so the engine writes the entry without knowing the audit log or the admins.
+ */
+export interface MoveAuditor {
+  /** The acting admin's id, the four-eyes subject; null when the service itself acts. */
+  adminId: string | null;
+  /** Adds the entry to the move's unit of work, so it commits with the move. */
+  write(tx: EntityManager, entry: MoveAuditEntry): void;
+}
 
 /** How the writes a move declares are made for this row (the table says which; the caller says how). */
 export interface MoveEffects<E> {
@@ -9,8 +27,8 @@ export interface MoveEffects<E> {
   journal?: (tx: EntityManager, row: E) => void | Promise<void>;
   /** The outbox event (declared as `event`), given the event type the table names. */
   event?: (tx: EntityManager, row: E, type: string) => Promise<unknown>;
-  /** The acting admin (or the service itself, SYSTEM_ACTOR) and what the audit entry says (declared as `audit`); also the four-eyes subject. */
-  audit?: { admin: Admin | typeof SYSTEM_ACTOR; reason?: string | null; details?: (row: E) => Record<string, unknown> };
+  /** Who acts (an admin or the service) and what the audit entry says (declared as `audit`); also the four-eyes subject. */
+  audit?: { by: MoveAuditor; reason?: string | null; details?: (row: E) => Record<string, unknown> };
   /** The notification mail (declared as `notice`), given the mail kind the table names. */
   notice?: (tx: EntityManager, row: E, kind: string) => Promise<unknown>;
 }
@@ -52,10 +70,9 @@ export async function applyMove<E extends object, S extends string, M extends st
     changes[lifecycle.side.property] = move.stage.to;
   }
   if (move.notByRequester) {
-    const actor = effects.audit!.admin;
+    const admin = effects.audit!.by.adminId;
     // Four eyes are an admin's rule: the service never requests what it approves.
-    if (actor === SYSTEM_ACTOR) throw new UndeclaredEffectError(`${lifecycle.name}.${moveName}: four eyes need an admin, not the service`);
-    const admin = actor.id;
+    if (admin === null) throw new UndeclaredEffectError(`${lifecycle.name}.${moveName}: four eyes need an admin, not the service`);
     where.$and = [...((where.$and as unknown[]) ?? []), { $or: [{ requestedBy: null }, { requestedBy: { $ne: admin } }] }];
   }
   const run = async (tx: EntityManager): Promise<E | null> => {
@@ -65,8 +82,8 @@ export async function applyMove<E extends object, S extends string, M extends st
     const row = await tx.findOneOrFail(entity, { id: request.id } as FilterQuery<E>, { populate: (request.populate ?? []) as never, refresh: true });
     if (move.journal) await effects.journal!(tx, row);
     if (move.audit) {
-      const { admin, reason, details } = effects.audit!;
-      recordAudit(tx, admin, { action: move.audit, targetType: lifecycle.name as AuditTargetType, targetId: request.id, reason: reason ?? null, details: details?.(row) });
+      const { by, reason, details } = effects.audit!;
+      by.write(tx, { action: move.audit, targetType: lifecycle.name, targetId: request.id, reason: reason ?? null, details: details?.(row) });
     }
     if (move.event) await effects.event!(tx, row, move.event);
     if (move.notice) await effects.notice!(tx, row, move.notice);
