@@ -31,6 +31,8 @@ export interface MoveEffects<E> {
   audit?: { by: MoveAuditor; reason?: string | null; details?: (row: E) => Record<string, unknown> };
   /** The notification mail (declared as `notice`), given the mail kind the table names. */
   notice?: (tx: EntityManager, row: E, kind: string) => Promise<unknown>;
+  /** The customer's mail (declared as `receipt`), given the mail kind the table names. */
+  receipt?: (tx: EntityManager, row: E, kind: string) => Promise<unknown>;
 }
 
 export interface MoveRequest<E> {
@@ -49,7 +51,7 @@ export interface MoveRequest<E> {
 /**
  * The one way a lifecycle move is applied: a conditional UPDATE (`… WHERE id = ? AND <column> IN (<from>)`,
  * the stage and four-eyes conditions the move declares, and the caller's extra ones) setting `to`, and in the
- * same transaction the ledger journal, the audit entry, the outbox event and the notice the move declares, nothing more,
+ * same transaction the ledger journal, the audit entry, the outbox event and the mails the move declares, nothing more,
  * nothing less. Concurrent callers cannot both move the row: exactly one gets the moved row, the others null.
  * A move the table does not hold throws (UnknownMoveError), as does an effect it does not declare.
  */
@@ -87,20 +89,21 @@ export async function applyMove<E extends object, S extends string, M extends st
     }
     if (move.event) await effects.event!(tx, row, move.event);
     if (move.notice) await effects.notice!(tx, row, move.notice);
+    if (move.receipt) await effects.receipt!(tx, row, move.receipt);
     return row;
   };
   // A move that writes nothing else is one statement, atomic alone: no BEGIN/COMMIT round trips (a card claim
   // is on the completion path, docs/decisions/0003-completion-statement.md).
-  const writesEffects = !!(move.journal || move.audit || move.event || move.notice);
+  const writesEffects = !!(move.journal || move.audit || move.event || move.notice || move.receipt);
   return writesEffects ? em.transactional(run) : run(em);
 }
 
 const oneOrAny = (states: readonly string[]) => (states.length === 1 ? states[0] : { $in: [...states] });
 
-/** What the table declares is exactly what the caller supplies: no journal, audit, event or notice goes missing or sneaks in. */
+/** What the table declares is exactly what the caller supplies: no journal, audit, event, notice or receipt goes missing or sneaks in. */
 function checkEffects(lifecycle: Lifecycle, name: string, move: MoveSpec<string>, effects: MoveEffects<never>): void {
-  const declared = { journal: !!move.journal, event: !!move.event, audit: !!move.audit || !!move.notByRequester, notice: !!move.notice };
-  for (const kind of ['journal', 'event', 'audit', 'notice'] as const) {
+  const declared = { journal: !!move.journal, event: !!move.event, audit: !!move.audit || !!move.notByRequester, notice: !!move.notice, receipt: !!move.receipt };
+  for (const kind of ['journal', 'event', 'audit', 'notice', 'receipt'] as const) {
     if (declared[kind] !== !!effects[kind]) {
       throw new UndeclaredEffectError(`${lifecycle.name}.${name}: the table ${declared[kind] ? 'declares' : 'does not declare'} a ${kind}, the caller ${effects[kind] ? 'supplies' : 'does not supply'} one`);
     }
