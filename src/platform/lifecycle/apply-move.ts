@@ -65,8 +65,9 @@ export async function applyMove<E extends object, S extends string, M extends st
   const move = moveOf(lifecycle, moveName);
   const effects = request.effects ?? {};
   checkEffects(lifecycle, moveName, move, effects);
-  const where: Record<string, unknown> = { ...(request.where ?? {}), id: request.id, [lifecycle.column]: oneOrAny(move.from) };
-  const changes: Record<string, unknown> = { ...(request.changes ?? {}), [lifecycle.column]: move.to };
+  const property = lifecycle.property ?? lifecycle.column;
+  const where: Record<string, unknown> = { ...(request.where ?? {}), id: request.id, [property]: oneOrAny(move.from) };
+  const changes: Record<string, unknown> = { ...(request.changes ?? {}), [property]: move.to };
   if (move.stage && lifecycle.side) {
     where[lifecycle.side.property] = oneOrAny(move.stage.from);
     changes[lifecycle.side.property] = move.stage.to;
@@ -85,7 +86,7 @@ export async function applyMove<E extends object, S extends string, M extends st
     if (move.journal) await effects.journal!(tx, row);
     if (move.audit) {
       const { by, reason, details } = effects.audit!;
-      by.write(tx, { action: move.audit, targetType: lifecycle.name, targetId: request.id, reason: reason ?? null, details: details?.(row) });
+      by.write(tx, { action: move.audit, targetType: lifecycle.audits ?? lifecycle.name, targetId: request.id, reason: reason ?? null, details: details?.(row) });
     }
     if (move.event) await effects.event!(tx, row, move.event);
     if (move.notice) await effects.notice!(tx, row, move.notice);

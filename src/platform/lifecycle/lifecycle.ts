@@ -62,6 +62,10 @@ export interface Lifecycle<S extends string = string, M extends string = string>
   /** Where its state is kept. */
   table: string;
   column: string;
+  /** The entity's property for the column, when not the column's name (`accountStatus`). */
+  property?: string;
+  /** The audit entries' target type, when not `name` (the seller's account status is audited on the seller). */
+  audits?: string;
   /** The state a new row starts in. */
   initial: S;
   states: Record<S, StateSpec>;

@@ -64,7 +64,7 @@ export function moveStatement(lifecycle: Lifecycle, moveName: string, request: S
     const { follows, ...part } = request.effects![kind]!(name);
     ctes.push([kind, part], ...Object.entries(follows ?? {}));
   }
-  if (move.audit) ctes.push(['audit', auditPart(lifecycle.name, move.audit, request.auditActor!)]);
+  if (move.audit) ctes.push(['audit', auditPart(lifecycle.audits ?? lifecycle.name, move.audit, request.auditActor!)]);
 
   const sql = `with ${ctes.map(([name, part]) => `${name} as (${part.sql})`).join(', ')} ${request.select.sql}`;
   return { sql, params: [...ctes.flatMap(([, part]) => part.params), ...request.select.params] };

@@ -68,7 +68,7 @@ export async function applyReviewMove<E extends ReviewedRequest, S extends strin
   if (move.notByRequester && row.requestedBy?.id === by.adminId) {
     // Four eyes: the move enforces it in the approving UPDATE's condition; this is the refusal it answers, audited.
     const error = request.selfApproval();
-    await by.refuse(em, { action: `${lifecycle.name}.approval_refused`, targetType: lifecycle.name, targetId: id, details: { code: error.code } });
+    await by.refuse(em, { action: `${lifecycle.name}.approval_refused`, targetType: lifecycle.audits ?? lifecycle.name, targetId: id, details: { code: error.code } });
     throw error;
   }
   throw request.conflict(move, row.status);
