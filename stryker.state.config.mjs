@@ -31,8 +31,8 @@ const TESTS = {
  * payment's claim and journal are), the test files that judge its file; see test/support/mutation-test-sequencer.cjs.
  */
 const STATIC_TESTS = {
-  'src/modules/audit/apply-move.ts': [TESTS.stateMoves, TESTS.completion],
-  'src/modules/audit/review-move.ts': [TESTS.stateMoves, TESTS.refunds],
+  'src/platform/lifecycle/apply-move.ts': [TESTS.stateMoves, TESTS.completion],
+  'src/platform/lifecycle/review-move.ts': [TESTS.stateMoves, TESTS.refunds],
   'src/platform/lifecycle/move-statement.ts': [TESTS.moveStatement, TESTS.completion],
   'src/modules/payments/payment-moves.ts': [TESTS.stateMoves],
   'src/modules/checkout/card-claim.ts': [TESTS.cardClaim],
@@ -49,8 +49,8 @@ const STATIC_TESTS = {
 export default {
   ...common,
   mutate: [
-    'src/modules/audit/apply-move.ts',
-    'src/modules/audit/review-move.ts',
+    'src/platform/lifecycle/apply-move.ts',
+    'src/platform/lifecycle/review-move.ts',
     'src/platform/lifecycle/move-statement.ts',
     'src/modules/payments/payment-moves.ts',
     'src/modules/checkout/card-claim.ts',

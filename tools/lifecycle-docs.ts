@@ -35,6 +35,7 @@ function writes(move: MoveSpec<string>): string {
     move.audit && `audit: \`${move.audit}\``,
     move.event && `event: \`${move.event}\``,
     move.notice && `notice: \`${move.notice}\``,
+    move.receipt && `receipt: \`${move.receipt}\``,
     move.notByRequester && 'four eyes',
   ];
   return parts.filter(Boolean).join(', ') || '—';

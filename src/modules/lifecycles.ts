@@ -3,9 +3,12 @@ import type { Lifecycle } from '../platform/lifecycle/lifecycle';
 import { MAIL_LIFECYCLE } from './notifications/mail.lifecycle';
 import { PAYMENT_LIFECYCLE } from './payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from './refunds/refund.lifecycle';
+import { SELLER_ACCOUNT_LIFECYCLE } from './identity/seller-account.lifecycle';
+import { SELLER_LIFECYCLE } from './identity/seller.lifecycle';
 import { SETTLEMENT_PROPOSAL_LIFECYCLE } from './checkout/settlement-proposal.lifecycle';
+import { SHOP_LIFECYCLE } from './identity/shop.lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhooks/webhook-delivery.lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawals/withdrawal.lifecycle';
 
 /** Every lifecycle of the service, in the order docs/lifecycles.md shows them. */
-export const LIFECYCLES: readonly Lifecycle[] = [PAYMENT_LIFECYCLE, REFUND_LIFECYCLE, DISPUTE_LIFECYCLE, WITHDRAWAL_LIFECYCLE, WEBHOOK_DELIVERY_LIFECYCLE, MAIL_LIFECYCLE, SETTLEMENT_PROPOSAL_LIFECYCLE] as unknown as Lifecycle[];
+export const LIFECYCLES: readonly Lifecycle[] = [PAYMENT_LIFECYCLE, REFUND_LIFECYCLE, DISPUTE_LIFECYCLE, WITHDRAWAL_LIFECYCLE, WEBHOOK_DELIVERY_LIFECYCLE, MAIL_LIFECYCLE, SETTLEMENT_PROPOSAL_LIFECYCLE, SHOP_LIFECYCLE, SELLER_LIFECYCLE, SELLER_ACCOUNT_LIFECYCLE] as unknown as Lifecycle[];

@@ -70,4 +70,7 @@ test('an effect taken away from the move stops the hot path too: it will not wri
   const facts = await claimedPayment('table-removed');
   await expect(completeInOneStatement(db.em(), facts, tableWithComplete((move) => delete move.event))).rejects.toThrow('does not declare an event');
   expect((await db.em().findOneOrFail(Payment, { id: facts.payment.id })).status).toBe('pending');
+  // The customer's receipt is the move's declared effect too: without it the statement will not write one.
+  await expect(completeInOneStatement(db.em(), facts, tableWithComplete((move) => delete move.receipt))).rejects.toThrow('does not declare a receipt');
+  expect((await db.em().findOneOrFail(Payment, { id: facts.payment.id })).status).toBe('pending');
 });

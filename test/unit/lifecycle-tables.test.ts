@@ -19,6 +19,9 @@ test('a refused review names its move in words', () => {
     webhook_delivery: {},
     mail: {},
     settlement_proposal: { confirm: 'confirmed', reject: 'rejected' },
+    shop: {},
+    seller: {},
+    seller_account: {},
   });
 });
 
@@ -31,5 +34,8 @@ test('open states: neither final nor decided', () => {
     webhook_delivery: ['pending', 'delivered', 'failed'],
     mail: ['pending', 'sending', 'unknown', 'failed'],
     settlement_proposal: ['proposed'],
+    shop: ['active', 'inactive'],
+    seller: ['active', 'inactive', 'suspended'],
+    seller_account: ['new', 'verified', 'restricted'],
   });
 });

@@ -11,6 +11,12 @@ import { PENDING_WITHDRAWAL_STATUSES, WithdrawalStatus } from '../../src/modules
 import { OPTIONAL_WEBHOOK_EVENTS } from '../../src/modules/identity/webhook-event-choice';
 import { DisputeStatus } from '../../src/modules/disputes/dispute.entity';
 import { DISPUTE_LIFECYCLE } from '../../src/modules/disputes/dispute.lifecycle';
+import { ShopStatus } from '../../src/modules/identity/shop.entity';
+import { SellerStatus } from '../../src/modules/identity/seller.entity';
+import { AccountStatus } from '../../src/modules/identity/account-status';
+import { SHOP_LIFECYCLE } from '../../src/modules/identity/shop.lifecycle';
+import { SELLER_LIFECYCLE } from '../../src/modules/identity/seller.lifecycle';
+import { SELLER_ACCOUNT_LIFECYCLE } from '../../src/modules/identity/seller-account.lifecycle';
 
 /** The lifecycle tables (src/modules/lifecycles.ts) and what is derived from them (docs/architecture.md, "Lifecycles"). */
 describe('the lifecycle tables', () => {
@@ -36,6 +42,9 @@ describe('the lifecycle tables', () => {
     expect(Object.values(DisputeStatus)).toEqual(['notified', 'charged_back', 'reversed', 'second_chargeback', 'won', 'lost', 'closed']);
     expect(Object.values(WithdrawalStatus)).toEqual(['requested', 'approved', 'rejected', 'paid']);
     expect(Object.values(WebhookDeliveryStatus)).toEqual(['pending', 'delivered', 'failed']);
+    expect(Object.values(ShopStatus)).toEqual(Object.keys(SHOP_LIFECYCLE.states));
+    expect(Object.values(SellerStatus)).toEqual(Object.keys(SELLER_LIFECYCLE.states));
+    expect(Object.values(AccountStatus)).toEqual(Object.keys(SELLER_ACCOUNT_LIFECYCLE.states));
     expect(enumOf({ some_state: { meaning: '' } })).toEqual({ SOME_STATE: 'some_state' });
     expect(PENDING_WITHDRAWAL_STATUSES).toEqual(['requested', 'approved']);
     // Decided states (a refund carried out, a dispute lost) are not open, though the acquirer may still move them.

@@ -12,7 +12,7 @@ const TABLE = {
   states: { packed: {}, sent: {}, lost: { final: true }, back: { final: true } },
   side: { column: 'leg', property: 'leg', states: { road: {}, air: {} }, initial: 'road' },
   moves: {
-    send: { from: ['packed'], to: 'sent', stage: { from: ['road'], to: 'air' }, on: 'picked up', journal: 'postage', event: 'parcel.sent' },
+    send: { from: ['packed'], to: 'sent', stage: { from: ['road'], to: 'air' }, on: 'picked up', journal: 'postage', event: 'parcel.sent', receipt: 'label' },
     lose: { from: ['packed', 'sent'], to: 'lost', on: 'gone', audit: 'parcel.lost' },
     returnIt: { from: ['sent'], to: 'back', on: 'refused', notByRequester: true, audit: 'parcel.back' },
   },
@@ -21,21 +21,24 @@ const TABLE = {
 const part = (sql: string, ...params: unknown[]): SqlPart => ({ sql, params });
 const placeholders = (sql: string) => (sql.match(/\?/g) ?? []).length;
 
-test('the UPDATE takes its states and stage from the table, then each declared effect follows in order, then what the caller adds', () => {
+test('the UPDATE takes its states and stage from the table, then each declared effect follows in order, and nothing else', () => {
   const { sql, params } = moveStatement(TABLE, 'send', {
     id: 'p1',
     before: { owner: part('select 1 where ? = ?', 'a', 'b') },
     set: { sent_at: part('?', 'now') },
     condition: part('select true from owner'),
-    effects: { journal: (journal) => part('insert into j select ? from moved', journal), event: (type) => ({ ...part('insert into e select ? from moved', type), follows: { delivery: part('select 1 from event') } }) },
-    after: { label: part('select ? from moved', 'x') },
+    effects: {
+      journal: (journal) => part('insert into j select ? from moved', journal),
+      event: (type) => ({ ...part('insert into e select ? from moved', type), follows: { delivery: part('select 1 from event') } }),
+      receipt: (kind) => part('insert into r select ? from moved', kind),
+    },
     select: part('select count(*) from moved'),
   });
   expect(sql).toBe(
     'with owner as (select 1 where ? = ?), moved as (update "parcels" set "status" = ?, "leg" = ?, "sent_at" = ? where "id" = ? and "status" in (?) and "leg" in (?) and (select true from owner) returning "id"), ' +
-      'journal as (insert into j select ? from moved), event as (insert into e select ? from moved), delivery as (select 1 from event), label as (select ? from moved) select count(*) from moved',
+      'journal as (insert into j select ? from moved), event as (insert into e select ? from moved), delivery as (select 1 from event), receipt as (insert into r select ? from moved) select count(*) from moved',
   );
-  expect(params).toEqual(['a', 'b', 'sent', 'air', 'now', 'p1', 'packed', 'road', 'postage', 'parcel.sent', 'x']);
+  expect(params).toEqual(['a', 'b', 'sent', 'air', 'now', 'p1', 'packed', 'road', 'postage', 'parcel.sent', 'label']);
   expect(placeholders(sql)).toBe(params.length);
 });
 
@@ -51,8 +54,11 @@ test('an effect the table declares but the caller leaves out, or the other way r
   expect(() => moveStatement(TABLE, 'send', { id: 'p', effects: { journal: () => select }, select })).toThrow('parcel.send: the table declares an event, the statement does not build one');
   expect(() => moveStatement(TABLE, 'lose', { id: 'p', auditActor: 'system', effects: { notice: () => select }, select })).toThrow('parcel.lose: the table does not declare a notice, the statement builds one');
   expect(() => moveStatement(TABLE, 'lose', { id: 'p', select })).toThrow('parcel.lose: the table declares an audit entry, the statement does not name an actor');
-  expect(() => moveStatement(TABLE, 'send', { id: 'p', auditActor: 'system', effects: { journal: () => select, event: () => select }, select })).toThrow(UndeclaredEffectError);
-  expect(() => moveStatement(TABLE, 'send', { id: 'p', auditActor: 'system', effects: { journal: () => select, event: () => select }, select })).toThrow(
+  expect(() => moveStatement(TABLE, 'send', { id: 'p', effects: { journal: () => select, event: () => select }, select })).toThrow('parcel.send: the table declares a receipt, the statement does not build one');
+  expect(() => moveStatement(TABLE, 'lose', { id: 'p', auditActor: 'system', effects: { receipt: () => select }, select })).toThrow('parcel.lose: the table does not declare a receipt, the statement builds one');
+  const sent = { journal: () => select, event: () => select, receipt: () => select };
+  expect(() => moveStatement(TABLE, 'send', { id: 'p', auditActor: 'system', effects: sent, select })).toThrow(UndeclaredEffectError);
+  expect(() => moveStatement(TABLE, 'send', { id: 'p', auditActor: 'system', effects: sent, select })).toThrow(
     'parcel.send: the table does not declare an audit entry, the statement names an actor',
   );
 });

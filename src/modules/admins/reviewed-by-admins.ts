@@ -8,7 +8,7 @@ import type { Admin } from './admin.entity';
 
 /**
  * What every requested money movement reviewed by admins keeps of its review: a refund and a withdrawal are
- * the same kind of thing (asked for, then approved or rejected under four eyes: src/modules/audit/review-move.ts),
+ * the same kind of thing (asked for, then approved or rejected under four eyes: src/platform/lifecycle/review-move.ts),
  * so their review columns and GraphQL fields are declared once, here, and inherited.
  */
 // Decorated so that type-graphql hands its fields to the subclasses; no field returns it, so it is not in the schema.

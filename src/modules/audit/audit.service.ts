@@ -5,6 +5,8 @@ import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { domainError } from '../../shared/errors';
 import { TimeOrder } from '../../shared/list-order';
+import type { MoveAuditor } from '../../platform/lifecycle/apply-move';
+import type { ReviewAuditor } from '../../platform/lifecycle/review-move';
 
 /** `operation`: a refused GraphQL field (its name is the target id); `queue`: a bull queue (its name, or `all`). */
 export type AuditTargetType = 'payment' | 'refund' | 'withdrawal' | 'shop' | 'seller' | 'admin' | 'operation' | 'mail' | 'queue' | 'acquirer_notification' | 'settlement_proposal';
@@ -56,6 +58,24 @@ export async function recordRefusal(em: EntityManager, admin: Admin, record: Aud
   const own = em.fork({ clear: true });
   recordAudit(own, admin, record);
   await own.flush();
+}
+
+/**
+ * The move engine's audit writer (src/platform/lifecycle/apply-move.ts) for an admin or the service itself: a
+ * move's declared audit entry is written by recordAudit in the move's transaction, an admin's refused
+ * approval by recordRefusal.
+ */
+export function moveAuditor(actor: Admin): ReviewAuditor;
+export function moveAuditor(actor: typeof SYSTEM_ACTOR): MoveAuditor;
+export function moveAuditor(actor: Admin | typeof SYSTEM_ACTOR): MoveAuditor {
+  const write: MoveAuditor['write'] = (tx, entry) => recordAudit(tx, actor, { ...entry, targetType: entry.targetType as AuditTargetType });
+  if (actor === SYSTEM_ACTOR) return { adminId: null, write };
+  const reviewer: ReviewAuditor = {
+    adminId: actor.id,
+    write,
+    refuse: (em, entry) => recordRefusal(em, actor, { ...entry, targetType: entry.targetType as AuditTargetType }),
+  };
+  return reviewer;
 }
 
 export interface AuditFilter {

@@ -32,9 +32,6 @@ export interface CompletionResult {
   written: Pick<Payment, 'status' | 'checkoutStage' | 'completedAt'> | null;
 }
 
-/** The mail kind of the customer's receipt (src/modules/notifications/mail-kinds.ts). */
-const RECEIPT = 'receipt' satisfies CustomerMailKind;
-
 /** The shop and seller under FOR SHARE locks: a suspension, deactivation or deletion waits for the statement. */
 const STANDING = `select sh."id" as shop_id, se."id" as seller_id, sh."status" as shop_status, sh."deleted_at", se."status" as seller_status,
        sh."webhook_url", sh."webhook_events", (${TAKES_PAYMENTS_SQL}) as takes_payments
@@ -56,15 +53,15 @@ function journalPart(journal: string, amount: number, at: Date): SqlPart {
   };
 }
 
-/** The customer's receipt in the mail outbox, when the payment has an address (docs/decisions/0001-mail-outbox.md). */
-const receiptPart = (customerEmail: string | null, traceparent: string | null): SqlPart => ({
+/** The declared receipt (its mail kind) in the mail outbox, when the payment has an address (docs/decisions/0001-mail-outbox.md). */
+const receiptPart = (kind: CustomerMailKind, customerEmail: string | null, traceparent: string | null): SqlPart => ({
   sql: `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "traceparent")
         select ?::text, ?::text, m."id", ?::text, s.seller_id, s.shop_id, m."id", ?::text
           from moved m cross join standing s
          where ?::text is not null
         on conflict ("kind", "subject_id") do nothing
         returning "id"`,
-  params: [newMailId(), RECEIPT, customerEmail, traceparent, customerEmail],
+  params: [newMailId(), kind, customerEmail, traceparent, customerEmail],
 });
 
 const ANSWER: SqlPart = {
@@ -78,7 +75,7 @@ const ANSWER: SqlPart = {
  * The whole completion as ONE statement, so it is atomic without BEGIN/COMMIT and costs one round trip (sent on
  * a pooled connection, never inside a transaction; docs/decisions/0003-completion-statement.md). It is the
  * payment table's `complete` move (`completeTest` for a live test) in the move engine's one-statement form, so
- * the move's states and its declared journal and event come from the table:
+ * the move's states and its declared journal, event and receipt come from the table:
  * 1. `standing`: the shop and seller rows under FOR SHARE, so a suspension, deactivation or deletion waits for
  *    this statement, and one committed before it is seen (READ COMMITTED re-reads a locked row's newest version);
  * 2. `moved`: the conditional UPDATE `processing` -> `completed`, only while the shop takes payments; it takes the
@@ -86,7 +83,7 @@ const ANSWER: SqlPart = {
  * 3. `journal`: the declared journal's entries (the journal-balance trigger runs at the end of the statement);
  * 4. `event`: the declared event in the outbox (with tracing on, the request's traceparent), and its `delivery`,
  *    due at once, when the shop has a webhook URL that receives the event;
- * 5. `receipt`: the customer's receipt in the mail outbox, when the payment has `customer_email`: the mail
+ * 5. `receipt`: the declared customer's receipt in the mail outbox, when the payment has `customer_email`: the mail
  *    workers render and send it later.
  * Nothing is written unless `moved` returned a row, and all of it commits together or not at all.
  */
@@ -113,8 +110,8 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
       journal: (journal) => journalPart(journal, amount, completedAt),
       // The outbox's statement form: the event and, when the shop's webhook receives it, its delivery.
       event: (type) => emitInStatement(id, paymentPayload(after, facts.baseUrl), facts.shop, type as PaymentEventType, test, traceparent),
+      receipt: (kind) => receiptPart(kind as CustomerMailKind, customerEmail, traceparent),
     },
-    after: { receipt: receiptPart(customerEmail, traceparent) },
     select: ANSWER,
   })) as { moved: number; deliveries: number; receipts: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];
   // Committed as it returned (one statement, no transaction), which no commit hook sees: the relay may look now.

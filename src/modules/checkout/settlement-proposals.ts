@@ -1,9 +1,9 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins';
-import { recordAudit } from '../audit';
+import { moveAuditor, recordAudit } from '../audit';
 import { isPaymentId, Payment } from '../payments';
 import { Refund, settleNotifiedRefund } from '../refunds';
-import { applyReviewMove } from '../audit';
+import { applyReviewMove } from '../../platform/lifecycle/review-move';
 import { domainError } from '../../shared/errors';
 import { validReason } from '../../shared/reason';
 import { refundSettlingDeps } from './acquirer-settling';
@@ -85,11 +85,12 @@ export async function settlementProposalsOf(em: EntityManager, targetIds: string
 
 function reviewMove(em: EntityManager, admin: Admin, id: string, move: 'confirm' | 'reject', reason: string): Promise<SettlementProposal> {
   return applyReviewMove(em, SETTLEMENT_PROPOSAL_LIFECYCLE, SettlementProposal, move, {
-    id, admin, reason,
+    id, by: moveAuditor(admin), reason,
     changes: { reviewedBy: admin, reviewedAt: new Date() },
     populate: ['requestedBy', 'reviewedBy'],
     details: (p) => ({ targetId: p.targetId, answer: p.answer, acquirerReference: p.acquirerReference }),
     notFound: () => domainError('SETTLEMENT_PROPOSAL_NOT_FOUND'),
+    selfApproval: () => domainError('SELF_APPROVAL_NOT_ALLOWED', 'settlement by hand'),
     conflict: (spec, status) => domainError('SETTLEMENT_PROPOSAL_STATE_CONFLICT', spec.verb!, status),
   });
 }

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applyMove } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { DISPUTE_LIFECYCLE, type DisputeMove, type DisputeStep } from './dispute.lifecycle';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
 import { bookDisputePosition } from '../ledger';

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountKind } from './credentials';
+import { SellerStatus } from './seller.entity';
 
 // The SQL of the credentials sellers and admins share (src/modules/identity/credentials.ts has the rules): the
 // password, lockout and TOTP columns of `sellers` and `admins`, and the `recovery_codes` of both.
 
 const TABLE: Record<AccountKind, string> = { seller: 'sellers', admin: 'admins' };
 
-const ACTIVE: Record<AccountKind, string> = { seller: `"status" = 'active'`, admin: `"revoked_at" is null` };
+const ACTIVE: Record<AccountKind, string> = { seller: `"status" = '${SellerStatus.ACTIVE}'`, admin: `"revoked_at" is null` };
 
 /** Sellers' addresses are stored lower-cased (sign-up); admins' as the operator typed them. */
 const EMAIL_MATCH: Record<AccountKind, string> = { seller: '"email" = ?', admin: 'lower("email") = ?' };

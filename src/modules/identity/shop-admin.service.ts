@@ -3,10 +3,14 @@ import type { SecretBox } from './secret-box';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins';
 import { optionalReason, validReason } from '../../shared/reason';
-import { recordAudit, type AuditRecord } from '../audit';
+import { moveAuditor, recordAudit, type AuditRecord } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { isNewAccountAddress, normalEmail } from '../../shared/email';
 import { domainError } from '../../shared/errors';
-import type { AccountStatus } from './account-status';
+import { AccountStatus } from './account-status';
+import { SELLER_ACCOUNT_LIFECYCLE } from './seller-account.lifecycle';
+import { SELLER_LIFECYCLE } from './seller.lifecycle';
+import { SHOP_LIFECYCLE } from './shop.lifecycle';
 import { ApiKey } from './api-key.entity';
 import type { CredentialCache } from './credential-cache';
 import { Seller, SellerStatus } from './seller.entity';
@@ -128,9 +132,12 @@ async function writeAudited(em: EntityManager, admin: Admin, record: AuditRecord
 export async function setShopStatus(em: EntityManager, admin: Admin, shopId: string, status: ShopStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Shop> {
   const text = status === ShopStatus.INACTIVE ? validReason(reason) : optionalReason(reason);
   const shop = await liveShop(em, shopId);
-  const action = status === ShopStatus.INACTIVE ? 'shop.deactivated' : 'shop.reactivated';
-  await writeAudited(em, admin, { action, targetType: 'shop', targetId: shop.id, reason: text, details: { before: shop.status, after: status } }, async (tx) => {
-    await tx.nativeUpdate(Shop, { id: shop.id }, { status });
+  const before = shop.status;
+  await em.transactional(async (tx) => {
+    await applyMove(tx, SHOP_LIFECYCLE, Shop, status === ShopStatus.INACTIVE ? 'deactivate' : 'reactivate', {
+      id: shop.id,
+      effects: { audit: { by: moveAuditor(admin), reason: text, details: (moved) => ({ before, after: moved.status }) } },
+    });
     if (status === ShopStatus.INACTIVE) await endAllSessions(tx, shop.seller.id);
   });
   await deps.credentials.invalidateShop(shop.id);
@@ -185,12 +192,15 @@ async function keysStopped(em: EntityManager, shop: Shop, deps: ShopAdminDeps): 
  * the seller's dashboard sessions in the same transaction (and a session is refused anyway while the seller
  * is not active: docs/dashboard.md, "Standing of a session").
  */
-export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId: string, status: SellerStatus, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Seller> {
+export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId: string, status: SellerStatus.ACTIVE | SellerStatus.SUSPENDED, reason: string | null | undefined, deps: ShopAdminDeps): Promise<Seller> {
   const text = status === SellerStatus.ACTIVE ? optionalReason(reason) : validReason(reason);
   const seller = await findSeller(em, sellerId);
-  const action = status === SellerStatus.ACTIVE ? 'seller.reactivated' : 'seller.suspended';
-  await writeAudited(em, admin, { action, targetType: 'seller', targetId: seller.id, reason: text, details: { before: seller.status, after: status } }, async (tx) => {
-    await tx.nativeUpdate(Seller, { id: seller.id }, { status });
+  const before = seller.status;
+  await em.transactional(async (tx) => {
+    await applyMove(tx, SELLER_LIFECYCLE, Seller, status === SellerStatus.ACTIVE ? 'reactivate' : 'suspend', {
+      id: seller.id,
+      effects: { audit: { by: moveAuditor(admin), reason: text, details: (moved) => ({ before, after: moved.status }) } },
+    });
     if (status !== SellerStatus.ACTIVE) await endAllSessions(tx, seller.id);
   });
   await invalidateSellerShops(em, seller.id, deps);
@@ -204,13 +214,21 @@ export async function setSellerStatus(em: EntityManager, admin: Admin, sellerId:
 export async function setSellerAccountStatus(em: EntityManager, admin: Admin, sellerId: string, accountStatus: AccountStatus, reason: string, deps: ShopAdminDeps): Promise<Seller> {
   const text = validReason(reason);
   const seller = await findSeller(em, sellerId);
-  const details = { before: seller.accountStatus, after: accountStatus };
-  await writeAudited(em, admin, { action: 'seller.account_status_changed', targetType: 'seller', targetId: seller.id, reason: text, details }, (tx) =>
-    tx.nativeUpdate(Seller, { id: seller.id }, { accountStatus }),
-  );
+  const before = seller.accountStatus;
+  await applyMove(em, SELLER_ACCOUNT_LIFECYCLE, Seller, ACCOUNT_MOVES[accountStatus], {
+    id: seller.id,
+    effects: { audit: { by: moveAuditor(admin), reason: text, details: (moved) => ({ before, after: moved.accountStatus }) } },
+  });
   await invalidateSellerShops(em, seller.id, deps);
   return em.refreshOrFail(seller);
 }
+
+/** The account status table's move to each status. */
+const ACCOUNT_MOVES: Record<AccountStatus, keyof typeof SELLER_ACCOUNT_LIFECYCLE.moves> = {
+  [AccountStatus.NEW]: 'markNew',
+  [AccountStatus.VERIFIED]: 'verify',
+  [AccountStatus.RESTRICTED]: 'restrict',
+};
 
 async function invalidateSellerShops(em: EntityManager, sellerId: string, deps: ShopAdminDeps): Promise<void> {
   const shops = await em.find(Shop, { seller: sellerId }, { fields: ['id'] });

@@ -4,7 +4,7 @@ import type { SmtpOutcome, SmtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import type { SecretBox } from '../identity';
-import { applyMove } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { backOffMs } from '../../platform/outbox/outbox';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { MailOutboxEntry } from './mail-outbox.entity';

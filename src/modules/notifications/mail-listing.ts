@@ -1,7 +1,8 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { Admin } from '../admins';
 import { validReason } from '../../shared/reason';
-import { applyMove } from '../audit';
+import { moveAuditor } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
 import { domainError } from '../../shared/errors';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
@@ -68,7 +69,7 @@ export async function resendMail(em: EntityManager, admin: Admin, id: string, re
   const moved = await applyMove(em, MAIL_LIFECYCLE, MailOutboxEntry, 'resend', {
     id,
     changes: { nextAttemptAt: new Date(), retryFrom: new Date(), failedAt: null },
-    effects: { audit: { admin, reason: text, details: (mail) => ({ kind: mail.kind, subjectId: mail.subjectId, recipient: mail.recipient }) } },
+    effects: { audit: { by: moveAuditor(admin), reason: text, details: (mail) => ({ kind: mail.kind, subjectId: mail.subjectId, recipient: mail.recipient }) } },
   });
   if (moved) return moved;
   const current = await em.findOne(MailOutboxEntry, { id }, { refresh: true });

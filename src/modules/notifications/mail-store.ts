@@ -11,7 +11,8 @@ import { MAILS_COMMITTED, MailStatus, newMailId, type SellerNotice } from './mai
 /**
  * A mail to a customer (the refund notice), written in the caller's transaction, exactly when what it tells of
  * is. (`kind`, `subjectId`) is unique: a second write of the same mail writes nothing. Answers whether this
- * call wrote it. The receipt is written by the card completion's own statement (checkout/completion-statement.ts).
+ * call wrote it. The receipt is the payment table's declared effect, written by the card completion's own
+ * statement (checkout/completion-statement.ts).
  */
 export async function queueCustomerMail(
   tx: EntityManager,

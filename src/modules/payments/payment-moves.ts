@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applyMove, type MoveRequest } from '../audit';
+import { applyMove, type MoveRequest } from '../../platform/lifecycle/apply-move';
 import { PAYMENT_LIFECYCLE } from './payment.lifecycle';
 import { emit, type PaymentEventType } from '../webhooks';
 import { Payment } from './payment.entity';

@@ -42,12 +42,12 @@ export const PAYMENT_LIFECYCLE = defineLifecycle({
     complete: {
       from: ['pending'], to: 'completed', stage: { from: ['processing'], to: 'finished' },
       on: 'the acquirer approved (live answer, or a look-up found it charged)',
-      journal: 'payment', event: 'payment.completed',
+      journal: 'payment', event: 'payment.completed', receipt: 'receipt',
     },
     completeTest: {
       from: ['pending'], to: 'completed', stage: { from: ['processing'], to: 'finished' },
       on: 'the acquirer approved a live test (as complete); its journal has no fee, and the refund jobs refund it at once (refund: approveAutomatically)',
-      journal: 'test_payment', event: 'payment.completed',
+      journal: 'test_payment', event: 'payment.completed', receipt: 'receipt',
     },
     fail: {
       from: ['pending'], to: 'failed', stage: { from: ['processing'], to: 'finished' },

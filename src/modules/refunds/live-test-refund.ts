@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SYSTEM_ACTOR } from '../audit';
-import { applyMove } from '../audit';
+import { moveAuditor, SYSTEM_ACTOR } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';
@@ -31,7 +31,7 @@ export async function approveLiveTestRefund(em: EntityManager, paymentId: string
     const approved = await applyMove(tx, REFUND_LIFECYCLE, Refund, 'approveAutomatically', {
       id: refund.id,
       changes: { reviewedAt: new Date() },
-      effects: { audit: { admin: SYSTEM_ACTOR, reason: LIVE_TEST_REFUND_REASON, details: () => ({ paymentId, amount: payment.amount }) } },
+      effects: { audit: { by: moveAuditor(SYSTEM_ACTOR), reason: LIVE_TEST_REFUND_REASON, details: () => ({ paymentId, amount: payment.amount }) } },
     });
     if (!approved) throw new Error(`live test refund ${refund.id} was not approved`);
     return refund.id;

@@ -3,13 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { type Admin, reviewQueue } from '../admins';
 import { optionalReason, validReason } from '../../shared/reason';
-import { recordAudit } from '../audit';
+import { moveAuditor, recordAudit } from '../audit';
 import { bookLiveTestRefund, bookRefund, bookRefundFailure, bookRefundReversal } from '../ledger';
 import { Payment, movePayment, PaymentStatus, findPayment, findSellerPayment, paymentPayload } from '../payments';
-import { applyMove } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
 import { REFUND_LIFECYCLE } from './refund.lifecycle';
-import { applyReviewMove } from '../audit';
+import { applyReviewMove } from '../../platform/lifecycle/review-move';
 import type { CardProcessor, RefundLookup } from '../../platform/processor/card-processor';
 import { domainError } from '../../shared/errors';
 import { REFUND_REVIEW_WINDOW_MS } from '../../shared/limits';
@@ -103,11 +103,12 @@ export async function rejectRefund(em: EntityManager, admin: Admin, refundId: st
 function reviewRefund(em: EntityManager, admin: Admin, refundId: string, move: 'approve' | 'reject', changes: Partial<Refund>, reason: string | null): Promise<Refund> {
   return applyReviewMove(em, REFUND_LIFECYCLE, Refund, move, {
     id: refundId,
-    admin,
+    by: moveAuditor(admin),
     reason,
     changes: { ...changes, reviewedBy: admin, reviewedAt: new Date() },
     notice: (tx, refund, kind) => noticeRefund(tx, refund, kind as 'refund-approved' | 'refund-rejected', refund.rejectionReason),
     notFound: () => domainError('REFUND_NOT_FOUND'),
+    selfApproval: () => domainError('SELF_APPROVAL_NOT_ALLOWED', 'refund request'),
     conflict: (spec, status) => domainError('REFUND_STATE_CONFLICT', spec.verb!, status),
   });
 }

@@ -3,7 +3,7 @@ import type { SecretBox } from '../identity';
 import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import { unavailableError } from '../../platform/db/unavailable';
-import { applyMove } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { outcomeAfterAttempt, type RetryPolicy } from './retry-schedule';
 import { claimDeliveryAttempt, deliveryTarget } from './outbox-store';

@@ -4,7 +4,7 @@ import { recordAudit, type AuditRecord } from '../audit';
 import type { Admin } from '../admins';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { domainError } from '../../shared/errors';
-import { applyMove } from '../audit';
+import { applyMove } from '../../platform/lifecycle/apply-move';
 import { sqlList } from '../../platform/lifecycle/lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { deliveryEmittedWith, emit } from './outbox';

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Admin, reviewQueue } from '../admins';
 import { validReason } from '../../shared/reason';
-import { recordAudit } from '../audit';
+import { moveAuditor, recordAudit } from '../audit';
 import { bookPayout, bookWithdrawalHold, bookWithdrawalRelease, sellerBalance } from '../ledger';
 import { domainError } from '../../shared/errors';
 import { Seller, Shop } from '../identity';
 import type { Cents } from '../../shared/cents';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { moveOf } from '../../platform/lifecycle/lifecycle';
-import { applyReviewMove } from '../audit';
+import { applyReviewMove } from '../../platform/lifecycle/review-move';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
 import { withdrawalPayload } from './withdrawal-payload';
 import { lockSeller, lockSellerForWithdrawal, withdrawalForApproval, withdrawalSumsBySeller } from './withdrawal-store';
@@ -143,7 +143,7 @@ function moveWithdrawal(
   const declared = moveOf(WITHDRAWAL_LIFECYCLE, move);
   return applyReviewMove(em, WITHDRAWAL_LIFECYCLE, Withdrawal, move, {
     id,
-    admin,
+    by: moveAuditor(admin),
     reason,
     changes,
     populate: ['shop', 'seller'],
@@ -159,6 +159,7 @@ function moveWithdrawal(
         }
       : {}),
     notFound: () => domainError('WITHDRAWAL_NOT_FOUND'),
+    selfApproval: () => domainError('SELF_APPROVAL_NOT_ALLOWED', 'withdrawal request'),
     conflict: (spec, status) => domainError('WITHDRAWAL_STATE_CONFLICT', spec.verb!, spec.from.join(' or '), status),
   });
 }

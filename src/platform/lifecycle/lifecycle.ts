@@ -1,7 +1,7 @@
 /**
  * The one format of every lifecycle (docs/architecture.md, "Lifecycles"), in the spirit of Kill Bill's state
  * machines: the states, the moves between them, and for each move the result that triggers it and what it
- * writes besides the row (a ledger journal, an audit entry, an outbox event). A result that moves nothing
+ * writes besides the row (a ledger journal, an audit entry, an outbox event, a mail). A result that moves nothing
  * (an outcome unknown) is written down too, as a `stay`. Enums, SQL status lists, check constraints and the
  * state diagrams in docs/ are all derived from these tables; `applyMove` (apply-move.ts) is the one way a
  * move is applied, and it refuses a move its table does not hold.
@@ -37,6 +37,12 @@ export interface MoveSpec<S extends string> {
   event?: string;
   /** The seller's notification mail written to the mail outbox in the move's transaction (src/modules/notifications/). */
   notice?: string;
+  /**
+   * The customer's mail (its mail kind: the payment's receipt) written to the mail outbox in the move's
+   * transaction, when the row has the customer's address. Not a `notice`: it goes to the customer, whatever the
+   * seller's notification settings.
+   */
+  receipt?: string;
   /** Four eyes: the admin who requested it may not make this move. */
   notByRequester?: true;
   /** How a refusal names the move: "can be <verb>". */
@@ -56,6 +62,10 @@ export interface Lifecycle<S extends string = string, M extends string = string>
   /** Where its state is kept. */
   table: string;
   column: string;
+  /** The entity's property for the column, when not the column's name (`accountStatus`). */
+  property?: string;
+  /** The audit entries' target type, when not `name` (the seller's account status is audited on the seller). */
+  audits?: string;
   /** The state a new row starts in. */
   initial: S;
   states: Record<S, StateSpec>;

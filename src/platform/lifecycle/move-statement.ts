@@ -23,17 +23,15 @@ export interface StatementRequest {
   set?: Record<string, SqlPart>;
   /** A condition of the UPDATE besides the states (a deadline, the shop's standing). */
   condition?: SqlPart;
-  /** Exactly the effects the table declares: journal, event, notice. */
-  effects?: { journal?: EffectPart; event?: EffectPart; notice?: EffectPart };
+  /** Exactly the effects the table declares: journal, event, notice, receipt. */
+  effects?: { journal?: EffectPart; event?: EffectPart; notice?: EffectPart; receipt?: EffectPart };
   /** When the table declares an audit entry: who acts. The engine writes the entry itself. */
   auditActor?: string;
-  /** CTEs that follow the effects without being lifecycle effects (an event's delivery, a customer's receipt). */
-  after?: Record<string, SqlPart>;
   /** The statement's answer; `moved` holds the moved row's id, or nothing. */
   select: SqlPart;
 }
 
-const EFFECT_KINDS = ['journal', 'event', 'notice'] as const;
+const EFFECT_KINDS = ['journal', 'event', 'notice', 'receipt'] as const;
 
 /**
  * The move engine's one-statement form, for hot paths that cannot afford a transaction's round trips
@@ -41,13 +39,14 @@ const EFFECT_KINDS = ['journal', 'event', 'notice'] as const;
  * each effect the table declares as a CTE that writes only for a moved row, all atomic in one statement. The
  * table decides what is written: an effect it declares that the caller does not build throws, as does one the
  * caller builds that it does not declare, so changing a move's declared effects changes (or stops) this path too.
+ * Nothing else is written: the statement's CTEs are the ones it reads before the move, the move and its effects.
  * Four-eyes moves need an admin and a transaction: they go through applyMove.
  */
 export function moveStatement(lifecycle: Lifecycle, moveName: string, request: StatementRequest): SqlPart {
   const move = moveOf(lifecycle, moveName);
   const where = `${lifecycle.name}.${moveName}`;
   if (move.notByRequester) throw new UndeclaredEffectError(`${where}: four eyes need applyMove`);
-  const declared = { journal: move.journal, event: move.event, notice: move.notice };
+  const declared = { journal: move.journal, event: move.event, notice: move.notice, receipt: move.receipt };
   for (const kind of EFFECT_KINDS) {
     if (!!declared[kind] !== !!request.effects?.[kind]) {
       throw new UndeclaredEffectError(`${where}: the table ${declared[kind] ? 'declares' : 'does not declare'} ${kind === 'event' ? 'an' : 'a'} ${kind}, the statement ${request.effects?.[kind] ? 'builds' : 'does not build'} one`);
@@ -65,8 +64,7 @@ export function moveStatement(lifecycle: Lifecycle, moveName: string, request: S
     const { follows, ...part } = request.effects![kind]!(name);
     ctes.push([kind, part], ...Object.entries(follows ?? {}));
   }
-  if (move.audit) ctes.push(['audit', auditPart(lifecycle.name, move.audit, request.auditActor!)]);
-  ctes.push(...Object.entries(request.after ?? {}));
+  if (move.audit) ctes.push(['audit', auditPart(lifecycle.audits ?? lifecycle.name, move.audit, request.auditActor!)]);
 
   const sql = `with ${ctes.map(([name, part]) => `${name} as (${part.sql})`).join(', ')} ${request.select.sql}`;
   return { sql, params: [...ctes.flatMap(([, part]) => part.params), ...request.select.params] };

@@ -1,9 +1,14 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins';
-import { recordRefusal } from './audit.service';
-import { type DomainError, domainError } from '../../shared/errors';
-import { applyMove, type MoveEffects } from './apply-move';
-import { moveOf, type Lifecycle, type MoveSpec } from '../../platform/lifecycle/lifecycle';
+import type { DomainError } from '../../shared/errors';
+import { applyMove, type MoveAuditEntry, type MoveAuditor, type MoveEffects } from './apply-move';
+import { moveOf, type Lifecycle, type MoveSpec } from './lifecycle';
+
+/** An admin's audit writer (src/modules/audit, `moveAuditor`): it also records a refused move. */
+export interface ReviewAuditor extends MoveAuditor {
+  adminId: string;
+  /** Writes and commits a refusal on its own unit of work, so it outlives the refused move. */
+  refuse(em: EntityManager, entry: Omit<MoveAuditEntry, 'reason'> & { details: { code: string } }): Promise<void>;
+}
 
 /** A requested money movement reviewed by admins: a refund, a withdrawal, a settlement by hand. */
 export interface ReviewedRequest {
@@ -14,7 +19,8 @@ export interface ReviewedRequest {
 
 export interface ReviewMove<E> {
   id: string;
-  admin: Admin;
+  /** The reviewing admin, who writes the audit entry. */
+  by: ReviewAuditor;
   /** The audit entry's reason (a rejection's reason, an approval's note). */
   reason: string | null;
   changes: Partial<E>;
@@ -25,6 +31,8 @@ export interface ReviewMove<E> {
   populate?: readonly string[];
   /** The catalogue's answers: the row is gone, or no longer in a state the move leaves. */
   notFound: () => DomainError;
+  /** Four eyes: the requester tried to approve (written to the audit log as `<lifecycle>.approval_refused`). */
+  selfApproval: () => DomainError;
   conflict: (move: MoveSpec<string>, status: string) => DomainError;
 }
 
@@ -41,13 +49,13 @@ export async function applyReviewMove<E extends ReviewedRequest, S extends strin
   moveName: M,
   request: ReviewMove<E>,
 ): Promise<E> {
-  const { id, admin } = request;
+  const { id, by } = request;
   const moved = await applyMove(em, lifecycle, entity, moveName, {
     id,
     changes: request.changes,
     populate: request.populate,
     effects: {
-      audit: { admin, reason: request.reason, details: request.details },
+      audit: { by, reason: request.reason, details: request.details },
       ...(request.journal ? { journal: request.journal } : {}),
       ...(request.event ? { event: request.event } : {}),
       ...(request.notice ? { notice: request.notice } : {}),
@@ -57,21 +65,11 @@ export async function applyReviewMove<E extends ReviewedRequest, S extends strin
   if (moved && row) return row;
   if (!row) throw request.notFound();
   const move = moveOf(lifecycle, moveName);
-  if (move.notByRequester && row.requestedBy?.id === admin.id) throw await selfApprovalRefused(em, admin, lifecycle.name as ReviewedKind, id);
+  if (move.notByRequester && row.requestedBy?.id === by.adminId) {
+    // Four eyes: the move enforces it in the approving UPDATE's condition; this is the refusal it answers, audited.
+    const error = request.selfApproval();
+    await by.refuse(em, { action: `${lifecycle.name}.approval_refused`, targetType: lifecycle.audits ?? lifecycle.name, targetId: id, details: { code: error.code } });
+    throw error;
+  }
   throw request.conflict(move, row.status);
-}
-
-type ReviewedKind = 'refund' | 'withdrawal' | 'settlement_proposal';
-
-/** How the four-eyes refusal names what the admin recorded. */
-const REQUEST_NAMES: Record<ReviewedKind, string> = { refund: 'refund request', withdrawal: 'withdrawal request', settlement_proposal: 'settlement by hand' };
-
-/**
- * Four eyes: whoever recorded a refund request or requested a withdrawal may not approve it. The move enforces
- * it in the approving UPDATE's condition; this is the refusal it answers, written to the audit log.
- */
-async function selfApprovalRefused(em: EntityManager, admin: Admin, targetType: ReviewedKind, targetId: string): Promise<DomainError> {
-  const error = domainError('SELF_APPROVAL_NOT_ALLOWED', REQUEST_NAMES[targetType]);
-  await recordRefusal(em, admin, { action: `${targetType}.approval_refused`, targetType, targetId, details: { code: error.code } });
-  return error;
 }
