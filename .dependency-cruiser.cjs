@@ -3,14 +3,14 @@
  *
  *   apps       src/apps/: main, worker, cli, cluster, service, app, schema (the assembly: entities, resolvers, routes)
  *   api        src/api/: what turns the outside world into module calls: the REST facade (rest/), the GraphQL server
- *              with its per-request context and auth checker (graphql/), authentication, the caller and the
- *              acquirers' inbound endpoints (http/)
+ *              with its per-request context and auth checker (graphql/), authentication and the caller (http/)
  *   modules    src/modules/<domain>/: payments, checkout, refunds, disputes, withdrawals, webhooks, identity, ledger,
  *              admins, audit, notifications, request-log, dashboard, back-office; each with its resolvers, pages,
  *              lifecycle tables and the narrow request context its resolvers read
  *   platform   src/platform/<piece>/: db, graphql (the generic request scope and guards), http, lifecycle (the move
  *              engine and the table format), mail, observability, outbox (the engine that drains every outbox),
- *              processor, rate-limit: they know no module
+ *              processor (the acquirer port both ways, and each acquirer's adapter, its notification endpoint
+ *              included), rate-limit: they know no module
  *   shared     src/shared/: errors, pagination, ids, secrets, configuration (imports nothing of ours)
  *
  * The root mikro-orm.config.ts lists the entities for the MikroORM CLI: only the apps may import it.
@@ -32,6 +32,10 @@ const ROOT_CONFIG = '^mikro-orm\\.config\\.ts$';
 const LIFECYCLE_TABLES = '^src/modules/lifecycles\\.ts$|^src/modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$';
 const TABLE_FORMAT = '^src/platform/lifecycle/lifecycle\\.ts$';
 const ADAPTERS = '^src/platform/(db|processor|rate-limit|observability|mail|outbox)/';
+/** An acquirer's notification endpoint, in its adapter's folder: an Express router, so it reads the request's context. */
+const ACQUIRER_ENDPOINTS = '^src/platform/processor/[a-z-]+/[a-z-]+-endpoint\\.ts$';
+/** What a module may know of an acquirer: the port, both ways. */
+const ACQUIRER_PORT = '^src/platform/processor/(card-processor|acquirer-inbound)\\.ts$';
 const BACK_OFFICE = '^src/modules/back-office/';
 const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
 
@@ -61,7 +65,16 @@ module.exports = {
     downward('shared-imports-nothing', SHARED, null, `^src/(?!shared/)|${ROOT_CONFIG}`, 'the shared kernel imports nothing of ours'),
     downward('lifecycle-tables-are-data', LIFECYCLE_TABLES, null, `^src/(?!shared/|platform/lifecycle/lifecycle\\.ts$)(?!modules/[a-z-]+/[a-z-]+\\.lifecycle\\.ts$)(?!modules/lifecycles\\.ts$)`, "a lifecycle table is data every layer reads: it names only the table format, the shared kernel and other tables"),
     downward('table-format-is-data', TABLE_FORMAT, null, `^src/(?!shared/)`, 'the lifecycle table format imports only the shared kernel'),
-    downward('adapters-below-http', ADAPTERS, null, '^src/platform/(http|graphql)/', 'an adapter (database, acquirer, Redis, mail, metrics) knows no request'),
+    downward('adapters-below-http', ADAPTERS, ACQUIRER_ENDPOINTS, '^src/platform/(http|graphql)/', "an adapter (database, acquirer, Redis, mail, metrics) knows no request, but an acquirer's notification endpoint"),
+    {
+      name: 'modules-know-only-the-acquirer-port',
+      comment:
+        'A module sees an acquirer through the port alone (card-processor.ts, acquirer-inbound.ts), never an adapter: ' +
+        'the next acquirer is a folder, one line in processors.ts and one in the app (docs/architecture.md, "Adding an acquirer").',
+      severity: 'error',
+      from: { path: MODULES },
+      to: { path: '^src/platform/processor/', pathNot: ACQUIRER_PORT },
+    },
     {
       name: 'back-office-is-a-leaf',
       comment:

@@ -6,7 +6,6 @@ import type { Queue } from 'bull';
 import { dashboardRouter, dashboardExportsRouter } from '../modules/dashboard';
 import { adminConsoleRouter, queueDashboardRouter } from '../modules/back-office';
 import { checkoutPageRouter, issuerRedirectFor, paymentExists, returnFromIssuer } from '../modules/checkout';
-import { adyenNotificationsRouter } from '../api/http/adyen-notifications';
 import { clientAddress } from '../platform/http/request-context';
 import type { Config } from '../shared/config';
 import type { AppServices } from '../api/graphql/context';
@@ -38,6 +37,7 @@ import { securityHeaders } from '../platform/http/security-headers';
 import { findTrackedRefund } from '../modules/refunds/refund-tracking';
 import { REFUND_PAGE_WINDOW_SECONDS, refundTrackingPageRouter } from '../modules/refunds/refund-tracking-page';
 import { createRateLimiter } from '../platform/rate-limit/rate-limiter';
+import type { InboundEndpoint } from '../platform/processor/acquirer-inbound';
 import { recordApiRequests } from '../api/http/request-log';
 import type { RequestLog } from '../modules/request-log';
 
@@ -60,6 +60,8 @@ export interface AppDeps {
   statementKeys: StatementKeys;
   /** The shops' request log: each request of a seller's API key, written after its answer (src/modules/request-log/). */
   requestLog: RequestLog;
+  /** The acquirer's notification endpoint (its adapter's: authentication, parsing, its answers); none for the simulator. */
+  acquirerEndpoint: InboundEndpoint | null;
   logger: Logger;
 }
 
@@ -116,21 +118,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
     stackTraces: deps.config.graphqlStackTraces,
   });
   app.use('/graphql', graphql.router);
-  const notifications = deps.services.acquirerNotifications;
-  if (deps.config.adyen && notifications) {
-    const adyen = deps.config.adyen;
-    app.use(
-      adyenNotificationsRouter({
-        credentials: { username: adyen.notificationUsername, password: adyen.notificationPassword, hmacKey: adyen.hmacKey },
-        merchantAccount: adyen.merchantAccount,
-        store: notifications.store,
-        wakeInbox: notifications.inbox.wake,
-        metrics: deps.services.metrics,
-        authFailures: deps.limits.authFailuresPerClient,
-        logger,
-      }),
-    );
-  }
+  // Every acquirer's endpoint is mounted here; what it accepted is applied by the drain it wakes.
+  const { inbox } = deps.services.acquirerNotifications;
+  if (deps.acquirerEndpoint) app.use(deps.acquirerEndpoint({ accepted: () => inbox.wake(), authFailures: deps.limits.authFailuresPerClient, metrics: deps.services.metrics, logger }));
   app.use(queueDashboardRouter(deps.queues, { sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, baseUrl: deps.baseUrl }));
   app.use(adminConsoleRouter());
   app.use(dashboardExportsRouter({ sessions: deps.services.accounts.sessions, cookies: deps.services.accounts.cookies, logger, statementSigner: deps.statementKeys.signer }));

@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { publicBaseUrl, type Config } from '../shared/config';
 import { openDatabase, type Database } from '../platform/db/database';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createCardTestingGuard, startReconciliationJobs, startAcquirerInbox, startSimulatedNotifications, type CheckoutDeps } from '../modules/checkout';
+import { createCardTestingGuard, startReconciliationJobs, startAcquirerInbox, type InboxDrain } from '../modules/checkout';
 import { createMetrics, type Metrics } from '../platform/observability/metrics';
 import type { AppServices } from '../api/graphql/context';
 import { buildAppSchema } from './schema';
-import { createCardProcessor, processorDescription } from '../platform/processor/processors';
+import { createAcquirer, processorDescription } from '../platform/processor/processors';
 import { SimulatedAcquirer } from '../platform/processor/simulated-acquirer';
+import type { Acquirer } from '../platform/processor/acquirer-inbound';
 import { createApp } from './app';
 import { answerClientError } from '../platform/http/client-errors';
 import type { RateLimits } from '../api/http/authenticate';
@@ -17,7 +18,6 @@ import { createSecretBox, createCredentialCache, SESSION_RULES } from '../module
 import { startRefundJobs } from '../modules/refunds';
 import { chargebackStands, reweighDisputes } from '../modules/disputes';
 import { PaymentStatus, samplePaymentPayload } from '../modules/payments';
-import { sqlNotificationStore } from '../platform/processor/adyen/notification-store';
 import type { Logger } from '../shared/logger';
 import { StartupError } from '../shared/startup-error';
 import { connectRedis, redisReady, type Redis } from '../shared/redis';
@@ -72,13 +72,14 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const requestLog = startRequestLog(() => database.orm.em.fork(), logger);
   const schema = await buildAppSchema();
   performance.mark('schema-built');
-  const { services, simulatorStop } = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
+  const { services, acquirerEndpoint } = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
   const { app, drain, stop: stopGraphQL } = await createApp({
     config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,
     queues: [...webhooks.queues, ...services.refunds.queues, ...mail.queues],
     workers: { webhook: webhooks.alive, mail: mail.alive },
     statementKeys,
     requestLog,
+    acquirerEndpoint,
   });
   server.on('clientError', answerClientError(logger));
   serve(app);
@@ -100,8 +101,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopGraphQL();
       await services.reconciliation.stop();
-      await services.acquirerNotifications?.inbox.stop();
-      await simulatorStop?.();
+      await services.acquirerNotifications.inbox.stop();
       await services.refunds.stop();
       await webhooks.stop();
       await mail.stop();
@@ -147,10 +147,11 @@ const portTaken = (port: number) =>
 
 function appServices(
   config: Config, baseUrl: string, redis: Redis | undefined, logger: Logger, webhooks: WebhookRuntime, orm: MikroORM, metrics: Metrics, mail: MailRuntime,
-): { services: AppServices; simulatorStop: (() => Promise<void>) | null } {
+): { services: AppServices; acquirerEndpoint: Acquirer['endpoint'] } {
   // The simulator keeps what it charged in its own table, so its look-ups survive a restart (docs/checkout.md); its
   // statements run on a pooled connection, like the card path around them (docs/decisions/0012-hot-paths.md).
-  const processor = createCardProcessor(config, pooledRunner(orm.em), baseUrl);
+  const acquirer = createAcquirer(config, pooledRunner(orm.em), baseUrl);
+  const { processor } = acquirer;
   const checkout = {
     processor,
     metrics,
@@ -176,7 +177,9 @@ function appServices(
     reweighDisputes,
   });
   const urlPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks };
-  const simulator = processor instanceof SimulatedAcquirer ? startSimulator(processor, orm, checkout, logger, config.reconciliation.intervalMs) : null;
+  // Adyen's notifications and the simulator's events alike: due retries and events another instance kept are picked up
+  // within the sweep; a fresh one is applied at once (its endpoint wakes the drain, or the simulator when it falls due).
+  const drain = startAcquirerInbox({ em: () => orm.em.fork(), store: acquirer.inbox, checkout, logger, intervalMs: Math.min(config.reconciliation.intervalMs, 5000) });
   const secrets = createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys);
   const services: AppServices = {
     baseUrl,
@@ -226,38 +229,27 @@ function appServices(
     },
     refunds,
     reconciliation: startReconciliationJobs({ orm, checkout, metrics, logger, settings: config.reconciliation, enqueueRefund: (id) => refunds.enqueue(id) }),
-    acquirerNotifications: config.adyen ? startAdyenInbox(orm, checkout, metrics, logger, config.reconciliation.intervalMs) : null,
-    simulator: simulator?.controls ?? null,
+    acquirerNotifications: { store: acquirer.inbox, inbox: drain },
+    simulator: processor instanceof SimulatedAcquirer ? simulatorControls(processor, drain) : null,
     mail,
   };
-  return { services, simulatorStop: simulator ? () => simulator.notifications.stop() : null };
+  return { services, acquirerEndpoint: acquirer.endpoint };
 }
 
 /**
- * The simulated acquirer tells its later events (a dispute, a refund failure, a chargeback reversed) through a job
- * that applies them as Adyen's notifications are applied (docs/checkout.md, "Test cards"): woken when each falls due,
- * and a sweep for those another instance scheduled or that fell due while nothing ran.
+ * The simulated acquirer tells its later events (a dispute, a refund failure, a chargeback reversed) through the drain
+ * that applies Adyen's notifications (docs/checkout.md, "Test cards"), woken when each falls due.
  */
-function startSimulator(acquirer: SimulatedAcquirer, orm: MikroORM, checkout: CheckoutDeps, logger: Logger, reconcileIntervalMs: number) {
-  const notifications = startSimulatedNotifications({ em: () => orm.em.fork(), store: acquirer.events.store, checkout, logger, intervalMs: Math.min(reconcileIntervalMs, 5000) });
+function simulatorControls(acquirer: SimulatedAcquirer, drain: InboxDrain): NonNullable<AppServices['simulator']> {
   // A little after the event falls due by the database's clock, which set it.
-  acquirer.onScheduled = (delayMs) => notifications.wakeIn(delayMs + 50);
-  const controls: NonNullable<AppServices['simulator']> = {
-    drain: () => notifications.drain(),
+  acquirer.onScheduled = (delayMs) => drain.wake(delayMs + 50);
+  return {
+    drain: () => drain.drain(),
     async reverseChargeback(chargeback) {
       await acquirer.reverseChargeback(chargeback);
-      await notifications.drain();
+      await drain.drain();
     },
   };
-  return { notifications, controls };
-}
-
-/** Adyen's notifications are accepted into their inbox, then applied by this job (docs/acquirers.md, "Notifications"). */
-function startAdyenInbox(orm: MikroORM, checkout: CheckoutDeps, metrics: Metrics, logger: Logger, reconcileIntervalMs: number): AppServices['acquirerNotifications'] {
-  const store = sqlNotificationStore(pooledRunner(orm.em));
-  // Due retries and items another instance accepted are picked up within this; a fresh item is applied at once (wake).
-  const inbox = startAcquirerInbox({ orm, store, checkout, metrics, logger, intervalMs: Math.min(reconcileIntervalMs, 5000) });
-  return { store, inbox };
 }
 
 /** A triggered test event's subjects: what a real event of the type tells, about a payment, refund or withdrawal that do not exist. */

@@ -4,7 +4,7 @@ import { applyAcquirerEvent } from '../../src/modules/checkout/acquirer-events';
 import { claimForCard } from '../../src/modules/checkout/card-claim';
 import { createCardTestingGuard } from '../../src/modules/checkout/card-testing-guard';
 import { answerThreeDSecure, submitCard, type CheckoutDeps } from '../../src/modules/checkout/checkout.service';
-import { startSimulatedNotifications, type SimulatedNotifications } from '../../src/modules/checkout/simulated-notifications';
+import { startAcquirerInbox as startSimulatedNotifications, type InboxDrain as SimulatedNotifications } from '../../src/modules/checkout/acquirer-inbox';
 import { Dispute, DisputeStatus } from '../../src/modules/disputes/dispute.entity';
 import { chargebackStands, reweighDisputes } from '../../src/modules/disputes/dispute.service';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';

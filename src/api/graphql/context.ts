@@ -19,7 +19,7 @@ import { sessionCookies } from '../../platform/http/session-cookies';
 import { clientAddress, locals } from '../../platform/http/request-context';
 import { deviceTokenOf, setDeviceCookie } from '../../platform/http/device-cookie';
 import type { Metrics } from '../../platform/observability/metrics';
-import type { SimulatorControls } from '../../platform/processor/simulated-acquirer';
+import type { SimulatorControls } from '../../platform/processor/acquirer-inbound';
 import type { Logger } from '../../shared/logger';
 
 /** What every request shares: built once at start. */
@@ -36,7 +36,7 @@ export interface AppServices {
   refunds: RefundJobs;
   /** Settles payments and refunds whose acquirer answer was lost, by asking the acquirer (a leased sweep). */
   reconciliation: ReconciliationJobs;
-  /** Adyen's notifications: the inbox they are accepted into, and the job that applies them (null without Adyen). */
+  /** The acquirer's inbox (Adyen's notifications, the simulator's events) and the drain that applies them. */
   acquirerNotifications: AcquirerNotificationServices;
   /** The simulated acquirer's own events (null with a real acquirer). */
   simulator: SimulatorControls | null;

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Reso
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { CheckoutContext } from './checkout-context';
-import type { FlaggedNotification } from '../../platform/processor/adyen/notification-store';
+import type { FlaggedNotification } from '../../platform/processor/acquirer-inbound';
 import { recordAudit } from '../audit';
 import { domainError } from '../../shared/errors';
 import { validReason } from '../../shared/reason';
@@ -39,8 +39,7 @@ export class AcquirerNotificationResolver {
     @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 200.' }) limit: number,
     @Ctx() context: CheckoutContext,
   ): Promise<FlaggedAcquirerNotification[]> {
-    const store = context.services.acquirerNotifications?.store;
-    return store ? store.flagged(Math.min(Math.max(limit, 1), 200)) : [];
+    return context.services.acquirerNotifications.store.flagged(Math.min(Math.max(limit, 1), 200));
   }
 
   @Authorized('FINANCE')
@@ -49,11 +48,11 @@ export class AcquirerNotificationResolver {
   })
   async retryAcquirerNotification(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<FlaggedAcquirerNotification> {
     const text = validReason(reason);
-    const inbox = context.services.acquirerNotifications;
-    const item = await inbox?.store.reopen(id);
-    if (!inbox || !item) throw domainError('ACQUIRER_NOTIFICATION_NOT_OPEN');
+    const { store, inbox } = context.services.acquirerNotifications;
+    const item = await store.reopen(id);
+    if (!item) throw domainError('ACQUIRER_NOTIFICATION_NOT_OPEN');
     await auditNotification(context, 'acquirer_notification.retried', item, text);
-    inbox.inbox.wake();
+    inbox.wake();
     return item;
   }
 
@@ -63,7 +62,7 @@ export class AcquirerNotificationResolver {
   })
   async dismissAcquirerNotification(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<FlaggedAcquirerNotification> {
     const text = validReason(reason);
-    const item = await context.services.acquirerNotifications?.store.dismiss(id);
+    const item = await context.services.acquirerNotifications.store.dismiss(id);
     if (!item) throw domainError('ACQUIRER_NOTIFICATION_NOT_OPEN');
     await auditNotification(context, 'acquirer_notification.dismissed', item, text);
     return item;

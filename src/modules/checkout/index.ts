@@ -2,15 +2,13 @@ export { createCardTestingGuard } from './card-testing-guard';
 export { AcquirerNotificationResolver } from './acquirer-notification.resolver';
 export { SettlementProposalResolver } from './settlement-proposal.resolver';
 export { startAcquirerInbox } from './acquirer-inbox';
-export { startSimulatedNotifications } from './simulated-notifications';
 export { issuerRedirectFor, paymentExists, returnFromIssuer } from './checkout.service';
 export { startReconciliationJobs } from './reconciliation-jobs';
 export { CheckoutResolver } from './checkout.resolver';
 export { CHECKOUT_CSP, checkoutPageRouter } from './checkout-page';
 
 // Types
-export type { AcquirerInbox } from './acquirer-inbox';
+export type { InboxDrain } from './acquirer-inbox';
 export type { CheckoutDeps } from './checkout.service';
 export type { ReconciliationJobs } from './reconciliation-jobs';
-export type { SimulatedNotifications } from './simulated-notifications';
 export type { CheckoutContext, AcquirerNotificationServices } from './checkout-context';

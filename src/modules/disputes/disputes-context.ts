@@ -1,7 +1,7 @@
 import type DataLoader from 'dataloader';
 import type { RequestScope } from '../../platform/graphql/request-scope';
 import type { Caller } from '../../platform/http/caller';
-import type { SimulatorControls } from '../../platform/processor/simulated-acquirer';
+import type { SimulatorControls } from '../../platform/processor/acquirer-inbound';
 import type { Admin } from '../admins';
 import type { Payment } from '../payments';
 

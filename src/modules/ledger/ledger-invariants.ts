@@ -133,7 +133,7 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
   {
     name: 'refunds_match_acquirer',
     description: "no refund stands carried out that the acquirer's applied notifications say failed or came back (what a payment gave back is what the acquirer kept)",
-    // The acquirer's notification inbox (src/platform/processor/adyen/notification-store.ts), read here only, for this check.
+    // Adyen's notification inbox (its adapter's table), read here only, for this check.
     sql: `select r."id" as subject, r."status" || ', but the acquirer said ' || n."event_code" as detail
           from "refunds" r join "adyen_notifications" n on n."merchant_reference" = r."id" and n."status" = 'applied'
           where n."event_code" in ('REFUND_FAILED', 'REFUNDED_REVERSED') and r."status" = '${R.REFUNDED}'

@@ -1,26 +1,25 @@
 import type { Config } from '../../shared/config';
+import type { Acquirer } from './acquirer-inbound';
 import type { CardProcessor } from './card-processor';
-import type { AdyenProcessor } from './adyen/adyen-processor';
-import { sqlNotificationStore } from './adyen/notification-store';
+import { adyenAcquirer } from './adyen/adyen-acquirer';
 import { SimulatedAcquirer } from './simulated-acquirer';
 import { memoryRecords, type RunSql, sqlRecords } from './simulator-records';
 import { memorySimulatedEvents, sqlSimulatedEvents } from './simulated-event-store';
 
-/** CARD_PROCESSOR names the adapter; another acquirer is one more entry (the key list is the config's allowed values). */
-const ADAPTERS: Record<Config['cardProcessor'], (config: Config, sql: RunSql | undefined, baseUrl: string | undefined) => CardProcessor> = {
-  simulated: (config, sql) =>
-    new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs, sql ? sqlRecords(sql) : memoryRecords(), {
-      store: sql ? sqlSimulatedEvents(sql) : memorySimulatedEvents(),
-      delayMs: config.simulatedEventDelayMs,
-    }),
-  adyen: (config, sql, baseUrl) => {
-    const publicUrl = baseUrl ?? config.baseUrl;
-    if (!config.adyen || !sql || !publicUrl) throw new Error('the Adyen processor needs its settings, the database and the public base URL');
-    // The checkout page's origin (BASE_URL without its path): Adyen's `origin` for 3-D Secure 2.
-    // Loaded only when chosen: Adyen's library takes longer to load than the rest of the service together.
-    const { AdyenProcessor: Adyen } = require('./adyen/adyen-processor') as { AdyenProcessor: typeof AdyenProcessor };
-    return new Adyen(config.adyen, sqlNotificationStore(sql), new URL(publicUrl).origin);
-  },
+function simulatedAcquirer(config: Config, sql: RunSql | undefined): Acquirer {
+  const store = sql ? sqlSimulatedEvents(sql) : memorySimulatedEvents();
+  const processor = new SimulatedAcquirer(config.simulatedAcquirerDelayMs, config.simulatedRefundDelayMs, sql ? sqlRecords(sql) : memoryRecords(), { store, delayMs: config.simulatedEventDelayMs });
+  // Its events are its own: scheduled into its inbox as it charges and refunds, so it has no endpoint.
+  return { processor, inbox: store, endpoint: null };
+}
+
+/**
+ * CARD_PROCESSOR names the adapter; another acquirer is one more entry (the key list is the config's allowed values):
+ * its folder's factory, giving the port both ways (docs/architecture.md, "Adding an acquirer").
+ */
+const ADAPTERS: Record<Config['cardProcessor'], (config: Config, sql: RunSql | undefined, baseUrl: string | undefined) => Acquirer> = {
+  simulated: simulatedAcquirer,
+  adyen: adyenAcquirer,
 };
 
 /** The start log's line about the processor: which one runs, and plainly that the simulator charges nothing. */
@@ -33,6 +32,11 @@ export function processorDescription(config: Config): string {
  * `sql` runs statements on the service's database; the simulator keeps its records there (docs/checkout.md).
  * `baseUrl` is the service's public address (BASE_URL, or the local one it listens on), where the checkout page is.
  */
-export function createCardProcessor(config: Config, sql?: RunSql, baseUrl?: string): CardProcessor {
+export function createAcquirer(config: Config, sql?: RunSql, baseUrl?: string): Acquirer {
   return ADAPTERS[config.cardProcessor](config, sql, baseUrl);
+}
+
+/** The outbound port alone, for what only charges and asks. */
+export function createCardProcessor(config: Config, sql?: RunSql, baseUrl?: string): CardProcessor {
+  return createAcquirer(config, sql, baseUrl).processor;
 }

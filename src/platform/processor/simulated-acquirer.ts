@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FailureCode } from './card-processor';
 import { randomBase62 } from '../../shared/random-id';
+import type { SimulatedChargeback } from './acquirer-inbound';
 import type { AcquirerEvent, AuthorizationLookup, AuthorizationRequest, AuthorizationResult, CardProcessor, ChallengeAnswer, RefundLookup, RefundRequest, RefundResult } from './card-processor';
 import { memoryRecords, type SimulatorRecords } from './simulator-records';
 import { memorySimulatedEvents, type SimulatedEventStore } from './simulated-event-store';
@@ -44,23 +45,6 @@ export const SIMULATED_REFUND_FAILURE = 'The card account is closed: the issuer 
 
 /** The dispute's reference at the simulated acquirer: one per disputed payment, as Adyen's dispute PSP reference. */
 export const simulatedDisputeReference = (paymentId: string) => `sim_dp_${createHash('sha256').update(paymentId).digest('hex').slice(0, 24)}`;
-
-/** A chargeback the simulator's issuer is to reverse: the dispute as the acquirer knows it. */
-export interface SimulatedChargeback {
-  paymentId: string;
-  reference: string;
-  amount: number;
-  currency: string;
-}
-
-/**
- * The simulated acquirer's own events, as the service drives them: `drain` tells those due now (a dispute, a refund
- * failure), `reverseChargeback` has its issuer reverse a chargeback and tells it at once (the back office's button).
- */
-export interface SimulatorControls {
-  drain(): Promise<number>;
-  reverseChargeback(chargeback: SimulatedChargeback): Promise<void>;
-}
 
 export interface SimulatorEvents {
   /** Where the events wait until they are due (in the service, the simulator's own table). */

@@ -1,3 +1,4 @@
+import type { AcquirerInbox, InboxEntry, InboxPolicy } from './acquirer-inbound';
 import type { AcquirerEvent } from './card-processor';
 import type { RunSql } from './simulator-records';
 
@@ -10,27 +11,54 @@ export interface ScheduledEvent {
   delayMs: number;
 }
 
-/** A due event, claimed for applying. */
-export interface DueEvent {
-  id: string;
-  attempts: number;
-  event: AcquirerEvent;
-}
-
 /**
  * The simulated acquirer's events waiting to be told (`simulated_acquirer_events`): what Adyen keeps sending until we
- * accept it. Claimed with a lease, so an instance that dies mid-way leaves the event to another; told once applied.
+ * accept it. The simulator's implementation of the port's inbox (acquirer-inbound.ts), drained as Adyen's is: claimed
+ * with a lease, so an instance that dies mid-way leaves the event to another; told once applied. An event that does
+ * not fit what it names is told as `flagged` and not listed: the simulator's events are the test cards'.
  */
-export interface SimulatedEventStore {
+export interface SimulatedEventStore extends AcquirerInbox {
   schedule(event: ScheduledEvent): Promise<void>;
   /** Up to `limit` events due now, oldest due first, each leased for `leaseMs` and its attempt counted. */
-  claimDue(limit: number, leaseMs: number): Promise<DueEvent[]>;
-  /** Applied (or set aside, `effect` saying why): never claimed again. */
-  told(id: string, effect: string): Promise<void>;
+  claimDue(limit: number, leaseMs: number): Promise<InboxEntry[]>;
   /** Not applied this time: due again after `delayMs`. */
   retryLater(id: string, delayMs: number): Promise<void>;
   /** The events of a payment not told yet are dropped (its authorization was voided: nothing follows a void). */
   cancel(paymentId: string): Promise<void>;
+}
+
+/** An event that failed to apply, or that waits for the one it follows, is tried again from one second, doubling, up to a minute. */
+const RETRY = { firstMs: 1000, maxMs: 60_000 };
+
+const POLICY: InboxPolicy = {
+  retry: RETRY,
+  waiting: { ...RETRY, listed: false },
+  alarmAfterAttempts: null,
+  log: {
+    passFailed: 'simulated acquirer: pass failed',
+    applied: 'simulated acquirer: event applied',
+    flagged: { level: 'warn', message: 'simulated acquirer: the event does not fit what it names: nothing booked' },
+    waiting: { level: 'info', message: 'simulated acquirer: the event waits for the one it follows' },
+    failed: 'simulated acquirer: the event could not be applied: it will be tried again',
+  },
+};
+
+/** A claimed event as the drain takes it. */
+function entryOf(id: string, attempts: number, event: AcquirerEvent): InboxEntry {
+  return { id, attempts, event, logContext: { simulatedEventId: id, event: event.kind, ...('step' in event ? { step: event.step } : {}) } };
+}
+
+/** The table's statements as the port's inbox: an event set aside is told `flagged`, a waiting one due again; nothing is listed. */
+function asInbox<Table extends Pick<SimulatedEventStore, 'schedule' | 'claimDue' | 'told' | 'retryLater' | 'cancel'>>(table: Table): Table & SimulatedEventStore {
+  return {
+    ...table,
+    policy: POLICY,
+    flag: (id) => table.told(id, 'flagged'),
+    wait: (id, _problem, delayMs) => table.retryLater(id, delayMs),
+    flagged: async () => [],
+    reopen: async () => null,
+    dismiss: async () => null,
+  };
 }
 
 /** The event as kept: its date (a dispute's `occurredAt`) as ISO text. */
@@ -43,7 +71,7 @@ function eventOf(kept: unknown): AcquirerEvent {
 }
 
 export function sqlSimulatedEvents(run: RunSql): SimulatedEventStore {
-  return {
+  return asInbox({
     async schedule({ key, paymentId, event, delayMs }) {
       await run(
         `insert into "simulated_acquirer_events" ("key", "payment_id", "event", "due_at") values (?, ?, ?::jsonb, now() + make_interval(secs => ?::double precision))
@@ -59,7 +87,7 @@ export function sqlSimulatedEvents(run: RunSql): SimulatedEventStore {
           returning "id", "attempts", "event"`,
         [leaseMs / 1000, limit],
       );
-      return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ id: String(row.id), attempts: Number(row.attempts), event: eventOf(row.event) }));
+      return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => entryOf(String(row.id), Number(row.attempts), eventOf(row.event)));
     },
     async told(id, effect) {
       await run(`update "simulated_acquirer_events" set "told_at" = now(), "effect" = ? where "id" = ?`, [effect, id]);
@@ -70,7 +98,7 @@ export function sqlSimulatedEvents(run: RunSql): SimulatedEventStore {
     async cancel(paymentId) {
       await run(`delete from "simulated_acquirer_events" where "payment_id" = ? and "told_at" is null`, [paymentId]);
     },
-  };
+  });
 }
 
 /** Lost with the process: for unit tests. */
@@ -78,7 +106,7 @@ export function memorySimulatedEvents(): SimulatedEventStore & { readonly kept: 
   const kept = new Map<string, ScheduledEvent & { id: string; dueAt: number; attempts: number; told: string | null }>();
   let next = 0;
   const byId = (id: string) => [...kept.values()].find((event) => event.id === id);
-  return {
+  return asInbox({
     kept,
     async schedule(event) {
       if (!kept.has(event.key)) kept.set(event.key, { ...event, event: eventOf(keptOf(event.event)), id: String(++next), dueAt: Date.now() + event.delayMs, attempts: 0, told: null });
@@ -88,7 +116,7 @@ export function memorySimulatedEvents(): SimulatedEventStore & { readonly kept: 
       return due.map((e) => {
         e.dueAt = Date.now() + leaseMs;
         e.attempts += 1;
-        return { id: e.id, attempts: e.attempts, event: e.event };
+        return entryOf(e.id, e.attempts, e.event);
       });
     },
     async told(id, effect) {
@@ -102,5 +130,5 @@ export function memorySimulatedEvents(): SimulatedEventStore & { readonly kept: 
     async cancel(paymentId) {
       for (const [key, event] of kept) if (event.paymentId === paymentId && event.told === null) kept.delete(key);
     },
-  };
+  });
 }

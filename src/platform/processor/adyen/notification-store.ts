@@ -1,3 +1,4 @@
+import type { FlaggedNotification } from '../acquirer-inbound';
 import type { RunSql } from '../simulator-records';
 
 /** One of Adyen's standard notification items, as kept (never card data: Adyen's items carry none). */
@@ -33,21 +34,6 @@ export interface InboxItem extends KeptNotification {
   attempts: number;
 }
 
-/** What admins see of an item that was not applied: malformed, or not matching what it names. */
-export interface FlaggedNotification {
-  id: string;
-  pspReference: string;
-  eventCode: string;
-  success: boolean;
-  merchantReference: string | null;
-  amountValue: number | null;
-  currency: string | null;
-  /** As listed: flagged, rejected or waiting; after an admin's hand, received (applied again) or dismissed. */
-  status: 'flagged' | 'rejected' | 'waiting' | 'received' | 'dismissed';
-  problem: string;
-  receivedAt: Date;
-}
-
 /** What applying an item came to: done, not fitting what it names, or waiting for an event that has not arrived. */
 export type InboxOutcome = { status: 'applied' } | { status: 'flagged'; problem: string } | { status: 'waiting'; problem: string; retryInMs: number };
 
@@ -72,7 +58,7 @@ export interface NotificationStore {
    */
   claimDue(limit: number, leaseMs: number): Promise<InboxItem[]>;
   /** Records the outcome; an item applied wakes the waiting items of its payment. */
-  settle(item: Pick<InboxItem, 'id' | 'orderKey'>, outcome: InboxOutcome): Promise<void>;
+  settle(item: Pick<InboxItem, 'id'>, outcome: InboxOutcome): Promise<void>;
   /** Applying failed: tried again after `delayMs`. */
   retryLater(id: string, error: string, delayMs: number): Promise<void>;
   latest(eventCode: string, merchantReference: string): Promise<KeptNotification | null>;
@@ -128,7 +114,11 @@ export function sqlNotificationStore(run: RunSql): NotificationStore {
       );
       // What waited for this item may fit now: due at once.
       if (outcome.status === 'applied') {
-        await run(`update "adyen_notifications" set "next_attempt_at" = now() where "order_key" = ? and "status" = 'waiting' and "id" <> ?`, [item.orderKey, item.id]);
+        await run(
+          `update "adyen_notifications" set "next_attempt_at" = now()
+            where "order_key" = (select "order_key" from "adyen_notifications" where "id" = ?) and "status" = 'waiting' and "id" <> ?`,
+          [item.id, item.id],
+        );
       }
     },
     async retryLater(id, error, delayMs) {

@@ -1,22 +1,17 @@
 import express, { type Request, type Response } from 'express';
-import type { Logger } from 'pino';
-import type { Metrics } from '../../platform/observability/metrics';
-import { basicAuthMatches, metricEvent, notificationItems, readItem, signatureValid, type NotificationCredentials } from '../../platform/processor/adyen/notifications';
-import type { NotificationStore } from '../../platform/processor/adyen/notification-store';
-import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
-import { clientAddress, locals } from '../../platform/http/request-context';
+import { clientAddress, locals } from '../../http/request-context';
+import type { InboundEndpoint, InboundHandler } from '../acquirer-inbound';
+import type { NotificationStore } from './notification-store';
+import { basicAuthMatches, metricEvent, notificationItems, readItem, signatureValid, type NotificationCredentials } from './notifications';
 
-export interface AdyenNotificationDeps {
+/** What the endpoint is set up with: whom it trusts, the merchant account it serves, where it keeps the items. */
+export interface AdyenNotificationSettings {
   credentials: NotificationCredentials;
   merchantAccount: string;
   store: NotificationStore;
-  /** Wakes the inbox that applies what was accepted (src/modules/checkout/acquirer-inbox.ts). */
-  wakeInbox(): void;
-  metrics: Metrics;
-  /** Failed authentications per client address (the same budget as wrong API keys). */
-  authFailures: RateLimiter;
-  logger: Logger;
 }
+
+type AdyenNotificationDeps = AdyenNotificationSettings & InboundHandler;
 
 export const ADYEN_NOTIFICATIONS_PATH = '/acquirer/adyen/notifications';
 
@@ -29,7 +24,8 @@ export const ADYEN_NOTIFICATIONS_PATH = '/acquirer/adyen/notifications';
  * wrong while applying makes Adyen resend the batch. A malformed item is stored as rejected (flagged for
  * admins); it does not refuse the others.
  */
-export function adyenNotificationsRouter(deps: AdyenNotificationDeps): express.Router {
+export const adyenNotificationsRouter = (settings: AdyenNotificationSettings): InboundEndpoint => (handler) => {
+  const deps: AdyenNotificationDeps = { ...settings, ...handler };
   const router = express.Router();
   // Credentials first: nobody else gets as far as having a body parsed.
   const authenticated: express.RequestHandler = (req, res, next) => {
@@ -43,13 +39,13 @@ export function adyenNotificationsRouter(deps: AdyenNotificationDeps): express.R
       if (!items.every((item) => signatureValid(item, deps.credentials.hmacKey))) return await refuse(deps, req, res, 'wrong HMAC signature');
       for (const item of items) await store(deps, res, item);
       res.status(200).type('text/plain').send('[accepted]');
-      deps.wakeInbox();
+      deps.accepted();
     } catch (error) {
       next(error);
     }
   });
   return router;
-}
+};
 
 async function store(deps: AdyenNotificationDeps, res: Response, item: Record<string, unknown>): Promise<void> {
   const requestId = locals(res).requestId;
