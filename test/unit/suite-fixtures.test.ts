@@ -22,18 +22,18 @@ const IN_HOOK = 'let service;\nbeforeAll(async () => {\n  service = await startT
 const FIXTURE = "const service = useTestService();\ntest('x', async () => {\n  const rival = await startTestService({});\n  await rival.stop();\n});\n";
 
 test('a fixture, and a second instance started inside a test, pass; support files are not suites', () => {
-  const { status } = runCheck({ 'test/integration/a.test.ts': FIXTURE, 'test/support/test-service.ts': IN_HOOK });
+  const { status } = runCheck({ 'test/integration/payments/a.test.ts': FIXTURE, 'test/support/test-service.ts': IN_HOOK });
   expect(status).toBe(0);
 });
 
 test('a hook that starts a service or opens the database itself fails, with its line', () => {
-  const { status, output } = runCheck({ 'test/integration/a.test.ts': IN_HOOK, 'test/module/b.test.ts': 'beforeEach(() => openDatabase(config, logger));\n' });
+  const { status, output } = runCheck({ 'test/integration/payments/a.test.ts': IN_HOOK, 'test/module/b.test.ts': 'beforeEach(() => openDatabase(config, logger));\n' });
   expect(status).toBe(1);
-  expect(output).toContain('test/integration/a.test.ts:3: a hook starts a service itself');
+  expect(output).toContain('test/integration/payments/a.test.ts:3: a hook starts a service itself');
   expect(output).toContain('test/module/b.test.ts:1: a hook starts a service itself');
 });
 
 test('the list of files left only shrinks: a listed file that no longer starts one fails until it is removed', () => {
-  expect(runCheck({ 'test/integration/a.test.ts': IN_HOOK }, ['test/integration/a.test.ts']).status).toBe(0);
-  expect(runCheck({ 'test/integration/a.test.ts': FIXTURE }, ['test/integration/a.test.ts']).output).toContain('remove it from .suite-fixtures-allowed.json');
+  expect(runCheck({ 'test/integration/payments/a.test.ts': IN_HOOK }, ['test/integration/payments/a.test.ts']).status).toBe(0);
+  expect(runCheck({ 'test/integration/payments/a.test.ts': FIXTURE }, ['test/integration/payments/a.test.ts']).output).toContain('remove it from .suite-fixtures-allowed.json');
 });
