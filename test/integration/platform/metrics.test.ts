@@ -1,24 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { checkoutClient } from '../../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../../support/seller-client';
 import { useTestService } from '../../support/test-service';
+import { useReceiver } from '../../support/webhook-receiver';
 
 describe('GET /metrics (Prometheus)', () => {
+  const receiver = useReceiver();
   const service = useTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' });
-  let receiver: http.Server;
-  beforeAll(async () => {
-    receiver = http.createServer((_req, res) => res.writeHead(200).end());
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(() => {
-    receiver.close();
-  });
 
   test('exposes request latency by route template, payments by outcome, webhook and queue series', async () => {
-    const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const seller = sellerClient(service.url, (await service.createShop({ webhookUrl })).apiKey);
+    const seller = sellerClient(service.url, (await service.createShop({ webhookUrl: receiver.url })).apiKey);
     const customer = checkoutClient(service.url);
     await customer.pay((await seller.create(VALID_PAYMENT)).body.data.id, '4242424242424242');
     await customer.pay((await seller.create(VALID_PAYMENT)).body.data.id, '4000000000000002');

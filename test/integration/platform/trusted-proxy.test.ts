@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { checkoutClient } from '../../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../../support/seller-client';
-import { startTestService } from '../../support/test-service';
+import { startTestService, useServiceWithShop } from '../../support/test-service';
 
 /**
  * Behind a load balancer every request comes from the balancer's address. With
@@ -19,26 +19,28 @@ let counter = 0;
 /** A fresh documentation address (RFC 5737) per call, so forged headers never repeat. */
 const someAddress = () => `203.0.113.${(counter++ % 250) + 1}`;
 
-async function startWith(env: Record<string, string>) {
-  const service = await startTestService({ ...LIMITS, ...env });
-  const seller = sellerClient(service.url, (await service.createShop()).apiKey);
+/** The service with LIMITS and `env` and one shop, for the enclosing `describe`, and what its tests send. */
+function useServiceWith(env: Record<string, string>) {
+  const started = useServiceWithShop({ ...LIMITS, ...env });
   /** A card submission on a new payment from a customer whose request carries `forwardedFor`. */
   const pay = async (card: string, forwardedFor: string) => {
-    const id = (await seller.create(VALID_PAYMENT)).body.data.id;
-    const res = await checkoutClient(service.url, { 'X-Forwarded-For': forwardedFor }).pay(id, card);
+    const id = (await sellerClient(started.service.url, started.apiKey).create(VALID_PAYMENT)).body.data.id;
+    const res = await checkoutClient(started.service.url, { 'X-Forwarded-For': forwardedFor }).pay(id, card);
     return res.body.data?.submitCard?.status ?? res.body.errors?.[0]?.extensions?.code;
   };
   const wrongKey = (forwardedFor: string) =>
-    request(service.url).get('/api/v1/payments/test').set('Authorization', WRONG_KEY).set('X-Forwarded-For', forwardedFor);
-  return { service, pay, wrongKey };
+    request(started.service.url).get('/api/v1/payments/test').set('Authorization', WRONG_KEY).set('X-Forwarded-For', forwardedFor);
+  return {
+    get service() {
+      return started.service;
+    },
+    pay,
+    wrongKey,
+  };
 }
 
 describe('TRUST_PROXY=loopback: the balancer on this machine is believed', () => {
-  let ctx: Awaited<ReturnType<typeof startWith>>;
-  beforeAll(async () => {
-    ctx = await startWith({ TRUST_PROXY: 'loopback' });
-  });
-  afterAll(() => ctx.service.stop());
+  const ctx = useServiceWith({ TRUST_PROXY: 'loopback' });
 
   test('a card tester blocked after its declines does not block other customers', async () => {
     const tester = '198.51.100.7';
@@ -82,11 +84,7 @@ describe.each([
   ['TRUST_PROXY unset', {}],
   ['TRUST_PROXY naming other proxies only', { TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' }],
 ])('%s: X-Forwarded-For from this peer is ignored', (_name, env) => {
-  let ctx: Awaited<ReturnType<typeof startWith>>;
-  beforeAll(async () => {
-    ctx = await startWith(env);
-  });
-  afterAll(() => ctx.service.stop());
+  const ctx = useServiceWith(env);
 
   test('a new forged address on every request does not dodge the card-testing block', async () => {
     expect(await ctx.pay(DECLINED, someAddress())).toBe('FAILED');

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Shop } from '../../../src/modules/identity/shop.entity';
 import { httpWebhookSender } from '../../../src/modules/webhooks/webhook-sender';
 import { graphqlAs, newAdminToken, settledDelivery, shopActor } from '../../support/webhook-support';
+import { suiteFixture } from '../../support/suite-fixture';
 import { useTestService, type TestService } from '../../support/test-service';
 
 /**
@@ -14,7 +15,6 @@ import { useTestService, type TestService } from '../../support/test-service';
 const service = useTestService({ WEBHOOK_RETRY_BASE_DELAY_MS: '20', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_POLL_INTERVAL_MS: '50' });
 let shop: Awaited<ReturnType<TestService['createShop']>>;
 let seller: ReturnType<typeof graphqlAs>;
-let trap: { port: number; connections: number; close(): Promise<void> };
 
 /** A TCP server on 127.0.0.1 and ::1 that only counts who connects. */
 async function startTrap() {
@@ -35,13 +35,11 @@ async function startTrap() {
   };
 }
 
+const trap = suiteFixture('trap', startTrap, (started) => started.close());
+
 beforeAll(async () => {
   shop = await service.createShop();
   seller = graphqlAs(service, shop.apiKey);
-  trap = await startTrap();
-});
-afterAll(async () => {
-  await trap.close();
 });
 
 const SET_URL = 'mutation($url: String) { setWebhookUrl(url: $url) { webhookUrl } }';
