@@ -11,8 +11,8 @@ import { common, ENVIRONMENT, RUNNER, RUNTIME, SEQUENCER, testFiles } from './st
  */
 
 const TESTS = {
-  cardClaim: 'test/integration/card-claim.test.ts',
-  stateMoves: 'test/integration/state-moves.test.ts',
+  cardClaim: 'test/integration/checkout/card-claim.test.ts',
+  stateMoves: 'test/integration/payments/state-moves.test.ts',
   completion: 'test/module/completion-follows-the-table.test.ts',
   moveStatement: 'test/unit/move-statement.test.ts',
   checkoutRules: 'test/unit/checkout-rules.test.ts',

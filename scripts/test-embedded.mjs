@@ -5,10 +5,10 @@
 import { spawnSync } from 'node:child_process';
 
 const SUITES = [
-  'test/integration/create-payment.test.ts',
-  'test/integration/retrieve-and-list.test.ts',
-  'test/integration/idempotency.test.ts',
-  'test/integration/admin-four-eyes.test.ts',
+  'test/integration/payments/create-payment.test.ts',
+  'test/integration/payments/retrieve-and-list.test.ts',
+  'test/integration/payments/idempotency.test.ts',
+  'test/integration/admins/admin-four-eyes.test.ts',
   'test/browser/dashboard.test.ts',
   'test/browser/back-office.test.ts',
 ];

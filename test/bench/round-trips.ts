@@ -13,7 +13,7 @@ import { BENCH_STATEMENT_KEY } from './children';
  * BEGIN and COMMIT included, is one wait on the database). Background work is slowed right down so only the
  * request counts, and the probe's shop has no webhook URL, so the relay, woken after the commit, does not
  * read beside it (the delivery INSERT is part of the completion statement either way).
- * test/integration/completion-round-trips.test.ts holds the same count to its budget.
+ * test/integration/checkout/completion-round-trips.test.ts holds the same count to its budget.
  */
 export async function completionRoundTrips(env: Record<string, string>): Promise<{ roundTrips: number; statements: string[] }> {
   const config = loadConfig({

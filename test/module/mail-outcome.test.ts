@@ -1,6 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
-import { ormConfig } from '../../mikro-orm.config';
 import { attemptMail, type MailDeliveryDeps } from '../../src/modules/notifications/mail-delivery';
 import { mailIdentity } from '../../src/modules/notifications/mail-render';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
@@ -18,12 +16,9 @@ import { testRun } from '../support/test-env';
  * server takes the mail.
  */
 const db = useModuleDatabase();
+/** The mail worker's connections: PostgreSQL cancels their statements after 300 ms. */
+const worker = useModuleDatabase({ statementTimeoutMs: 300 });
 const smtp = useSmtpSink();
-let orm: MikroORM;
-beforeAll(async () => {
-  orm = await MikroORM.init(ormConfig(testRun().databaseUrl, 2, 300));
-});
-afterAll(() => orm?.close());
 afterEach(() => {
   smtp.beforeAnswer = null;
 });
@@ -51,7 +46,7 @@ test('the database failing as the server takes the mail: the outcome is recorded
   const mailId = await queuedReceipt(recipient);
   const logs: Record<string, unknown>[] = [];
   const deps: MailDeliveryDeps = {
-    orm,
+    orm: worker.orm(),
     sender: smtpSender(smtp.url, 2000),
     identity: mailIdentity('Payments <no-reply@pay.example>', 'https://pay.example'),
     secrets: createSecretBox(undefined),

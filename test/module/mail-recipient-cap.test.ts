@@ -1,6 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
-import { ormConfig } from '../../mikro-orm.config';
 import { attemptMail, type MailDeliveryDeps } from '../../src/modules/notifications/mail-delivery';
 import { mailIdentity } from '../../src/modules/notifications/mail-render';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
@@ -10,7 +8,6 @@ import { createMetrics } from '../../src/platform/observability/metrics';
 import { createLogger } from '../../src/shared/logger';
 import { useModuleDatabase } from '../support/module-database';
 import { useSmtpSink } from '../support/smtp-sink';
-import { testRun } from '../support/test-env';
 
 /**
  * Customer mails to one mailbox are capped per day, across every shop (src/modules/notifications/mail-delivery.ts):
@@ -18,19 +15,15 @@ import { testRun } from '../support/test-env';
  * one mailbox. Mails past the cap are not sent: `suppressed`, with the reason, counted and logged without the address.
  * Here a real SMTP server counts what arrives, with every mail attempted at once.
  */
-const db = useModuleDatabase();
+/** Six connections: every mail is attempted at once. */
+const db = useModuleDatabase({ poolSize: 6 });
 const smtp = useSmtpSink();
-let orm: MikroORM;
-beforeAll(async () => {
-  orm = await MikroORM.init(ormConfig(testRun().databaseUrl, 6));
-});
-afterAll(() => orm?.close());
 
 function deliveryDeps(customerMailsPerDay: number) {
   const logs: Record<string, unknown>[] = [];
   const metrics = createMetrics();
   const deps: MailDeliveryDeps = {
-    orm,
+    orm: db.orm(),
     sender: smtpSender(smtp.url, 2000),
     identity: mailIdentity('Payments <no-reply@pay.example>', 'https://pay.example'),
     secrets: createSecretBox(undefined),

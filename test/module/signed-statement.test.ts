@@ -14,7 +14,7 @@ import { useModuleDatabase } from '../support/module-database';
  * A seller's signed statement as written (src/modules/ledger/signed-statement.ts), on the run's database, checked by
  * the offline verifier a seller runs (scripts/verify-statement.mjs): an independent reading of the format, so a
  * statement it accepts has the chain, balances and signature the format promises. The downloads, tampering and key
- * rotation are in test/integration/signed-statements.test.ts.
+ * rotation are in test/integration/ledger/signed-statements.test.ts.
  */
 const db = useModuleDatabase();
 const VERIFIER = path.join(__dirname, '../../scripts/verify-statement.mjs');

@@ -93,7 +93,7 @@ const wrongType: fc.Arbitrary<unknown> = fc.oneof(
 
 /**
  * The time-out cards (…0341, …0416) are left out: an unknown outcome is logged as an error on purpose (an
- * operator alarm), which this file forbids; test/integration/reconciliation.test.ts covers them.
+ * operator alarm), which this file forbids; test/integration/checkout/reconciliation.test.ts covers them.
  */
 const ANSWERING_CARDS = Object.entries(TEST_CARDS).filter(([, behaviour]) => !behaviour.kind.endsWith('-lost')).map(([number]) => number);
 

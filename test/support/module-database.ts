@@ -1,6 +1,6 @@
 import { ENTITIES } from '../../src/apps/entities';
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { createSecretBox } from '../../src/modules/identity/secret-box';
 import { AdminRole } from '../../src/modules/admins/admin-role';
 import type { Admin } from '../../src/modules/admins/admin.entity';
@@ -27,32 +27,37 @@ const sharedDatabases = () => (globalThis as { [SHARED_DATABASES]?: Map<string, 
  * The run's database for a module test: the services are called directly, with no HTTP server and no Redis.
  * Opened before the file's tests (migrating it if this worker is first) and closed after them. Each call of
  * `em()` is a fresh unit of work, as each request of the service gets one. `databaseUrl`: another database
- * instead (a `useEmptyDatabase` of the file's own, migrated here), read in `beforeAll`.
+ * instead (a `useEmptyDatabase` of the file's own, migrated here), read in `beforeAll`. `statementTimeoutMs`:
+ * DATABASE_STATEMENT_TIMEOUT_MS of its connections (the service's default unless given), for a test that makes
+ * PostgreSQL fail a statement; `orm()` hands the pool to what takes one (the mail workers' deps).
  */
-export function useModuleDatabase(options: { poolSize?: number; databaseUrl?: () => string } = {}) {
+export function useModuleDatabase(options: { poolSize?: number; statementTimeoutMs?: number; databaseUrl?: () => string } = {}) {
   let database: Database | undefined;
   let shared = false;
   beforeAll(async () => {
     const url = options.databaseUrl?.() ?? testRun().databaseUrl;
-    const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2) });
+    const timeout = options.statementTimeoutMs === undefined ? {} : { DATABASE_STATEMENT_TIMEOUT_MS: String(options.statementTimeoutMs) };
+    const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2), ...timeout });
     const open = sharedDatabases();
     shared = open !== undefined;
     if (!open) database = await openDatabase(config, createLogger('silent'), ENTITIES);
     else {
-      const key = `${config.databasePoolSize} ${url}`;
+      const key = `${config.databasePoolSize} ${config.databaseStatementTimeoutMs} ${url}`;
       if (!open.has(key)) open.set(key, openDatabase(config, createLogger('silent'), ENTITIES));
       database = await open.get(key);
     }
   });
   afterAll(() => (shared ? undefined : database?.close()));
 
-  const em = (): EntityManager => {
-    if (!database) throw new Error('the module database is opened in beforeAll: call em() inside a test or hook');
-    return database.orm.em.fork();
+  const orm = (): MikroORM => {
+    if (!database) throw new Error('the module database is opened in beforeAll: call em() or orm() inside a test or hook');
+    return database.orm;
   };
+  const em = (): EntityManager => orm().em.fork();
   const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}@example.com`;
   return {
     em,
+    orm,
     /**
      * A seller of its own with its shop: balances and daily limits are per seller or shop, so tests do not share them.
      * `webhookUrl` is stored as given (not checked against the URL rule, which needs DNS): the shop then gets deliveries.

@@ -1,6 +1,6 @@
 /**
  * The reference model of what the acquirer did and what it leaves on each seller's balance, written apart from the
- * service's code (its own fee rule, its own reading of Adyen's dispute flow), for test/integration/money-model.test.ts.
+ * service's code (its own fee rule, its own reading of Adyen's dispute flow), for test/integration/ledger/money-model.test.ts.
  *
  * A scenario is what Adyen actually did, in its own order: each payment charged, its refunds carried out or refused (and
  * perhaps rejected by the card scheme or reversed by the bank afterwards), its disputes walked through Adyen's flow. The

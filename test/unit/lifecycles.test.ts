@@ -82,7 +82,7 @@ const isLifecycleFile = (file: string) => file.startsWith('src/platform/lifecycl
 const relative = (file: string) => path.relative(path.join(__dirname, '../..'), file);
 
 describe('no status string outside the tables', () => {
-  /** Migrations are history, frozen as written: they spell the states of their day (test/integration/lifecycle-checks.test.ts holds the database to today's tables). */
+  /** Migrations are history, frozen as written: they spell the states of their day (test/integration/platform/lifecycle-checks.test.ts holds the database to today's tables). */
   const HISTORY = /^src\/platform\/db\/migrations\//;
   const states = new Set(LIFECYCLES.flatMap((l) => [...Object.keys(l.states), ...Object.keys(l.side?.states ?? {})]));
   const quoted = [...states].join('|');
