@@ -30,7 +30,7 @@ import { useModuleDatabase } from '../support/module-database';
 
 /**
  * The simulator's test cards for what happens after a charge, on the run's database: the dispute card's chargeback and
- * the refund-failure card's REFUND_FAILED are told by the simulator's job (src/modules/checkout/simulated-notifications.ts)
+ * the refund-failure card's REFUND_FAILED are told by the acquirer inbox's drain (src/modules/checkout/acquirer-inbox.ts)
  * through `applyAcquirerEvent`, the path Adyen's notifications take, so they move the same lifecycles and book the same
  * journals; the ledger invariants hold after each. A payment of 2000 cents credits the seller 1700 (the fee is 300).
  */

@@ -2,7 +2,7 @@
  * The fragments of schema/operations/rest.graphql as TypeScript types, for the result types each route
  * declares with its entry in routes.ts. The aliases there give the REST names; GraphQL answers enum values by
  * name (`PENDING`). The document reads the same shapes from the file itself (openapi/result-schemas.ts), and
- * test/integration/openapi.test.ts checks real answers against it. One type per fragment, none per route.
+ * test/integration/api/openapi.test.ts checks real answers against it. One type per fragment, none per route.
  */
 
 /** fragment Payment */

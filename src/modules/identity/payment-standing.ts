@@ -20,7 +20,7 @@ export function takesPayments(standing: ShopStanding): boolean {
 
 /**
  * `takesPayments` as a SQL condition over a shop row `sh` and its seller row `se`, for a statement that must
- * decide in the database (checkout/completion-statement.ts); test/integration/checkout-shop-standing.test.ts
+ * decide in the database (checkout/completion-statement.ts); test/integration/checkout/checkout-shop-standing.test.ts
  * holds the two to each other.
  */
 export const TAKES_PAYMENTS_SQL = `sh."status" = '${ShopStatus.ACTIVE}' and sh."deleted_at" is null and se."status" = '${SellerStatus.ACTIVE}'`;

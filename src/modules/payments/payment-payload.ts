@@ -6,7 +6,7 @@ import { PaymentStatus } from './payment-status';
 /**
  * The spec's retrieve payload of a payment, for webhook bodies (real and test deliveries alike). The REST
  * facade answers the same shape through the aliases of schema/operations/rest.graphql; a test
- * (test/integration/webhook-delivery.test.ts) holds the two to each other, byte for byte.
+ * (test/integration/webhooks/webhook-delivery.test.ts) holds the two to each other, byte for byte.
  */
 export function paymentPayload(payment: PaymentView, baseUrl: string) {
   return {

@@ -11,7 +11,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH, PAGE_LIMIT_DEFAULT } from '../../../shared/
  * The OpenAPI 3.1 description of the REST facade (docs/reference.md), served at /api/v1/openapi.json and
  * rendered at /api/v1/docs. Generated: the paths from the route table (routes.ts), the shapes of the answers
  * from the operations behind them (result-schemas.ts), every error from the catalogue (error-responses.ts).
- * test/integration/openapi.test.ts checks real answers against it.
+ * test/integration/api/openapi.test.ts checks real answers against it.
  */
 
 const DESCRIPTION = `Sellers create card payments, send the customer to the payment's \`checkout_url\` (a hosted page that collects the card and handles 3-D Secure), and verify the outcome by retrieving the payment or from the \`payment.completed\` webhook. Amounts are integer cents of USD; a fee of 15% is deducted when the seller balance is credited. Live mode only: every payment is a real charge (use the 50-cent minimum to test).

@@ -1,6 +1,6 @@
 import { PaymentStatus } from '../../../modules/payments';
 
-/** Sample answers shown in the document; test/integration/openapi.test.ts checks each against its schema. */
+/** Sample answers shown in the document; test/integration/api/openapi.test.ts checks each against its schema. */
 
 export const EXAMPLE_PAYMENT = {
   id: 'pay_3kTMd2mXq8uV0aRbWc5pLs7e',

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The status check constraints and defaults of the lifecycle tables (src/modules/lifecycles.ts) that existed then,
  * so the database refuses any state the tables do not hold. Tables added later get theirs from the migration that
- * adds them; a change to a table's states gets a new migration. test/integration/lifecycle-checks.test.ts fails
+ * adds them; a change to a table's states gets a new migration. test/integration/platform/lifecycle-checks.test.ts fails
  * until the database's constraints equal the tables.
  */
 export class Migration20261127020000_lifecycle_checks extends Migration {
