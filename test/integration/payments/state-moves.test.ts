@@ -49,19 +49,20 @@ function counting() {
     effects: {
       journal: async () => void calls.push('journal'),
       event: async (_tx: unknown, _row: unknown, type: string) => void calls.push(type),
+      receipt: async (_tx: unknown, _row: unknown, kind: string) => void calls.push(`mail ${kind}`),
     },
   };
 }
 
-/** Applies `move` with the effects the table declares for it (none, journal, event, or both). */
+/** Applies `move` with the effects the table declares for it (none, or any of journal, event and receipt). */
 async function apply(id: string, move: PaymentMove, where = {}, changes = {}) {
   const { calls, effects } = counting();
-  const spec = (await import('../../../src/modules/payments/payment.lifecycle')).PAYMENT_LIFECYCLE.moves[move] as { journal?: string; event?: string };
+  const spec = (await import('../../../src/modules/payments/payment.lifecycle')).PAYMENT_LIFECYCLE.moves[move] as { journal?: string; event?: string; receipt?: string };
   const moved = await movePayment(em(), move, {
     id,
     where,
     changes,
-    effects: { ...(spec.journal ? { journal: effects.journal } : {}), ...(spec.event ? { event: effects.event } : {}) },
+    effects: { ...(spec.journal ? { journal: effects.journal } : {}), ...(spec.event ? { event: effects.event } : {}), ...(spec.receipt ? { receipt: effects.receipt } : {}) },
   });
   return { moved: moved !== null, calls };
 }
@@ -73,7 +74,7 @@ describe('applying a payment move', () => {
     const id = await newPayment();
     const other = await newPayment();
     await toProcessing(id);
-    expect(await apply(id, 'complete')).toEqual({ moved: true, calls: ['journal', 'payment.completed'] });
+    expect(await apply(id, 'complete')).toEqual({ moved: true, calls: ['journal', 'payment.completed', 'mail receipt'] });
     expect(await stored(id)).toMatchObject({ status: PaymentStatus.COMPLETED, checkoutStage: CheckoutStage.FINISHED });
     expect((await stored(other)).status).toBe(PaymentStatus.PENDING);
     for (const move of ['complete', 'fail'] as PaymentMove[]) expect(await apply(id, move)).toEqual({ moved: false, calls: [] });
