@@ -1,5 +1,5 @@
 export { AuditEntry } from './audit-entry.entity';
-export { recordAudit, recordRefusal, SYSTEM_ACTOR } from './audit.service';
+export { recordAudit, recordAuditApart, recordAuditNow, recordRefusal, SYSTEM_ACTOR } from './audit.service';
 export { redactSecrets } from './secret-arguments';
 export { applyMove } from './apply-move';
 export { applyReviewMove } from './review-move';
