@@ -23,6 +23,7 @@ export const CHECKS = [
   { name: 'typecheck checkout-ui', args: tsc('checkout-ui') },
   { name: 'lint:suite-fixtures', args: ['scripts/suite-fixtures.mjs'] },
   { name: 'lint:raw-sql', args: ['scripts/raw-sql.mjs'] },
+  { name: 'lint:table-owners', args: ['scripts/table-owners.mjs'] },
 ];
 
 function run({ name, args }) {

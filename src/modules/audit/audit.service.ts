@@ -55,8 +55,19 @@ export async function recordRefusal(em: EntityManager, admin: Admin, record: Aud
   // Written on a connection of its own, so it outlives the refused action's rollback; inside an open transaction that
   // second connection would wait for the first on the embedded database (one connection at a time): a programming error.
   if (em.isInTransaction()) throw new Error(`refusal ${record.action} recorded inside a transaction: record it once the transaction has ended`);
+  await recordAuditApart(em, admin, record);
+}
+
+/** An entry written now, with whatever else the caller's unit of work holds (an action that wrote through its own). */
+export async function recordAuditNow(em: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): Promise<void> {
+  recordAudit(em, actor, record);
+  await em.flush();
+}
+
+/** An entry written on a unit of work of its own, apart from anything the caller's holds (an audited read). */
+export async function recordAuditApart(em: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): Promise<void> {
   const own = em.fork({ clear: true });
-  recordAudit(own, admin, record);
+  recordAudit(own, actor, record);
   await own.flush();
 }
 

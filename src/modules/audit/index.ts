@@ -1,5 +1,5 @@
 export { AuditEntry } from './audit-entry.entity';
-export { moveAuditor, recordAudit, recordRefusal, SYSTEM_ACTOR } from './audit.service';
+export { moveAuditor, recordAudit, recordAuditApart, recordAuditNow, recordRefusal, SYSTEM_ACTOR } from './audit.service';
 export { redactSecrets } from './secret-arguments';
 export { AuditResolver } from './audit.resolver';
 

@@ -3,7 +3,7 @@ import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { CheckoutContext } from './checkout-context';
 import type { FlaggedNotification } from '../../platform/processor/acquirer-inbound';
-import { recordAudit } from '../audit';
+import { recordAuditNow } from '../audit';
 import { domainError } from '../../shared/errors';
 import { validReason } from '../../shared/reason';
 import { settleWithAcquirerNow, type SettledByAcquirer } from './acquirer-settling';
@@ -80,16 +80,14 @@ export class AcquirerNotificationResolver {
     const text = validReason(reason);
     const settled = await settleWithAcquirerNow(context.services.checkout, context.em, id);
     const admin = currentAdmin(context);
-    recordAudit(context.em, admin, { action: 'acquirer.settled_by_lookup', targetType: id.startsWith('pay_') ? 'payment' : 'refund', targetId: id, reason: text, details: { ...settled } });
-    await context.em.flush();
+    await recordAuditNow(context.em, admin, { action: 'acquirer.settled_by_lookup', targetType: id.startsWith('pay_') ? 'payment' : 'refund', targetId: id, reason: text, details: { ...settled } });
     return settled;
   }
 }
 
 async function auditNotification(context: CheckoutContext, action: string, item: FlaggedNotification, reason: string): Promise<void> {
-  recordAudit(context.em, currentAdmin(context), {
+  await recordAuditNow(context.em, currentAdmin(context), {
     action, targetType: 'acquirer_notification', targetId: item.id, reason,
     details: { eventCode: item.eventCode, pspReference: item.pspReference, merchantReference: item.merchantReference, problem: item.problem },
   });
-  await context.em.flush();
 }

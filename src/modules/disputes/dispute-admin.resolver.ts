@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { DisputesContext } from './disputes-context';
 import { domainError } from '../../shared/errors';
-import { recordAudit } from '../audit';
+import { recordAuditNow } from '../audit';
 import { ListOrder } from '../../shared/list-order';
 import { type Page, PageType } from '../../shared/pagination';
 import { Payment } from '../payments';
@@ -70,11 +70,10 @@ export class DisputeAdminResolver {
     if (!chargebackReversible(dispute.status)) throw domainError('DISPUTE_NOT_CHARGED_BACK', dispute.status);
     await simulator.reverseChargeback({ paymentId: dispute.payment.id, reference: dispute.acquirerReference, amount: dispute.amount, currency: dispute.currency });
     const after = await context.em.findOneOrFail(Dispute, { id }, { refresh: true });
-    recordAudit(context.em, currentAdmin(context), {
+    await recordAuditNow(context.em, currentAdmin(context), {
       // On the payment, whose story lists the admin actions taken on it and its dispute.
       action: 'dispute.reversal_simulated', targetType: 'payment', targetId: dispute.payment.id, details: { disputeId: id, amount: dispute.amount, status: after.status },
     });
-    await context.em.flush();
     return after;
   }
 }

@@ -7,7 +7,7 @@ import { domainError } from '../../shared/errors';
 import { Seller } from './seller.entity';
 import { Shop } from './shop.entity';
 import { accountMails, type AccountMail } from './account-mails';
-import { acceptInvitation, changePassword, issueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
+import { acceptInvitation, changePassword, reissueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
 import { beginTwoFactor, confirmIdentity, confirmPassword, confirmTwoFactor, disableTwoFactor, twoFactorEnabled, type IdentityProof } from './credentials';
 import { activeSessions, csrfTokenFor, endAllSessions, endSession, revokeOwnSession, userAgentSummary } from './sessions';
 import { normalEmail } from '../../shared/email';
@@ -176,11 +176,9 @@ export class AccountResolver {
   @Authorized('SELLER')
   @Mutation(() => Boolean, { description: 'Mails a new verification link (24 hours) while the address is unverified; false when it is verified already.' })
   async resendVerificationEmail(@Ctx() context: IdentityContext): Promise<boolean> {
-    const seller = await context.em.findOneOrFail(Seller, currentSession(context).sellerId);
-    if (seller.emailVerifiedAt) return false;
-    const token = issueVerification(context.em, seller);
-    await context.em.flush();
-    await mail(context, seller.id, accountMails.verification(context.baseUrl, seller.email, token));
+    const issued = await reissueVerification(context.em, currentSession(context).sellerId);
+    if (!issued) return false;
+    await mail(context, issued.seller.id, accountMails.verification(context.baseUrl, issued.seller.email, issued.token));
     return true;
   }
 

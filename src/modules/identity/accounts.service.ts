@@ -99,10 +99,19 @@ export async function signIn(
 }
 
 /** A new single-use verification token (the plaintext goes into the mailed link; its hash is stored). */
-export function issueVerification(em: EntityManager, seller: Seller, now = new Date()): string {
+function issueVerification(em: EntityManager, seller: Seller, now = new Date()): string {
   const token = randomBytes(32).toString('base64url');
   em.create(EmailVerification, { tokenHash: sha256Hex(token), seller, expiresAt: new Date(now.getTime() + EMAIL_VERIFICATION_TTL_HOURS * 3_600_000) });
   return token;
+}
+
+/** A new verification link's token for the seller, written now; null when the address is verified already. */
+export async function reissueVerification(em: EntityManager, sellerId: string): Promise<{ seller: Seller; token: string } | null> {
+  const seller = await em.findOneOrFail(Seller, sellerId);
+  if (seller.emailVerifiedAt) return null;
+  const token = issueVerification(em, seller);
+  await em.flush();
+  return { seller, token };
 }
 
 /** Marks the seller's address verified. The token works once, before it expires, for its own seller only. */

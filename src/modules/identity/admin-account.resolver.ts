@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { Admin } from '../admins';
-import { recordAudit } from '../audit';
+import { recordAuditNow } from '../audit';
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { IdentityContext } from './identity-context';
 import { domainError } from '../../shared/errors';
@@ -53,8 +53,7 @@ export class AdminAccountResolver {
   @Mutation(() => Boolean, { description: 'Mails a seller without a password a new invitation link (single use, 72 hours); earlier links stop working.' })
   async inviteSeller(@Arg('sellerId', () => ID) sellerId: string, @Ctx() context: IdentityContext): Promise<boolean> {
     await sendInvitation(context, sellerId);
-    recordAudit(context.em, currentAdmin(context), { action: 'seller.invited', targetType: 'seller', targetId: sellerId, details: {} });
-    await context.em.flush();
+    await recordAuditNow(context.em, currentAdmin(context), { action: 'seller.invited', targetType: 'seller', targetId: sellerId, details: {} });
     return true;
   }
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Admin } from '../admins';
+import { Admin, adminCredentials } from '../admins';
 import { domainError } from '../../shared/errors';
 import { consumeAccountToken, issueAccountToken, peekAccountToken } from './account-tokens';
 import { authenticate, beginTwoFactor, confirmTwoFactor, replacePassword } from './credentials';
-import { clearAdminTotpForSetup, deleteRecoveryCodes } from './credential-store';
+import { deleteRecoveryCodes } from './credential-store';
 import { checkPasswordPolicy, hashPassword } from './password';
 import type { SecretBox } from './secret-box';
 import { endAllSessions, startAdminSession } from './sessions';
@@ -29,7 +29,7 @@ export async function beginAdminSetup(em: EntityManager, box: SecretBox, token: 
   const adminId = await peekAccountToken(em, 'admin_setup', token);
   if (!adminId) throw domainError('LINK_INVALID');
   await replacePassword(em, 'admin', adminId, await hashPassword(password));
-  await clearAdminTotpForSetup(em, adminId);
+  await adminCredentials.clearTotpForSetup(em, adminId);
   await deleteRecoveryCodes(em, adminId);
   await endAllSessions(em, adminId, 'admin');
   await forgetDevices(em, adminId);

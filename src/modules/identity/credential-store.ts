@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { adminCredentials } from '../admins';
 import type { AccountKind } from './credentials';
 import { SellerStatus } from './seller.entity';
 
 // The SQL of the credentials sellers and admins share (src/modules/identity/credentials.ts has the rules): the
-// password, lockout and TOTP columns of `sellers` and `admins`, and the `recovery_codes` of both.
+// password, lockout and TOTP columns of `sellers` and `admins`, and the `recovery_codes` of both. An admin's
+// columns are written by the admins module's store (`adminCredentials`), which owns the table.
 
 const TABLE: Record<AccountKind, string> = { seller: 'sellers', admin: 'admins' };
 
@@ -51,8 +53,9 @@ export async function selectCredential(em: EntityManager, kind: AccountKind, whe
 
 /** Counts one failed sign-in in one UPDATE, so parallel guesses cannot each read the same count; answers the new count. */
 export async function countFailedSignIn(em: EntityManager, kind: AccountKind, id: string): Promise<number> {
+  if (kind === 'admin') return adminCredentials.countFailedSignIn(em, id);
   const rows: { failed_sign_ins: number }[] = await em.execute(
-    `update "${TABLE[kind]}" set "failed_sign_ins" = "failed_sign_ins" + 1 where "id" = ? returning "failed_sign_ins"`,
+    `update "sellers" set "failed_sign_ins" = "failed_sign_ins" + 1 where "id" = ? returning "failed_sign_ins"`,
     [id],
   );
   return rows[0].failed_sign_ins;
@@ -60,18 +63,21 @@ export async function countFailedSignIn(em: EntityManager, kind: AccountKind, id
 
 /** Locks the account until `lockedUntil`, its count starting over. */
 export async function lockAccount(em: EntityManager, kind: AccountKind, lockedUntil: Date, id: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "failed_sign_ins" = 0, "locked_until" = ? where "id" = ?`, [lockedUntil, id]);
+  if (kind === 'admin') return adminCredentials.lockAccount(em, lockedUntil, id);
+  await em.execute(`update "sellers" set "failed_sign_ins" = 0, "locked_until" = ? where "id" = ?`, [lockedUntil, id]);
 }
 
 /** The account's count and lock cleared (a success from anywhere but a known device). */
 export async function clearFailedSignIns(em: EntityManager, kind: AccountKind, id: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [id]);
+  if (kind === 'admin') return adminCredentials.clearFailedSignIns(em, id);
+  await em.execute(`update "sellers" set "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [id]);
 }
 
 /** Records `step` as the last TOTP step used, when it is later than the last one: false for a replay, even a concurrent one. */
 export async function claimTotpStep(em: EntityManager, kind: AccountKind, step: number, id: string): Promise<boolean> {
+  if (kind === 'admin') return adminCredentials.claimTotpStep(em, step, id);
   const rows = await em.execute(
-    `update "${TABLE[kind]}" set "totp_last_step" = ? where "id" = ? and ("totp_last_step" is null or "totp_last_step" < ?) returning "id"`,
+    `update "sellers" set "totp_last_step" = ? where "id" = ? and ("totp_last_step" is null or "totp_last_step" < ?) returning "id"`,
     [step, id, step],
   );
   return rows.length === 1;
@@ -89,17 +95,20 @@ export async function useRecoveryCode(em: EntityManager, now: Date, codeHash: st
 
 /** The password hash alone (a rehash, a change of password): the lockout stays as it is. */
 export async function updatePasswordHash(em: EntityManager, kind: AccountKind, passwordHash: string, id: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "password_hash" = ? where "id" = ?`, [passwordHash, id]);
+  if (kind === 'admin') return adminCredentials.updatePasswordHash(em, passwordHash, id);
+  await em.execute(`update "sellers" set "password_hash" = ? where "id" = ?`, [passwordHash, id]);
 }
 
 /** A new password hash with the lockout cleared. */
 export async function replacePasswordHash(em: EntityManager, kind: AccountKind, passwordHash: string, id: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "password_hash" = ?, "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [passwordHash, id]);
+  if (kind === 'admin') return adminCredentials.replacePasswordHash(em, passwordHash, id);
+  await em.execute(`update "sellers" set "password_hash" = ?, "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [passwordHash, id]);
 }
 
 /** A new TOTP secret (sealed), not yet in force; the last step used starts over. */
 export async function storeTotpSecret(em: EntityManager, kind: AccountKind, sealedSecret: string, id: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = ?, "totp_last_step" = null where "id" = ?`, [sealedSecret, id]);
+  if (kind === 'admin') return adminCredentials.storeTotpSecret(em, sealedSecret, id);
+  await em.execute(`update "sellers" set "totp_secret" = ?, "totp_last_step" = null where "id" = ?`, [sealedSecret, id]);
 }
 
 /**
@@ -107,8 +116,9 @@ export async function storeTotpSecret(em: EntityManager, kind: AccountKind, seal
  * enrolment meanwhile is not turned on): false otherwise.
  */
 export async function enableTotp(em: EntityManager, kind: AccountKind, now: Date, step: number, id: string, totpSecret: string): Promise<boolean> {
+  if (kind === 'admin') return adminCredentials.enableTotp(em, now, step, id, totpSecret);
   const turnedOn = await em.execute(
-    `update "${TABLE[kind]}" set "totp_enabled_at" = ?, "totp_last_step" = ? where "id" = ? and "totp_enabled_at" is null and "totp_secret" = ? returning "id"`,
+    `update "sellers" set "totp_enabled_at" = ?, "totp_last_step" = ? where "id" = ? and "totp_enabled_at" is null and "totp_secret" = ? returning "id"`,
     [now, step, id, totpSecret],
   );
   return turnedOn.length === 1;
@@ -116,12 +126,8 @@ export async function enableTotp(em: EntityManager, kind: AccountKind, now: Date
 
 /** Two-factor off: the secret and its last step go. */
 export async function clearTotp(em: EntityManager, kind: AccountKind, id: string): Promise<void> {
-  await em.execute(`update "${TABLE[kind]}" set "totp_secret" = null, "totp_enabled_at" = null, "totp_last_step" = null where "id" = ?`, [id]);
-}
-
-/** An admin's set-up link starts two-factor over: the secret and its date go (the next enrolment resets the last step). */
-export async function clearAdminTotpForSetup(em: EntityManager, adminId: string): Promise<void> {
-  await em.execute(`update "admins" set "totp_enabled_at" = null, "totp_secret" = null where "id" = ?`, [adminId]);
+  if (kind === 'admin') return adminCredentials.clearTotp(em, id);
+  await em.execute(`update "sellers" set "totp_secret" = null, "totp_enabled_at" = null, "totp_last_step" = null where "id" = ?`, [id]);
 }
 
 export async function deleteRecoveryCodes(em: EntityManager, accountId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Seller } from '../identity';
-import { recordAudit } from '../audit';
+import { recordAuditApart } from '../audit';
 import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { WithdrawalsContext } from './withdrawals-context';
 import { maskedPayoutAccount, payoutAccountNumber, setPayoutAccount, type MaskedPayoutAccount } from './payout-account';
@@ -47,9 +47,7 @@ export class PayoutAccountNumberResolver {
   @FieldResolver(() => String, { nullable: true, description: 'The whole bank account number, for the bank transfer (finance only; each read is audited as payout_account.read).' })
   async accountNumber(@Root() account: PayoutAccount, @Ctx() context: WithdrawalsContext): Promise<string | null> {
     if (!account.seller) return null;
-    const own = context.em.fork({ clear: true });
-    recordAudit(own, currentAdmin(context), { action: 'payout_account.read', targetType: 'seller', targetId: account.seller.id });
-    await own.flush();
+    await recordAuditApart(context.em, currentAdmin(context), { action: 'payout_account.read', targetType: 'seller', targetId: account.seller.id });
     return payoutAccountNumber(context.services.accounts.secrets, account.seller);
   }
 }
