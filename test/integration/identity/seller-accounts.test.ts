@@ -289,18 +289,18 @@ describe('SELLER_SIGNUP=invite, over http', () => {
   });
 
   test('over plain http the cookies are still __Host- and Secure (browsers take them from localhost; SESSION_COOKIES_INSECURE=1 drops both), httpOnly and SameSite=Strict', async () => {
-    await signUpSeller(service.url);
-    const http = await closedSignIn();
+    const donor = await signUpSeller(service.url);
+    const http = await closedSignIn(donor.sellerId);
     expect(http).toMatch(/; Secure/);
     expect(http).toMatch(/; HttpOnly/);
     expect(http).toMatch(/; SameSite=Strict/);
   });
 
-  /** A seller made by the operator on the invite-only service, given a password (copied from a seller of the other service
-   * who signed up with STRONG_PASSWORD) as the invitation flow will. */
-  async function closedSignIn(): Promise<string> {
+  /** A seller made by the operator on the invite-only service, given a password (copied from `donor`, a seller of the other
+   * service who signed up with STRONG_PASSWORD) as the invitation flow will. */
+  async function closedSignIn(donor: string): Promise<string> {
     const { seller } = await closed.createShop();
-    const [row] = await service.em().execute('select "password_hash" from "sellers" where "password_hash" is not null limit 1');
+    const [row] = await service.em().execute('select "password_hash" from "sellers" where "id" = ?', [donor]);
     await closed.em().execute('update "sellers" set "password_hash" = ? where "id" = ?', [row.password_hash, seller.id]);
     const res = await dashboard(closed.url, 'SignIn', { email: seller.email, password: STRONG_PASSWORD });
     return ([] as string[]).concat(res.headers['set-cookie']).find((c) => c.startsWith('__Host-hcp_session='))!;
