@@ -8,7 +8,7 @@ import { CREATE_PAYMENT_BODY, CREATE_PAYMENT_ERRORS, createPaymentVariables, lis
 import { toRestPayment } from './rest-payment';
 import { PAGE_LIMIT_MAX } from '../../shared/limits';
 import { PAYMENT_STATUSES } from '../../modules/payments';
-import { STREAM_LIMITS } from './sse-stream';
+import { STREAM_LIMITS } from './stream-limits';
 
 /*
  * The seller-facing REST contract (spec, Endpoints), one entry per route and nothing per route anywhere else:

@@ -7,26 +7,15 @@ import { errorAnswer } from '../../platform/http/error-answer';
 import { locals } from '../../platform/http/request-context';
 import { domainError } from '../../shared/errors';
 import type { StreamMessage, StreamRoute } from './routes';
+import { STREAM_LIMITS } from './stream-limits';
 
-/**
+/*
  * The facade's Server-Sent Events (routes.ts, StreamRoute): after the same authentication, rate limit and refusals as
  * every route, the answer stays open and the route's operation runs every second, after the cursor the last run ended
  * at; each run's messages are written as they come. The key is checked again before each run (a revoked key or a
  * suspended seller ends the stream), a comment line keeps quiet connections alive, and the stream ends after a while
  * (and when the service drains) so that clients reconnect, with `Last-Event-ID`, to a healthy instance.
  */
-export const STREAM_LIMITS = {
-  /** Between two runs of the operation. */
-  pollMs: 1000,
-  /** A comment line after this long without a message. */
-  heartbeatMs: 15_000,
-  /** The stream ends after this long; the client reconnects. */
-  maxDurationMs: 30 * 60_000,
-  /** Open at once per shop, in one process. */
-  perShop: 5,
-  /** What a client is told to wait before reconnecting (`retry:`). */
-  reconnectMs: 2000,
-};
 
 /** The streams open in this process: counted per shop, and ended all at once when the service drains. */
 export interface OpenStreams {

@@ -6,7 +6,15 @@ import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from '../webhooks/webhook-delivery.lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from '../withdrawals/withdrawal.lifecycle';
 import { REFUND_REVIEW_REMINDER_MS, REFUND_REVIEW_WINDOW_MS } from '../../shared/limits';
-import type { FailingWebhookShop } from './work-queue';
+
+export interface FailingWebhookShop {
+  shopId: string;
+  shopName: string;
+  /** When the oldest delivery still being retried was created (no delivery of the shop succeeded since). */
+  failingSince: Date;
+  /** Deliveries still being retried after at least one failed attempt. */
+  failing: number;
+}
 
 // The Home screen's counts: small indexed queries, each on the EntityManager given, so they can run at once.
 

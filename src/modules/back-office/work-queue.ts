@@ -4,20 +4,13 @@ import {
   countFlaggedNotifications, countMailsInTrouble, countOpenDisputes, countRefundsFailedAfterSuccess, countRefundsWaiting, countRequestedWithdrawalsOf,
   countWithdrawalsWaiting, selectFailingWebhookShops,
 } from './work-queue-store';
+import type { FailingWebhookShop } from './work-queue-store';
+export type { FailingWebhookShop } from './work-queue-store';
 
 /** How far back the Home screen counts acquirer notifications that booked nothing (they are never cleared). */
 export const FLAGGED_NOTIFICATIONS_WINDOW_DAYS = 7;
 /** At most this many failing shops are listed on Home (the count is exact). */
 const FAILING_SHOPS_LISTED = 20;
-
-export interface FailingWebhookShop {
-  shopId: string;
-  shopName: string;
-  /** When the oldest delivery still being retried was created (no delivery of the shop succeeded since). */
-  failingSince: Date;
-  /** Deliveries still being retried after at least one failed attempt. */
-  failing: number;
-}
 
 /** What waits for admins, counted in one round of small indexed queries (the back office's Home screen). */
 export interface WorkQueueFigures {

@@ -1,5 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TokenPurpose } from './account-tokens';
+
+/**
+ * Single-use tokens of mailed or printed links (table `account_tokens`): 256 random bits, only their
+ * SHA-256 stored, each for one purpose and one account (a seller `sel_…` or an admin `adm_…`).
+ */
+export type TokenPurpose = 'invitation' | 'password_reset' | 'admin_setup';
 
 // The SQL of `account_tokens` (src/modules/identity/account-tokens.ts has the rules): only each token's SHA-256 is stored.
 

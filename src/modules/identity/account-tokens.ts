@@ -2,12 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../../shared/secrets';
 import { insertAccountToken, retireAccountTokens, selectLiveAccountToken, useAccountToken } from './account-token-store';
-
-/**
- * Single-use tokens of mailed or printed links (table `account_tokens`): 256 random bits, only their
- * SHA-256 stored, each for one purpose and one account (a seller `sel_…` or an admin `adm_…`).
- */
-export type TokenPurpose = 'invitation' | 'password_reset' | 'admin_setup';
+import type { TokenPurpose } from './account-token-store';
+export type { TokenPurpose } from './account-token-store';
 
 /** How long each kind of link works (docs/dashboard.md). */
 export const ACCOUNT_TOKEN_TTL: Record<TokenPurpose, number> = {

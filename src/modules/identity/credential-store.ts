@@ -1,7 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { adminCredentials } from '../admins';
-import type { AccountKind } from './credentials';
 import { SellerStatus } from './seller.entity';
+
+/**
+ * The credentials sellers and admins share (docs/dashboard.md): password, lockout and TOTP second factor,
+ * one rule set for both, on the `sellers` and `admins` tables alike.
+ */
+export type AccountKind = 'seller' | 'admin';
 
 // The SQL of the credentials sellers and admins share (src/modules/identity/credentials.ts has the rules): the
 // password, lockout and TOTP columns of `sellers` and `admins`, and the `recovery_codes` of both. An admin's

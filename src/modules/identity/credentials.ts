@@ -21,12 +21,8 @@ import { clearDeviceFailures, countDeviceFailure, knownDevice, type KnownDevice 
 import { hashPassword, needsRehash, verifyPassword } from './password';
 import type { SecretBox } from './secret-box';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpEnrolment, totpStep } from './totp';
-
-/**
- * The credentials sellers and admins share (docs/dashboard.md): password, lockout and TOTP second factor,
- * one rule set for both, on the `sellers` and `admins` tables alike.
- */
-export type AccountKind = 'seller' | 'admin';
+import type { AccountKind } from './credential-store';
+export type { AccountKind } from './credential-store';
 
 /**
  * Sign-in with password and, when two-factor is on (always, for admins), an authentication code: a TOTP

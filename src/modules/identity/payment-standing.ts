@@ -2,13 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SellerStatus } from './seller.entity';
 import { ShopStatus } from './shop.entity';
 import { lockPaymentShopStanding } from './standing-store';
-
-/** What decides whether a shop may take card payments: its own state and its seller's. */
-export interface ShopStanding {
-  shopStatus: ShopStatus;
-  shopDeleted: boolean;
-  sellerStatus: SellerStatus;
-}
+import type { ShopStanding } from './standing-store';
+export type { ShopStanding } from './standing-store';
 
 /**
  * A shop takes card payments only while it is active and not deleted and its seller is active: the same

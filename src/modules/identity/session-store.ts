@@ -1,6 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccountKind } from './credentials';
-import type { SessionSummary } from './sessions';
+
+export interface SessionSummary {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+}
 
 // The SQL of sessions (src/modules/identity/sessions.ts has the rules): seller sessions (dashboard) and admin
 // sessions (/admin) follow the same rules in two tables.

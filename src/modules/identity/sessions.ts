@@ -8,6 +8,8 @@ import { changeRefusalOf, sellerMaySignIn, type SessionChangeRefusal } from './s
 import { SellerSession } from './seller-session.entity';
 import { insertAdminSession, revokeOtherSessions, revokeOwnedSession, revokeSession, selectActiveSessions, touchUnexpiredSession } from './session-store';
 import { selectSellerStanding } from './standing-store';
+import type { SessionSummary } from './session-store';
+export type { SessionSummary } from './session-store';
 
 export interface SessionSettings {
   /** SESSION_IDLE_TIMEOUT_MS (PCI DSS v4 8.2.8: 15 minutes at most). */
@@ -82,13 +84,6 @@ export async function endSession(em: EntityManager, sessionId: string, kind: Acc
 /** Sign out everywhere: every session of the account, or all but `keep` (a password change keeps the session that made it). */
 export async function endAllSessions(em: EntityManager, accountId: string, kind: AccountKind = 'seller', keep: string | null = null): Promise<number> {
   return revokeOtherSessions(em, kind, new Date(), accountId, keep ?? '');
-}
-
-export interface SessionSummary {
-  id: string;
-  createdAt: Date;
-  lastSeenAt: Date;
-  userAgent: string | null;
 }
 
 /** The account's sessions that may still be live (not revoked, within both timeouts), most recently used first. */

@@ -1,8 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ShopStanding } from './payment-standing';
 import type { SellerStatus } from './seller.entity';
 import type { SessionStandingRow } from './session-standing';
 import type { ShopStatus } from './shop.entity';
+
+/** What decides whether a shop may take card payments: its own state and its seller's. */
+export interface ShopStanding {
+  shopStatus: ShopStatus;
+  shopDeleted: boolean;
+  sellerStatus: SellerStatus;
+}
 
 // The SQL that reads the standing of sellers and shops (src/modules/identity/session-standing.ts and
 // payment-standing.ts have the rules).

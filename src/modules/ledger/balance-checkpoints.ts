@@ -1,18 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Cents } from '../../shared/cents';
 import { insertCheckpoints, selectCheckpointedFigures } from './balance-store';
-
-/** The sums behind a seller's balance, all in integer cents. */
-export interface BalanceFigures {
-  /** What may be withdrawn now: every seller_balance entry summed (held withdrawals already taken out). */
-  available: Cents;
-  /** Lifetime gross of completed payments. */
-  gross: Cents;
-  /** Lifetime fees (15% of each completed payment). */
-  fees: Cents;
-  /** Lifetime refunds taken back from the balance (less refunds the acquirer reversed). */
-  refunds: Cents;
-}
+import type { BalanceFigures } from './balance-store';
+export type { BalanceFigures } from './balance-store';
 
 /** Entries after the last checkpoint beyond which a read writes a new one: the most a balance read ever sums. */
 export const CHECKPOINT_EVERY = 1000;

@@ -10,35 +10,8 @@ import {
   countLines, linePagesOldestFirst, runningBalancesAt, selectAccountFirstMonth, selectBalanceBefore, selectDailyGross, selectLinesNewestFirst, selectLinesWithSumBefore,
   selectTotalsByKind, type LedgerLine, type LineSelection,
 } from './balance-store';
-
-/**
- * A seller's balance transactions (docs/dashboard.md, "Balance"): every ledger line that moved the seller's
- * available balance (its `seller_balance` entries: payment credit, fee, refund, refund reversed or failed after success, the dispute
- * journals, withdrawal hold and release, a live test and its automatic refund), and the payouts of its withdrawals, which move held money to the bank
- * and leave the available balance as it was (amount 0, `paidOut` the money sent). In the ledger's own order (entry
- * id), each with the available balance right after it, computed in the database from the balance checkpoints.
- */
-export const BALANCE_LINE_KINDS = [
-  'payment', 'fee', 'refund', 'refund_reversed', 'refund_failed', 'chargeback', 'chargeback_reversed', 'second_chargeback', 'dispute_won',
-  'dispute_share', 'withdrawal_hold', 'withdrawal_release', 'payout', 'test_payment', 'test_refund',
-] as const;
-export type BalanceLineKind = (typeof BALANCE_LINE_KINDS)[number];
-
-export interface BalanceLine {
-  /** The ledger entry's id (a string of digits). */
-  id: string;
-  kind: BalanceLineKind;
-  /** Signed cents by which the line moved the available balance (0 for a payout). */
-  amount: number;
-  /** A payout: the cents sent to the bank (held since the withdrawal was requested); null otherwise. */
-  paidOut: number | null;
-  /** The available balance right after this line, in cents. */
-  runningBalance: Cents;
-  createdAt: Date;
-  paymentId: string | null;
-  withdrawalId: string | null;
-  refundId: string | null;
-}
+import { BALANCE_LINE_KINDS, type BalanceLine, type BalanceLineKind, type StatementTotal } from './balance-store';
+export { BALANCE_LINE_KINDS, type BalanceLine, type BalanceLineKind, type StatementTotal } from './balance-store';
 
 export interface BalanceLineFilter {
   /** Lines created at or after. */
@@ -133,15 +106,6 @@ export async function statementMonthBounds(em: EntityManager, sellerId: string, 
   const { first } = await statementMonths(em, sellerId, now);
   if (month < first) throw domainError('MONTH_BEFORE_ACCOUNT', first);
   return bounds;
-}
-
-export interface StatementTotal {
-  kind: BalanceLineKind;
-  /** Signed cents: the lines' effect on the available balance (0 for payouts). */
-  amount: Cents;
-  /** Payouts: the cents sent to the bank; 0 for the other kinds. */
-  paidOut: Cents;
-  count: number;
 }
 
 export interface MonthlyStatement {

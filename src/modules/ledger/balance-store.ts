@@ -2,8 +2,56 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { exactCents, type Cents } from '../../shared/cents';
 import { timeOf } from '../../shared/csv';
 import { EXPORT_PAGE_ROWS } from '../../shared/limits';
-import type { BalanceFigures } from './balance-checkpoints';
-import type { BalanceLine, BalanceLineKind, StatementTotal } from './balance-lines';
+
+/**
+ * A seller's balance transactions (docs/dashboard.md, "Balance"): every ledger line that moved the seller's
+ * available balance (its `seller_balance` entries: payment credit, fee, refund, refund reversed or failed after success, the dispute
+ * journals, withdrawal hold and release, a live test and its automatic refund), and the payouts of its withdrawals, which move held money to the bank
+ * and leave the available balance as it was (amount 0, `paidOut` the money sent). In the ledger's own order (entry
+ * id), each with the available balance right after it, computed in the database from the balance checkpoints.
+ */
+export const BALANCE_LINE_KINDS = [
+  'payment', 'fee', 'refund', 'refund_reversed', 'refund_failed', 'chargeback', 'chargeback_reversed', 'second_chargeback', 'dispute_won',
+  'dispute_share', 'withdrawal_hold', 'withdrawal_release', 'payout', 'test_payment', 'test_refund',
+] as const;
+export type BalanceLineKind = (typeof BALANCE_LINE_KINDS)[number];
+
+export interface BalanceLine {
+  /** The ledger entry's id (a string of digits). */
+  id: string;
+  kind: BalanceLineKind;
+  /** Signed cents by which the line moved the available balance (0 for a payout). */
+  amount: number;
+  /** A payout: the cents sent to the bank (held since the withdrawal was requested); null otherwise. */
+  paidOut: number | null;
+  /** The available balance right after this line, in cents. */
+  runningBalance: Cents;
+  createdAt: Date;
+  paymentId: string | null;
+  withdrawalId: string | null;
+  refundId: string | null;
+}
+
+export interface StatementTotal {
+  kind: BalanceLineKind;
+  /** Signed cents: the lines' effect on the available balance (0 for payouts). */
+  amount: Cents;
+  /** Payouts: the cents sent to the bank; 0 for the other kinds. */
+  paidOut: Cents;
+  count: number;
+}
+
+/** The sums behind a seller's balance, all in integer cents. */
+export interface BalanceFigures {
+  /** What may be withdrawn now: every seller_balance entry summed (held withdrawals already taken out). */
+  available: Cents;
+  /** Lifetime gross of completed payments. */
+  gross: Cents;
+  /** Lifetime fees (15% of each completed payment). */
+  fees: Cents;
+  /** Lifetime refunds taken back from the balance (less refunds the acquirer reversed). */
+  refunds: Cents;
+}
 
 // A seller's balance in SQL: the checkpoints, the ledger lines, the statement sums and the daily volume. Each
 // function runs on the EntityManager it is given, so a caller inside a transaction reads and writes in it.

@@ -7,6 +7,8 @@ import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from '../withdrawals/withdrawal.lifecycle';
 import { FEE_PERCENT } from './fee';
 import { beginLedgerSnapshot, countSellersAndEntries, selectViolations } from './ledger-store';
+import type { LedgerViolation } from './ledger-store';
+export type { LedgerViolation } from './ledger-store';
 
 /**
  * The money invariants, each one SQL query that returns the rows breaking it (none when the books are
@@ -199,12 +201,6 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
           where (c."available", c."gross", c."fees", c."refunds") <> (c.prev_available + t.available, c.prev_gross + t.gross, c.prev_fees + t.fees, c.prev_refunds + t.refunds)`,
   },
 ];
-
-export interface LedgerViolation {
-  invariant: string;
-  subject: string;
-  detail: string;
-}
 
 export interface LedgerCheck {
   sellers: number;

@@ -1,5 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { LedgerViolation } from './ledger-invariants';
+
+export interface LedgerViolation {
+  invariant: string;
+  subject: string;
+  detail: string;
+}
 
 /** What a dispute's journals hold on each account it moves (cents, signed as booked). */
 export async function selectDisputeBooked(tx: EntityManager, disputeId: string): Promise<{ seller: number; platform: number; customer: number }> {

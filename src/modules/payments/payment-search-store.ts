@@ -4,9 +4,16 @@ import { EXPORT_PAGE_ROWS } from '../../shared/limits';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { Payment } from './payment.entity';
-import type { PaymentFilterSql } from './payment-search';
 import { paymentViewOfRow } from './payment-store';
 import type { PaymentView } from './payment-view';
+
+/** `select … from ${from} p where ${sql}`, with `fromParams` then `params`. */
+export interface PaymentFilterSql {
+  from: string;
+  fromParams: unknown[];
+  sql: string;
+  params: unknown[];
+}
 
 // The SQL of searching and exporting payments: the filter comes from payment-search.ts (paymentFilterSql), which
 // checks the criteria; these run it. On the ORM's connection, not the hot paths' pool.

@@ -6,6 +6,8 @@ import type { Payment } from './payment.entity';
 import { countPayments, selectPaymentPage, shopIdsOfSeller } from './payment-search-store';
 import type { PaymentStatus } from './payment-status';
 import { pageOf, windowOf, type Page, validPageRequest } from '../../shared/pagination';
+import type { PaymentFilterSql } from './payment-search-store';
+export type { PaymentFilterSql } from './payment-search-store';
 
 /** What support (and a seller's dashboard) searches payments by; every given criterion must match. */
 export interface PaymentSearch {
@@ -39,13 +41,6 @@ export interface PaymentSearch {
 }
 
 /** A WHERE clause over payments `p` (parameters in `?` form, in order), shared by the search and the CSV export. */
-/** `select … from ${from} p where ${sql}`, with `fromParams` then `params`. */
-export interface PaymentFilterSql {
-  from: string;
-  fromParams: unknown[];
-  sql: string;
-  params: unknown[];
-}
 
 /**
  * The metadata documents a key and value match: the value as text, and as the number or boolean it spells (the
