@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/shared/config';
-import { createCardProcessor } from '../../src/platform/processor/processors';
+import { createAcquirer } from '../../src/platform/processor/processors';
 import { AdyenProcessor } from '../../src/platform/processor/adyen/adyen-processor';
 import type { NotificationStore } from '../../src/platform/processor/adyen/notification-store';
 import { AdyenStandIn } from '../support/adyen-stand-in';
@@ -19,7 +19,7 @@ const noSql = async () => {
 
 test('BASE_URL with a path: origin is its scheme, host and port only, and the request meets v71', async () => {
   const config = loadConfig({ ...adyen.env(), BASE_URL: 'https://shop.example.com:8443/pay/' });
-  const processor = createCardProcessor(config, noSql);
+  const processor = createAcquirer(config, noSql).processor;
   const result = await processor.authorize({
     paymentId: 'pay_origin_1',
     amount: 1000,
@@ -36,7 +36,7 @@ test('BASE_URL with a path: origin is its scheme, host and port only, and the re
 
 test('without BASE_URL, the address the service listens on (as the service passes it) gives the origin', async () => {
   const config = loadConfig({ ...adyen.env(), PORT: '0' });
-  const processor = createCardProcessor(config, noSql, 'http://localhost:41234');
+  const processor = createAcquirer(config, noSql, 'http://localhost:41234').processor;
   await processor.authorize({ paymentId: 'pay_origin_2', amount: 1000, currency: 'eur', card: { number: '4111111111111111', expMonth: 3, expYear: 2030, securityCode: '737' }, returnUrl: 'http://localhost:41234/checkout/pay_origin_2/3ds-return' });
   expect(adyen.requestsTo('/payments').find((r) => r.body.reference === 'pay_origin_2')!.body.origin).toBe('http://localhost:41234');
 });

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, publicBaseUrl } from '../../src/shared/config';
 import { parseRedisTarget } from '../../src/shared/redis-url';
-import { createCardProcessor } from '../../src/platform/processor/processors';
+import { createAcquirer } from '../../src/platform/processor/processors';
 import { SimulatedAcquirer } from '../../src/platform/processor/simulated-acquirer';
 
 describe('configuration from the environment', () => {
@@ -16,7 +16,7 @@ describe('configuration from the environment', () => {
   });
 
   test('CARD_PROCESSOR chooses the adapter: simulated is the test-card simulator, an unknown name is refused', () => {
-    expect(createCardProcessor(loadConfig({ CARD_PROCESSOR: 'simulated' }))).toBeInstanceOf(SimulatedAcquirer);
+    expect(createAcquirer(loadConfig({ CARD_PROCESSOR: 'simulated' })).processor).toBeInstanceOf(SimulatedAcquirer);
     expect(() => loadConfig({ CARD_PROCESSOR: 'stripe' })).toThrow('Invalid configuration: CARD_PROCESSOR must be one of simulated, adyen (got "stripe")');
     expect(loadConfig({}).adyen).toBeNull();
   });

@@ -1,6 +1,5 @@
 import type { Config } from '../../shared/config';
 import type { Acquirer } from './acquirer-inbound';
-import type { CardProcessor } from './card-processor';
 import { adyenAcquirer } from './adyen/adyen-acquirer';
 import { SimulatedAcquirer } from './simulated-acquirer';
 import { memoryRecords, type RunSql, sqlRecords } from './simulator-records';
@@ -34,9 +33,4 @@ export function processorDescription(config: Config): string {
  */
 export function createAcquirer(config: Config, sql?: RunSql, baseUrl?: string): Acquirer {
   return ADAPTERS[config.cardProcessor](config, sql, baseUrl);
-}
-
-/** The outbound port alone, for what only charges and asks. */
-export function createCardProcessor(config: Config, sql?: RunSql, baseUrl?: string): CardProcessor {
-  return createAcquirer(config, sql, baseUrl).processor;
 }
