@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { adminCredentials } from '../admins';
+import { credentialStatements } from '../../platform/db/credential-statements';
 import { SellerStatus } from './seller.entity';
 
 /**
@@ -21,6 +22,10 @@ const EMAIL_MATCH: Record<AccountKind, string> = { seller: '"email" = ?', admin:
 
 /** Raw rows carry timestamps as PostgreSQL's text (MikroORM's type parsers): made Dates here, once. */
 const dateOf = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
+
+const sellerCredentials = credentialStatements('sellers');
+/** Where an account's credential columns are written: the sellers' here, the admins' by their owner. */
+const credentialsOf = (kind: AccountKind) => (kind === 'admin' ? adminCredentials : sellerCredentials);
 
 export interface Credential {
   id: string;
@@ -57,35 +62,23 @@ export async function selectCredential(em: EntityManager, kind: AccountKind, whe
 }
 
 /** Counts one failed sign-in in one UPDATE, so parallel guesses cannot each read the same count; answers the new count. */
-export async function countFailedSignIn(em: EntityManager, kind: AccountKind, id: string): Promise<number> {
-  if (kind === 'admin') return adminCredentials.countFailedSignIn(em, id);
-  const rows: { failed_sign_ins: number }[] = await em.execute(
-    `update "sellers" set "failed_sign_ins" = "failed_sign_ins" + 1 where "id" = ? returning "failed_sign_ins"`,
-    [id],
-  );
-  return rows[0].failed_sign_ins;
+export function countFailedSignIn(em: EntityManager, kind: AccountKind, id: string): Promise<number> {
+  return credentialsOf(kind).countFailedSignIn(em, id);
 }
 
 /** Locks the account until `lockedUntil`, its count starting over. */
-export async function lockAccount(em: EntityManager, kind: AccountKind, lockedUntil: Date, id: string): Promise<void> {
-  if (kind === 'admin') return adminCredentials.lockAccount(em, lockedUntil, id);
-  await em.execute(`update "sellers" set "failed_sign_ins" = 0, "locked_until" = ? where "id" = ?`, [lockedUntil, id]);
+export function lockAccount(em: EntityManager, kind: AccountKind, lockedUntil: Date, id: string): Promise<void> {
+  return credentialsOf(kind).lockAccount(em, lockedUntil, id);
 }
 
 /** The account's count and lock cleared (a success from anywhere but a known device). */
-export async function clearFailedSignIns(em: EntityManager, kind: AccountKind, id: string): Promise<void> {
-  if (kind === 'admin') return adminCredentials.clearFailedSignIns(em, id);
-  await em.execute(`update "sellers" set "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [id]);
+export function clearFailedSignIns(em: EntityManager, kind: AccountKind, id: string): Promise<void> {
+  return credentialsOf(kind).clearFailedSignIns(em, id);
 }
 
 /** Records `step` as the last TOTP step used, when it is later than the last one: false for a replay, even a concurrent one. */
-export async function claimTotpStep(em: EntityManager, kind: AccountKind, step: number, id: string): Promise<boolean> {
-  if (kind === 'admin') return adminCredentials.claimTotpStep(em, step, id);
-  const rows = await em.execute(
-    `update "sellers" set "totp_last_step" = ? where "id" = ? and ("totp_last_step" is null or "totp_last_step" < ?) returning "id"`,
-    [step, id, step],
-  );
-  return rows.length === 1;
+export function claimTotpStep(em: EntityManager, kind: AccountKind, step: number, id: string): Promise<boolean> {
+  return credentialsOf(kind).claimTotpStep(em, step, id);
 }
 
 /** Uses up the account's recovery code of this hash, when it is unused: false otherwise. */
@@ -99,40 +92,31 @@ export async function useRecoveryCode(em: EntityManager, now: Date, codeHash: st
 }
 
 /** The password hash alone (a rehash, a change of password): the lockout stays as it is. */
-export async function updatePasswordHash(em: EntityManager, kind: AccountKind, passwordHash: string, id: string): Promise<void> {
-  if (kind === 'admin') return adminCredentials.updatePasswordHash(em, passwordHash, id);
-  await em.execute(`update "sellers" set "password_hash" = ? where "id" = ?`, [passwordHash, id]);
+export function updatePasswordHash(em: EntityManager, kind: AccountKind, passwordHash: string, id: string): Promise<void> {
+  return credentialsOf(kind).updatePasswordHash(em, passwordHash, id);
 }
 
 /** A new password hash with the lockout cleared. */
-export async function replacePasswordHash(em: EntityManager, kind: AccountKind, passwordHash: string, id: string): Promise<void> {
-  if (kind === 'admin') return adminCredentials.replacePasswordHash(em, passwordHash, id);
-  await em.execute(`update "sellers" set "password_hash" = ?, "failed_sign_ins" = 0, "locked_until" = null where "id" = ?`, [passwordHash, id]);
+export function replacePasswordHash(em: EntityManager, kind: AccountKind, passwordHash: string, id: string): Promise<void> {
+  return credentialsOf(kind).replacePasswordHash(em, passwordHash, id);
 }
 
 /** A new TOTP secret (sealed), not yet in force; the last step used starts over. */
-export async function storeTotpSecret(em: EntityManager, kind: AccountKind, sealedSecret: string, id: string): Promise<void> {
-  if (kind === 'admin') return adminCredentials.storeTotpSecret(em, sealedSecret, id);
-  await em.execute(`update "sellers" set "totp_secret" = ?, "totp_last_step" = null where "id" = ?`, [sealedSecret, id]);
+export function storeTotpSecret(em: EntityManager, kind: AccountKind, sealedSecret: string, id: string): Promise<void> {
+  return credentialsOf(kind).storeTotpSecret(em, sealedSecret, id);
 }
 
 /**
  * Two-factor on, when it is still off and the secret is the one the code was checked against (a restarted
  * enrolment meanwhile is not turned on): false otherwise.
  */
-export async function enableTotp(em: EntityManager, kind: AccountKind, now: Date, step: number, id: string, totpSecret: string): Promise<boolean> {
-  if (kind === 'admin') return adminCredentials.enableTotp(em, now, step, id, totpSecret);
-  const turnedOn = await em.execute(
-    `update "sellers" set "totp_enabled_at" = ?, "totp_last_step" = ? where "id" = ? and "totp_enabled_at" is null and "totp_secret" = ? returning "id"`,
-    [now, step, id, totpSecret],
-  );
-  return turnedOn.length === 1;
+export function enableTotp(em: EntityManager, kind: AccountKind, now: Date, step: number, id: string, totpSecret: string): Promise<boolean> {
+  return credentialsOf(kind).enableTotp(em, now, step, id, totpSecret);
 }
 
 /** Two-factor off: the secret and its last step go. */
-export async function clearTotp(em: EntityManager, kind: AccountKind, id: string): Promise<void> {
-  if (kind === 'admin') return adminCredentials.clearTotp(em, id);
-  await em.execute(`update "sellers" set "totp_secret" = null, "totp_enabled_at" = null, "totp_last_step" = null where "id" = ?`, [id]);
+export function clearTotp(em: EntityManager, kind: AccountKind, id: string): Promise<void> {
+  return credentialsOf(kind).clearTotp(em, id);
 }
 
 export async function deleteRecoveryCodes(em: EntityManager, accountId: string): Promise<void> {
