@@ -8,7 +8,7 @@ import { freePort } from '../support/processes';
 
 /**
  * `npm run bench:startup`: what a newcomer waits for, through npm exactly as the README says, on a built
- * tree (the build stamp matches, so prestart/precli only hash the sources):
+ * tree (the build stamp matches, so scripts/run-built.mjs only reads the inputs' sizes and times):
  *   - `npm start` on the embedded database until "payment service listening" (a first start creates the
  *     database; later starts reopen it), then `npm start` with DATABASE_URL when BENCH_DATABASE_URL is set;
  *   - `npm run -s cli -- create-shop` beside the running embedded service, and `npm run -s cli -- check-ledger`
