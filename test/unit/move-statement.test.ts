@@ -70,3 +70,8 @@ test('a four-eyes move is never one statement: it needs the admin and applyMove'
 test('a move the table does not hold throws', () => {
   expect(() => moveStatement(TABLE, 'teleport', { id: 'p', select: part('select 1') })).toThrow('no move "teleport"');
 });
+
+test('the moved row returns the columns the caller reads, as the move left them', () => {
+  const { sql } = moveStatement(TABLE, 'lose', { id: 'p', auditActor: 'system', returning: ['status', 'leg'], select: part('select "status" from moved') });
+  expect(sql).toContain('returning "id", "status", "leg"), audit as (');
+});

@@ -27,7 +27,9 @@ export interface StatementRequest {
   effects?: { journal?: EffectPart; event?: EffectPart; notice?: EffectPart; receipt?: EffectPart };
   /** When the table declares an audit entry: who acts. The engine writes the entry itself. */
   auditActor?: string;
-  /** The statement's answer; `moved` holds the moved row's id, or nothing. */
+  /** Columns of the moved row, as the move left them, that `moved` returns besides its id (a claim reads what it took). */
+  returning?: readonly string[];
+  /** The statement's answer; `moved` holds the moved row's id (and the `returning` columns), or nothing. */
   select: SqlPart;
 }
 
@@ -86,7 +88,7 @@ function movedPart(lifecycle: Lifecycle, move: MoveSpec<string>, request: Statem
   for (const [column, value] of Object.entries(request.set ?? {})) sets.push({ sql: `"${column}" = ${value.sql}`, params: value.params });
   if (request.condition) conditions.push({ sql: `(${request.condition.sql})`, params: request.condition.params });
   return {
-    sql: `update "${lifecycle.table}" set ${sets.map((s) => s.sql).join(', ')} where ${conditions.map((c) => c.sql).join(' and ')} returning "id"`,
+    sql: `update "${lifecycle.table}" set ${sets.map((s) => s.sql).join(', ')} where ${conditions.map((c) => c.sql).join(' and ')} returning ${['id', ...(request.returning ?? [])].map((c) => `"${c}"`).join(', ')}`,
     params: [...sets, ...conditions].flatMap((part) => part.params),
   };
 }
