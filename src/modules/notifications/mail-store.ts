@@ -11,10 +11,10 @@ import { MAIL_LIFECYCLE } from './mail.lifecycle';
 // mail's place under its mailbox's daily cap, and one mail read whole. Every write of a mail row marks its transaction (MAILS_COMMITTED), so the relay wakes at its commit.
 
 /**
- * A mail to a customer (the refund notice), written in the caller's transaction, exactly when what it tells of
- * is. (`kind`, `subjectId`) is unique: a second write of the same mail writes nothing. Answers whether this
- * call wrote it. The receipt is the payment table's declared effect, written by the card completion's own
- * statement (checkout/completion-statement.ts).
+ * A mail to a customer (the refund request, and the refund notice the refund table's moves declare), written in the
+ * caller's transaction, exactly when what it tells of is. (`kind`, `subjectId`) is unique: a second write of the
+ * same mail writes nothing. Answers whether this call wrote it. The receipt is the payment table's declared effect,
+ * written by the card completion's own statement (checkout/completion-statement.ts).
  */
 export async function queueCustomerMail(
   tx: EntityManager,
