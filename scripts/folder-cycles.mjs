@@ -26,7 +26,8 @@ const DEFAULT_ALLOWED = path.join(ROOT, '.folder-cycles-allowed.json');
 /**
  * The room a file lives in: `src/modules/payments/payment.entity.ts` → `modules/payments`, `src/platform/db/x.ts` →
  * `platform/db`, `src/shared/cents.ts` → `shared`, `src/apps/main.ts` → `apps`. The lifecycle tables (each module's
- * `*.lifecycle.ts`, the list of them in src/modules/lifecycles.ts, and the engine's table type) are one room of
+ * `*.lifecycle.ts`, an acquirer adapter's inbox table, the list of them in src/modules/lifecycles.ts, and the
+ * engine's table type) are one room of
  * their own, `lifecycle tables`: pure data every layer reads, as the layer rules have it (.dependency-cruiser.cjs).
  */
 export function folderOf(source) {
@@ -38,7 +39,7 @@ export function folderOf(source) {
 }
 
 const ROOT_CONFIG = 'mikro-orm.config.ts';
-const LIFECYCLE_TABLE = /^src\/(platform\/lifecycle\/lifecycle\.ts|modules\/lifecycles\.ts|modules\/[a-z-]+\/[a-z-]+\.lifecycle\.ts)$/;
+const LIFECYCLE_TABLE = /^src\/(platform\/lifecycle\/lifecycle\.ts|modules\/lifecycles\.ts|(modules|platform\/processor)\/[a-z-]+\/[a-z-]+\.lifecycle\.ts)$/;
 
 /** `import type` and `import('…').Name` in a type position: the compiled code loads nothing. */
 function isTypeOnly(dependencyTypes) {

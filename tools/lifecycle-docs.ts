@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../src/shared/project-root';
 
 /**
  * The state diagrams and move tables of docs/lifecycles.md (explained in docs/architecture.md, "Lifecycles"),
- * generated from the lifecycle tables (each module's *.lifecycle.ts) so they cannot drift: `npm run docs:lifecycles` rewrites
+ * generated from the lifecycle tables (each module's *.lifecycle.ts, and Adyen's inbox's) so they cannot drift: `npm run docs:lifecycles` rewrites
  * them, and test/unit/lifecycle-docs.test.ts fails when they are stale.
  */
 export const DOC_FILE = path.join(PROJECT_ROOT, 'docs/lifecycles.md');
@@ -41,13 +41,16 @@ function writes(move: MoveSpec<string>): string {
   return parts.filter(Boolean).join(', ') || '—';
 }
 
-/** The module file that holds a table: `payment` → `src/modules/payments/payment.lifecycle.ts`. */
+/** The folders whose files hold tables: each module's, and each acquirer adapter's (its inbox's table beside its store). */
+const TABLE_FOLDERS = ['src/modules', 'src/platform/processor'];
+
+/** The file that holds a table: `payment` → `src/modules/payments/payment.lifecycle.ts`. */
 function sourceOf(lifecycle: Lifecycle): string {
   const file = `${lifecycle.name.replace(/_/g, '-')}.lifecycle.ts`;
-  const modules = path.join(PROJECT_ROOT, 'src/modules');
-  const owner = fs.readdirSync(modules).find((module) => fs.existsSync(path.join(modules, module, file)));
-  if (!owner) throw new Error(`no module holds ${file}`);
-  return `src/modules/${owner}/${file}`;
+  const holders = TABLE_FOLDERS.flatMap((parent) => fs.readdirSync(path.join(PROJECT_ROOT, parent)).map((folder) => `${parent}/${folder}/${file}`));
+  const source = holders.find((candidate) => fs.existsSync(path.join(PROJECT_ROOT, candidate)));
+  if (!source) throw new Error(`no module or adapter holds ${file}`);
+  return source;
 }
 
 export function lifecycleSection(lifecycle: Lifecycle): string {

@@ -39,10 +39,7 @@ const COMMANDS: Record<
     usage: 'seller-invitation-link --email <email>   (a new single-use link, 72 hours, for a seller who has no password yet: the demo seller, or one an operator created)',
     options: { email: { type: 'string' } },
     async run(em, o, config) {
-      const email = required(o, 'email');
-      const invited = await inviteSellerByEmail(em, email);
-      if (!invited) throw new UsageError(`No seller has the email address ${email}`);
-      const { seller, token } = invited;
+      const { seller, token } = await foundByEmail(o, 'seller', (email) => inviteSellerByEmail(em, email));
       return { seller_id: seller.id, invitation_link: `${publicBaseUrl(config, config.port)}/dashboard/accept-invitation?token=${token}` };
     },
   },
@@ -61,9 +58,10 @@ const COMMANDS: Record<
     usage: 'admin-setup-link --email <email>   (a new single-use link: password and TOTP again, e.g. after a lost phone)',
     options: { email: { type: 'string' } },
     async run(em, o, config) {
-      const email = required(o, 'email');
-      const admin = await adminByEmail(em, email);
-      if (!admin || admin.revokedAt) throw new UsageError(`No active admin has the email address ${email}`);
+      const admin = await foundByEmail(o, 'active admin', async (email) => {
+        const found = await adminByEmail(em, email);
+        return found?.revokedAt ? null : found;
+      });
       return { admin_id: admin.id, setup_link: await adminSetupLink(em, admin.id, publicBaseUrl(config, config.port)) };
     },
   },
@@ -71,9 +69,7 @@ const COMMANDS: Record<
     usage: 'revoke-admin --email <email>',
     options: { email: { type: 'string' } },
     async run(em, o) {
-      const email = required(o, 'email');
-      const admin = await revokeAdmin(em, email);
-      if (!admin) throw new UsageError(`No admin has the email address ${email}`);
+      const admin = await foundByEmail(o, 'admin', (email) => revokeAdmin(em, email));
       return { admin_id: admin.id, revoked: true };
     },
   },
@@ -129,6 +125,14 @@ async function validWebhookUrl(raw: string, config: Config): Promise<string> {
     if (error instanceof DomainError) throw new UsageError(`--webhook-url must be an https URL with a public address: ${error.message}.${PRIVATE_NETWORKS_HINT}`);
     throw error;
   }
+}
+
+/** What `find` answers for the command's --email, or a usage error saying that no `who` (`seller`, `active admin`) has it. */
+async function foundByEmail<T>(options: Record<string, string | undefined>, who: string, find: (email: string) => Promise<T | null | undefined>): Promise<T> {
+  const email = required(options, 'email');
+  const found = await find(email);
+  if (!found) throw new UsageError(`No ${who} has the email address ${email}`);
+  return found;
 }
 
 function required(options: Record<string, string | undefined>, name: string): string {

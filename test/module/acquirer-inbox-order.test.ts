@@ -49,9 +49,9 @@ test("one item of a payment at a time, in the acquirer's order, not the arrival'
   expect(await claim(a.psp, b.psp)).toEqual(['CHARGEBACK', 'CHARGEBACK']);
   // The chargeback is leased, not settled: nothing more of that payment goes.
   expect(await claim(a.psp)).toEqual([]);
-  await store.settle(await itemOf(chargeback), { status: 'applied' });
+  await store.settle(await itemOf(chargeback), { move: 'apply' });
   expect(await claim(a.psp)).toEqual(['CHARGEBACK_REVERSED']);
-  await store.settle(await itemOf(reversal), { status: 'applied' });
+  await store.settle(await itemOf(reversal), { move: 'apply' });
 });
 
 test('events of one moment go by their place in the lifecycle', async () => {
@@ -59,9 +59,9 @@ test('events of one moment go by their place in the lifecycle', async () => {
   const won = await a.accept('PREARBITRATION_WON', 3);
   const second = await a.accept('SECOND_CHARGEBACK', 3);
   expect(await claim(a.psp)).toEqual(['SECOND_CHARGEBACK']);
-  await store.settle(await itemOf(second), { status: 'applied' });
+  await store.settle(await itemOf(second), { move: 'apply' });
   expect(await claim(a.psp)).toEqual(['PREARBITRATION_WON']);
-  await store.settle(await itemOf(won), { status: 'applied' });
+  await store.settle(await itemOf(won), { move: 'apply' });
 });
 
 test('a failing item is never skipped: it holds back the items after it until it is applied', async () => {
@@ -72,7 +72,7 @@ test('a failing item is never skipped: it holds back the items after it until it
   const item = await itemOf(refund);
   await store.retryLater(item.id, 'deadlock detected', 0);
   expect(await claim(a.psp)).toEqual(['REFUND']);
-  await store.settle(item, { status: 'applied' });
+  await store.settle(item, { move: 'apply' });
   expect(await claim(a.psp)).toEqual(['REFUND_FAILED']);
 });
 
@@ -80,10 +80,10 @@ test('an item waiting for its predecessor holds back nothing, and is woken when 
   const a = payment();
   const reversal = await a.accept('REFUNDED_REVERSED', 2);
   expect(await claim(a.psp)).toEqual(['REFUNDED_REVERSED']);
-  await store.settle(await itemOf(reversal), { status: 'waiting', problem: 'the refund has not succeeded yet', retryInMs: 3_600_000 });
+  await store.settle(await itemOf(reversal), { move: 'wait', problem: 'the refund has not succeeded yet', retryInMs: 3_600_000 });
   const later = await a.accept('CHARGEBACK', 9);
   expect(await claim(a.psp)).toEqual(['CHARGEBACK']);
-  await store.settle(await itemOf(later), { status: 'applied' });
+  await store.settle(await itemOf(later), { move: 'apply' });
   // Woken at once by the chargeback applied, not an hour later.
   expect(await claim(a.psp)).toEqual(['REFUNDED_REVERSED']);
   const listed = (await store.flagged(200)).filter((n) => n.pspReference === reversal);
@@ -95,6 +95,6 @@ test('an item without an eventDate is placed by its arrival', async () => {
   const first = await a.accept('CHARGEBACK', null);
   await a.accept('NOTIFICATION_OF_CHARGEBACK', null);
   expect(await claim(a.psp)).toEqual(['CHARGEBACK']);
-  await store.settle(await itemOf(first), { status: 'applied' });
+  await store.settle(await itemOf(first), { move: 'apply' });
   expect(await claim(a.psp)).toEqual(['NOTIFICATION_OF_CHARGEBACK']);
 });

@@ -70,3 +70,30 @@ test('a four-eyes move is never one statement: it needs the admin and applyMove'
 test('a move the table does not hold throws', () => {
   expect(() => moveStatement(TABLE, 'teleport', { id: 'p', select: part('select 1') })).toThrow('no move "teleport"');
 });
+
+test('the moved row returns the columns the caller reads, as the move left them', () => {
+  const { sql } = moveStatement(TABLE, 'lose', { id: 'p', auditActor: 'system', returning: ['status', 'leg'], select: part('select "status" from moved') });
+  expect(sql).toContain('returning "id", "status", "leg"), audit as (');
+});
+
+test('several moves to one state are one UPDATE: the row moves by whichever its state allows, each under its own condition', () => {
+  const claims = { ...TABLE, moves: { ...TABLE.moves, take: { from: ['packed'], to: 'sent', on: 'taken' }, retake: { from: ['sent'], to: 'sent', on: 'taken again' } } } as unknown as Lifecycle;
+  const { sql, params } = moveStatement(claims, ['take', 'retake'], {
+    id: 'p',
+    set: { taken_by: part('?', 'w1') },
+    when: { take: part('"due_at" <= now()'), retake: part('"lease" < ?', 'now') },
+    returning: ['taken_by'],
+    select: part('select * from moved'),
+  });
+  expect(sql).toBe(
+    'with moved as (update "parcels" set "status" = ?, "taken_by" = ? where "id" = ? and ("status" in (?) and ("due_at" <= now()) or "status" in (?) and ("lease" < ?)) returning "id", "taken_by") select * from moved',
+  );
+  expect(params).toEqual(['sent', 'w1', 'p', 'packed', 'sent', 'now']);
+  expect(() => moveStatement(claims, ['take', 'lose'], { id: 'p', select: part('select 1') })).toThrow('parcel.lose: the table declares an audit entry');
+  expect(() => moveStatement(claims, ['take', 'retake', 'lose'], { id: 'p', auditActor: 'system', select: part('select 1') })).toThrow('parcel.take: the table does not declare an audit entry');
+});
+
+test('moves to different states, or with different effects, are never one statement', () => {
+  const claims = { ...TABLE, moves: { ...TABLE.moves, take: { from: ['packed'], to: 'sent', on: 'taken' }, drop: { from: ['sent'], to: 'lost', on: 'dropped' } } } as unknown as Lifecycle;
+  expect(() => moveStatement(claims, ['take', 'drop'], { id: 'p', select: part('select 1') })).toThrow('parcel.take, drop: one statement moves a row to one state, with one set of effects');
+});

@@ -19,6 +19,7 @@ import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { DomainError, domainError } from '../../shared/errors';
 import type { GraphQLContext } from './context';
 import { PAGE_LIMIT_DEFAULT } from '../../shared/limits';
+import { eachField, rootTypeOf } from './selections';
 import { refusedTextArgument } from './text-inputs';
 
 /** Limits on what one document sent to /graphql may ask for (GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_COST, GRAPHQL_MAX_ALIASES). */
@@ -56,7 +57,7 @@ export function measureOperation(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
 ): QueryMeasure {
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root = rootTypeOf(schema, operation);
   const measure: QueryMeasure = { depth: 0, cost: 0, introspection: false, aliases: 0, rootFields: 0 };
   if (!root) return measure;
   const rootKeys = new Set<string>();
@@ -67,36 +68,22 @@ export function measureOperation(
     return undefined;
   };
 
-  // `visited` spans one field's selection set, fragments included, as in GraphQL's own field collection: a
-  // fragment spread twice there runs once, so `...F ...F` nested thirty times costs thirty steps, not 2^30.
-  const walk = (selections: SelectionSetNode, type: GraphQLNamedType, depth: number, multiplier: number, pendingSize: number | null, visited: Set<string>): void => {
-    for (const selection of selections.selections) {
-      if (selection.kind === 'FragmentSpread') {
-        const fragment = fragments[selection.name.value];
-        if (!fragment || visited.has(fragment.name.value)) continue;
-        visited.add(fragment.name.value);
-        const target = schema.getType(fragment.typeCondition.name.value) ?? type;
-        walk(fragment.selectionSet, target, depth, multiplier, pendingSize, visited);
-        continue;
-      }
-      if (selection.kind === 'InlineFragment') {
-        const target = selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) ?? type) : type;
-        walk(selection.selectionSet, target, depth, multiplier, pendingSize, visited);
-        continue;
-      }
+  // `visited` spans one field's selection set, fragments included (eachField): a fragment spread twice there runs once.
+  const walk = (selections: SelectionSetNode, type: GraphQLNamedType, depth: number, multiplier: number, pendingSize: number | null, visited: Set<string>): void =>
+    eachField(schema, fragments, selections, type, visited, (selection, on) => {
       const name = selection.name.value;
       if (name === '__schema' || name === '__type') {
         // Admins only (below), and then not counted: GraphiQL's introspection query is deep by nature.
         measure.introspection = true;
-        continue;
+        return;
       }
       if (selection.alias) measure.aliases += 1;
       if (depth === 1 && name !== '__typename') rootKeys.add(selection.alias?.value ?? name);
       measure.depth = Math.max(measure.depth, depth);
-      if (!selection.selectionSet) continue;
+      if (!selection.selectionSet) return;
 
       const field: GraphQLField<unknown, unknown> | undefined =
-        isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
+        isObjectType(on) || isInterfaceType(on) ? on.getFields()[name] : undefined;
       const limitArg = selection.arguments?.find((a) => a.name.value === 'limit');
       const limit = limitArg ? argumentValue(limitArg.value) : undefined;
       let size = typeof limit === 'number' && limit > 0 ? limit : field?.args.some((a) => a.name === 'limit') ? PAGE_LIMIT_DEFAULT : pendingSize;
@@ -106,10 +93,9 @@ export function measureOperation(
         size = null;
       }
       measure.cost += own;
-      const next = field ? getNamedType(field.type) : type;
+      const next = field ? getNamedType(field.type) : on;
       walk(selection.selectionSet, next, depth + 1, own, size, new Set());
-    }
-  };
+    });
   walk(operation.selectionSet, root, 1, 1, null, new Set());
   measure.rootFields = rootKeys.size;
   return measure;

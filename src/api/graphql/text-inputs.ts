@@ -1,3 +1,4 @@
+import { eachField, rootTypeOf } from './selections';
 import {
   getNamedType,
   getNullableType,
@@ -41,7 +42,7 @@ export function refusedTextArgument(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
 ): string | null {
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root = rootTypeOf(schema, operation);
   if (!root) return null;
   let refused: string | null = null;
 
@@ -84,28 +85,17 @@ export function refusedTextArgument(
   };
 
   const visited = new Set<string>();
-  const walk = (selections: SelectionSetNode, type: GraphQLNamedType): void => {
-    for (const selection of selections.selections) {
-      if (selection.kind === 'FragmentSpread') {
-        const fragment = fragments[selection.name.value];
-        if (!fragment || visited.has(fragment.name.value)) continue;
-        visited.add(fragment.name.value);
-        walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? type);
-        continue;
-      }
-      if (selection.kind === 'InlineFragment') {
-        walk(selection.selectionSet, selection.typeCondition ? (schema.getType(selection.typeCondition.name.value) ?? type) : type);
-        continue;
-      }
-      const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
-      if (!field) continue;
+  // One `visited` for the whole document: each named fragment's arguments are checked once.
+  const walk = (selections: SelectionSetNode, type: GraphQLNamedType): void =>
+    eachField(schema, fragments, selections, type, visited, (selection, on) => {
+      const field = isObjectType(on) || isInterfaceType(on) ? on.getFields()[selection.name.value] : undefined;
+      if (!field) return;
       for (const argument of selection.arguments ?? []) {
         const definition = field.args.find((a) => a.name === argument.name.value);
         if (definition) checkNode(definition.name, definition.type, argument.value);
       }
       if (selection.selectionSet) walk(selection.selectionSet, getNamedType(field.type));
-    }
-  };
+    });
   walk(operation.selectionSet, root);
   return refused;
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OPEN_DISPUTE_STATUSES } from '../disputes';
-import { enumOf } from '../../platform/lifecycle/lifecycle';
+import { enumOf, sqlList } from '../../platform/lifecycle/lifecycle';
+import { ACQUIRER_NOTIFICATION_LIFECYCLE } from '../../platform/processor/adyen/acquirer-notification.lifecycle';
 import { MAIL_LIFECYCLE } from '../notifications/mail.lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from '../webhooks/webhook-delivery.lifecycle';
@@ -23,6 +24,9 @@ const DELIVERY = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
 const REFUND = enumOf(REFUND_LIFECYCLE.states);
 const WITHDRAWAL = enumOf(WITHDRAWAL_LIFECYCLE.states);
 const MAIL = enumOf(MAIL_LIFECYCLE.states);
+const NOTIFICATION = enumOf(ACQUIRER_NOTIFICATION_LIFECYCLE.states);
+/** Written into the SQL, as the partial index on them is. */
+const FLAGGED_NOTIFICATIONS = sqlList([NOTIFICATION.FLAGGED, NOTIFICATION.REJECTED]);
 
 type Count = string | number;
 
@@ -87,7 +91,7 @@ export async function countMailsInTrouble(em: EntityManager): Promise<{ failed: 
 /** Acquirer notifications that booked nothing (flagged or rejected), received in the last `windowDays` days. */
 export async function countFlaggedNotifications(em: EntityManager, windowDays: number): Promise<number> {
   const [row] = await em.execute<{ flagged: Count }[]>(
-    `select count(*) as flagged from "adyen_notifications" where "status" in ('flagged', 'rejected') and "received_at" > now() - ? * interval '1 day'`,
+    `select count(*) as flagged from "adyen_notifications" where "status" in (${FLAGGED_NOTIFICATIONS}) and "received_at" > now() - ? * interval '1 day'`,
     [windowDays],
   );
   return Number(row.flagged);

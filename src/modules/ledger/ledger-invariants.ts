@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FIGURE_SUMS_SQL } from './balance-store';
 import { enumOf, sqlList } from '../../platform/lifecycle/lifecycle';
+import { ACQUIRER_NOTIFICATION_LIFECYCLE } from '../../platform/processor/adyen/acquirer-notification.lifecycle';
 import { DISPUTE_LIFECYCLE } from '../disputes/dispute.lifecycle';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
@@ -24,6 +25,7 @@ const P = enumOf(PAYMENT_LIFECYCLE.states);
 const W = enumOf(WITHDRAWAL_LIFECYCLE.states);
 const R = enumOf(REFUND_LIFECYCLE.states);
 const D = enumOf(DISPUTE_LIFECYCLE.states);
+const N = enumOf(ACQUIRER_NOTIFICATION_LIFECYCLE.states);
 const BOOKED = sqlList([P.COMPLETED, P.REFUNDED]);
 const UNPAID = sqlList([P.PENDING, P.FAILED]);
 const REFUNDED = sqlList([P.REFUNDED]);
@@ -137,7 +139,7 @@ export const LEDGER_INVARIANTS: { name: string; description: string; sql: string
     description: "no refund stands carried out that the acquirer's applied notifications say failed or came back (what a payment gave back is what the acquirer kept)",
     // Adyen's notification inbox (its adapter's table), read here only, for this check.
     sql: `select r."id" as subject, r."status" || ', but the acquirer said ' || n."event_code" as detail
-          from "refunds" r join "adyen_notifications" n on n."merchant_reference" = r."id" and n."status" = 'applied'
+          from "refunds" r join "adyen_notifications" n on n."merchant_reference" = r."id" and n."status" = '${N.APPLIED}'
           where n."event_code" in ('REFUND_FAILED', 'REFUNDED_REVERSED') and r."status" = '${R.REFUNDED}'
           group by r."id", r."status", n."event_code"`,
   },

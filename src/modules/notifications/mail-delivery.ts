@@ -4,16 +4,14 @@ import type { SmtpOutcome, SmtpSender } from '../../platform/mail/smtp-sender';
 import type { Metrics } from '../../platform/observability/metrics';
 import type { Logger } from '../../shared/logger';
 import type { SecretBox } from '../identity';
-import { applyMove } from '../../platform/lifecycle/apply-move';
 import { backOffMs } from '../../platform/outbox/outbox';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
-import { MailOutboxEntry } from './mail-outbox.entity';
 import { mailboxKey } from '../../shared/email';
 import { isCustomerMail } from './mail-kinds';
 import { accountMailMessage, isAccountMail } from './account-mail';
 import { MailStatus } from './mail-outbox';
 import { renderOutboxMail, UnrenderableMail, type MailIdentity, type RenderedMail } from './mail-render';
-import { admitCustomerMail, claimMail, keepWrittenOutMail, type ClaimedMail } from './mail-store';
+import { admitCustomerMail, claimMail, keepWrittenOutMail, recordMailOutcome, type ClaimedMail, type MailOutcomeColumns, type MailOutcomeMove } from './mail-store';
 
 export interface MailDeliveryDeps {
   orm: MikroORM;
@@ -48,8 +46,8 @@ export function nextAttemptAt(baseDelayMs: number, attempt: number, now = Date.n
 }
 
 /**
- * One attempt at a mail, once: the claim is one conditional UPDATE (due and pending, or `sending` with its lease
- * run out, and still at `attemptCount` attempts), so two workers, a duplicate job or a retried job can never send
+ * One attempt at a mail, once: the claim is the mail table's claim and reclaim as one conditional UPDATE (due and
+ * pending, or `sending` with its lease run out, and still at `attemptCount` attempts), so two workers, a duplicate job or a retried job can never send
  * the same attempt twice. The first claim writes the message out (`raw_message`, with its Message-ID) and every
  * later attempt sends those very bytes (an account mail keeps them sealed: account-mail.ts). The outcome is recorded only under the claim's token: a worker whose
  * lease ran out records nothing (docs/decisions/0001-mail-outbox.md). A customer mail is first held to its
@@ -139,8 +137,6 @@ async function recordOutcome(deps: MailDeliveryDeps, row: ClaimedMail, token: st
   }
 }
 
-type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp' | 'suppress';
-
 /**
  * The waits before recording an outcome again after PostgreSQL failed to take it. An outcome left unrecorded lets
  * the lease run out, and a mail the server already took would then be sent twice. About 8 s in all, inside the
@@ -149,7 +145,7 @@ type OutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp' | 'suppress';
 const RECORD_RETRY_DELAYS_MS: readonly number[] = [200, 800, 2000, 5000];
 
 /** The move out of `sending`, only under this claim's token; the lease is released with it. */
-async function record(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
+async function record(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: MailOutcomeMove, changes: MailOutcomeColumns): Promise<MailAttemptResult> {
   for (let retry = 0; ; retry++) {
     try {
       return await recordOnce(deps, row, token, move, changes);
@@ -161,14 +157,8 @@ async function record(deps: MailDeliveryDeps, row: ClaimedMail, token: string, m
   }
 }
 
-async function recordOnce(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: OutcomeMove, changes: Partial<MailOutboxEntry>): Promise<MailAttemptResult> {
-  const moved = await applyMove(deps.orm.em.fork(), MAIL_LIFECYCLE, MailOutboxEntry, move, {
-    id: row.id,
-    where: { claimToken: token },
-    changes: { ...changes, lockedUntil: null, claimToken: null },
-    readBack: false,
-  });
-  if (!moved) return 'skipped';
+async function recordOnce(deps: MailDeliveryDeps, row: ClaimedMail, token: string, move: MailOutcomeMove, changes: MailOutcomeColumns): Promise<MailAttemptResult> {
+  if (!(await recordMailOutcome(deps.orm.em.fork(), row.id, token, move, changes))) return 'skipped';
   const status = MAIL_LIFECYCLE.moves[move].to as MailStatus;
   deps.metrics?.mails.inc({ kind: row.kind, outcome: move === 'retry' ? 'retry_scheduled' : status });
   return status;

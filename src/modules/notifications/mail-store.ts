@@ -1,18 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
 import { currentTraceparent, tracingOn } from '../../platform/observability/tracing';
 import type { RelayStatements } from '../../platform/outbox/attempt-relay';
 import { SELLER_NOTICES, type CustomerMailKind } from './mail-kinds';
 import { MAILS_COMMITTED, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
+import { MAIL_LIFECYCLE } from './mail.lifecycle';
 
 // The mail outbox's SQL (`mail_outbox`, docs/decisions/0001-mail-outbox.md): writing a mail in the caller's
 // transaction, the relay's look for due mails, a worker's claim and what it keeps of the message, a customer
 // mail's place under its mailbox's daily cap, and one mail read whole. Every write of a mail row marks its transaction (MAILS_COMMITTED), so the relay wakes at its commit.
 
 /**
- * A mail to a customer (the refund notice), written in the caller's transaction, exactly when what it tells of
- * is. (`kind`, `subjectId`) is unique: a second write of the same mail writes nothing. Answers whether this
- * call wrote it. The receipt is the payment table's declared effect, written by the card completion's own
- * statement (checkout/completion-statement.ts).
+ * A mail to a customer (the refund request, and the refund notice the refund table's moves declare), written in the
+ * caller's transaction, exactly when what it tells of is. (`kind`, `subjectId`) is unique: a second write of the
+ * same mail writes nothing. Answers whether this call wrote it. The receipt is the payment table's declared effect,
+ * written by the card completion's own statement (checkout/completion-statement.ts).
  */
 export async function queueCustomerMail(
   tx: EntityManager,
@@ -197,22 +199,35 @@ export interface ClaimedMail extends OutboxMail {
   sealedBody: string | null;
 }
 
+/** A mail as its claim returns it. */
+type ClaimedRow = OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null; recipient_key: string | null; sealed_body: string | null };
+/** The columns a claim reads of the mail it took. */
+const CLAIMED_COLUMNS = ['kind', 'subject_id', 'recipient', 'seller_id', 'shop_id', 'payment_id', 'params', 'created_at', 'retry_from', 'attempt_count', 'raw_message', 'message_id', 'subject', 'recipient_key', 'sealed_body'];
+
+const NOW: SqlPart = { sql: 'now()', params: [] };
+const NULL: SqlPart = { sql: 'null', params: [] };
+const value = (v: unknown): SqlPart => ({ sql: '?', params: [v] });
+
 /**
- * Claims attempt number `attemptCount + 1` of a mail for `leaseMs` under `token`: one conditional UPDATE (due and
- * pending, or `sending` with its lease run out, and still at `attemptCount` attempts), so two workers, a duplicate
- * job or a retried job can never take the same attempt. Null when it was not this worker's to take.
+ * Claims attempt number `attemptCount + 1` of a mail for `leaseMs` under `token`: the mail table's `claim` (due and
+ * pending) and `reclaim` (`sending` with its lease run out) as one conditional UPDATE of the move engine, still at
+ * `attemptCount` attempts, so two workers, a duplicate job or a retried job can never take the same attempt. Null
+ * when it was not this worker's to take.
  */
 export async function claimMail(em: EntityManager, mailId: string, attemptCount: number, token: string, leaseMs: number): Promise<ClaimedMail | null> {
-  const [row] = await em.execute<(OutboxRow & { attempt_count: number; retry_from: Date | string; raw_message: string | null; message_id: string | null; subject: string | null; recipient_key: string | null; sealed_body: string | null })[]>(
-    `update "mail_outbox"
-        set "status" = ?, "attempt_count" = "attempt_count" + 1, "last_attempt_at" = now(), "claim_token" = ?,
-            "locked_until" = now() + ? * interval '1 millisecond'
-      where "id" = ? and "attempt_count" = ?
-        and (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
-      returning "id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "params", "created_at",
-                "retry_from", "attempt_count", "raw_message", "message_id", "subject", "recipient_key", "sealed_body"`,
-    [MailStatus.SENDING, token, leaseMs, mailId, attemptCount, MailStatus.PENDING, MailStatus.SENDING],
-  );
+  const [row] = (await runMoveStatement(em, MAIL_LIFECYCLE, ['claim', 'reclaim'], {
+    id: mailId,
+    set: {
+      attempt_count: { sql: '"attempt_count" + 1', params: [] },
+      last_attempt_at: NOW,
+      claim_token: value(token),
+      locked_until: { sql: "now() + ? * interval '1 millisecond'", params: [leaseMs] },
+    },
+    condition: { sql: '"attempt_count" = ?', params: [attemptCount] },
+    when: { claim: { sql: '"next_attempt_at" <= now()', params: [] }, reclaim: { sql: '"locked_until" < now()', params: [] } },
+    returning: CLAIMED_COLUMNS,
+    select: { sql: 'select * from moved', params: [] },
+  })) as unknown as ClaimedRow[];
   if (!row) return null;
   return {
     ...outboxMailOf(row),
@@ -224,6 +239,44 @@ export async function claimMail(em: EntityManager, mailId: string, attemptCount:
     recipientKey: row.recipient_key,
     sealedBody: row.sealed_body,
   };
+}
+
+/** The moves out of `sending` that record an attempt's outcome. */
+export type MailOutcomeMove = 'send' | 'keep' | 'retry' | 'lose' | 'giveUp' | 'suppress';
+
+/** What an outcome writes besides the state (an account mail's words go once it is sent: `sealedBody` null). */
+export interface MailOutcomeColumns {
+  sentAt?: Date;
+  failedAt?: Date;
+  nextAttemptAt?: Date;
+  lastError?: string | null;
+  recipientKey?: string;
+  sealedBody?: null;
+}
+
+const OUTCOME_COLUMNS: Record<keyof MailOutcomeColumns, string> = {
+  sentAt: 'sent_at',
+  failedAt: 'failed_at',
+  nextAttemptAt: 'next_attempt_at',
+  lastError: 'last_error',
+  recipientKey: 'recipient_key',
+  sealedBody: 'sealed_body',
+};
+
+/**
+ * An attempt's outcome, the move out of `sending` in the move engine's statement, only under the claim's `token`;
+ * the lease is released with it. False when the claim was no longer this worker's (its lease ran out).
+ */
+export async function recordMailOutcome(em: EntityManager, mailId: string, token: string, move: MailOutcomeMove, columns: MailOutcomeColumns): Promise<boolean> {
+  const set: Record<string, SqlPart> = {};
+  for (const [property, written] of Object.entries(columns)) set[OUTCOME_COLUMNS[property as keyof MailOutcomeColumns]] = value(written);
+  const [row] = await runMoveStatement(em, MAIL_LIFECYCLE, move, {
+    id: mailId,
+    set: { ...set, locked_until: NULL, claim_token: NULL },
+    condition: { sql: '"claim_token" = ?', params: [token] },
+    select: { sql: 'select count(*)::int as moved from moved', params: [] },
+  });
+  return row.moved === 1;
 }
 
 /**

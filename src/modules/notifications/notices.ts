@@ -36,14 +36,15 @@ export async function queueRefundRequestedMail(tx: EntityManager, refund: Refund
 }
 
 /**
- * The customer's refund notice, when the payment has `customer_email` (the refund's `succeed` move), with the
- * tracking link's token refunds answer (the request mail's, or a new one): asked only when the notice is written.
+ * The customer's refund notice, when the payment has `customer_email` (the mail the refund table's `succeed` and
+ * `succeedTest` moves declare), with the tracking link's token refunds answer (the request mail's, or a new one):
+ * asked only when the notice is written.
  */
-export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts, trackingTokenOf: () => Promise<string>): Promise<boolean> {
+export async function queueRefundNotice(tx: EntityManager, refund: RefundFacts, kind: 'refund-notice', trackingTokenOf: () => Promise<string>): Promise<boolean> {
   const { payment } = refund;
   if (!payment.customerEmail || !payment.shop?.seller || !(await sellerAddressVerified(tx, payment.shop.seller.id))) return false;
   const trackingToken = await trackingTokenOf();
-  return queueCustomerMail(tx, { kind: 'refund-notice', subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
+  return queueCustomerMail(tx, { kind, subjectId: refund.id, recipient: payment.customerEmail, shopId: payment.shop.id, sellerId: payment.shop.seller.id, paymentId: payment.id, params: { trackingToken } });
 }
 
 /** The seller is told a refund request was approved, rejected (with the reason) or failed at the card (with the reason). */

@@ -32,18 +32,18 @@ export const REFUND_LIFECYCLE = defineLifecycle({
     succeed: {
       from: ['processing'], to: 'refunded',
       on: 'the acquirer refunded it (live answer, look-up or notification); the payment moves with the refund completing its amount (payment: refund)',
-      journal: 'refund', event: 'payment.refunded',
+      journal: 'refund', event: 'payment.refunded', receipt: 'refund-notice',
     },
     succeedTest: {
       from: ['processing'], to: 'refunded',
       on: 'the acquirer refunded a live test (as succeed): its journal takes back exactly the fee-free credit, so the test nets to zero',
-      journal: 'test_refund', event: 'payment.refunded',
+      journal: 'test_refund', event: 'payment.refunded', receipt: 'refund-notice',
     },
-    fail: { from: ['processing'], to: 'failed', on: 'the acquirer refused it (live answer or look-up)', event: 'refund.failed' },
+    fail: { from: ['processing'], to: 'failed', on: 'the acquirer refused it (live answer or look-up)', event: 'refund.failed', notice: 'refund-failed' },
     failAfterRefund: {
       from: ['refunded'], to: 'failed',
       on: 'the card scheme rejected it after the acquirer had carried it out (REFUND_FAILED after REFUND): the seller is credited back; a refunded payment moves with it (payment: reverseRefund) and may be refunded again',
-      journal: 'refund_failed', event: 'refund.failed',
+      journal: 'refund_failed', event: 'refund.failed', notice: 'refund-failed',
     },
     requeue: { from: ['processing'], to: 'approved', on: 'a look-up found the acquirer never received it (sent again under the same key)' },
     reverse: {

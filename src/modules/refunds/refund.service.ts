@@ -241,11 +241,11 @@ async function bookRefunded(em: EntityManager, deps: RefundExecutionDeps, refund
       effects: {
         journal: (t, r) => book(t, r.payment, r.payment.shop.seller, r),
         event: (t, r, type) => emit(t, { payment: r.payment, type: type as 'payment.refunded', payload: paymentPayload(r.payment, deps.baseUrl), refund: refundPayload(r) }),
+        // The customer's refund notice, when the payment has an address (src/modules/notifications/).
+        receipt: (t, r, kind) => queueRefundNotice(t, r, kind as 'refund-notice', () => noticeTrackingToken(t, r.id)),
       },
     });
     if (!done) throw new Error(`refund ${refundId} left processing while its payment was locked`);
-    // The customer's refund notice, when the payment has an address (src/modules/notifications/).
-    await queueRefundNotice(tx, done, () => noticeTrackingToken(tx, done.id));
     await deps.reweighDisputes(tx, paymentId);
     return true;
   });
@@ -325,7 +325,8 @@ async function failRefundAfterSuccess(em: EntityManager, deps: RefundExecutionDe
       populate: ['payment', 'payment.shop', 'payment.shop.seller'],
       effects: {
         journal: (t, r) => bookRefundFailure(t, r.payment, r.payment.shop.seller, r),
-        event: (t, done, type) => tellRefundFailed(t, deps, done, type, reason),
+        event: (t, done, type) => emitRefundFailed(t, deps, done, type),
+        notice: noticeRefundFailed,
       },
     });
     if (!moved) throw new Error(`refund ${refund.id} left refunded while its payment was locked`);
@@ -337,11 +338,13 @@ async function failRefundAfterSuccess(em: EntityManager, deps: RefundExecutionDe
   return 'failed';
 }
 
-/** The seller's notice and the `refund.failed` event of a refund that failed, in the move's transaction (src/modules/notifications/). */
-async function tellRefundFailed(tx: EntityManager, deps: RefundExecutionDeps, refund: Refund, type: string, reason: string): Promise<unknown> {
-  await noticeRefund(tx, refund, 'refund-failed', reason);
+/** The `refund.failed` event of a refund that failed, in the move's transaction. */
+function emitRefundFailed(tx: EntityManager, deps: RefundExecutionDeps, refund: Refund, type: string): Promise<unknown> {
   return emit(tx, { payment: refund.payment, type: type as 'refund.failed', payload: paymentPayload(refund.payment, deps.baseUrl), refund: refundPayload(refund) });
 }
+
+/** The seller's notice of a refund that failed, with the acquirer's reason, in the move's transaction (src/modules/notifications/). */
+const noticeRefundFailed = (tx: EntityManager, refund: Refund, kind: string): Promise<boolean> => noticeRefund(tx, refund, kind as 'refund-failed', refund.failureReason);
 
 export type ReversalOutcome = { effect: 'moved' | 'nothing-to-do' } | { effect: 'flagged' | 'waiting'; problem: string };
 
@@ -384,7 +387,7 @@ export async function reverseRefund(em: EntityManager, deps: Pick<RefundExecutio
 const NOT_YET_CARRIED_OUT: readonly RefundStatus[] = [RefundStatus.REQUESTED, RefundStatus.APPROVED, RefundStatus.PROCESSING];
 
 /**
- * processing -> failed and its `refund.failed` outbox event (the payment stays completed), in one transaction under the
+ * processing -> failed with its `refund.failed` outbox event and the seller's notice (the payment stays completed), in one transaction under the
  * payment's lock, where a standing chargeback's share is weighed again (the refund will not give the money back).
  */
 async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: Refund, reason: string): Promise<ExecutionOutcome> {
@@ -394,7 +397,7 @@ async function failRefund(em: EntityManager, deps: RefundExecutionDeps, refund: 
       id: refund.id,
       changes: { failureReason: reason, needsAttentionAt: null, failedAt: new Date() },
       populate: ['payment', 'payment.shop'],
-      effects: { event: (t, done, type) => tellRefundFailed(t, deps, done, type, reason) },
+      effects: { event: (t, done, type) => emitRefundFailed(t, deps, done, type), notice: noticeRefundFailed },
     });
     if (moved) await deps.reweighDisputes(tx, refund.payment.id);
     return moved;

@@ -38,9 +38,9 @@ export interface MoveSpec<S extends string> {
   /** The seller's notification mail written to the mail outbox in the move's transaction (src/modules/notifications/). */
   notice?: string;
   /**
-   * The customer's mail (its mail kind: the payment's receipt) written to the mail outbox in the move's
-   * transaction, when the row has the customer's address. Not a `notice`: it goes to the customer, whatever the
-   * seller's notification settings.
+   * The customer's mail (its mail kind: the payment's receipt, the refund's notice) written to the mail outbox in
+   * the move's transaction, when the row has the customer's address. Not a `notice`: it goes to the customer,
+   * whatever the seller's notification settings.
    */
   receipt?: string;
   /** Four eyes: the admin who requested it may not make this move. */

@@ -27,58 +27,42 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Every series registers in this instance's registry only.
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers: [registry] });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Gauge<L>({ name, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
+    new Histogram<L>({ name, help, buckets, labelNames, registers: [registry] });
   return {
     registry,
-    httpRequests: new Histogram({
-      name: 'http_request_duration_seconds', help: 'HTTP requests by route template and status',
-      labelNames: ['method', 'route', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
-    }),
-    paymentOutcomes: new Counter({ name: 'payments_total', help: 'Card payments by outcome: completed, failed (by reason), challenged', labelNames: ['outcome'], registers: [registry] }),
-    webhookDeliveries: new Counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] }),
-    webhookLag: new Histogram({
-      name: 'webhook_delivery_lag_seconds', help: 'Time from event creation to successful delivery',
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 600, 3600, 86400], registers: [registry],
-    }),
-    queueDepth: new Gauge({ name: 'queue_depth', help: 'Work waiting per queue (webhook deliveries due, refunds approved)', labelNames: ['queue'], registers: [registry] }),
-    reconciliations: new Counter({
-      name: 'reconciliations_total', help: 'Acquirer look-ups of payments and refunds left processing, by what they settled (unknown: asked again later)',
-      labelNames: ['kind', 'outcome'], registers: [registry],
-    }),
-    needsAttention: new Gauge({
-      name: 'reconciliation_needs_attention', help: 'Payments and refunds whose acquirer outcome stayed unknown past RECONCILE_GIVE_UP_MS: an admin must settle them',
-      labelNames: ['kind'], registers: [registry],
-    }),
-    acquirerNotifications: new Counter({
-      name: 'acquirer_notifications_total',
-      help: "The acquirer's notification items by event code and outcome: accepted, duplicate, rejected (malformed), applied, flagged (did not match what it names; nothing booked), retry",
-      labelNames: ['event', 'outcome'], registers: [registry],
-    }),
-    mails: new Counter({
-      name: 'mails_total',
-      help: 'Mail outbox attempts by kind (receipt, refund-notice, a seller notification) and outcome: sent, kept (no SMTP_URL), retry_scheduled, unknown (handed over, unanswered), failed, suppressed (a customer mail past its mailbox daily cap)',
-      labelNames: ['kind', 'outcome'], registers: [registry],
-    }),
-    mailsNeedingAttention: new Gauge({
-      name: 'mails_needing_attention', help: 'Mails of the outbox an admin should look at: failed (refused, or given up) and unknown (maybe delivered); the mails query lists them',
-      labelNames: ['status'], registers: [registry],
-    }),
-    webhookOldestUndelivered: new Gauge({
-      name: 'webhook_oldest_undelivered_seconds',
-      help: 'How long the oldest due webhook delivery has waited for a worker, since it fell due (its event was written, or its retry time came); 0 when none waits',
-      registers: [registry],
-    }),
-    refundsNearReviewDeadline: new Gauge({
-      name: 'refund_requests_near_review_deadline', help: 'Refund requests awaiting an admin decision for 20 hours or more (the promise is a decision within 24 hours)',
-      registers: [registry],
-    }),
-    ledgerViolations: new Gauge({
-      name: 'ledger_invariant_violations', help: "Rows breaking each money invariant at check-ledger's last run (LEDGER_CHECK_INTERVAL_MS); absent before the first",
-      labelNames: ['invariant'], registers: [registry],
-    }),
-    readiness: new Gauge({
-      name: 'readiness_check_up', help: 'The checks of /readyz at the last probe or scrape: postgresql, redis, webhook_workers and mail_workers (the relays and queue workers of this process); 1 up, 0 down',
-      labelNames: ['check'], registers: [registry],
-    }),
+    httpRequests: histogram('http_request_duration_seconds', 'HTTP requests by route template and status', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], ['method', 'route', 'status']),
+    paymentOutcomes: counter('payments_total', 'Card payments by outcome: completed, failed (by reason), challenged', ['outcome']),
+    webhookDeliveries: counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome', ['outcome']),
+    webhookLag: histogram('webhook_delivery_lag_seconds', 'Time from event creation to successful delivery', [0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60, 600, 3600, 86400]),
+    queueDepth: gauge('queue_depth', 'Work waiting per queue (webhook deliveries due, refunds approved)', ['queue']),
+    reconciliations: counter('reconciliations_total', 'Acquirer look-ups of payments and refunds left processing, by what they settled (unknown: asked again later)', ['kind', 'outcome']),
+    needsAttention: gauge('reconciliation_needs_attention', 'Payments and refunds whose acquirer outcome stayed unknown past RECONCILE_GIVE_UP_MS: an admin must settle them', ['kind']),
+    acquirerNotifications: counter(
+      'acquirer_notifications_total',
+      "The acquirer's notification items by event code and outcome: accepted, duplicate, rejected (malformed), applied, flagged (did not match what it names; nothing booked), retry",
+      ['event', 'outcome'],
+    ),
+    mails: counter(
+      'mails_total',
+      'Mail outbox attempts by kind (receipt, refund-notice, a seller notification) and outcome: sent, kept (no SMTP_URL), retry_scheduled, unknown (handed over, unanswered), failed, suppressed (a customer mail past its mailbox daily cap)',
+      ['kind', 'outcome'],
+    ),
+    mailsNeedingAttention: gauge('mails_needing_attention', 'Mails of the outbox an admin should look at: failed (refused, or given up) and unknown (maybe delivered); the mails query lists them', ['status']),
+    webhookOldestUndelivered: gauge(
+      'webhook_oldest_undelivered_seconds',
+      'How long the oldest due webhook delivery has waited for a worker, since it fell due (its event was written, or its retry time came); 0 when none waits',
+    ),
+    refundsNearReviewDeadline: gauge('refund_requests_near_review_deadline', 'Refund requests awaiting an admin decision for 20 hours or more (the promise is a decision within 24 hours)'),
+    ledgerViolations: gauge('ledger_invariant_violations', "Rows breaking each money invariant at check-ledger's last run (LEDGER_CHECK_INTERVAL_MS); absent before the first", ['invariant']),
+    readiness: gauge(
+      'readiness_check_up',
+      'The checks of /readyz at the last probe or scrape: postgresql, redis, webhook_workers and mail_workers (the relays and queue workers of this process); 1 up, 0 down',
+      ['check'],
+    ),
   };
 }
 

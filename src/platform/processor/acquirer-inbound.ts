@@ -32,8 +32,11 @@ export interface FlaggedNotification {
   merchantReference: string | null;
   amountValue: number | null;
   currency: string | null;
-  /** As listed: flagged, rejected or waiting; after an admin's hand, received (applied again) or dismissed. */
-  status: 'flagged' | 'rejected' | 'waiting' | 'received' | 'dismissed';
+  /**
+   * Its state in the adapter's inbox table (Adyen's: adyen/acquirer-notification.lifecycle.ts). As listed: flagged,
+   * rejected or waiting; after an admin's hand, received (applied again) or dismissed.
+   */
+  status: string;
   problem: string;
   receivedAt: Date;
 }

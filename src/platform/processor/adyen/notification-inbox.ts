@@ -36,9 +36,9 @@ export function notificationInbox(store: NotificationStore): AcquirerInbox {
       const items = await store.claimDue(limit, leaseMs);
       return items.map((item) => ({ id: item.id, attempts: item.attempts, event: eventOf(item), logContext: logContextOf(item), metricEvent: metricEvent(item.eventCode) }));
     },
-    told: (id) => store.settle({ id }, { status: 'applied' }),
-    flag: (id, problem) => store.settle({ id }, { status: 'flagged', problem }),
-    wait: (id, problem, delayMs) => store.settle({ id }, { status: 'waiting', problem, retryInMs: delayMs }),
+    told: (id) => store.settle({ id }, { move: 'apply' }),
+    flag: (id, problem) => store.settle({ id }, { move: 'flag', problem }),
+    wait: (id, problem, delayMs) => store.settle({ id }, { move: 'wait', problem, retryInMs: delayMs }),
     retryLater: (id, delayMs, error = '') => store.retryLater(id, error, delayMs),
     flagged: (limit) => store.flagged(limit),
     reopen: (id) => store.reopen(id),

@@ -1,5 +1,8 @@
+import { enumOf, moveOf, sqlList } from '../../lifecycle/lifecycle';
+import { moveStatement, type SqlPart } from '../../lifecycle/move-statement';
 import type { FlaggedNotification } from '../acquirer-inbound';
 import type { RunSql } from '../simulator-records';
+import { ACQUIRER_NOTIFICATION_LIFECYCLE as INBOX } from './acquirer-notification.lifecycle';
 
 /** One of Adyen's standard notification items, as kept (never card data: Adyen's items carry none). */
 export interface KeptNotification {
@@ -34,15 +37,14 @@ export interface InboxItem extends KeptNotification {
   attempts: number;
 }
 
-/** What applying an item came to: done, not fitting what it names, or waiting for an event that has not arrived. */
-export type InboxOutcome = { status: 'applied' } | { status: 'flagged'; problem: string } | { status: 'waiting'; problem: string; retryInMs: number };
+/** What applying an item came to, as the inbox table's move: done, not fitting what it names, or waiting for an event that has not arrived. */
+export type InboxOutcome = { move: 'apply' } | { move: 'flag'; problem: string } | { move: 'wait'; problem: string; retryInMs: number };
 
 /**
  * Adyen's notifications as an inbox (`adyen_notifications`): every item is stored before Adyen gets its
  * `[accepted]`, once per (pspReference, eventCode, success), and applied afterwards by the inbox job, with
- * retries. `received` waits to be applied; `waiting` came before an event it follows (tried again when another
- * item of its payment is applied, and on a slow schedule); `applied` is done; `flagged` did not match what it
- * names (no money moved); `rejected` could not be read. The look-ups of reconciliation read applied items only
+ * retries. Its states and moves are the inbox's lifecycle table (acquirer-notification.lifecycle.ts), and every
+ * move is the move engine's statement (moveStatement). The look-ups of reconciliation read applied items only
  * (Checkout v71 has no read API), so an item that did not match never settles anything.
  */
 export interface NotificationStore {
@@ -73,7 +75,23 @@ const COLUMNS = `"psp_reference", "event_code", "success", "merchant_reference",
 /** Where an item stands among its payment's items: the acquirer's order, then arrival. */
 const ORDER = (n: string) => `(coalesce(${n}."event_date", ${n}."received_at"), ${n}."place", ${n}."id")`;
 
+const STATUS = enumOf(INBOX.states);
+/** Due to be applied: the states the inbox job's moves leave. */
+const DUE = sqlList(moveOf(INBOX, 'apply').from);
+/** What admins are shown, and may dismiss. */
+const LISTED_STATES = sqlList(moveOf(INBOX, 'dismiss').from);
+const seconds = (ms: number): SqlPart => ({ sql: 'now() + make_interval(secs => ?::double precision)', params: [ms / 1000] });
+const value = (v: unknown): SqlPart => ({ sql: '?', params: [v] });
+const NOW: SqlPart = { sql: 'now()', params: [] };
+const NULL: SqlPart = { sql: 'null', params: [] };
+
 export function sqlNotificationStore(run: RunSql): NotificationStore {
+  /** An admin's move of one item, answering the item as listed after it (null when it was in no state the move leaves). */
+  const moveListed = async (id: string, move: 'retry' | 'dismiss', set: Record<string, SqlPart> = {}): Promise<FlaggedNotification | null> => {
+    const { sql, params } = moveStatement(INBOX, move, { id, set, returning: LISTED_COLUMNS, select: { sql: `select ${LISTED} from moved`, params: [] } });
+    const [row] = await run(sql, [...params]);
+    return row ? listedOf(row) : null;
+  };
   return {
     async accept(n) {
       const rows = await run(
@@ -86,8 +104,8 @@ export function sqlNotificationStore(run: RunSql): NotificationStore {
     async reject(n) {
       const rows = await run(
         `insert into "adyen_notifications" ("psp_reference", "event_code", "success", "status", "problem", "item")
-          values (?, ?, ?, 'rejected', ?, ?) on conflict ("psp_reference", "event_code", "success") do nothing returning "id"`,
-        [n.pspReference, n.eventCode, n.success, n.problem, JSON.stringify(n.item)],
+          values (?, ?, ?, ?, ?, ?) on conflict ("psp_reference", "event_code", "success") do nothing returning "id"`,
+        [n.pspReference, n.eventCode, n.success, STATUS.REJECTED, n.problem, JSON.stringify(n.item)],
       );
       return rows.length === 1;
     },
@@ -95,8 +113,8 @@ export function sqlNotificationStore(run: RunSql): NotificationStore {
       const rows = await run(
         `update "adyen_notifications" set "next_attempt_at" = now() + make_interval(secs => ?::double precision), "attempts" = "attempts" + 1
           where "id" in (select n."id" from "adyen_notifications" n
-                         where n."status" in ('received', 'waiting') and n."next_attempt_at" <= now()
-                           and not exists (select 1 from "adyen_notifications" o where o."order_key" = n."order_key" and o."status" = 'received'
+                         where n."status" in (${DUE}) and n."next_attempt_at" <= now()
+                           and not exists (select 1 from "adyen_notifications" o where o."order_key" = n."order_key" and o."status" in (${sqlList([STATUS.RECEIVED])})
                                            and ${ORDER('o')} < ${ORDER('n')})
                          order by n."id" limit ? for update skip locked)
           returning "id", "attempts", ${COLUMNS}`,
@@ -105,58 +123,51 @@ export function sqlNotificationStore(run: RunSql): NotificationStore {
       return rows.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ id: String(row.id), attempts: Number(row.attempts), ...keptOf(row) }));
     },
     async settle(item, outcome) {
-      const retryInSeconds = outcome.status === 'waiting' ? outcome.retryInMs / 1000 : 0;
-      await run(
-        `update "adyen_notifications" set "status" = ?, "problem" = ?, "applied_at" = case when ? = 'applied' then now() end, "last_error" = null,
-            "next_attempt_at" = now() + make_interval(secs => ?::double precision)
-          where "id" = ? and "status" in ('received', 'waiting')`,
-        [outcome.status, outcome.status === 'applied' ? null : outcome.problem, outcome.status, retryInSeconds, item.id],
-      );
+      const { sql, params } = moveStatement(INBOX, outcome.move, {
+        id: item.id,
+        set: {
+          problem: outcome.move === 'apply' ? NULL : value(outcome.problem),
+          applied_at: outcome.move === 'apply' ? NOW : NULL,
+          last_error: NULL,
+          next_attempt_at: seconds(outcome.move === 'wait' ? outcome.retryInMs : 0),
+        },
+        select: { sql: 'select "id" from moved', params: [] },
+      });
+      await run(sql, [...params]);
       // What waited for this item may fit now: due at once.
-      if (outcome.status === 'applied') {
+      if (outcome.move === 'apply') {
         await run(
           `update "adyen_notifications" set "next_attempt_at" = now()
-            where "order_key" = (select "order_key" from "adyen_notifications" where "id" = ?) and "status" = 'waiting' and "id" <> ?`,
+            where "order_key" = (select "order_key" from "adyen_notifications" where "id" = ?) and "status" in (${sqlList([STATUS.WAITING])}) and "id" <> ?`,
           [item.id, item.id],
         );
       }
     },
     async retryLater(id, error, delayMs) {
+      // Applying failed: no move (the table's stay), only the next try.
       await run(
-        `update "adyen_notifications" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?::double precision) where "id" = ? and "status" = 'received'`,
+        `update "adyen_notifications" set "last_error" = ?, "next_attempt_at" = now() + make_interval(secs => ?::double precision) where "id" = ? and "status" in (${sqlList(INBOX.stays!['outcome unknown'].in)})`,
         [error.slice(0, 2000), delayMs / 1000, id],
       );
     },
     async latest(eventCode, merchantReference) {
       const [row] = await run(
-        `select * from "adyen_notifications" where "event_code" = ? and "merchant_reference" = ? and "status" = 'applied' order by "id" desc limit 1`,
+        `select * from "adyen_notifications" where "event_code" = ? and "merchant_reference" = ? and "status" in (${sqlList([STATUS.APPLIED])}) order by "id" desc limit 1`,
         [eventCode, merchantReference],
       );
       return row ? keptOf(row) : null;
     },
     async flagged(limit) {
-      const rows = await run(
-        `select ${LISTED} from "adyen_notifications" where "status" in ('flagged', 'rejected', 'waiting') order by "received_at" desc, "id" desc limit ?`,
-        [limit],
-      );
+      const rows = await run(`select ${LISTED} from "adyen_notifications" where "status" in (${LISTED_STATES}) order by "received_at" desc, "id" desc limit ?`, [limit]);
       return rows.map(listedOf);
     },
-    async reopen(id) {
-      const [row] = await run(
-        `update "adyen_notifications" set "status" = 'received', "next_attempt_at" = now(), "attempts" = 0, "last_error" = null
-          where "id" = ? and "status" in ('flagged', 'waiting') returning ${LISTED}`,
-        [id],
-      );
-      return row ? listedOf(row) : null;
-    },
-    async dismiss(id) {
-      const [row] = await run(`update "adyen_notifications" set "status" = 'dismissed' where "id" = ? and "status" in ('flagged', 'waiting', 'rejected') returning ${LISTED}`, [id]);
-      return row ? listedOf(row) : null;
-    },
+    reopen: (id) => moveListed(id, 'retry', { next_attempt_at: NOW, attempts: value(0), last_error: NULL }),
+    dismiss: (id) => moveListed(id, 'dismiss'),
   };
 }
 
-const LISTED = `"id", "psp_reference", "event_code", "success", "merchant_reference", "amount_value", "currency", "status", "problem", "received_at"`;
+const LISTED_COLUMNS = ['psp_reference', 'event_code', 'success', 'merchant_reference', 'amount_value', 'currency', 'status', 'problem', 'received_at'];
+const LISTED = ['id', ...LISTED_COLUMNS].map((column) => `"${column}"`).join(', ');
 
 function listedOf(row: Record<string, unknown>): FlaggedNotification {
   return {
@@ -167,7 +178,7 @@ function listedOf(row: Record<string, unknown>): FlaggedNotification {
     merchantReference: (row.merchant_reference as string | null) ?? null,
     amountValue: row.amount_value === null ? null : Number(row.amount_value),
     currency: (row.currency as string | null) ?? null,
-    status: row.status as FlaggedNotification['status'],
+    status: String(row.status),
     problem: String(row.problem ?? ''),
     receivedAt: new Date(row.received_at as string),
   };

@@ -1,10 +1,11 @@
-import { defineLifecycle } from '../../platform/lifecycle/lifecycle';
+import { defineLifecycle } from '../../lifecycle/lifecycle';
 
 /**
- * An acquirer's notification in the inbox (`adyen_notifications.status`), as the inbox's store writes it
- * (src/platform/processor/adyen/notification-store.ts): stored before the acquirer gets its answer, then applied
- * by the inbox job (src/modules/checkout/acquirer-inbox.ts), retried or dismissed by an admin
- * (acquirer-notification.resolver.ts, which writes the audit entry).
+ * An acquirer's notification in Adyen's inbox (`adyen_notifications.status`), moved by the inbox's store through
+ * the move engine (notification-store.ts): stored before the acquirer gets its answer, then applied by the inbox
+ * job (src/modules/checkout/acquirer-inbox.ts), retried or dismissed by an admin
+ * (src/modules/checkout/acquirer-notification.resolver.ts, which writes the audit entry). It lives beside its
+ * store, since the platform reads no module's file; the list of lifecycles (src/modules/lifecycles.ts) names it.
  */
 export const ACQUIRER_NOTIFICATION_LIFECYCLE = defineLifecycle({
   name: 'acquirer_notification',
