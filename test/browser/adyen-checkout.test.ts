@@ -56,7 +56,7 @@ test('an approved card completes through the page with its journal and webhook e
   expect(page.url()).toContain('status=completed');
   expect((await reload(id)).status).toBe('completed');
   expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   // The page told Adyen about the screen for 3-D Secure 2.
   expect(adyen.requestsTo('/payments').find((r) => r.body.reference === id)!.body.browserInfo).toMatchObject({ screenWidth: 1024, screenHeight: 800 });
   expect(customer.problems).toEqual([]);

@@ -167,7 +167,7 @@ describe('expiry of unpaid payments', () => {
     await db.em().nativeUpdate(Payment, { id: payment.id }, { createdAt: new Date(Date.now() - ageMs) });
     return { shop, id: payment.id };
   }
-  const eventsOf = async (id: string) => (await db.em().find(WebhookEvent, { payment: id }, { orderBy: { sequence: 'asc' } })).map((e) => `${e.sequence} ${e.type}`);
+  const eventsOf = async (id: string) => (await db.em().find(WebhookEvent, { paymentId: id }, { orderBy: { sequence: 'asc' } })).map((e) => `${e.sequence} ${e.type}`);
 
   test('past its expiry a pending payment fails as expired, with one payment.failed event and no money moved', async () => {
     const { id } = await pendingPayment('expiry-due', HOUR + 1000);

@@ -163,7 +163,7 @@ describe('the refund-failure card', () => {
     expect(await journalsOf(paymentId)).toEqual([`seller_balance refund -${AMOUNT}`, `customer_funds refund ${AMOUNT}`, `seller_balance refund_failed ${AMOUNT}`, `customer_funds refund_failed -${AMOUNT}`]);
     expect(await balanceOf(shop)).toBe(NET);
     expect(await mailsOf(paymentId)).toContain('refund-failed');
-    expect((await db.em().find(WebhookEvent, { payment: paymentId }, { orderBy: { sequence: 'asc' } })).map((e) => e.type)).toEqual(['payment.completed', 'payment.refunded', 'refund.failed']);
+    expect((await db.em().find(WebhookEvent, { paymentId }, { orderBy: { sequence: 'asc' } })).map((e) => e.type)).toEqual(['payment.completed', 'payment.refunded', 'refund.failed']);
     expect(await violationsAbout(shop.seller.id, paymentId, refund.id)).toEqual([]);
     expect(await notifications.drain()).toBe(0);
   });

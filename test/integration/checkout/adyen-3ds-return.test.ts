@@ -114,7 +114,7 @@ test('the genuine return replayed, at once and afterwards, completes the payment
   expect((await reload(id)).status).toBe('completed');
   expect(detailsFor(session)).toHaveLength(1);
   expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
 });
 
 test('the issuer coming back by form POST to the return address (its token in the query) is taken', async () => {
@@ -136,7 +136,7 @@ test('Adyen refusing the details (422) fails the payment processing_error at onc
   const payment = await reload(id);
   expect([payment.status, payment.checkoutStage, payment.failureCode, payment.threeDsOutcome]).toEqual(['failed', 'finished', 'processing_error', 'challenged']);
   expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.failed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.failed' })).toBe(1);
   expect((await checkoutClient(service.url).view(id)).body.data.checkoutPayment).toMatchObject({
     status: 'FAILED',
     failureCode: 'processing_error',

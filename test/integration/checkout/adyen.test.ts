@@ -58,7 +58,7 @@ test('an approved card completes with its ledger journal and webhook event; the 
   const payment = await reload(id);
   expect(payment.processorReference).toBe(adyen.authorisations.get(id)!.pspReference);
   expect(await journalOf(id)).toHaveLength(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   expect((await sellerClient(service.url, shop.apiKey).retrieve(id)).body.data.status).toBe('completed');
 
   const sent = adyen.requestsTo('/payments').find((r) => r.body.reference === id)!;
@@ -135,7 +135,7 @@ test('3-D Secure: to the issuer\'s page and back; completes once even when the r
   const details = adyen.requestsTo('/payments/details').filter((r) => (r.body.details as { redirectResult: string }).redirectResult.startsWith(`${session}.`));
   expect(details).toHaveLength(1);
   expect(await journalOf(id)).toHaveLength(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   // The in-page answer of the simulator cannot be used on an Adyen challenge.
   expect((await checkoutClient(service.url).authenticate(id, true)).body.data.answerThreeDSecure.status).toBe('COMPLETED');
 });
@@ -189,7 +189,7 @@ test('a time-out after Adyen charged the card ends completed exactly once, by th
   expect(payment.status).toBe('completed');
   expect(payment.processorReference).toBe(adyen.authorisations.get(id)!.pspReference);
   expect(await journalOf(id)).toHaveLength(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   // The same request again (a retry) carries the same Idempotency-Key: Adyen would answer the first result.
   expect(adyen.requestsTo('/payments').filter((r) => r.body.reference === id).map((r) => r.idempotencyKey)).toEqual([id]);
 });
@@ -203,7 +203,7 @@ test('resultCode Error is final, as Adyen defines it: the payment fails with pro
   expect(payment.status).toBe('failed');
   expect(payment.failureCode).toBe('processing_error');
   expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(0);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(0);
 });
 
 test('a refund goes processing -> refunded on the REFUND notification and is debited once', async () => {

@@ -26,7 +26,7 @@ describe('a payment is charged and credited at most once', () => {
 
     const entries = await service.em().find(LedgerEntry, { payment: id });
     expect(entries.filter((e) => e.account === 'seller_balance').map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', -150], ['payment', 1000]]);
-    expect(await service.em().count(WebhookEvent, { payment: id })).toBe(1);
+    expect(await service.em().count(WebhookEvent, { paymentId: id })).toBe(1);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(850n);
   });
 

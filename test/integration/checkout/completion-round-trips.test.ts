@@ -81,17 +81,17 @@ test('one card completion waits on PostgreSQL at most 4 times, and books everyth
     ['fee_revenue', 'fee', Math.round(VALID_PAYMENT.amount * 0.15), null],
   ]);
   expect(new Set(entries.map((e) => e.journalId)).size).toBe(1);
-  expect(await service.em().count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id })).toBe(1);
   // No webhook URL: no delivery.
-  expect(await service.em().count(WebhookDelivery, { payment: id })).toBe(0);
+  expect(await service.em().count(WebhookDelivery, { paymentId: id })).toBe(0);
 });
 
 test('with a webhook URL the same statements also write the delivery, due at once', async () => {
   const { id, statements } = await countCompletion('https://hooks.example.test/payments');
   // The relay wakes after the commit and may already be reading; the request's own share is still bounded.
   expect(statements.filter((sql) => !/webhook_deliveries/.test(sql) || /insert/i.test(sql)).length).toBeLessThanOrEqual(COMPLETION_ROUND_TRIP_BUDGET);
-  const event = await service.em().findOneOrFail(WebhookEvent, { payment: id });
-  const delivery = await service.em().findOneOrFail(WebhookDelivery, { payment: id });
+  const event = await service.em().findOneOrFail(WebhookEvent, { paymentId: id });
+  const delivery = await service.em().findOneOrFail(WebhookDelivery, { paymentId: id });
   expect(delivery.event.id).toBe(event.id);
   expect(delivery.status).toBe('pending');
   const body = JSON.parse(event.body);

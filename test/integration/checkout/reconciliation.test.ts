@@ -80,7 +80,7 @@ test('…0341: charged but the answer is lost; both instances sweep, and it comp
   expect(journal).toEqual(await liveJournal());
   expect(journal.filter((line) => line.startsWith(LedgerAccount.FEE_REVENUE))).toHaveLength(1);
   expect(await a.em().count(LedgerEntry, { payment: id, seller: shop.seller.id })).toBe(2);
-  expect(await a.em().count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await a.em().count(WebhookEvent, { paymentId: id })).toBe(1);
   expect((await sellerClient(b.url, shop.apiKey).retrieve(id)).body.data.status).toBe('completed');
   expect(await ourViolations()).toEqual([]);
 });
@@ -94,7 +94,7 @@ test('…0416: the request never reached the acquirer; it ends failed (processin
   expect(payment.checkoutStage).toBe('finished');
   expect(await a.em().count(LedgerEntry, { payment: id })).toBe(0);
   // Written once, delivered only to shops that chose payment.failed (test/integration/webhooks/webhook-events.test.ts).
-  expect((await a.em().find(WebhookEvent, { payment: id })).map((e) => e.type)).toEqual(['payment.failed']);
+  expect((await a.em().find(WebhookEvent, { paymentId: id })).map((e) => e.type)).toEqual(['payment.failed']);
   expect((await sellerClient(a.url, shop.apiKey).retrieve(id)).body.data.status).toBe('failed');
   // Final: the page no longer takes a card, so a late request can never charge twice.
   await checkoutClient(b.url).pay(id, '4242424242424242');

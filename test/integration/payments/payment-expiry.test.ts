@@ -76,7 +76,7 @@ test('past its expiry a payment takes no card, reads failed (reason expired) eve
   await eventually(async () => failedEvents(id).length === 1, 10_000, 'payment.failed');
   await sleep(300);
   expect(failedEvents(id)).toHaveLength(1);
-  expect((await service.em().find(WebhookEvent, { payment: id })).map((e) => e.type)).toEqual(['payment.failed']);
+  expect((await service.em().find(WebhookEvent, { paymentId: id })).map((e) => e.type)).toEqual(['payment.failed']);
 });
 
 test('the REST retrieve expires a due payment nobody opened; one not yet due stays pending', async () => {
@@ -149,7 +149,7 @@ test('race: cards submitted at the moment of expiry, against expiry moves: each 
     ]);
     const payment = await reload(id);
     const entries = await service.em().count(LedgerEntry, { payment: id });
-    const events = (await service.em().find(WebhookEvent, { payment: id })).map((e) => e.type);
+    const events = (await service.em().find(WebhookEvent, { paymentId: id })).map((e) => e.type);
     if (payment.status === 'completed') {
       // The live journal: the payment and the fee on the seller's side, and their counterparts.
       expect([entries, events, callsAbout(id)]).toEqual([4, ['payment.completed'], ['authorize']]);
