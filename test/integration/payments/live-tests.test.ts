@@ -79,7 +79,7 @@ test('a live test: 50 cents marked test, paid with a real card, its webhooks say
   // Nobody asked and nobody reviewed: the service did both, and the audit log says so.
   expect(refund).toMatchObject({ amount: 50, status: 'refunded', reason: LIVE_TEST_REFUND_REASON, requestedBy: null, reviewedBy: null });
   const audit = await service.em().find(AuditEntry, { targetId: refund.id });
-  expect(audit.map((entry) => [entry.actor, entry.action, entry.admin])).toEqual([['system', 'refund.approved_automatically', null]]);
+  expect(audit.map((entry) => [entry.actor, entry.action, entry.adminId])).toEqual([['system', 'refund.approved_automatically', null]]);
 
   // The seller's endpoint: both events carry "test": true beside the payment (and the refund).
   const bodies = (await receiver.waitFor(2)).map((r) => JSON.parse(r.rawBody.toString('utf8'))).sort((a, b) => a.sequence - b.sequence);
