@@ -67,7 +67,7 @@ export function createLoaders(em: EntityManager): Loaders {
       return paymentIds.map((id) => standing.has(id));
     }),
     ledgerOfPayment: new DataLoader(async (paymentIds) =>
-      grouped(paymentIds, await em.find(LedgerEntry, { payment: { $in: [...paymentIds] } }, { orderBy: { id: 'asc' } }), (e) => e.payment!.id),
+      grouped(paymentIds, await em.find(LedgerEntry, { paymentId: { $in: [...paymentIds] } }, { orderBy: { id: 'asc' } }), (e) => e.paymentId!),
     ),
     auditOfTarget: new DataLoader(async (targetIds) =>
       grouped(targetIds, await em.find(AuditEntry, { targetId: { $in: [...targetIds] } }, { orderBy: { id: 'asc' } }), (e) => e.targetId),

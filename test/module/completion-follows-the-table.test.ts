@@ -32,7 +32,7 @@ async function claimedPayment(label: string): Promise<CompletionFacts> {
   return { payment: { ...payment, test: false }, shop: { id: shop.shop.id, name: shop.shop.name }, processorReference: `psp-${payment.id}`, threeDsOutcome: undefined, baseUrl: 'https://pay.example' };
 }
 
-const kindsOf = async (paymentId: string) => (await db.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } })).map((e) => `${e.kind} ${e.amount}`);
+const kindsOf = async (paymentId: string) => (await db.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } })).map((e) => `${e.kind} ${e.amount}`);
 
 test('as the table stands: the move, its journal with the fee, and its event', async () => {
   const facts = await claimedPayment('table-as-is');

@@ -174,7 +174,7 @@ describe('expiry of unpaid payments', () => {
     expect(await expirePayment(db.em(), EXPIRY, id)).toBe(true);
     expect(await stored(id)).toMatchObject({ status: PaymentStatus.FAILED, checkoutStage: CheckoutStage.FINISHED, failureCode: 'expired', completedAt: null });
     expect(await eventsOf(id)).toEqual(['1 payment.failed']);
-    expect(await db.em().count(LedgerEntry, { payment: id })).toBe(0);
+    expect(await db.em().count(LedgerEntry, { paymentId: id })).toBe(0);
     // Expired once: again is a no-op, with no second event.
     expect(await expirePayment(db.em(), EXPIRY, id)).toBe(false);
     expect(await eventsOf(id)).toEqual(['1 payment.failed']);

@@ -78,7 +78,7 @@ async function paidWith(label: string, number: string): Promise<{ shop: NewShop;
 const balanceOf = async (shop: NewShop) => Number(await sellerBalance(db.em(), shop.seller.id));
 /** A payment's journals besides its completion, as "account kind amount": by journal in the order booked, each journal's lines sorted. */
 const journalsOf = async (paymentId: string) => {
-  const entries = await db.em().find(LedgerEntry, { payment: paymentId, kind: { $nin: ['payment', 'fee'] } }, { orderBy: { id: 'asc' } });
+  const entries = await db.em().find(LedgerEntry, { paymentId, kind: { $nin: ['payment', 'fee'] } }, { orderBy: { id: 'asc' } });
   const kinds = [...new Set(entries.map((e) => e.kind))];
   return kinds.flatMap((kind) => entries.filter((e) => e.kind === kind).map((e) => `${e.account} ${e.kind} ${e.amount}`).sort().reverse());
 };
@@ -187,7 +187,7 @@ describe('the 3-D Secure card whose challenge fails', () => {
     expect(challenged).toMatchObject({ status: PaymentStatus.PENDING });
     const failed = await answerThreeDSecure(checkout, caller(), payment.id, false);
     expect(failed).toMatchObject({ status: PaymentStatus.FAILED, failureCode: 'authentication_failed' });
-    expect(await db.em().count(LedgerEntry, { payment: payment.id })).toBe(0);
+    expect(await db.em().count(LedgerEntry, { paymentId: payment.id })).toBe(0);
     expect(await balanceOf(shop)).toBe(0);
   });
 });

@@ -21,7 +21,7 @@ async function newPayment(body: object = {}): Promise<string> {
   return res.body.data.id;
 }
 
-const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } });
+const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } });
 
 describe('paying on the hosted checkout', () => {
   test('the checkout view shows what the page needs and nothing about the customer', async () => {

@@ -73,8 +73,8 @@ test('one card completion waits on PostgreSQL at most 4 times, and books everyth
   expect(payment).toMatchObject({ status: 'completed', checkoutStage: 'finished', cardLast4: '4242' });
   expect(payment.completedAt).toBeInstanceOf(Date);
   expect(payment.processorReference).toMatch(/^sim_auth_/);
-  const entries = await service.em().find(LedgerEntry, { payment: id }, { orderBy: { id: 'asc' } });
-  expect(entries.map((e) => [e.account, e.kind, e.amount, e.seller?.id ?? null])).toEqual([
+  const entries = await service.em().find(LedgerEntry, { paymentId: id }, { orderBy: { id: 'asc' } });
+  expect(entries.map((e) => [e.account, e.kind, e.amount, e.sellerId])).toEqual([
     ['customer_funds', 'payment', -VALID_PAYMENT.amount, null],
     ['seller_balance', 'payment', VALID_PAYMENT.amount, shop.seller.id],
     ['seller_balance', 'fee', -Math.round(VALID_PAYMENT.amount * 0.15), shop.seller.id],

@@ -47,7 +47,7 @@ async function startedLiveTest(seller: Seller): Promise<{ id: string; checkoutUr
 }
 
 const balanceOf = async (seller: Seller) => (await dashboard(service.url, 'Overview', { days: 1 }, seller.session)).body.data.balance;
-const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } });
+const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } });
 const refundsOf = (paymentId: string) => service.em().find(Refund, { payment: paymentId }, { refresh: true });
 
 async function paid(paymentId: string): Promise<void> {

@@ -176,7 +176,7 @@ async function withdrawalIn(status: WithdrawalStatus): Promise<string> {
   return withdrawal.id;
 }
 
-const ledgerKinds = async (id: string) => (await em().find(LedgerEntry, { withdrawal: id }, { orderBy: { amount: 'asc' } })).map((e) => [e.kind, e.amount]);
+const ledgerKinds = async (id: string) => (await em().find(LedgerEntry, { withdrawalId: id }, { orderBy: { amount: 'asc' } })).map((e) => [e.kind, e.amount]);
 const auditOf = (id: string) => em().find(AuditEntry, { targetId: id });
 
 describe('applying a withdrawal move', () => {
