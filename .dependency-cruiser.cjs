@@ -54,11 +54,11 @@ module.exports = {
       name: 'no-circular',
       comment:
         'A cycle makes two files one: neither can be understood, tested or moved alone. A type-only import is an ' +
-        'arrow too. Two modules whose entities name each other for an ORM relation meet through their indexes: ' +
-        '.folder-cycles-allowed.json lists those pairs, and only shrinks (scripts/folder-cycles.mjs).',
+        'arrow too, and a cycle through a module\'s index is one like any other (scripts/folder-cycles.mjs forbids ' +
+        'the same between folders). No cycle is exempt.',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { pathNot: MODULE_INDEX } },
+      to: { circular: true },
     },
     downward('platform-knows-no-module', PLATFORM, null, `${MODULES}|${API}|${APPS}|${ROOT_CONFIG}`, 'the platform serves every module and names none'),
     downward('modules-below-the-api', MODULES, null, `${API}|${APPS}|${ROOT_CONFIG}`, 'a module is called by the api and assembled by the apps, never the other way'),

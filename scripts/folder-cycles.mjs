@@ -4,16 +4,14 @@
 // two features. A type-only import is an arrow too (naming a type is depending on it), and the root
 // mikro-orm.config.ts is a room of its own, so an upward path through it is seen.
 //
-//   node scripts/folder-cycles.mjs              check src/ against .folder-cycles-allowed.json (npm test runs this)
+//   node scripts/folder-cycles.mjs              check src/: any pair fails (npm test runs this)
 //   node scripts/folder-cycles.mjs --report     also list every pair with its file imports (type-only ones marked)
 //   --cruise-result <file>  read dependency-cruiser's JSON from a file instead of running it (the unit test does)
-//   --allowed <file>        the ratchet file to check against
 //
-// The ratchet file lists the pairs of two modules that existed when the rule came, each with why (the two sides of
-// an ORM relation naming each other's type). The check fails on a pair not in it, on a listed pair that no longer
-// exists, so the list only ever shrinks, and on a listed pair that is not two modules: api, platform, shared and
-// the apps are never in a pair.
-// Exit code: 0 clean, 1 a new or vanished pair, 2 dependency-cruiser could not run or a file could not be read.
+// There is no list of allowed pairs: a module names another module's rows by id, not by an ORM relation
+// (docs/architecture.md, "Rooms"), so no two entities need each other's types.
+// Exit code: 0 clean, 1 a pair of folders importing each other both ways, 2 dependency-cruiser could not run or a
+// file could not be read.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +19,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_ALLOWED = path.join(ROOT, '.folder-cycles-allowed.json');
 
 /**
  * The room a file lives in: `src/modules/payments/payment.entity.ts` → `modules/payments`, `src/platform/db/x.ts` →
@@ -88,23 +85,6 @@ export function findBothWayFolderPairs(modules) {
   return pairs.sort((x, y) => x.key.localeCompare(y.key));
 }
 
-const isModule = (folder) => folder.startsWith('modules/');
-
-/**
- * Every pair, type-only or not, against the ratchet list: `added` are not listed (fail), `vanished` are listed but
- * gone (fail), `outOfModules` are listed but not two modules (fail: only modules may still lean on each other).
- */
-export function compareWithAllowed(pairs, allowedPairs) {
-  const allowed = new Set(allowedPairs.map((entry) => pairKey(...entry.folders)));
-  const present = new Set(pairs.map((pair) => pair.key));
-  return {
-    added: pairs.filter((pair) => !allowed.has(pair.key)),
-    vanished: [...allowed].filter((key) => !present.has(key)).sort(),
-    allowed: pairs.filter((pair) => allowed.has(pair.key)),
-    outOfModules: allowedPairs.filter((entry) => !entry.folders.every(isModule)).map((entry) => pairKey(...entry.folders)),
-  };
-}
-
 function describePair(pair) {
   const lines = [`  ${pair.key}`];
   for (const [direction, imports] of Object.entries(pair.imports)) {
@@ -128,45 +108,32 @@ function cruise() {
 }
 
 function main() {
-  const { values } = parseArgs({
-    options: { 'cruise-result': { type: 'string' }, allowed: { type: 'string' }, report: { type: 'boolean' } },
-  });
-  let result, allowedFile;
-  const allowedPath = values.allowed ?? DEFAULT_ALLOWED;
+  const { values } = parseArgs({ options: { 'cruise-result': { type: 'string' }, report: { type: 'boolean' } } });
+  let result;
   try {
     result = values['cruise-result'] ? JSON.parse(fs.readFileSync(values['cruise-result'], 'utf8')) : cruise();
-    allowedFile = JSON.parse(fs.readFileSync(allowedPath, 'utf8'));
   } catch (error) {
     console.error(`folder-cycles: ${error.message}`);
     return 2;
   }
   const pairs = findBothWayFolderPairs(result.modules);
-  const { added, vanished, allowed, outOfModules } = compareWithAllowed(pairs, allowedFile.pairs ?? []);
-  const typeOnly = pairs.filter((pair) => !pair.runtime);
 
   if (values.report) {
+    const typeOnly = pairs.filter((pair) => !pair.runtime);
     console.log(`Folder pairs importing each other both ways, type-only imports counted (${pairs.length}; ${typeOnly.length} with one side type-only):`);
     for (const pair of pairs) console.log(describePair(pair));
     console.log('');
   }
-  if (outOfModules.length) {
-    console.error(`folder-cycles: ${outOfModules.length} listed pair(s) are not two modules; api, platform, shared and the apps are never in a pair:`);
-    for (const key of outOfModules) console.error(`  ${key}`);
-  }
-  if (added.length) {
-    console.error(`folder-cycles: ${added.length} new pair(s) of folders import each other both ways (docs/architecture.md, "Modules").`);
+  if (pairs.length) {
+    console.error(`folder-cycles: ${pairs.length} pair(s) of folders import each other both ways (docs/architecture.md, "Rooms").`);
     console.error(
       'Move the piece both need into the folder that owns it (src/shared/ when pure), read states from the lifecycle tables, ' +
-        'or hand one side what it needs (a narrow interface it declares, a function): an `import type` counts too:',
+        "name another module's rows by id, or hand one side what it needs (a narrow interface it declares, a function): an `import type` counts too:",
     );
-    for (const pair of added) console.error(describePair(pair));
+    for (const pair of pairs) console.error(describePair(pair));
+    return 1;
   }
-  if (vanished.length) {
-    console.error(`folder-cycles: ${vanished.length} listed pair(s) no longer import each other both ways; remove them from ${path.relative(ROOT, allowedPath)}:`);
-    for (const key of vanished) console.error(`  ${key}`);
-  }
-  if (added.length || vanished.length || outOfModules.length) return 1;
-  if (!values.report) console.log(`folder-cycles: no new both-way folder pair (${allowed.length} listed, type-only imports counted)`);
+  if (!values.report) console.log('folder-cycles: no two folders import each other both ways (type-only imports counted)');
   return 0;
 }
 

@@ -7,13 +7,13 @@ import { Payment } from './payments';
 import { paymentsWithChargebackStanding } from './disputes';
 import { Refund, refundsHeld } from './refunds';
 import { Seller, Shop } from './identity';
-import { WebhookDelivery } from './webhooks';
+import { attemptsOfDeliveries, WebhookDelivery, type WebhookAttempt } from './webhooks';
 import { withdrawalTotals } from './withdrawals';
 
 /**
  * One set per request (it lives in the GraphQL context): every relation the console walks is fetched in
  * one query per relation and per request, whatever the number of rows (payment -> shop -> seller,
- * refund -> payment, shop -> balance, payment -> refunds, ledger entries, audit entries, deliveries).
+ * refund -> payment, shop -> balance, payment -> refunds, ledger entries, audit entries, deliveries, attempts).
  * The request's unit of work already holds the rows it has read, so loaded entities are shared too.
  */
 export interface Loaders {
@@ -27,6 +27,7 @@ export interface Loaders {
   ledgerOfPayment: DataLoader<string, LedgerEntry[]>;
   auditOfTarget: DataLoader<string, AuditEntry[]>;
   deliveriesOfPayment: DataLoader<string, WebhookDelivery[]>;
+  attemptsOfDelivery: DataLoader<string, WebhookAttempt[]>;
   balanceOfSeller: DataLoader<string, BalanceSummary>;
 }
 
@@ -66,7 +67,7 @@ export function createLoaders(em: EntityManager): Loaders {
       return paymentIds.map((id) => standing.has(id));
     }),
     ledgerOfPayment: new DataLoader(async (paymentIds) =>
-      grouped(paymentIds, await em.find(LedgerEntry, { payment: { $in: [...paymentIds] } }, { orderBy: { id: 'asc' } }), (e) => e.payment!.id),
+      grouped(paymentIds, await em.find(LedgerEntry, { paymentId: { $in: [...paymentIds] } }, { orderBy: { id: 'asc' } }), (e) => e.paymentId!),
     ),
     auditOfTarget: new DataLoader(async (targetIds) =>
       grouped(targetIds, await em.find(AuditEntry, { targetId: { $in: [...targetIds] } }, { orderBy: { id: 'asc' } }), (e) => e.targetId),
@@ -74,10 +75,11 @@ export function createLoaders(em: EntityManager): Loaders {
     deliveriesOfPayment: new DataLoader(async (paymentIds) =>
       grouped(
         paymentIds,
-        await em.find(WebhookDelivery, { payment: { $in: [...paymentIds] } }, { populate: ['event', 'attempts'], orderBy: { createdAt: 'asc', id: 'asc' } }),
-        (d) => d.payment!.id,
+        await em.find(WebhookDelivery, { paymentId: { $in: [...paymentIds] } }, { populate: ['event'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+        (d) => d.paymentId!,
       ),
     ),
+    attemptsOfDelivery: new DataLoader((deliveryIds) => attemptsOfDeliveries(em, deliveryIds)),
     balanceOfSeller: new DataLoader(async (sellerIds) => {
       const [figures, withdrawals, held] = await Promise.all([balanceFigures(em, sellerIds), withdrawalTotals(em, sellerIds), refundsHeld(em, sellerIds)]);
       return sellerIds.map((id) => ({

@@ -55,8 +55,8 @@ test('an approved card completes through the page with its journal and webhook e
   await page.waitForURL(`${SHOP_ORIGIN}/**`);
   expect(page.url()).toContain('status=completed');
   expect((await reload(id)).status).toBe('completed');
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(4);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   // The page told Adyen about the screen for 3-D Secure 2.
   expect(adyen.requestsTo('/payments').find((r) => r.body.reference === id)!.body.browserInfo).toMatchObject({ screenWidth: 1024, screenHeight: 800 });
   expect(customer.problems).toEqual([]);
@@ -85,7 +85,7 @@ test("3-D Secure: the page sends the customer to the issuer's page and back; it 
   const payment = await reload(id);
   expect(payment.status).toBe('completed');
   expect(payment.threeDsOutcome).toBe('challenged');
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(4);
   expect(adyen.requestsTo('/payments/details')).toHaveLength(1);
   expect(customer.problems).toEqual([]);
 });

@@ -88,6 +88,6 @@ test('a seller signs in, runs a live test, pays it on the checkout page, and see
   await shoot(page, 'payment-live-test');
   expect(await page.getByRole('definition').filter({ hasText: /^\$0\.00$/ }).count()).toBeGreaterThan(0);
   expect(await availableOf(seller.session)).toBe(before);
-  expect((await service.em().find(LedgerEntry, { payment: paymentId })).some((e) => e.kind === 'fee')).toBe(false);
+  expect((await service.em().find(LedgerEntry, { paymentId })).some((e) => e.kind === 'fee')).toBe(false);
   expect(web.customer.problems).toEqual([]);
 });

@@ -102,8 +102,8 @@ test('a completion books its journal and its event, and the worker (through PgBo
   await worker.waitFor(/webhook worker started/);
   const shop = await services[0].createShop({ webhookUrl: receiver.url });
   const paymentId = await shopActor(services[0], shop.apiKey).completePayment();
-  expect(await services[1].em().count(LedgerEntry, { payment: paymentId })).toBe(4);
-  expect(await services[1].em().count(WebhookEvent, { payment: paymentId })).toBe(1);
+  expect(await services[1].em().count(LedgerEntry, { paymentId })).toBe(4);
+  expect(await services[1].em().count(WebhookEvent, { paymentId })).toBe(1);
   const delivery = await settledDelivery(services[1], paymentId);
   expect(delivery.status).toBe('delivered');
   const [received] = await receiver.waitFor(1);
@@ -115,8 +115,8 @@ test('reconciliation settles a payment whose acquirer answer was lost, once, thr
   const id = (await sellerClient(services[0].url, shop.apiKey).create(VALID_PAYMENT)).body.data.id as string;
   await checkoutClient(services[1].url).pay(id, '4000000000000341');
   await eventually(async () => (await services[0].em().findOneOrFail(Payment, { id }, { refresh: true })).status === 'completed', 10_000, 'the payment to complete');
-  expect(await services[0].em().count(LedgerEntry, { payment: id })).toBe(4);
-  expect(await services[0].em().count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await services[0].em().count(LedgerEntry, { paymentId: id })).toBe(4);
+  expect(await services[0].em().count(WebhookEvent, { paymentId: id })).toBe(1);
 });
 
 test('check-ledger through PgBouncer finds the books in order', async () => {

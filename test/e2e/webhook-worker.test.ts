@@ -57,7 +57,7 @@ test('a worker killed mid-delivery: the delivery is retried by the next worker a
 
   const delivery = await settledDelivery(service, paymentId);
   expect(delivery.status).toBe('delivered');
-  expect(delivery.attempts.getItems().map((a) => [a.number, a.httpStatus, a.error])).toEqual([
+  expect(delivery.attempts.map((a) => [a.number, a.httpStatus, a.error])).toEqual([
     [1, null, 'worker lost: no outcome was recorded'],
     [2, 200, null],
   ]);

@@ -85,6 +85,6 @@ test('PostgreSQL restarted during a burst: answers are 200 or 5xx envelopes with
   // Money: every completed payment has its entries and exactly one outbox event; the books hold.
   const completed = await service.em().find(Payment, { status: 'completed' as never });
   expect(completed.length).toBeGreaterThan(0);
-  for (const payment of completed) expect(await service.em().count(WebhookEvent, { payment })).toBe(1);
+  for (const payment of completed) expect(await service.em().count(WebhookEvent, { paymentId: payment.id })).toBe(1);
   expect((await checkLedger(service.em())).violations).toEqual([]);
 });

@@ -31,8 +31,8 @@ test('SIGKILL in the middle of completions: after a restart nothing is half-done
   let completed = 0;
   for (const id of ids) {
     const payment = await em.findOneOrFail(Payment, id);
-    const credits = await em.count(LedgerEntry, { payment: id, account: LedgerAccount.SELLER_BALANCE });
-    const events = await em.count(WebhookEvent, { payment: id });
+    const credits = await em.count(LedgerEntry, { paymentId: id, account: LedgerAccount.SELLER_BALANCE });
+    const events = await em.count(WebhookEvent, { paymentId: id });
     if (payment.status === 'completed') {
       completed++;
       expect([credits, events, payment.completedAt !== null]).toEqual([2, 1, true]);

@@ -29,8 +29,8 @@ test('SIGKILL of the instance that made the …0341 call: after a restart it com
   await startProcess(port, 200);
   const em = faults.inspector.em();
   await eventually(async () => (await em.findOneOrFail(Payment, { id }, { refresh: true })).status === 'completed', 10_000, 'the payment to complete after the restart');
-  expect(await em.count(LedgerEntry, { payment: id, seller: shop.seller.id })).toBe(2);
-  expect(await em.count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await em.count(LedgerEntry, { paymentId: id, sellerId: shop.seller.id })).toBe(2);
+  expect(await em.count(WebhookEvent, { paymentId: id })).toBe(1);
   expect((await checkLedger(em)).violations).toEqual([]);
   await faults.running!.stop('SIGTERM');
 });

@@ -32,13 +32,13 @@ async function claimedPayment(label: string): Promise<CompletionFacts> {
   return { payment: { ...payment, test: false }, shop: { id: shop.shop.id, name: shop.shop.name }, processorReference: `psp-${payment.id}`, threeDsOutcome: undefined, baseUrl: 'https://pay.example' };
 }
 
-const kindsOf = async (paymentId: string) => (await db.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } })).map((e) => `${e.kind} ${e.amount}`);
+const kindsOf = async (paymentId: string) => (await db.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } })).map((e) => `${e.kind} ${e.amount}`);
 
 test('as the table stands: the move, its journal with the fee, and its event', async () => {
   const facts = await claimedPayment('table-as-is');
   expect((await completeInOneStatement(db.em(), facts)).completed).toBe(true);
   expect(await kindsOf(facts.payment.id)).toEqual(['payment -2000', 'payment 2000', 'fee -300', 'fee 300']);
-  expect((await db.em().find(WebhookEvent, { payment: facts.payment.id })).map((e) => e.type)).toEqual(['payment.completed']);
+  expect((await db.em().find(WebhookEvent, { paymentId: facts.payment.id })).map((e) => e.type)).toEqual(['payment.completed']);
   expect((await db.em().findOneOrFail(Payment, { id: facts.payment.id })).status).toBe('completed');
 });
 
@@ -53,7 +53,7 @@ test('a changed event type is the event the statement writes', async () => {
   const facts = await claimedPayment('table-event');
   const table = tableWithComplete((move) => (move.event = 'payment.failed'));
   await completeInOneStatement(db.em(), facts, table);
-  expect((await db.em().find(WebhookEvent, { payment: facts.payment.id })).map((e) => e.type)).toEqual(['payment.failed']);
+  expect((await db.em().find(WebhookEvent, { paymentId: facts.payment.id })).map((e) => e.type)).toEqual(['payment.failed']);
 });
 
 test('an audit entry or a notice added to the move stops the hot path until it writes them, and nothing is written', async () => {

@@ -61,7 +61,7 @@ const balanceOf = async (shop: NewShop) => Number(await sellerBalance(db.em(), s
 const disputeOf = (paymentId: string) => db.em().findOne(Dispute, { payment: paymentId });
 /** A payment's dispute journals, as "account kind amount", in the order booked. */
 const disputeJournals = async (paymentId: string) =>
-  (await db.em().find(LedgerEntry, { payment: paymentId, kind: { $nin: ['payment', 'fee', 'refund'] } }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
+  (await db.em().find(LedgerEntry, { paymentId, kind: { $nin: ['payment', 'fee', 'refund'] } }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
 const mailsOf = async (paymentId: string) =>
   (await db.em().find(MailOutboxEntry, { paymentId, kind: { $like: 'dispute-%' } }, { orderBy: { createdAt: 'asc', id: 'asc' } })).map((m) => `${m.kind} ${m.subjectId}`);
 
@@ -207,7 +207,7 @@ describe('a notice that does not fit is flagged and moves nothing', () => {
     const outcome = await applyDisputeNotice(db.em(), { step: 'chargeBack', paymentId: missing, reference: 'DP-missing', amount: 1000, currency: 'USD', reason: null });
     expect(outcome).toEqual({ effect: 'flagged', problem: `no payment ${missing}` });
     expect(await db.em().count(Dispute, { payment: missing })).toBe(0);
-    expect(await db.em().count(LedgerEntry, { payment: missing })).toBe(0);
+    expect(await db.em().count(LedgerEntry, { paymentId: missing })).toBe(0);
   });
 
   test('a payment never charged cannot be disputed', async () => {

@@ -48,12 +48,12 @@ function wholeReads(node: PlanNode, inSubPlan = false, underSubPlan = false): st
 
 const SOME = ['id_a', 'id_b'];
 const LOOKUPS: [string, (em: EntityManager) => string][] = [
-  ["a payment's ledger entries", (em) => em.createQueryBuilder(LedgerEntry).where({ payment: { $in: SOME } }).orderBy({ id: 'asc' }).getFormattedQuery()],
+  ["a payment's ledger entries", (em) => em.createQueryBuilder(LedgerEntry).where({ paymentId: { $in: SOME } }).orderBy({ id: 'asc' }).getFormattedQuery()],
   ["a payment's refunds", (em) => em.createQueryBuilder(Refund).where({ payment: { $in: SOME } }).orderBy({ createdAt: 'asc', id: 'asc' }).getFormattedQuery()],
   ["a seller's shops, deleted ones too", (em) => em.createQueryBuilder(Shop).where({ seller: { $in: SOME } }).getFormattedQuery()],
   ["a seller's live shop", (em) => em.createQueryBuilder(Shop).where({ seller: { $in: SOME }, deletedAt: null }).getFormattedQuery()],
   ["a target's audit entries", (em) => em.createQueryBuilder(AuditEntry).where({ targetId: { $in: SOME } }).orderBy({ id: 'asc' }).getFormattedQuery()],
-  ["a payment's webhook deliveries", (em) => em.createQueryBuilder(WebhookDelivery).where({ payment: { $in: SOME } }).orderBy({ createdAt: 'asc', id: 'asc' }).getFormattedQuery()],
+  ["a payment's webhook deliveries", (em) => em.createQueryBuilder(WebhookDelivery).where({ paymentId: { $in: SOME } }).orderBy({ createdAt: 'asc', id: 'asc' }).getFormattedQuery()],
 ];
 
 test.each(LOOKUPS)('%s: read through an index', async (_name, sqlOf) => {

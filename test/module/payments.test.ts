@@ -167,14 +167,14 @@ describe('expiry of unpaid payments', () => {
     await db.em().nativeUpdate(Payment, { id: payment.id }, { createdAt: new Date(Date.now() - ageMs) });
     return { shop, id: payment.id };
   }
-  const eventsOf = async (id: string) => (await db.em().find(WebhookEvent, { payment: id }, { orderBy: { sequence: 'asc' } })).map((e) => `${e.sequence} ${e.type}`);
+  const eventsOf = async (id: string) => (await db.em().find(WebhookEvent, { paymentId: id }, { orderBy: { sequence: 'asc' } })).map((e) => `${e.sequence} ${e.type}`);
 
   test('past its expiry a pending payment fails as expired, with one payment.failed event and no money moved', async () => {
     const { id } = await pendingPayment('expiry-due', HOUR + 1000);
     expect(await expirePayment(db.em(), EXPIRY, id)).toBe(true);
     expect(await stored(id)).toMatchObject({ status: PaymentStatus.FAILED, checkoutStage: CheckoutStage.FINISHED, failureCode: 'expired', completedAt: null });
     expect(await eventsOf(id)).toEqual(['1 payment.failed']);
-    expect(await db.em().count(LedgerEntry, { payment: id })).toBe(0);
+    expect(await db.em().count(LedgerEntry, { paymentId: id })).toBe(0);
     // Expired once: again is a no-op, with no second event.
     expect(await expirePayment(db.em(), EXPIRY, id)).toBe(false);
     expect(await eventsOf(id)).toEqual(['1 payment.failed']);

@@ -62,8 +62,8 @@ const paymentStatus = async (id: string) => (await db.em().findOneOrFail(Payment
 const balanceOf = async (shop: NewShop) => Number(await sellerBalance(db.em(), shop.seller.id));
 /** A refund's journal lines, as "account kind amount". */
 const journalOf = async (refundId: string) =>
-  (await db.em().find(LedgerEntry, { refund: refundId }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
-const eventsOf = async (paymentId: string) => (await db.em().find(WebhookEvent, { payment: paymentId }, { orderBy: { id: 'asc' } })).map((e) => e.type);
+  (await db.em().find(LedgerEntry, { refundId }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
+const eventsOf = async (paymentId: string) => (await db.em().find(WebhookEvent, { paymentId }, { orderBy: { id: 'asc' } })).map((e) => e.type);
 
 describe('the live answer', () => {
   test('refunded: the refund and the payment move once, the seller is debited the amount, and the acquirer is asked with the refund as key', async () => {

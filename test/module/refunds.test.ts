@@ -29,7 +29,7 @@ const request = (paymentId: string, amount: number | null, admin: Admin = suppor
 const refundsOf = async (paymentId: string) =>
   (await db.em().find(Refund, { payment: paymentId }, { orderBy: { amount: 'asc' } })).map((r) => ({ amount: r.amount, status: r.status }));
 const auditOf = async (targetId: string) =>
-  (await db.em().find(AuditEntry, { targetId }, { orderBy: { id: 'asc' } })).map((entry) => ({ action: entry.action, admin: entry.admin?.id ?? null, details: entry.details }));
+  (await db.em().find(AuditEntry, { targetId }, { orderBy: { id: 'asc' } })).map((entry) => ({ action: entry.action, admin: entry.adminId, details: entry.details }));
 
 test('a request above what remains of the payment is refused, with what remains, and writes nothing', async () => {
   const paymentId = await db.completedPayment(await db.newShop('refund-above'), 1000);

@@ -78,7 +78,7 @@ async function paidWith(label: string, number: string): Promise<{ shop: NewShop;
 const balanceOf = async (shop: NewShop) => Number(await sellerBalance(db.em(), shop.seller.id));
 /** A payment's journals besides its completion, as "account kind amount": by journal in the order booked, each journal's lines sorted. */
 const journalsOf = async (paymentId: string) => {
-  const entries = await db.em().find(LedgerEntry, { payment: paymentId, kind: { $nin: ['payment', 'fee'] } }, { orderBy: { id: 'asc' } });
+  const entries = await db.em().find(LedgerEntry, { paymentId, kind: { $nin: ['payment', 'fee'] } }, { orderBy: { id: 'asc' } });
   const kinds = [...new Set(entries.map((e) => e.kind))];
   return kinds.flatMap((kind) => entries.filter((e) => e.kind === kind).map((e) => `${e.account} ${e.kind} ${e.amount}`).sort().reverse());
 };
@@ -163,7 +163,7 @@ describe('the refund-failure card', () => {
     expect(await journalsOf(paymentId)).toEqual([`seller_balance refund -${AMOUNT}`, `customer_funds refund ${AMOUNT}`, `seller_balance refund_failed ${AMOUNT}`, `customer_funds refund_failed -${AMOUNT}`]);
     expect(await balanceOf(shop)).toBe(NET);
     expect(await mailsOf(paymentId)).toContain('refund-failed');
-    expect((await db.em().find(WebhookEvent, { payment: paymentId }, { orderBy: { sequence: 'asc' } })).map((e) => e.type)).toEqual(['payment.completed', 'payment.refunded', 'refund.failed']);
+    expect((await db.em().find(WebhookEvent, { paymentId }, { orderBy: { sequence: 'asc' } })).map((e) => e.type)).toEqual(['payment.completed', 'payment.refunded', 'refund.failed']);
     expect(await violationsAbout(shop.seller.id, paymentId, refund.id)).toEqual([]);
     expect(await notifications.drain()).toBe(0);
   });
@@ -187,7 +187,7 @@ describe('the 3-D Secure card whose challenge fails', () => {
     expect(challenged).toMatchObject({ status: PaymentStatus.PENDING });
     const failed = await answerThreeDSecure(checkout, caller(), payment.id, false);
     expect(failed).toMatchObject({ status: PaymentStatus.FAILED, failureCode: 'authentication_failed' });
-    expect(await db.em().count(LedgerEntry, { payment: payment.id })).toBe(0);
+    expect(await db.em().count(LedgerEntry, { paymentId: payment.id })).toBe(0);
     expect(await balanceOf(shop)).toBe(0);
   });
 });

@@ -41,7 +41,7 @@ function recordEvent(paymentId: string, type: PaymentEventType, refund?: object)
   });
 }
 
-const eventsOf = async (paymentId: string) => (await db.em().find(WebhookEvent, { payment: paymentId }, { orderBy: { sequence: 'asc' } })).map((e) => `${e.sequence} ${e.type}`);
+const eventsOf = async (paymentId: string) => (await db.em().find(WebhookEvent, { paymentId }, { orderBy: { sequence: 'asc' } })).map((e) => `${e.sequence} ${e.type}`);
 const deliveredTypes = async (shop: NewShop) =>
   (await db.em().find(WebhookDelivery, { shop: shop.shop.id }, { populate: ['event'], orderBy: { createdAt: 'asc', id: 'asc' } })).map((d) => d.event.type);
 const pendingPayment = async (shop: NewShop, request = {}) =>
@@ -76,7 +76,7 @@ describe('sequence', () => {
     const paymentId = await pendingPayment(shop);
     const event = await recordEvent(paymentId, 'payment.failed');
     const em = db.em();
-    em.create(WebhookEvent, { shop: shop.shop.id, payment: paymentId, type: 'payment.failed', sequence: event.sequence, body: '{}' });
+    em.create(WebhookEvent, { shop: shop.shop.id, paymentId, type: 'payment.failed', sequence: event.sequence, body: '{}' });
     await expect(em.flush()).rejects.toThrow(/webhook_events_payment_sequence_unique/);
   });
 });
@@ -117,7 +117,7 @@ describe('which events get a delivery', () => {
     const event = await recordEvent(paymentId, 'payment.failed');
     const [delivery] = await db.em().find(WebhookDelivery, { shop: shop.shop.id });
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 0, scheduleStart: 0, deliveredAt: null, failedAt: null, lastAttemptAt: null });
-    expect([delivery.event.id, delivery.payment?.id, delivery.nextAttemptAt?.toISOString()]).toEqual([event.id, paymentId, event.createdAt.toISOString()]);
+    expect([delivery.event.id, delivery.paymentId, delivery.nextAttemptAt?.toISOString()]).toEqual([event.id, paymentId, event.createdAt.toISOString()]);
   });
 
   test('once the URL is cleared, events keep being written but no delivery is created', async () => {
@@ -172,7 +172,7 @@ describe('the body', () => {
   test("the completion statement's payment.completed body has the same shape", async () => {
     const shop = await db.newShop('outbox-completed-body');
     const paymentId = await db.completedPayment(shop, 1234);
-    const [event] = await db.em().find(WebhookEvent, { payment: paymentId });
+    const [event] = await db.em().find(WebhookEvent, { paymentId });
     const body = JSON.parse(event.body);
     const payment = await db.em().findOneOrFail(Payment, { id: paymentId });
     expect(Object.keys(body)).toEqual(['id', 'event', 'sequence', 'payment', 'shop', 'timestamp']);
@@ -254,7 +254,7 @@ test('a withdrawal event is numbered per withdrawal, has `withdrawal` where paym
   const withdrawal = await requestWithdrawal(db.em(), shop.shop.id, 3000, requester);
   await rejectWithdrawal(db.em(), approver, withdrawal.id, 'Wrong account');
   const [event] = await db.em().find(WebhookEvent, { withdrawalId: withdrawal.id });
-  expect([event.type, event.sequence, event.payment]).toEqual(['withdrawal.rejected', 1, null]);
+  expect([event.type, event.sequence, event.paymentId]).toEqual(['withdrawal.rejected', 1, null]);
   const body = JSON.parse(event.body);
   expect(Object.keys(body)).toEqual(['id', 'event', 'sequence', 'withdrawal', 'shop', 'timestamp']);
   expect(body).toMatchObject({ id: event.id, event: 'withdrawal.rejected', sequence: 1, withdrawal: { id: withdrawal.id, amount: 3000, status: 'rejected', rejection_reason: 'Wrong account', payout_reference: null, paid_at: null }, shop: { id: shop.shop.id } });

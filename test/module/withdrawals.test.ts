@@ -43,7 +43,7 @@ async function refundCarriedOut(paymentId: string, amount: number): Promise<void
 const balanceOf = (shop: NewShop) => sellerBalance(db.em(), shop.seller.id);
 const stored = (id: string) => db.em().findOneOrFail(Withdrawal, { id });
 const auditActions = async (targetId: string) =>
-  (await db.em().find(AuditEntry, { targetId }, { orderBy: { id: 'asc' } })).map((entry) => [entry.action, entry.admin?.id ?? null]);
+  (await db.em().find(AuditEntry, { targetId }, { orderBy: { id: 'asc' } })).map((entry) => [entry.action, entry.adminId]);
 
 test('approval is refused while a refund booked since the request leaves the balance negative, and allowed once sales cover it', async () => {
   const shop = await db.newShop('withdrawal-covered', { payoutAccount: true });

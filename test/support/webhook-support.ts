@@ -3,6 +3,8 @@ import { AdminRole } from '../../src/modules/admins/admin-role';
 import { createAdmin } from '../../src/modules/admins/admin.service';
 import { DEFAULT_ADMIN_TOKEN_TTL_DAYS } from '../../src/shared/config';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
+import type { WebhookAttempt } from '../../src/modules/webhooks/webhook-attempt.entity';
+import { attemptsOfDeliveries } from '../../src/modules/webhooks/webhook-settings.service';
 import { checkoutClient } from './checkout-client';
 import { sellerClient, VALID_PAYMENT } from './seller-client';
 import { suiteFixture } from './suite-fixture';
@@ -81,12 +83,12 @@ export async function newAdminToken(service: TestService): Promise<string> {
   return (await createAdmin(service.em(), { email, role: AdminRole.OWNER, tokenTtlDays: DEFAULT_ADMIN_TOKEN_TTL_DAYS })).token;
 }
 
-/** The delivery of a payment's event, with its attempts, once it is no longer pending (or the deadline passes). */
-export async function settledDelivery(service: TestService, paymentId: string, timeoutMs = 20_000): Promise<WebhookDelivery> {
+/** The delivery of a payment's event, with its attempts (oldest first), once it is no longer pending (or the deadline passes). */
+export async function settledDelivery(service: TestService, paymentId: string, timeoutMs = 20_000): Promise<WebhookDelivery & { attempts: WebhookAttempt[] }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const delivery = await service.em().findOne(WebhookDelivery, { payment: paymentId }, { populate: ['attempts', 'event'] });
-    if (delivery && delivery.status !== 'pending') return delivery;
+    const delivery = await service.em().findOne(WebhookDelivery, { paymentId }, { populate: ['event'] });
+    if (delivery && delivery.status !== 'pending') return Object.assign(delivery, { attempts: (await attemptsOfDeliveries(service.em(), [delivery.id]))[0] });
     if (Date.now() > deadline) throw new Error(`delivery of ${paymentId} still ${delivery?.status ?? 'missing'} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -1,7 +1,6 @@
-import { Entity, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver, JSONObjectResolver } from 'graphql-scalars';
-import type { Admin } from '../admins';
 
 /**
  * One admin action in the append-only audit log: who, what, on which target, why, when. The database
@@ -14,9 +13,9 @@ export class AuditEntry {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
 
-  /** Null when the action came from the operations CLI. */
-  @ManyToOne('Admin', { nullable: true })
-  admin: Admin | null = null;
+  /** The acting admin's id (plain id: the audit log names no admin entity); null for the operations CLI and the service itself. */
+  @Property({ type: 'string', nullable: true })
+  adminId: string | null = null;
 
   /** Who acted, as they were known then: the admin's e-mail address, `cli`, or `system` (the service's own rule). */
   @Field(() => String, { description: "The admin's e-mail address at the time, `cli`, or `system` (the service itself, e.g. a live test's automatic refund)." })

@@ -29,6 +29,6 @@ export class AuditResolver {
   @Authorized('ADMIN')
   @FieldResolver(() => ID, { nullable: true, description: 'The acting admin; null for the operations CLI.' })
   adminId(@Root() entry: AuditEntry): string | null {
-    return entry.admin?.id ?? null;
+    return entry.adminId;
   }
 }

@@ -1,6 +1,5 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Admin } from '../admins';
 import { AuditEntry } from './audit-entry.entity';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { domainError } from '../../shared/errors';
@@ -19,6 +18,16 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
+/**
+ * What an entry reads of the acting admin, as the admins module hands it: its id, its e-mail address, and the
+ * credential it acts with in this request (the token or console session, and who issued it).
+ */
+export interface AuditActor {
+  id: string;
+  email: string;
+  actingWith?: { kind: 'token' | 'session'; id: string; issuedBy: string };
+}
+
 /** The service acting on a rule of its own, with no admin behind it (a live test's automatic refund). */
 export const SYSTEM_ACTOR = 'system';
 
@@ -28,12 +37,11 @@ export const SYSTEM_ACTOR = 'system';
  * `admin` null means the operations CLI, SYSTEM_ACTOR the service itself. The entry names the credential the
  * admin acts with in this request (`admin.actingWith`: the token or console session, and who issued it).
  */
-export function recordAudit(tx: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): AuditEntry {
+export function recordAudit(tx: EntityManager, actor: AuditActor | null | typeof SYSTEM_ACTOR, record: AuditRecord): AuditEntry {
   const admin = actor === SYSTEM_ACTOR ? null : actor;
   const credential = admin?.actingWith ?? null;
   return tx.create(AuditEntry, {
-    // By entity name, as AuditEntry's relation names it: the audit log names admins' type, it loads nothing of admins/.
-    admin: admin ? tx.getReference<Admin>('Admin', admin.id) : null,
+    adminId: admin?.id ?? null,
     actor: admin ? admin.email : actor === SYSTEM_ACTOR ? SYSTEM_ACTOR : 'cli',
     action: record.action,
     targetType: record.targetType,
@@ -51,7 +59,7 @@ export function recordAudit(tx: EntityManager, actor: Admin | null | typeof SYST
  * since the refused action's own transaction, if any, writes nothing. Action `<what>.refused`, with the
  * error code in `details.code`.
  */
-export async function recordRefusal(em: EntityManager, admin: Admin, record: AuditRecord & { details: { code: string } }): Promise<void> {
+export async function recordRefusal(em: EntityManager, admin: AuditActor, record: AuditRecord & { details: { code: string } }): Promise<void> {
   // Written on a connection of its own, so it outlives the refused action's rollback; inside an open transaction that
   // second connection would wait for the first on the embedded database (one connection at a time): a programming error.
   if (em.isInTransaction()) throw new Error(`refusal ${record.action} recorded inside a transaction: record it once the transaction has ended`);
@@ -59,13 +67,13 @@ export async function recordRefusal(em: EntityManager, admin: Admin, record: Aud
 }
 
 /** An entry written now, with whatever else the caller's unit of work holds (an action that wrote through its own). */
-export async function recordAuditNow(em: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): Promise<void> {
+export async function recordAuditNow(em: EntityManager, actor: AuditActor | null | typeof SYSTEM_ACTOR, record: AuditRecord): Promise<void> {
   recordAudit(em, actor, record);
   await em.flush();
 }
 
 /** An entry written on a unit of work of its own, apart from anything the caller's holds (an audited read). */
-export async function recordAuditApart(em: EntityManager, actor: Admin | null | typeof SYSTEM_ACTOR, record: AuditRecord): Promise<void> {
+export async function recordAuditApart(em: EntityManager, actor: AuditActor | null | typeof SYSTEM_ACTOR, record: AuditRecord): Promise<void> {
   const own = em.fork({ clear: true });
   recordAudit(own, actor, record);
   await own.flush();
@@ -76,9 +84,9 @@ export async function recordAuditApart(em: EntityManager, actor: Admin | null | 
  * move's declared audit entry is written by recordAudit in the move's transaction, an admin's refused
  * approval by recordRefusal.
  */
-export function moveAuditor(actor: Admin): ReviewAuditor;
+export function moveAuditor(actor: AuditActor): ReviewAuditor;
 export function moveAuditor(actor: typeof SYSTEM_ACTOR): MoveAuditor;
-export function moveAuditor(actor: Admin | typeof SYSTEM_ACTOR): MoveAuditor {
+export function moveAuditor(actor: AuditActor | typeof SYSTEM_ACTOR): MoveAuditor {
   const write: MoveAuditor['write'] = (tx, entry) => recordAudit(tx, actor, { ...entry, targetType: entry.targetType as AuditTargetType });
   if (actor === SYSTEM_ACTOR) return { adminId: null, write };
   const reviewer: ReviewAuditor = {
@@ -108,7 +116,7 @@ export async function listAudit(em: EntityManager, filter: AuditFilter, page?: n
   const where: Record<string, unknown> = {};
   if (filter.targetId?.trim()) where.targetId = filter.targetId.trim();
   if (filter.action?.trim()) where.action = filter.action.trim();
-  if (filter.adminId?.trim()) where.admin = filter.adminId.trim();
+  if (filter.adminId?.trim()) where.adminId = filter.adminId.trim();
   // The same expression as the audit_log_actor_idx index: addresses are compared in any case.
   if (filter.actor?.trim()) where[raw('lower(actor)')] = filter.actor.trim().toLowerCase();
   if (filter.createdFrom || filter.createdTo) {

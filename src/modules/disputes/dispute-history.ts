@@ -12,5 +12,5 @@ export async function sellerDisputes(em: EntityManager, sellerId: string, page?:
 
 /** A dispute's lines on the seller's balance, oldest first. */
 export function disputeJournalLines(em: EntityManager, disputeId: string): Promise<LedgerEntry[]> {
-  return em.find(LedgerEntry, { dispute: disputeId, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } });
+  return em.find(LedgerEntry, { disputeId, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } });
 }

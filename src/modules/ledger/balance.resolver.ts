@@ -46,7 +46,7 @@ export async function sellerLedger(em: EntityManager, sellerId: string, page?: n
   const request = validPageRequest(page, limit);
   const [items, total] = await em.findAndCount(
     LedgerEntry,
-    { seller: sellerId, account: LedgerAccount.SELLER_BALANCE },
+    { sellerId, account: LedgerAccount.SELLER_BALANCE },
     { orderBy: { id: 'desc' }, ...windowOf(request) },
   );
   return pageOf(request, items, total);
@@ -78,11 +78,11 @@ export class BalanceResolver {
 export class LedgerEntryResolver {
   @FieldResolver(() => ID, { nullable: true, description: 'The payment the movement belongs to (payment, fee, refund).' })
   paymentId(@Root() entry: LedgerEntry): string | null {
-    return entry.payment?.id ?? null;
+    return entry.paymentId;
   }
 
   @FieldResolver(() => ID, { nullable: true, description: 'The withdrawal the movement belongs to (hold, release, payout).' })
   withdrawalId(@Root() entry: LedgerEntry): string | null {
-    return entry.withdrawal?.id ?? null;
+    return entry.withdrawalId;
   }
 }

@@ -1,11 +1,6 @@
-import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import type { Payment } from '../payments';
-import type { Refund } from '../refunds';
-import type { Seller } from '../identity';
-import type { Withdrawal } from '../withdrawals';
-import type { Dispute } from '../disputes';
 
 /** The accounts money moves between; only `seller_balance` belongs to one seller. */
 export enum LedgerAccount {
@@ -23,6 +18,8 @@ registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
 /**
  * One line of the append-only, double-entry ledger (the database refuses UPDATE and DELETE, and
  * refuses a journal whose entries do not sum to zero). Balances are sums of entries, never counters.
+ * What an entry belongs to (seller, payment, withdrawal, refund, dispute) is a plain id: the ledger names no other
+ * module's entity, and the foreign keys are the database's (the migrations).
  */
 @ObjectType()
 @Entity({ tableName: 'ledger_entries' })
@@ -39,23 +36,24 @@ export class LedgerEntry {
   @Enum({ items: () => LedgerAccount })
   account!: LedgerAccount;
 
-  @ManyToOne('Seller', { nullable: true })
-  seller: Seller | null = null;
+  /** The seller whose balance a `seller_balance` entry moves; null on the other accounts. */
+  @Property({ type: 'string', nullable: true })
+  sellerId: string | null = null;
 
-  @ManyToOne('Payment', { nullable: true })
-  payment: Payment | null = null;
+  @Property({ type: 'string', nullable: true })
+  paymentId: string | null = null;
 
   /** The withdrawal a hold, release or payout belongs to (one per withdrawal and kind). */
-  @ManyToOne('Withdrawal', { nullable: true })
-  withdrawal: Withdrawal | null = null;
+  @Property({ type: 'string', nullable: true })
+  withdrawalId: string | null = null;
 
   /** The refund a `refund`, `test_refund` or `refund_reversed` journal belongs to (one per refund and kind). */
-  @ManyToOne('Refund', { nullable: true })
-  refund: Refund | null = null;
+  @Property({ type: 'string', nullable: true })
+  refundId: string | null = null;
 
   /** The dispute a dispute journal belongs to: a payment may have several, and each one's money is what its journals sum to. */
-  @ManyToOne('Dispute', { nullable: true })
-  dispute: Dispute | null = null;
+  @Property({ type: 'string', nullable: true })
+  disputeId: string | null = null;
 
   /**
    * What the movement was: `payment`, `fee`, `refund`, `refund_reversed`, `refund_failed` (a refund the card scheme

@@ -1,29 +1,44 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Dispute } from '../disputes';
-import type { Payment } from '../payments';
-import type { Refund } from '../refunds';
 import { prefixedId } from '../../shared/random-id';
-import type { Seller } from '../identity';
-import type { Withdrawal } from '../withdrawals';
 import { feeFor } from './fee';
 import type { Cents } from '../../shared/cents';
 import { balanceFigures } from './balance-checkpoints';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 import { selectDisputeBooked } from './ledger-store';
 
+/**
+ * What the journals read of the rows other modules own, declared here so the ledger names none of their entities:
+ * ids, and amounts in integer cents. A payment, seller, refund, withdrawal or dispute entity fits as it is.
+ */
+interface Row {
+  id: string;
+}
+interface RefundToBook extends Row {
+  amount: number;
+}
+interface WithdrawalToBook extends Row {
+  amount: number;
+}
+/** The disputed amount and the seller's share of it, and the disputed payment. */
+interface DisputeToBook extends Row {
+  amount: number;
+  sellerShare: number;
+  payment: Row;
+}
+
 interface Posting {
   account: LedgerAccount;
   kind: string;
   amount: number;
-  seller?: Seller;
+  seller?: Row;
 }
 
 /** What a journal belongs to: its payment, withdrawal, refund or dispute. */
 interface JournalOwner {
-  payment?: Payment;
-  withdrawal?: Withdrawal;
-  refund?: Refund;
-  dispute?: Dispute;
+  payment?: Row;
+  withdrawal?: Row;
+  refund?: Row;
+  dispute?: Row;
 }
 
 /**
@@ -33,9 +48,14 @@ interface JournalOwner {
 export function postJournal(tx: EntityManager, owner: JournalOwner, postings: Posting[]): string {
   if (postings.reduce((sum, p) => sum + p.amount, 0) !== 0) throw new Error('journal does not balance');
   const journalId = newJournalId();
-  const links = { payment: owner.payment ?? null, withdrawal: owner.withdrawal ?? null, refund: owner.refund ?? null, dispute: owner.dispute ?? null };
+  const links = {
+    paymentId: owner.payment?.id ?? null,
+    withdrawalId: owner.withdrawal?.id ?? null,
+    refundId: owner.refund?.id ?? null,
+    disputeId: owner.dispute?.id ?? null,
+  };
   for (const p of postings.filter((posting) => posting.amount !== 0)) {
-    tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, seller: p.seller ?? null, ...links });
+    tx.create(LedgerEntry, { journalId, account: p.account, kind: p.kind, amount: p.amount, sellerId: p.seller?.id ?? null, ...links });
   }
   return journalId;
 }
@@ -94,7 +114,7 @@ export async function sellerBalance(em: EntityManager, sellerId: string): Promis
  * stays with us (fee_revenue is not touched): the acquirer's costs of the charge are not returned either.
  * The (refund, kind, account) unique index makes a second debit for one refund impossible.
  */
-export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+export function bookRefund(tx: EntityManager, payment: Row, seller: Row, refund: RefundToBook): void {
   postJournal(tx, { payment, refund }, [
     { account: LedgerAccount.SELLER_BALANCE, kind: 'refund', amount: -refund.amount, seller },
     { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund', amount: refund.amount },
@@ -102,7 +122,7 @@ export function bookRefund(tx: EntityManager, payment: Payment, seller: Seller, 
 }
 
 /** A live test's automatic refund (the refund table's `succeedTest`): the fee-free credit goes back, so the test nets to zero. */
-export function bookLiveTestRefund(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+export function bookLiveTestRefund(tx: EntityManager, payment: Row, seller: Row, refund: RefundToBook): void {
   postJournal(tx, { payment, refund }, [
     { account: LedgerAccount.SELLER_BALANCE, kind: 'test_refund', amount: -refund.amount, seller },
     { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'test_refund', amount: refund.amount },
@@ -110,7 +130,7 @@ export function bookLiveTestRefund(tx: EntityManager, payment: Payment, seller: 
 }
 
 /** A refund the acquirer reversed (REFUNDED_REVERSED): the money is back, and so is the seller's balance. */
-export function bookRefundReversal(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+export function bookRefundReversal(tx: EntityManager, payment: Row, seller: Row, refund: RefundToBook): void {
   postJournal(tx, { payment, refund }, [
     { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund_reversed', amount: -refund.amount },
     { account: LedgerAccount.SELLER_BALANCE, kind: 'refund_reversed', amount: refund.amount, seller },
@@ -121,7 +141,7 @@ export function bookRefundReversal(tx: EntityManager, payment: Payment, seller: 
  * A refund the card scheme rejected after the acquirer had carried it out (Adyen's REFUND_FAILED after REFUND): the
  * customer never got the money, so it comes back to the seller's balance, as a reversal does.
  */
-export function bookRefundFailure(tx: EntityManager, payment: Payment, seller: Seller, refund: Refund): void {
+export function bookRefundFailure(tx: EntityManager, payment: Row, seller: Row, refund: RefundToBook): void {
   postJournal(tx, { payment, refund }, [
     { account: LedgerAccount.CUSTOMER_FUNDS, kind: 'refund_failed', amount: -refund.amount },
     { account: LedgerAccount.SELLER_BALANCE, kind: 'refund_failed', amount: refund.amount, seller },
@@ -137,7 +157,7 @@ export function bookRefundFailure(tx: EntityManager, payment: Payment, seller: S
  * or a refund settling meanwhile books exactly what changed. The fee is kept either way, as acquirers keep theirs.
  * Called under the payment's row lock.
  */
-export async function bookDisputePosition(tx: EntityManager, dispute: Dispute, seller: Seller, kind: string, standing: boolean): Promise<void> {
+export async function bookDisputePosition(tx: EntityManager, dispute: DisputeToBook, seller: Row, kind: string, standing: boolean): Promise<void> {
   await tx.flush();
   const booked = await selectDisputeBooked(tx, dispute.id);
   const share = standing ? dispute.sellerShare : 0;
@@ -150,7 +170,7 @@ export async function bookDisputePosition(tx: EntityManager, dispute: Dispute, s
 }
 
 /** A requested withdrawal: the amount leaves the available balance at once, held until paid or rejected. */
-export function bookWithdrawalHold(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
+export function bookWithdrawalHold(tx: EntityManager, withdrawal: WithdrawalToBook, seller: Row): void {
   postJournal(tx, { withdrawal }, [
     { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_hold', amount: -withdrawal.amount, seller },
     { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'withdrawal_hold', amount: withdrawal.amount },
@@ -158,7 +178,7 @@ export function bookWithdrawalHold(tx: EntityManager, withdrawal: Withdrawal, se
 }
 
 /** A rejected withdrawal: the hold is released by a new, opposite entry (nothing is ever edited). */
-export function bookWithdrawalRelease(tx: EntityManager, withdrawal: Withdrawal, seller: Seller): void {
+export function bookWithdrawalRelease(tx: EntityManager, withdrawal: WithdrawalToBook, seller: Row): void {
   postJournal(tx, { withdrawal }, [
     { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'withdrawal_release', amount: -withdrawal.amount },
     { account: LedgerAccount.SELLER_BALANCE, kind: 'withdrawal_release', amount: withdrawal.amount, seller },
@@ -166,7 +186,7 @@ export function bookWithdrawalRelease(tx: EntityManager, withdrawal: Withdrawal,
 }
 
 /** A paid withdrawal: the held money leaves us for the seller's bank account. */
-export function bookPayout(tx: EntityManager, withdrawal: Withdrawal): void {
+export function bookPayout(tx: EntityManager, withdrawal: WithdrawalToBook): void {
   postJournal(tx, { withdrawal }, [
     { account: LedgerAccount.WITHDRAWALS_PAYABLE, kind: 'payout', amount: -withdrawal.amount },
     { account: LedgerAccount.PAYOUTS, kind: 'payout', amount: withdrawal.amount },

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Payment } from '../payments';
 import { type Shop, shopReceives, type WebhookEventType } from '../identity';
 import { DELIVERIES_COMMITTED, eventInsertPart, nextEventSequence } from './outbox-store';
 import { newWebhookDeliveryId, WebhookDelivery } from './webhook-delivery.entity';
@@ -17,12 +16,19 @@ export type EventSubjects = { refund?: object; withdrawal?: object; test?: true 
 /** `test: true` for a live test's events; nothing at all for any other payment, whose bodies stay as they were. */
 const liveTestMark = (test: boolean): Pick<EventSubjects, 'test'> => (test ? { test: true } : {});
 
+/** What the outbox reads of the payment an event is about: its id, its shop, and whether it is a live test's. */
+export interface EventPayment {
+  id: string;
+  shop: Shop;
+  test: boolean;
+}
+
 /**
  * A payment event (payment.*, refund.*). Payments own the event and hand over its `payload` ready (their
  * paymentPayload), so the outbox loads nothing of payments; `refund` (refund events) is added to the body next to it.
  */
 export interface PaymentEvent {
-  payment: Payment;
+  payment: EventPayment;
   type: PaymentEventType;
   payload: object;
   refund?: object;
@@ -80,9 +86,9 @@ export const deliveryEmittedWith = (event: WebhookEvent): WebhookDelivery | unde
  */
 async function writePaymentEvent(tx: EntityManager, { payment, type, payload, refund }: PaymentEvent): Promise<WebhookEvent> {
   const next = await nextEventSequence(tx, 'payment_id', payment.id);
-  const event = tx.create(WebhookEvent, { shop: payment.shop, payment, type, sequence: next, body: '' });
+  const event = tx.create(WebhookEvent, { shop: payment.shop, paymentId: payment.id, type, sequence: next, body: '' });
   event.body = eventBody(event, { payment: payload, ...(refund ? { refund } : {}), ...liveTestMark(payment.test) }, payment.shop);
-  deliverIfChosen(tx, event, payment);
+  deliverIfChosen(tx, event);
   return event;
 }
 
@@ -105,9 +111,9 @@ export function emitInStatement(paymentId: string, payload: object, shop: Pick<S
  */
 async function writeWithdrawalEvent(tx: EntityManager, { withdrawal, type, payload }: WithdrawalEvent): Promise<WebhookEvent> {
   const next = await nextEventSequence(tx, 'withdrawal_id', withdrawal.id);
-  const event = tx.create(WebhookEvent, { shop: withdrawal.shop, payment: null, withdrawalId: withdrawal.id, type, sequence: next, body: '' });
+  const event = tx.create(WebhookEvent, { shop: withdrawal.shop, withdrawalId: withdrawal.id, type, sequence: next, body: '' });
   event.body = eventBody(event, { withdrawal: payload }, withdrawal.shop);
-  deliverIfChosen(tx, event, null);
+  deliverIfChosen(tx, event);
   return event;
 }
 
@@ -115,14 +121,14 @@ async function writeWithdrawalEvent(tx: EntityManager, { withdrawal, type, paylo
  * An event is written whatever the shop chose; its delivery only when the shop has a webhook URL and receives
  * this type (payment.completed always; others if chosen), in the same transaction, due at once.
  */
-function deliverIfChosen(tx: EntityManager, event: WebhookEvent, payment: Payment | null): void {
+function deliverIfChosen(tx: EntityManager, event: WebhookEvent): void {
   const shop = event.shop;
-  if (shop.webhookUrl && shopReceives(shop.webhookEvents, event.type as WebhookEventType)) deliver(tx, event, payment);
+  if (shop.webhookUrl && shopReceives(shop.webhookEvents, event.type as WebhookEventType)) deliver(tx, event);
 }
 
-/** The event's delivery, due at once; its transaction's commit wakes the relay. */
-function deliver(tx: EntityManager, event: WebhookEvent, payment: Payment | null): void {
-  DELIVERIES.set(event, tx.create(WebhookDelivery, { event, shop: event.shop, payment, nextAttemptAt: event.createdAt }));
+/** The event's delivery, due at once, about the event's payment; its transaction's commit wakes the relay. */
+function deliver(tx: EntityManager, event: WebhookEvent): void {
+  DELIVERIES.set(event, tx.create(WebhookDelivery, { event, shop: event.shop, paymentId: event.paymentId, nextAttemptAt: event.createdAt }));
   DELIVERIES_COMMITTED.markWrittenIn(tx);
 }
 
@@ -131,17 +137,17 @@ function deliver(tx: EntityManager, event: WebhookEvent, payment: Payment | null
  * not exist, sent once with `X-Service-Test: true`.
  */
 function writeTestEvent(tx: EntityManager, { testFor: shop, samplePayment }: TestEvent): WebhookEvent {
-  const event = tx.create(WebhookEvent, { shop, payment: null, type: 'payment.completed', sequence: 1, body: '', test: true });
+  const event = tx.create(WebhookEvent, { shop, type: 'payment.completed', sequence: 1, body: '', test: true });
   event.body = eventBody(event, { payment: samplePayment(event.createdAt) }, shop);
-  deliver(tx, event, null);
+  deliver(tx, event);
   return event;
 }
 
 /** A triggered test event: sequence 1, as the settings page's test event, about subjects that do not exist. */
 function writeTriggeredEvent(tx: EntityManager, { triggeredFor: shop, type, subjects }: TriggeredEvent): WebhookEvent {
-  const event = tx.create(WebhookEvent, { shop, payment: null, type, sequence: 1, body: '', test: true });
+  const event = tx.create(WebhookEvent, { shop, type, sequence: 1, body: '', test: true });
   event.body = eventBody(event, subjects(event.createdAt), shop);
-  deliverIfChosen(tx, event, null);
+  deliverIfChosen(tx, event);
   return event;
 }
 

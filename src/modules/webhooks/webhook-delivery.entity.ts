@@ -1,12 +1,10 @@
-import { Collection, Entity, Enum, ManyToOne, OneToMany, OneToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, ManyToOne, OneToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import type { Payment } from '../payments';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { prefixedId } from '../../shared/random-id';
 import type { Shop } from '../identity';
-import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookEvent } from './webhook-event.entity';
 
 /** From the delivery lifecycle (src/modules/webhooks/webhook-delivery.lifecycle.ts). */
@@ -29,6 +27,7 @@ export const newWebhookDeliveryId = () => prefixedId('whd', 24);
  * has a URL. PostgreSQL holds the schedule (`next_attempt_at`), so a restart or a lost Redis loses
  * nothing; the queue only carries "attempt now" messages. An attempt is claimed with a conditional
  * UPDATE that takes the next attempt number and a lease, so two workers can never send the same attempt.
+ * Its attempts name it (WebhookAttempt's `delivery`); it names none of them, and they are read by delivery id.
  */
 @ObjectType({ description: 'One event on its way to a webhook URL, with every attempt made.' })
 @Entity({ tableName: 'webhook_deliveries' })
@@ -43,8 +42,9 @@ export class WebhookDelivery {
   @ManyToOne('Shop')
   shop!: Shop;
 
-  @ManyToOne('Payment', { nullable: true })
-  payment: Payment | null = null;
+  /** Its event's payment (plain id, as on the event); null for test and withdrawal events. */
+  @Property({ type: 'string', nullable: true })
+  paymentId: Opt<string> | null = null;
 
   @Field(() => WebhookDeliveryStatus)
   @Enum({ items: () => WebhookDeliveryStatus })
@@ -89,7 +89,4 @@ export class WebhookDelivery {
   @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
-
-  @OneToMany(() => WebhookAttempt, (attempt) => attempt.delivery, { orderBy: { number: 'asc' } })
-  attempts = new Collection<WebhookAttempt>(this);
 }

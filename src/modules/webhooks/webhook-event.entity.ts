@@ -1,5 +1,4 @@
 import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import type { Payment } from '../payments';
 import { currentTraceparent } from '../../platform/observability/tracing';
 import { prefixedId } from '../../shared/random-id';
 import type { Shop } from '../identity';
@@ -12,7 +11,7 @@ export const newWebhookEventId = () => prefixedId('evt', 24);
  * the JSON serialized once; every delivery attempt sends these exact bytes.
  */
 @Entity({ tableName: 'webhook_events' })
-@Unique({ name: 'webhook_events_payment_sequence_unique', properties: ['payment', 'sequence'] })
+@Unique({ name: 'webhook_events_payment_sequence_unique', properties: ['paymentId', 'sequence'] })
 @Unique({ name: 'webhook_events_withdrawal_sequence_unique', properties: ['withdrawalId', 'sequence'] })
 export class WebhookEvent {
   @PrimaryKey({ type: 'string' })
@@ -21,9 +20,12 @@ export class WebhookEvent {
   @ManyToOne('Shop')
   shop!: Shop;
 
-  /** Null for test deliveries (their body describes a sample payment) and for withdrawal events. */
-  @ManyToOne('Payment', { nullable: true })
-  payment!: Payment | null;
+  /**
+   * The payment the event is about (plain id, as `withdrawalId`: the outbox needs no payment entity); null for test
+   * deliveries (their body describes a sample payment) and for withdrawal events.
+   */
+  @Property({ type: 'string', nullable: true })
+  paymentId: Opt<string> | null = null;
 
   /** The withdrawal a withdrawal event is about (plain id: the outbox needs no withdrawal entity). */
   @Property({ type: 'string', nullable: true })

@@ -9,6 +9,7 @@ import { sqlList } from '../../platform/lifecycle/lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { deliveryEmittedWith, emit } from './outbox';
 import { noticeWebhookSecretRotated, noticeWebhookUrlChanged } from '../notifications';
+import { WebhookAttempt } from './webhook-attempt.entity';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
@@ -114,19 +115,27 @@ export async function resendDelivery(em: EntityManager, admin: Admin | null, del
       action: 'shop.webhook_delivery_resent',
       targetType: 'shop',
       targetId: delivery.shop.id,
-      details: { deliveryId: delivery.id, eventId: delivery.event.id, paymentId: delivery.payment?.id ?? null },
+      details: { deliveryId: delivery.id, eventId: delivery.event.id, paymentId: delivery.paymentId },
     });
   });
   services.wake();
-  return em.refreshOrFail(delivery, { populate: ['event', 'attempts'] });
+  return em.refreshOrFail(delivery, { populate: ['event'] });
 }
 
 /** A delivery within the caller's shop scope (null: every shop). */
 export async function findDelivery(em: EntityManager, shopScope: string | null, id: string): Promise<WebhookDelivery> {
   const where: FilterQuery<WebhookDelivery> = shopScope ? { id, shop: shopScope } : { id };
-  const delivery = await em.findOne(WebhookDelivery, where, { populate: ['event', 'shop', 'attempts'] });
+  const delivery = await em.findOne(WebhookDelivery, where, { populate: ['event', 'shop'] });
   if (!delivery) throw domainError('WEBHOOK_DELIVERY_NOT_FOUND');
   return delivery;
+}
+
+/** The attempts of each delivery, oldest first, in the order of `deliveryIds`: one query for a page of deliveries. */
+export async function attemptsOfDeliveries(em: EntityManager, deliveryIds: readonly string[]): Promise<WebhookAttempt[][]> {
+  const attempts = await em.find(WebhookAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { number: 'asc' } });
+  const byDelivery = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
+  for (const attempt of attempts) byDelivery.get(attempt.delivery.id)!.push(attempt);
+  return deliveryIds.map((id) => byDelivery.get(id)!);
 }
 
 export interface DeliveryFilter {
@@ -146,10 +155,10 @@ export async function listDeliveries(
   const request = validPageRequest(page, limit);
   const where: FilterQuery<WebhookDelivery> = {};
   if (filter.shopScope) where.shop = filter.shopScope;
-  if (filter.paymentId) where.payment = filter.paymentId;
+  if (filter.paymentId) where.paymentId = filter.paymentId;
   if (filter.status) where.status = filter.status;
   const [items, total] = await em.findAndCount(WebhookDelivery, where, {
-    populate: ['event', 'attempts'],
+    populate: ['event'],
     orderBy: { [raw((alias) => `case when ${alias}."status" in (${sqlList([WebhookDeliveryStatus.FAILED])}) then 0 else 1 end`)]: 'asc', createdAt: 'desc', id: 'desc' },
     ...windowOf(request),
   });

@@ -123,11 +123,11 @@ export class WebhookResolver {
 
   @FieldResolver(() => ID, { nullable: true })
   paymentId(@Root() delivery: WebhookDelivery): string | null {
-    return delivery.payment?.id ?? null;
+    return delivery.paymentId;
   }
 
   @FieldResolver(() => [WebhookAttempt], { description: 'Every attempt, oldest first.' })
-  attempts(@Root() delivery: WebhookDelivery): WebhookAttempt[] {
-    return delivery.attempts.getItems();
+  attempts(@Root() delivery: WebhookDelivery, @Ctx() context: WebhooksContext): Promise<WebhookAttempt[]> {
+    return context.loaders.attemptsOfDelivery.load(delivery.id);
   }
 }

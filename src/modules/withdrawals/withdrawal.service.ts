@@ -51,6 +51,8 @@ export async function requestWithdrawal(em: EntityManager, shopId: string, amoun
     if (!payoutAccountSet) throw domainError('PAYOUT_ACCOUNT_REQUIRED');
     const seller = tx.getReference(Seller, sellerId);
     const withdrawal = tx.create(Withdrawal, { seller, shop, amount: cents, requestedBy: admin?.id ?? null });
+    // Written before its hold: the hold names it by id, which the unit of work does not order inserts by.
+    await tx.flush();
     bookWithdrawalHold(tx, withdrawal, seller);
     if (admin) {
       recordAudit(tx, admin, { action: 'withdrawal.requested', targetType: 'withdrawal', targetId: withdrawal.id, details: { shopId, amount: cents } });

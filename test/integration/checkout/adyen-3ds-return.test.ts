@@ -101,7 +101,7 @@ test('a forged return (no token, a wrong token, a token of another payment) clai
   const payment = await reload(id);
   expect([payment.status, payment.threeDsOutcome]).toEqual(['completed', 'challenged']);
   expect(detailsFor(session)).toHaveLength(1);
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(4);
   await expectStillWaiting(other.id);
 });
 
@@ -113,8 +113,8 @@ test('the genuine return replayed, at once and afterwards, completes the payment
   for (const answer of answers) expect([answer.status, answer.headers.location]).toEqual([303, `/checkout/${id}?issuer=returned`]);
   expect((await reload(id)).status).toBe('completed');
   expect(detailsFor(session)).toHaveLength(1);
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(4);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
 });
 
 test('the issuer coming back by form POST to the return address (its token in the query) is taken', async () => {
@@ -135,8 +135,8 @@ test('Adyen refusing the details (422) fails the payment processing_error at onc
   expect(detailsFor(session)).toHaveLength(1);
   const payment = await reload(id);
   expect([payment.status, payment.checkoutStage, payment.failureCode, payment.threeDsOutcome]).toEqual(['failed', 'finished', 'processing_error', 'challenged']);
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.failed' })).toBe(1);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.failed' })).toBe(1);
   expect((await checkoutClient(service.url).view(id)).body.data.checkoutPayment).toMatchObject({
     status: 'FAILED',
     failureCode: 'processing_error',

@@ -86,10 +86,10 @@ describe('a refund Adyen refuses', () => {
     expect(refund.attempts).toBe(1);
     // The payment stays completed and nothing is taken from the seller.
     expect((await paymentOf(id)).status).toBe('completed');
-    expect(await service.em().count(LedgerEntry, { payment: id, kind: 'refund' })).toBe(0);
+    expect(await service.em().count(LedgerEntry, { paymentId: id, kind: 'refund' })).toBe(0);
 
     // refund.failed is recorded once, and delivered to the shop that chose it.
-    expect(await service.em().count(WebhookEvent, { payment: id, type: 'refund.failed' })).toBe(1);
+    expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'refund.failed' })).toBe(1);
     const delivered = (await eventually(async () => receiver.received.find((r) => r.body.event === 'refund.failed' && r.body.payment.id === id), 10_000, 'the refund.failed webhook'))!;
     expect((delivered.body as unknown as { refund: Record<string, unknown> }).refund).toMatchObject({ id: refundId, status: 'failed', failure_reason: reason });
 
@@ -121,7 +121,7 @@ describe('a refund Adyen refuses', () => {
     expect(refund.status).toBe('processing');
     expect(refund.failureReason).toBeNull();
     expect((await paymentOf(id)).status).toBe('completed');
-    expect(await service.em().count(WebhookEvent, { payment: id, type: 'refund.failed' })).toBe(0);
+    expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'refund.failed' })).toBe(0);
   });
 });
 
@@ -131,7 +131,7 @@ describe('a payment Adyen refuses', () => {
     const answer = await checkoutClient(service.url).run('SubmitCard', { id, card: { number: VISA, ...CARD, nameOnCard: HOLDER.unprocessable } });
     expect(answer.body.data.submitCard).toMatchObject({ status: 'FAILED', failureCode: 'processing_error' });
     expect((await paymentOf(id)).status).toBe('failed');
-    expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+    expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
   });
 
   test('422 with error code 704: outcome unknown, the payment stays processing', async () => {

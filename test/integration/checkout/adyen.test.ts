@@ -35,7 +35,7 @@ async function newPayment(amount: number = VALID_PAYMENT.amount) {
 
 
 async function journalOf(id: string): Promise<string[]> {
-  return (await service.em().find(LedgerEntry, { payment: id })).map((e) => `${e.account} ${e.kind} ${e.amount}`).sort();
+  return (await service.em().find(LedgerEntry, { paymentId: id })).map((e) => `${e.account} ${e.kind} ${e.amount}`).sort();
 }
 
 async function ourViolations() {
@@ -58,7 +58,7 @@ test('an approved card completes with its ledger journal and webhook event; the 
   const payment = await reload(id);
   expect(payment.processorReference).toBe(adyen.authorisations.get(id)!.pspReference);
   expect(await journalOf(id)).toHaveLength(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   expect((await sellerClient(service.url, shop.apiKey).retrieve(id)).body.data.status).toBe('completed');
 
   const sent = adyen.requestsTo('/payments').find((r) => r.body.reference === id)!;
@@ -87,7 +87,7 @@ test.each(Object.entries(REFUSAL_REASONS))('refusal reason %s reaches the custom
   expect(view.failureCode).toBe(SHOPPER_FAILURE_OF[failure]);
   expect(view.failureMessage).toBe(SHOPPER_MESSAGES[SHOPPER_FAILURE_OF[failure]]);
   expect((await reload(id)).failureCode).toBe(failure);
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
 });
 
 test('the refusal table maps the reasons Adyen documents onto the right codes', () => {
@@ -135,7 +135,7 @@ test('3-D Secure: to the issuer\'s page and back; completes once even when the r
   const details = adyen.requestsTo('/payments/details').filter((r) => (r.body.details as { redirectResult: string }).redirectResult.startsWith(`${session}.`));
   expect(details).toHaveLength(1);
   expect(await journalOf(id)).toHaveLength(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   // The in-page answer of the simulator cannot be used on an Adyen challenge.
   expect((await checkoutClient(service.url).authenticate(id, true)).body.data.answerThreeDSecure.status).toBe('COMPLETED');
 });
@@ -189,7 +189,7 @@ test('a time-out after Adyen charged the card ends completed exactly once, by th
   expect(payment.status).toBe('completed');
   expect(payment.processorReference).toBe(adyen.authorisations.get(id)!.pspReference);
   expect(await journalOf(id)).toHaveLength(4);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(1);
   // The same request again (a retry) carries the same Idempotency-Key: Adyen would answer the first result.
   expect(adyen.requestsTo('/payments').filter((r) => r.body.reference === id).map((r) => r.idempotencyKey)).toEqual([id]);
 });
@@ -202,8 +202,8 @@ test('resultCode Error is final, as Adyen defines it: the payment fails with pro
   const payment = await reload(id);
   expect(payment.status).toBe('failed');
   expect(payment.failureCode).toBe('processing_error');
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
-  expect(await service.em().count(WebhookEvent, { payment: id, type: 'payment.completed' })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
+  expect(await service.em().count(WebhookEvent, { paymentId: id, type: 'payment.completed' })).toBe(0);
 });
 
 test('a refund goes processing -> refunded on the REFUND notification and is debited once', async () => {
@@ -308,7 +308,7 @@ test('a notification with wrong credentials or a wrong HMAC is refused and chang
   expect(unauthenticated.status).toBe(401);
   const payment = await reload(id);
   expect(payment.status).toBe('pending');
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
 });
 
 test('a CHARGEBACK takes the disputed amount from the seller by its own journal, once; check-ledger stays clean', async () => {
@@ -342,7 +342,7 @@ test('Adyen authorised a payment that failed here: the authorization is reversed
   const reversal = adyen.requestsTo('/payments/{paymentPspReference}/reversals').find((r) => r.body.reference === `${id}-void`)!;
   expect(reversal).toMatchObject({ idempotencyKey: `${id}-void`, body: { merchantAccount: adyen.credentials.merchantAccount, reference: `${id}-void` } });
   expect((await reload(id)).status).toBe('failed');
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
 });
 
 test('other events are acknowledged and kept, changing nothing', async () => {

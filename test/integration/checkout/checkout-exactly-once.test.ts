@@ -24,9 +24,9 @@ describe('a payment is charged and credited at most once', () => {
     // The ones that arrived while the first was at the acquirer see `processing`; the outcome follows.
     expect((await customer.view(id)).body.data.checkoutPayment.status).toBe('COMPLETED');
 
-    const entries = await service.em().find(LedgerEntry, { payment: id });
+    const entries = await service.em().find(LedgerEntry, { paymentId: id });
     expect(entries.filter((e) => e.account === 'seller_balance').map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', -150], ['payment', 1000]]);
-    expect(await service.em().count(WebhookEvent, { payment: id })).toBe(1);
+    expect(await service.em().count(WebhookEvent, { paymentId: id })).toBe(1);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(850n);
   });
 
@@ -37,7 +37,7 @@ describe('a payment is charged and credited at most once', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => customer.authenticate(id, i % 2 === 0)));
     const final = (await customer.view(id)).body.data.checkoutPayment;
     expect(['COMPLETED', 'FAILED']).toContain(final.status);
-    const credits = await service.em().count(LedgerEntry, { payment: id, account: LedgerAccount.SELLER_BALANCE, kind: 'payment' });
+    const credits = await service.em().count(LedgerEntry, { paymentId: id, account: LedgerAccount.SELLER_BALANCE, kind: 'payment' });
     expect(credits).toBe(final.status === 'COMPLETED' ? 1 : 0);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(BigInt(final.status === 'COMPLETED' ? 1700 : 0));
   });

@@ -106,9 +106,9 @@ describe('a suspension racing a payment', () => {
     expect(callsAbout(paymentId)).toEqual(['authorize', 'voidAuthorization']);
     const payment = await service.em().findOneOrFail(Payment, paymentId);
     expect([payment.status, payment.completedAt, payment.processorReference]).toEqual(['failed', null, expect.stringMatching(/^sim_auth_/)]);
-    expect(await service.em().count(LedgerEntry, { payment: paymentId })).toBe(0);
+    expect(await service.em().count(LedgerEntry, { paymentId })).toBe(0);
     // Like every move to failed, it writes payment.failed (delivered only to shops that chose it), never payment.completed.
-    expect((await service.em().find(WebhookEvent, { payment: paymentId })).map((e) => e.type)).toEqual(['payment.failed']);
+    expect((await service.em().find(WebhookEvent, { paymentId })).map((e) => e.type)).toEqual(['payment.failed']);
   });
 
   test('a decline during a suspension is still a decline (nothing to void)', async () => {

@@ -21,7 +21,7 @@ async function newPayment(body: object = {}): Promise<string> {
   return res.body.data.id;
 }
 
-const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } });
+const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } });
 
 describe('paying on the hosted checkout', () => {
   test('the checkout view shows what the page needs and nothing about the customer', async () => {
@@ -54,7 +54,7 @@ describe('paying on the hosted checkout', () => {
       ['seller_balance', 'fee', -185],
       ['fee_revenue', 'fee', 185],
     ]);
-    const events = await service.em().find(WebhookEvent, { payment: id });
+    const events = await service.em().find(WebhookEvent, { paymentId: id });
     expect(events).toHaveLength(1);
     const body = JSON.parse(events[0].body);
     expect(body).toMatchObject({ id: events[0].id, event: 'payment.completed', sequence: 1, shop: { shop_name: 'Corner Bakery' } });

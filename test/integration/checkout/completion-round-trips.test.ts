@@ -73,25 +73,25 @@ test('one card completion waits on PostgreSQL at most 4 times, and books everyth
   expect(payment).toMatchObject({ status: 'completed', checkoutStage: 'finished', cardLast4: '4242' });
   expect(payment.completedAt).toBeInstanceOf(Date);
   expect(payment.processorReference).toMatch(/^sim_auth_/);
-  const entries = await service.em().find(LedgerEntry, { payment: id }, { orderBy: { id: 'asc' } });
-  expect(entries.map((e) => [e.account, e.kind, e.amount, e.seller?.id ?? null])).toEqual([
+  const entries = await service.em().find(LedgerEntry, { paymentId: id }, { orderBy: { id: 'asc' } });
+  expect(entries.map((e) => [e.account, e.kind, e.amount, e.sellerId])).toEqual([
     ['customer_funds', 'payment', -VALID_PAYMENT.amount, null],
     ['seller_balance', 'payment', VALID_PAYMENT.amount, shop.seller.id],
     ['seller_balance', 'fee', -Math.round(VALID_PAYMENT.amount * 0.15), shop.seller.id],
     ['fee_revenue', 'fee', Math.round(VALID_PAYMENT.amount * 0.15), null],
   ]);
   expect(new Set(entries.map((e) => e.journalId)).size).toBe(1);
-  expect(await service.em().count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await service.em().count(WebhookEvent, { paymentId: id })).toBe(1);
   // No webhook URL: no delivery.
-  expect(await service.em().count(WebhookDelivery, { payment: id })).toBe(0);
+  expect(await service.em().count(WebhookDelivery, { paymentId: id })).toBe(0);
 });
 
 test('with a webhook URL the same statements also write the delivery, due at once', async () => {
   const { id, statements } = await countCompletion('https://hooks.example.test/payments');
   // The relay wakes after the commit and may already be reading; the request's own share is still bounded.
   expect(statements.filter((sql) => !/webhook_deliveries/.test(sql) || /insert/i.test(sql)).length).toBeLessThanOrEqual(COMPLETION_ROUND_TRIP_BUDGET);
-  const event = await service.em().findOneOrFail(WebhookEvent, { payment: id });
-  const delivery = await service.em().findOneOrFail(WebhookDelivery, { payment: id });
+  const event = await service.em().findOneOrFail(WebhookEvent, { paymentId: id });
+  const delivery = await service.em().findOneOrFail(WebhookDelivery, { paymentId: id });
   expect(delivery.event.id).toBe(event.id);
   expect(delivery.status).toBe('pending');
   const body = JSON.parse(event.body);

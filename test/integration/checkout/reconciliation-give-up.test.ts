@@ -32,7 +32,7 @@ test('an outcome the acquirer cannot tell past RECONCILE_GIVE_UP_MS is flagged f
   const flagged = await eventually(async () => (await support.ok(NEEDS_ATTENTION, { id })).payment.needsAttentionAt, 5000, 'the flag');
   expect(Number.isNaN(Date.parse(flagged))).toBe(false);
   expect((await support.ok(NEEDS_ATTENTION, { id })).payment.status).toBe('PENDING');
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
   const metrics = (await request(service.url).get('/metrics')).text;
   expect(metrics).toMatch(/reconciliation_needs_attention\{kind="payment"\} 1/);
   expect(metrics).toMatch(/reconciliations_total\{kind="payment",outcome="unknown"\} [1-9]/);

@@ -44,7 +44,7 @@ async function ourViolations() {
 
 /** A payment's journal as (account, kind, amount) lines, sorted: compared with a live answer's. */
 async function journalOf(id: string): Promise<string[]> {
-  const entries = await a.em().find(LedgerEntry, { payment: id });
+  const entries = await a.em().find(LedgerEntry, { paymentId: id });
   return entries.map((e) => `${e.account} ${e.kind} ${e.amount}`).sort();
 }
 
@@ -63,7 +63,7 @@ test('…0341: charged but the answer is lost; both instances sweep, and it comp
   const stuck = await reload(id);
   expect(stuck.status).toBe('pending');
   expect(stuck.checkoutStage).toBe('processing');
-  expect(await a.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await a.em().count(LedgerEntry, { paymentId: id })).toBe(0);
 
   const started = Date.now();
   // Besides both instances' timers, both sweep at the same moment: the lease and the conditional moves hold.
@@ -79,8 +79,8 @@ test('…0341: charged but the answer is lost; both instances sweep, and it comp
   const journal = await journalOf(id);
   expect(journal).toEqual(await liveJournal());
   expect(journal.filter((line) => line.startsWith(LedgerAccount.FEE_REVENUE))).toHaveLength(1);
-  expect(await a.em().count(LedgerEntry, { payment: id, seller: shop.seller.id })).toBe(2);
-  expect(await a.em().count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await a.em().count(LedgerEntry, { paymentId: id, sellerId: shop.seller.id })).toBe(2);
+  expect(await a.em().count(WebhookEvent, { paymentId: id })).toBe(1);
   expect((await sellerClient(b.url, shop.apiKey).retrieve(id)).body.data.status).toBe('completed');
   expect(await ourViolations()).toEqual([]);
 });
@@ -92,9 +92,9 @@ test('…0416: the request never reached the acquirer; it ends failed (processin
   const payment = await reload(id);
   expect(payment.failureCode).toBe('processing_error');
   expect(payment.checkoutStage).toBe('finished');
-  expect(await a.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await a.em().count(LedgerEntry, { paymentId: id })).toBe(0);
   // Written once, delivered only to shops that chose payment.failed (test/integration/webhooks/webhook-events.test.ts).
-  expect((await a.em().find(WebhookEvent, { payment: id })).map((e) => e.type)).toEqual(['payment.failed']);
+  expect((await a.em().find(WebhookEvent, { paymentId: id })).map((e) => e.type)).toEqual(['payment.failed']);
   expect((await sellerClient(a.url, shop.apiKey).retrieve(id)).body.data.status).toBe('failed');
   // Final: the page no longer takes a card, so a late request can never charge twice.
   await checkoutClient(b.url).pay(id, '4242424242424242');

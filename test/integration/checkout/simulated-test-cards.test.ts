@@ -34,7 +34,7 @@ async function balanceOf(sellerId: string): Promise<number> {
   const [row] = await service.em().getConnection().execute(`select coalesce(sum("amount"), 0)::int as sum from "ledger_entries" where "seller_id" = ? and "account" = 'seller_balance'`, [sellerId]);
   return row.sum;
 }
-const kindsOf = async (paymentId: string) => (await service.em().find(LedgerEntry, { payment: paymentId, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } })).map((e) => `${e.kind} ${e.amount}`);
+const kindsOf = async (paymentId: string) => (await service.em().find(LedgerEntry, { paymentId, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } })).map((e) => `${e.kind} ${e.amount}`);
 const ourViolations = async () => (await checkLedger(service.em())).violations.filter((v) => [...ours].some((id) => v.subject.includes(id)));
 
 test('the dispute card completes, is charged back a moment later, and a finance admin has the issuer reverse it; support may not', async () => {

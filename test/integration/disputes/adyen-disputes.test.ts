@@ -42,7 +42,7 @@ async function balanceOf(sellerId: string): Promise<number> {
 }
 
 async function disputeJournals(id: string): Promise<string[]> {
-  const entries = await service.em().find(LedgerEntry, { payment: id, kind: { $nin: ['payment', 'fee'] } }, { orderBy: { id: 'asc' } });
+  const entries = await service.em().find(LedgerEntry, { paymentId: id, kind: { $nin: ['payment', 'fee'] } }, { orderBy: { id: 'asc' } });
   return entries.map((e) => `${e.account} ${e.kind} ${e.amount}`);
 }
 
@@ -381,7 +381,7 @@ describe('notification amounts are checked against what they name', () => {
     await adyen.notify({ eventCode: 'AUTHORISATION', pspReference: 'ONEEURO000000001', merchantReference: id, amount: { currency: 'EUR', value: 100 }, success: true });
     await applyNotifications();
     expect((await reload(id)).status).toBe('pending');
-    expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+    expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
     // Reconciliation's look-up does not take a flagged item either.
     await service.services.reconciliation.sweep();
     expect((await reload(id)).status).toBe('pending');

@@ -47,7 +47,7 @@ async function startedLiveTest(seller: Seller): Promise<{ id: string; checkoutUr
 }
 
 const balanceOf = async (seller: Seller) => (await dashboard(service.url, 'Overview', { days: 1 }, seller.session)).body.data.balance;
-const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } });
+const entriesOf = (paymentId: string) => service.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } });
 const refundsOf = (paymentId: string) => service.em().find(Refund, { payment: paymentId }, { refresh: true });
 
 async function paid(paymentId: string): Promise<void> {
@@ -79,7 +79,7 @@ test('a live test: 50 cents marked test, paid with a real card, its webhooks say
   // Nobody asked and nobody reviewed: the service did both, and the audit log says so.
   expect(refund).toMatchObject({ amount: 50, status: 'refunded', reason: LIVE_TEST_REFUND_REASON, requestedBy: null, reviewedBy: null });
   const audit = await service.em().find(AuditEntry, { targetId: refund.id });
-  expect(audit.map((entry) => [entry.actor, entry.action, entry.admin])).toEqual([['system', 'refund.approved_automatically', null]]);
+  expect(audit.map((entry) => [entry.actor, entry.action, entry.adminId])).toEqual([['system', 'refund.approved_automatically', null]]);
 
   // The seller's endpoint: both events carry "test": true beside the payment (and the refund).
   const bodies = (await receiver.waitFor(2)).map((r) => JSON.parse(r.rawBody.toString('utf8'))).sort((a, b) => a.sequence - b.sequence);

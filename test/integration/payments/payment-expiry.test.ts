@@ -71,12 +71,12 @@ test('past its expiry a payment takes no card, reads failed (reason expired) eve
   expect(paid).toMatchObject({ status: 'FAILED', failureCode: 'expired' });
   expect(callsAbout(id)).toEqual([]);
   expect((await seller().retrieve(id)).body.data).toMatchObject({ status: 'failed', completed_at: null });
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
 
   await eventually(async () => failedEvents(id).length === 1, 10_000, 'payment.failed');
   await sleep(300);
   expect(failedEvents(id)).toHaveLength(1);
-  expect((await service.em().find(WebhookEvent, { payment: id })).map((e) => e.type)).toEqual(['payment.failed']);
+  expect((await service.em().find(WebhookEvent, { paymentId: id })).map((e) => e.type)).toEqual(['payment.failed']);
 });
 
 test('the REST retrieve expires a due payment nobody opened; one not yet due stays pending', async () => {
@@ -111,7 +111,7 @@ test('a 3-D Secure answer after the expiry is not taken: the challenge never com
   expect(callsAbout(id)).toEqual(['authorize']);
   const payment = await reload(id);
   expect([payment.status, payment.completedAt]).toEqual(['failed', null]);
-  expect(await service.em().count(LedgerEntry, { payment: id })).toBe(0);
+  expect(await service.em().count(LedgerEntry, { paymentId: id })).toBe(0);
 });
 
 test('a card already at the acquirer is never expired: its answer settles it', async () => {
@@ -148,8 +148,8 @@ test('race: cards submitted at the moment of expiry, against expiry moves: each 
       expirePayment(service.em().fork(), service.services.checkout, id),
     ]);
     const payment = await reload(id);
-    const entries = await service.em().count(LedgerEntry, { payment: id });
-    const events = (await service.em().find(WebhookEvent, { payment: id })).map((e) => e.type);
+    const entries = await service.em().count(LedgerEntry, { paymentId: id });
+    const events = (await service.em().find(WebhookEvent, { paymentId: id })).map((e) => e.type);
     if (payment.status === 'completed') {
       // The live journal: the payment and the fee on the seller's side, and their counterparts.
       expect([entries, events, callsAbout(id)]).toEqual([4, ['payment.completed'], ['authorize']]);

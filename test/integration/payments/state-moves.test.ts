@@ -130,7 +130,7 @@ describe('applying a payment move', () => {
     const id = await newPayment();
     await toProcessing(id);
     expect(await movePayment(em(), 'fail', { id, changes: { failureCode: 'card_declined' }, effects: { event: paymentEvent('https://pay.example.test') } })).not.toBeNull();
-    const event = await em().findOneOrFail(WebhookEvent, { payment: id });
+    const event = await em().findOneOrFail(WebhookEvent, { paymentId: id });
     expect(event.type).toBe('payment.failed');
     expect(JSON.parse(event.body)).toMatchObject({ event: 'payment.failed', payment: { id, status: 'failed', checkout_url: `https://pay.example.test/checkout/${id}` } });
   });
@@ -176,7 +176,7 @@ async function withdrawalIn(status: WithdrawalStatus): Promise<string> {
   return withdrawal.id;
 }
 
-const ledgerKinds = async (id: string) => (await em().find(LedgerEntry, { withdrawal: id }, { orderBy: { amount: 'asc' } })).map((e) => [e.kind, e.amount]);
+const ledgerKinds = async (id: string) => (await em().find(LedgerEntry, { withdrawalId: id }, { orderBy: { amount: 'asc' } })).map((e) => [e.kind, e.amount]);
 const auditOf = (id: string) => em().find(AuditEntry, { targetId: id });
 
 describe('applying a withdrawal move', () => {

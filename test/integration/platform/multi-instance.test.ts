@@ -26,6 +26,6 @@ test('one payment submitted on both instances at once is completed and credited 
   const id = (await sellerClient(a.url, apiKey).create(VALID_PAYMENT)).body.data.id;
   await Promise.all(Array.from({ length: 20 }, (_, i) => checkoutClient(i % 2 ? a.url : b.url).pay(id, '4242424242424242')));
   expect((await sellerClient(b.url, apiKey).retrieve(id)).body.data.status).toBe('completed');
-  expect(await a.em().count(LedgerEntry, { payment: id, seller: shop.seller.id })).toBe(2);
-  expect(await a.em().count(WebhookEvent, { payment: id })).toBe(1);
+  expect(await a.em().count(LedgerEntry, { paymentId: id, sellerId: shop.seller.id })).toBe(2);
+  expect(await a.em().count(WebhookEvent, { paymentId: id })).toBe(1);
 });

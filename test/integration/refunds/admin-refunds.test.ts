@@ -61,7 +61,7 @@ describe('a refund goes from request to refunded, the ledger debited once', () =
     expect(refund.processorReference).toMatch(/^sim_re_/);
     expect(refund.refundedAt).not.toBeNull();
 
-    const entries = await service.em().find(LedgerEntry, { payment: paymentId, kind: 'refund' });
+    const entries = await service.em().find(LedgerEntry, { paymentId, kind: 'refund' });
     expect(entries.map((e) => [e.account, e.amount]).sort()).toEqual([['customer_funds', 1000], ['seller_balance', -1000]]);
     // The fee stays with us: 850 credited, 1000 taken back.
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(-150n);
@@ -168,7 +168,7 @@ describe('a payment is refunded at most once, whatever runs concurrently', () =>
     await eventually(async () => (await refundStatus(refundId)) === 'REFUNDED');
     expect(outcomes.filter((o) => o === 'refunded').length).toBeLessThanOrEqual(1);
 
-    const debits = await service.em().find(LedgerEntry, { payment: paymentId, kind: 'refund', account: LedgerAccount.SELLER_BALANCE });
+    const debits = await service.em().find(LedgerEntry, { paymentId, kind: 'refund', account: LedgerAccount.SELLER_BALANCE });
     expect(debits.map((d) => d.amount)).toEqual([-5000]);
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(BigInt(4250 - 5000));
     expect((await service.em().findOneOrFail(Refund, refundId)).attempts).toBe(1);
@@ -189,7 +189,7 @@ describe('nothing is lost: the sweep carries out what no job did', () => {
     await sql(`update refunds set status = 'processing', attempts = 1, claimed_at = now() - interval '1 hour', reviewed_at = now() where id = ?`, [refundId]);
     await eventually(async () => (await refundStatus(refundId)) === 'REFUNDED', 10_000, 'the take-over');
     expect((await admin.ok(ONE, { id: refundId })).refund.attempts).toBe(2);
-    expect(await service.em().count(LedgerEntry, { payment: paymentId, kind: 'refund' })).toBe(2);
+    expect(await service.em().count(LedgerEntry, { paymentId, kind: 'refund' })).toBe(2);
   });
 
   test('a refund the acquirer declines is FAILED with its reason; the payment stays completed and nothing is booked', async () => {
@@ -199,7 +199,7 @@ describe('nothing is lost: the sweep carries out what no job did', () => {
     await eventually(async () => (await refundStatus(refundId)) === 'FAILED');
     expect((await admin.ok(ONE, { id: refundId })).refund.failureReason).toBe('unknown_authorization');
     expect((await seller.retrieve(paymentId)).body.data.status).toBe('completed');
-    expect(await service.em().count(LedgerEntry, { payment: paymentId, kind: 'refund' })).toBe(0);
+    expect(await service.em().count(LedgerEntry, { paymentId, kind: 'refund' })).toBe(0);
   });
 });
 

@@ -58,10 +58,10 @@ test('a partial refund, then the rest: completed until the refunds add up, then 
   expect(Object.keys(after).sort()).toEqual(['amount', 'checkout_url', 'completed_at', 'created_at', 'currency', 'customer_email', 'customer_name', 'id', 'metadata', 'status']);
   expect(await sellerBalance(service.em(), shop.seller.id)).toBe(-1500n);
 
-  const debits = await service.em().find(LedgerEntry, { payment: paymentId, kind: 'refund', account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } });
-  expect(debits.map((e) => [e.refund?.id, e.amount])).toEqual([[first, -2500], [rest, -7500]]);
+  const debits = await service.em().find(LedgerEntry, { paymentId, kind: 'refund', account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } });
+  expect(debits.map((e) => [e.refundId, e.amount])).toEqual([[first, -2500], [rest, -7500]]);
   // payment.refunded carries each refund's amount; the last one shows the payment refunded.
-  const events = await service.em().find(WebhookEvent, { payment: paymentId, type: 'payment.refunded' }, { orderBy: { sequence: 'asc' } });
+  const events = await service.em().find(WebhookEvent, { paymentId, type: 'payment.refunded' }, { orderBy: { sequence: 'asc' } });
   expect(events.map((e) => JSON.parse(e.body)).map((b) => [b.refund.amount, b.payment.status])).toEqual([[2500, 'completed'], [7500, 'refunded']]);
   expect(await ourViolations()).toEqual([]);
 });

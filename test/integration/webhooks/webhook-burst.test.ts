@@ -40,6 +40,6 @@ test('a burst of completions across two instances: every event delivered exactly
   expect([...byEvent.values()].every((count) => count === 1)).toBe(true);
   expect(new Set(receiver.received.map((r) => r.body.payment.id))).toEqual(new Set(paymentIds));
 
-  const deliveries = await services[0].em().find(WebhookDelivery, { payment: { $in: paymentIds } });
+  const deliveries = await services[0].em().find(WebhookDelivery, { paymentId: { $in: paymentIds } });
   expect(deliveries.every((d) => d.status === 'delivered' && d.attemptCount === 1)).toBe(true);
 }, 120_000);

@@ -62,7 +62,7 @@ describe('a completed payment is delivered to the webhook URL', () => {
     await sleep(300);
     expect(attemptsOf(id)).toHaveLength(1);
     expect(delivery.status).toBe('failed');
-    expect(delivery.attempts.getItems().map((a) => [a.number, a.url, a.httpStatus, a.error])).toEqual([
+    expect(delivery.attempts.map((a) => [a.number, a.url, a.httpStatus, a.error])).toEqual([
       [1, suite.receiver.url, 500, null],
       [2, null, null, 'the shop has no webhook URL'],
     ]);
@@ -79,7 +79,7 @@ describe('a completed payment is delivered to the webhook URL', () => {
     expect(new Set(seen.map((r) => r.headers['x-service-signature'])).size).toBe(1);
     expect(new Set(seen.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(delivery.status).toBe('delivered');
-    expect(delivery.attempts.getItems().map((a) => [a.number, a.httpStatus, a.responseExcerpt])).toEqual([
+    expect(delivery.attempts.map((a) => [a.number, a.httpStatus, a.responseExcerpt])).toEqual([
       [1, 500, 'boom'],
       [2, 500, 'boom'],
       [3, 200, null],
@@ -105,7 +105,7 @@ describe('a completed payment is delivered to the webhook URL', () => {
     await suite.receiver.waitFor(5);
     const delivered = await settledDelivery(suite.service, id);
     expect(delivered.status).toBe('delivered');
-    expect(delivered.attempts.getItems().map((a) => a.httpStatus)).toEqual([503, 503, 503, 503, 200]);
+    expect(delivered.attempts.map((a) => a.httpStatus)).toEqual([503, 503, 503, 503, 200]);
     expect(attemptsOf(id).map((r) => r.headers['webhook-id'])).toEqual(Array(5).fill(seen[0].body.id));
   });
 });

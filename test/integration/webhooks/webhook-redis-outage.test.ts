@@ -17,7 +17,7 @@ test('Redis stopped during a completion: the payment completes, the event waits 
   await redis.stop();
   const paymentId = await actor.completePayment(); // throws unless the payment completed
   expect((await actor.seller.retrieve(paymentId)).body.data.status).toBe('completed');
-  const event = await service.em().findOneOrFail(WebhookEvent, { payment: paymentId });
+  const event = await service.em().findOneOrFail(WebhookEvent, { paymentId });
   await sleep(1500);
   expect(receiver.received).toHaveLength(1);
   expect(await service.em().findOneOrFail(WebhookDelivery, { event })).toMatchObject({ status: 'pending', attemptCount: 0 });

@@ -94,8 +94,8 @@ describe('and again at delivery time, against the address connected to', () => {
     async (template) => {
       const delivery = await deliverTo(template.replace('PORT', String(trap.port)));
       expect(delivery.status).toBe('failed');
-      expect(delivery.attempts.getItems()[0].error).toMatch(/^refused: /);
-      expect(delivery.attempts.getItems()[0].httpStatus).toBeNull();
+      expect(delivery.attempts[0].error).toMatch(/^refused: /);
+      expect(delivery.attempts[0].httpStatus).toBeNull();
       expect(trap.connections).toBe(0);
     },
   );
@@ -104,7 +104,7 @@ describe('and again at delivery time, against the address connected to', () => {
     const names = await loopbackNames();
     if (names.length === 0) return; // this host name does not resolve to loopback here; the next test covers the same path
     const delivery = await deliverTo(`https://${names[0]}:${trap.port}/hooks`);
-    expect(delivery.attempts.getItems()[0].error).toBe('refused: 127.0.0.1 is not a public address');
+    expect(delivery.attempts[0].error).toBe('refused: 127.0.0.1 is not a public address');
     expect(trap.connections).toBe(0);
   });
 

@@ -142,7 +142,7 @@ describe('reviewing a withdrawal', () => {
     const paid = (await finance.ok(PAID, { id, reference: 'TRX-2026-0042' })).markWithdrawalPaid;
     expect(paid).toMatchObject({ status: 'PAID', payoutReference: 'TRX-2026-0042' });
     expect((await asSeller(BALANCE)).data.balance).toMatchObject({ available: 3500, pendingWithdrawals: 0, paidOut: 5000 });
-    const journal = await service.em().find(LedgerEntry, { withdrawal: id }, { orderBy: { id: 'asc' } });
+    const journal = await service.em().find(LedgerEntry, { withdrawalId: id }, { orderBy: { id: 'asc' } });
     expect(journal.map((e) => [e.kind, e.account, e.amount])).toEqual([
       ['withdrawal_hold', 'seller_balance', -5000],
       ['withdrawal_hold', 'withdrawals_payable', 5000],
@@ -158,7 +158,7 @@ describe('reviewing a withdrawal', () => {
     expect((await finance.run(REJECT, { id, reason: '' })).errors?.[0].extensions?.code).toBe('REASON_REQUIRED');
     expect((await finance.ok(REJECT, { id, reason: 'Bank account name does not match' })).rejectWithdrawal).toMatchObject({ status: 'REJECTED' });
     expect(await sellerBalance(service.em(), shop.seller.id)).toBe(8500n);
-    const kinds = (await service.em().find(LedgerEntry, { withdrawal: id, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } })).map((e) => [e.kind, e.amount]);
+    const kinds = (await service.em().find(LedgerEntry, { withdrawalId: id, account: LedgerAccount.SELLER_BALANCE }, { orderBy: { id: 'asc' } })).map((e) => [e.kind, e.amount]);
     expect(kinds).toEqual([['withdrawal_hold', -2000], ['withdrawal_release', 2000]]);
   });
 
