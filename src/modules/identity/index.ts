@@ -13,6 +13,7 @@ export { createSecretBox, isSealed } from './secret-box';
 export { SESSION_RULES } from './session-standing';
 export { csrfTokenFor, endAllSessions, liveAdminSession, liveSession } from './sessions';
 export { createSellerWithShop } from './shop-provisioning';
+export { setShopWebhookEvents, setShopWebhookSecret, setShopWebhookUrl } from './shop-webhook-store';
 export { shopReceives, validWebhookEvents } from './webhook-event-choice';
 export { inviteSeller, inviteSellerByEmail } from './accounts.service';
 export { adminSetupLink } from './admin-accounts';
