@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { moveOf, type Lifecycle } from '../../platform/lifecycle/lifecycle';
 import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
-import { completionPostings, newJournalId } from '../ledger';
+import { completionJournalPart } from '../ledger';
 import { type Payment, paymentPayload, type PaymentView } from '../payments';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { type SellerStatus, type ShopStatus, TAKES_PAYMENTS_SQL, type ShopStanding } from '../identity';
 import { deliveriesCommitted, emitInStatement, type PaymentEventType } from '../webhooks';
-import { newMailId, type CustomerMailKind } from '../notifications';
+import { receiptInsertPart, type CustomerMailKind } from '../notifications';
 import { currentTraceparent } from '../../platform/observability/tracing';
 
 export interface CompletionFacts {
@@ -37,32 +37,6 @@ const STANDING = `select sh."id" as shop_id, se."id" as seller_id, sh."status" a
        sh."webhook_url", sh."webhook_events", (${TAKES_PAYMENTS_SQL}) as takes_payments
   from "payments" p join "shops" sh on sh."id" = p."shop_id" join "sellers" se on se."id" = sh."seller_id"
  where p."id" = ? for share of sh, se`;
-
-const postingRows = (count: number) => Array.from({ length: count }, () => '(?::text, ?::text, ?::bigint, ?::boolean, ?::int)').join(', ');
-
-/** The journal's entries (four; a live test's two, without fee) in one INSERT, only for a moved row. */
-function journalPart(journal: string, amount: number, at: Date): SqlPart {
-  const postings = completionPostings(journal, amount);
-  return {
-    sql: `insert into "ledger_entries" ("journal_id", "account", "seller_id", "payment_id", "kind", "amount", "created_at")
-          select ?::text, v.account, case when v.to_seller then s.seller_id end, m."id", v.kind, v.amount, ?::timestamptz
-            from moved m cross join standing s
-           cross join (values ${postingRows(postings.length)}) as v(account, kind, amount, to_seller, n)
-           order by v.n`,
-    params: [newJournalId(), at, ...postings.flatMap((p, n) => [p.account, p.kind, p.amount, p.toSeller, n])],
-  };
-}
-
-/** The declared receipt (its mail kind) in the mail outbox, when the payment has an address (docs/decisions/0001-mail-outbox.md). */
-const receiptPart = (kind: CustomerMailKind, customerEmail: string | null, traceparent: string | null): SqlPart => ({
-  sql: `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "traceparent")
-        select ?::text, ?::text, m."id", ?::text, s.seller_id, s.shop_id, m."id", ?::text
-          from moved m cross join standing s
-         where ?::text is not null
-        on conflict ("kind", "subject_id") do nothing
-        returning "id"`,
-  params: [newMailId(), kind, customerEmail, traceparent, customerEmail],
-});
 
 const ANSWER: SqlPart = {
   sql: `select (select count(*) from moved)::int as moved, (select count(*) from delivery)::int as deliveries,
@@ -107,10 +81,11 @@ export async function completeInOneStatement(em: EntityManager, facts: Completio
     },
     condition: { sql: 'select takes_payments from standing', params: [] },
     effects: {
-      journal: (journal) => journalPart(journal, amount, completedAt),
+      // The ledger's and the mail outbox's parts, built by their owners' stores.
+      journal: (journal) => completionJournalPart(journal, amount, completedAt),
       // The outbox's statement form: the event and, when the shop's webhook receives it, its delivery.
       event: (type) => emitInStatement(id, paymentPayload(after, facts.baseUrl), facts.shop, type as PaymentEventType, test, traceparent),
-      receipt: (kind) => receiptPart(kind as CustomerMailKind, customerEmail, traceparent),
+      receipt: (kind) => receiptInsertPart(kind as CustomerMailKind, customerEmail, traceparent),
     },
     select: ANSWER,
   })) as { moved: number; deliveries: number; receipts: number; shop_status: ShopStatus; deleted_at: Date | null; seller_status: SellerStatus }[];

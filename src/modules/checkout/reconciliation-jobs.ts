@@ -1,12 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../platform/observability/metrics';
-import { EXPIRED, expireDuePayments } from '../payments';
-import { settleLookedUpRefund } from '../refunds';
+import { EXPIRED, expireDuePayments, flagPaymentNeedingAttention, leaseStuckPayments } from '../payments';
+import { flagRefundNeedingAttention, leaseStuckRefunds, settleLookedUpRefund } from '../refunds';
 import { refundSettlingDeps } from './acquirer-settling';
 import type { ReconciliationConfig } from '../../shared/config';
 import { settleLookedUpPayment, type CheckoutDeps } from './checkout.service';
-import { flagNeedsAttention, leaseStuckPayments, leaseStuckRefunds, type Leased, type LeaseTerms } from './reconciliation-store';
+import type { Leased, LeaseTerms } from '../../shared/reconcile-lease';
 
 /** Reconciliation of unknown acquirer outcomes (docs/checkout.md, "Reconciliation"). */
 export interface ReconciliationJobs {
@@ -107,6 +107,9 @@ async function reconcileRefund(options: ReconciliationOptions, { id, since }: Le
   }
 }
 
+/** The owner's flag for admins, per table: set once, on a row still unsettled. */
+const FLAG_NEEDING_ATTENTION = { payments: flagPaymentNeedingAttention, refunds: flagRefundNeedingAttention };
+
 /**
  * The acquirer could not say (or settling failed): asked again next interval. Past RECONCILE_GIVE_UP_MS
  * it is flagged once for admins (`needsAttention` in the console, `reconciliation_needs_attention`).
@@ -119,5 +122,5 @@ async function stillUnknown(options: ReconciliationOptions, table: 'payments' | 
     logger.warn({ [`${kind}Id`]: id, err: error.message }, `${kind} outcome still unknown: asking the acquirer again later`);
     return;
   }
-  if (await flagNeedsAttention(orm.em.fork(), table, id)) logger.error({ [`${kind}Id`]: id, err: error.message }, `${kind} outcome unknown past RECONCILE_GIVE_UP_MS: flagged for admins`);
+  if (await FLAG_NEEDING_ATTENTION[table](orm.em.fork(), id)) logger.error({ [`${kind}Id`]: id, err: error.message }, `${kind} outcome unknown past RECONCILE_GIVE_UP_MS: flagged for admins`);
 }

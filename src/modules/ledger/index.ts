@@ -3,6 +3,7 @@ export { balanceFigures } from './balance-checkpoints';
 export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, statementMonthBounds } from './balance-lines';
 export { paymentFee } from './fee';
 export { checkLedger } from './ledger-invariants';
+export { completionJournalPart } from './completion-journal-store';
 export { selectSellerNetByPayment as sellerNetByPayment } from './ledger-store';
 export { watchLedger } from './ledger-watch';
 export {
@@ -14,8 +15,6 @@ export {
   bookRefundReversal,
   bookWithdrawalHold,
   bookWithdrawalRelease,
-  completionPostings,
-  newJournalId,
   sellerBalance,
 } from './ledger.service';
 export { writeSignedStatement } from './signed-statement';

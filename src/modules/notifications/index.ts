@@ -1,5 +1,4 @@
-export { newMailId } from './mail-outbox';
-export { mailQueueDepth, requestMailTrackingToken } from './mail-store';
+export { mailQueueDepth, receiptInsertPart, requestMailTrackingToken } from './mail-store';
 export { REFUND_ARRIVES_WITHIN_BUSINESS_DAYS, REFUND_REVIEWED_WITHIN_HOURS } from './mail-templates';
 export { dollars, escapeHtml, mailableAddress, utcDateTime } from './mail-text';
 export { isTrackingTokenShape } from './refund-link';

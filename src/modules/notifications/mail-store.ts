@@ -14,7 +14,7 @@ import { MAIL_LIFECYCLE } from './mail.lifecycle';
  * A mail to a customer (the refund request, and the refund notice the refund table's moves declare), written in the
  * caller's transaction, exactly when what it tells of is. (`kind`, `subjectId`) is unique: a second write of the
  * same mail writes nothing. Answers whether this call wrote it. The receipt is the payment table's declared effect,
- * written by the card completion's own statement (checkout/completion-statement.ts).
+ * written by the card completion's own statement (receiptInsertPart).
  */
 export async function queueCustomerMail(
   tx: EntityManager,
@@ -30,6 +30,21 @@ export async function queueCustomerMail(
   if (rows.length > 0) MAILS_COMMITTED.markWrittenIn(tx);
   return rows.length > 0;
 }
+
+/**
+ * The declared receipt (its mail kind) as a part of the card completion's one statement (checkout/completion-statement.ts,
+ * docs/decisions/0003-completion-statement.md): the customer's mail, only for the statement's `moved` payment and when
+ * it has an address. No transaction marks it: the statement's caller wakes the relay when it returns a row.
+ */
+export const receiptInsertPart = (kind: CustomerMailKind, customerEmail: string | null, traceparent: string | null): SqlPart => ({
+  sql: `insert into "mail_outbox" ("id", "kind", "subject_id", "recipient", "seller_id", "shop_id", "payment_id", "traceparent")
+        select ?::text, ?::text, m."id", ?::text, s.seller_id, s.shop_id, m."id", ?::text
+          from moved m cross join standing s
+         where ?::text is not null
+        on conflict ("kind", "subject_id") do nothing
+        returning "id"`,
+  params: [newMailId(), kind, customerEmail, traceparent, customerEmail],
+});
 
 /**
  * A seller notification, written in the caller's transaction in one statement: to the seller's account address

@@ -5,6 +5,7 @@ export { searchPayments } from './payment-search';
 export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status';
 export { countPaymentsNeedingAttention, selectCheckoutPayment } from './payment-store';
 export { paymentLanguageOf, rememberPaymentLanguage } from './payment-language-store';
+export { flagPaymentNeedingAttention, leaseStuckPayments } from './stuck-payment-store';
 export { PaymentList } from './payment.types';
 export { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 export { EXPIRED, expireDuePayments, expirePayment, expiryDeadline, isDueToExpire } from './payment-expiry';

@@ -1,4 +1,13 @@
-import { type SecretBox, newWebhookSecret, validWebhookEvents, Shop, type WebhookEventType } from '../identity';
+import {
+  type SecretBox,
+  newWebhookSecret,
+  setShopWebhookEvents,
+  setShopWebhookSecret,
+  setShopWebhookUrl,
+  validWebhookEvents,
+  Shop,
+  type WebhookEventType,
+} from '../identity';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { recordAudit, type AuditRecord } from '../audit';
 import type { Admin } from '../admins';
@@ -51,7 +60,7 @@ export async function setWebhookUrl(em: EntityManager, admin: Admin | null, shop
   const before = shop.webhookUrl;
   const after = trimmed === '' ? null : await checkWebhookUrl(trimmed, policy);
   await confirm?.();
-  shop.webhookUrl = after;
+  setShopWebhookUrl(shop, after);
   const action = shop.webhookUrl ? 'shop.webhook_url_set' : 'shop.webhook_url_cleared';
   auditIfAdmin(em, admin, { action, targetType: 'shop', targetId: shop.id, details: { before, after: shop.webhookUrl } });
   // A real change is told to the seller, in the transaction that makes it (src/modules/notifications/).
@@ -71,7 +80,7 @@ export async function setWebhookEvents(em: EntityManager, admin: Admin | null, s
   const chosen = validWebhookEvents(events);
   if (!chosen) throw domainError('WEBHOOK_EVENT_UNKNOWN');
   const before = shop.webhookEvents;
-  shop.webhookEvents = chosen;
+  setShopWebhookEvents(shop, chosen);
   auditIfAdmin(em, admin, { action: 'shop.webhook_events_set', targetType: 'shop', targetId: shop.id, details: { before, after: chosen } });
   await em.flush();
   return shop;
@@ -81,7 +90,7 @@ export async function setWebhookEvents(em: EntityManager, admin: Admin | null, s
 export async function rotateWebhookSecret(em: EntityManager, admin: Admin | null, shop: Shop, secrets: SecretBox): Promise<string> {
   const secret = newWebhookSecret();
   await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Shop, { id: shop.id }, { webhookSecret: secrets.seal(secret) });
+    await setShopWebhookSecret(tx, shop.id, secrets.seal(secret));
     auditIfAdmin(tx, admin, { action: 'shop.webhook_secret_rotated', targetType: 'shop', targetId: shop.id });
     await noticeWebhookSecretRotated(tx, shop.id);
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { domainError } from '../../shared/errors';
 import { PAYOUT_ACCOUNT_HOLDER_MAX_LENGTH } from '../../shared/limits';
-import { isSealed, type SecretBox, Seller } from '../identity';
+import { isSealed, type SecretBox, type Seller, setSellerPayoutAccount } from '../identity';
 import { noticePayoutAccountChanged } from '../notifications';
 
 /** Where a seller's withdrawals go, as shown: the number masked to its last four characters, never whole (finance alone reads it whole). */
@@ -62,7 +62,7 @@ export async function setPayoutAccount(
   const account = { payoutAccountHolder: valid.holder, payoutAccountNumber: box.seal(valid.accountNumber), payoutAccountLast4: valid.accountNumber.slice(-4) };
   // The seller is told of the change (the last four only) in the same transaction (src/modules/notifications/).
   await em.transactional(async (tx) => {
-    await tx.nativeUpdate(Seller, { id: sellerId }, account);
+    await setSellerPayoutAccount(tx, sellerId, account);
     await noticePayoutAccountChanged(tx, sellerId, account.payoutAccountLast4);
   });
   return maskedPayoutAccount(account)!;
