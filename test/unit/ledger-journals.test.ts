@@ -91,7 +91,7 @@ test("a completion's postings by its journal: the fee only on a payment's, and n
 });
 
 test("a refund's journals: taken from the seller, and given back when it fails or is reversed", () => {
-  const cases: [typeof bookRefund, string[][]][] = [
+  const cases: [typeof bookRefund, (string | null)[][]][] = [
     [bookRefund, [['seller_balance refund -700', 'sel_1'], ['customer_funds refund 700', null]]],
     [bookLiveTestRefund, [['seller_balance test_refund -700', 'sel_1'], ['customer_funds test_refund 700', null]]],
     [bookRefundReversal, [['customer_funds refund_reversed -700', null], ['seller_balance refund_reversed 700', 'sel_1']]],
