@@ -77,6 +77,20 @@ describe('the review', () => {
     expect(await refundOf(rejected.id)).toMatchObject({ status: RefundStatus.REJECTED, rejectionReason: 'Customer kept the goods', reviewedBy: expect.objectContaining({ id: finance.id }) });
   });
 
+  test('the seller is told of an approval, a rejection with its reason, and a failure with the acquirer\'s', async () => {
+    const paymentId = await paid('records-told');
+    const approvedId = await approved(paymentId, 100);
+    const rejected = await requested(paymentId, 200);
+    await rejectRefund(db.em(), finance, rejected.id, 'Customer kept the goods');
+    await executeRefund(db.em(), deps(async () => ({ kind: 'declined', reason: 'Insufficient balance' })), approvedId);
+    const told = await db.em().execute('select "kind", "subject_id", "params" from "mail_outbox" where "payment_id" = ? and "kind" like \'refund-%\' order by "kind"', [paymentId]);
+    expect(told.map((mail) => [mail.kind, mail.subject_id, mail.params])).toEqual([
+      ['refund-approved', approvedId, { paymentId, amount: 100, reason: null }],
+      ['refund-failed', approvedId, { paymentId, amount: 100, reason: 'Insufficient balance' }],
+      ['refund-rejected', rejected.id, { paymentId, amount: 200, reason: 'Customer kept the goods' }],
+    ]);
+  });
+
   test('no such refund: neither approved nor rejected', async () => {
     expect((await refusedWith(approveRefund(db.em(), chargebackStands, finance, 'ref_missing'))).code).toBe('REFUND_NOT_FOUND');
     expect((await refusedWith(rejectRefund(db.em(), finance, 'ref_missing', 'No such refund'))).code).toBe('REFUND_NOT_FOUND');
