@@ -113,19 +113,27 @@ describe('a standing chargeback', () => {
     const { sent, deps } = sendingDeps(refunded, { chargebackStands: standing });
     expect(await executeRefund(db.em(), deps, refundId)).toBe('failed');
     expect(sent).toEqual([]);
-    expect(await refundOf(refundId)).toMatchObject({ status: RefundStatus.FAILED, failureReason: CHARGEBACK_STANDS_REASON });
+    expect(await refundOf(refundId)).toMatchObject({ status: RefundStatus.FAILED, failureReason: 'chargeback_stands' });
+    expect(CHARGEBACK_STANDS_REASON).toBe('chargeback_stands');
     expect(await paymentStatus(paymentId)).toBe(PaymentStatus.COMPLETED);
   });
 });
 
 describe('who asks, and who is told', () => {
-  const audited = async (refundId: string) => (await db.em().find(AuditEntry, { targetId: refundId })).map((e) => ({ action: e.action, admin: e.admin?.id ?? null, reason: e.reason, details: e.details }));
+  test('whoever recorded a request is told they cannot approve their own refund request', async () => {
+    const refund = await request(await paid('guard-self'), 100);
+    const refused = await refusedWith(approveRefund(db.em(), noChargeback, support, refund.id));
+    expect(refused.code).toBe('SELF_APPROVAL_NOT_ALLOWED');
+    expect(refused.message).toBe('You recorded this refund request; another finance admin must approve it (four eyes)');
+  });
+
+  const audited = async (refundId: string) => (await db.em().find(AuditEntry, { targetId: refundId })).map((e) => ({ action: e.action, targetType: e.targetType, admin: e.admin?.id ?? null, reason: e.reason, details: e.details }));
 
   test("support's request is audited with its payment and amount; the seller's own is not, and names no admin", async () => {
     const paymentId = await paid('guard-who');
     const bySupport = await request(paymentId, 300);
     expect(bySupport.requestedBy?.id).toBe(support.id);
-    expect(await audited(bySupport.id)).toEqual([{ action: 'refund.requested', admin: support.id, reason: REASON, details: { paymentId, amount: 300 } }]);
+    expect(await audited(bySupport.id)).toEqual([{ action: 'refund.requested', targetType: 'refund', admin: support.id, reason: REASON, details: { paymentId, amount: 300 } }]);
 
     const payment = await db.em().findOneOrFail(Payment, { id: paymentId }, { populate: ['shop'] });
     const bySeller = await requestRefund(db.em(), noChargeback, null, paymentId, REASON, payment.shop.seller.id, 200);

@@ -5,6 +5,7 @@ import { completeInOneStatement } from '../../src/modules/checkout/completion-st
 import { chargebackStands, reweighDisputes } from '../../src/modules/disputes/dispute.service';
 import type { NewShop } from '../../src/modules/identity/shop-provisioning';
 import { LedgerEntry } from '../../src/modules/ledger/ledger-entry.entity';
+import { MailOutboxEntry } from '../../src/modules/notifications/mail-outbox.entity';
 import { Payment } from '../../src/modules/payments/payment.entity';
 import { createPayment } from '../../src/modules/payments/payment.service';
 import { approveLiveTestRefund } from '../../src/modules/refunds/live-test-refund';
@@ -18,6 +19,7 @@ import {
   refundsNeedingExecution,
   rejectRefund,
   requestRefund,
+  reverseRefund,
   settleLookedUpRefund,
 } from '../../src/modules/refunds/refund.service';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
@@ -132,6 +134,40 @@ describe('sending and settling', () => {
     expect(rows[1].failedAt).toBeInstanceOf(Date);
   });
 
+  test("the customer's refund notice carries the tracking link's token", async () => {
+    const paymentId = await paid('records-notice');
+    await db.em().nativeUpdate(Payment, { id: paymentId }, { customerEmail: 'ada@example.com' });
+    const refundId = await approved(paymentId, 100);
+    expect(await executeRefund(db.em(), refunding, refundId)).toBe('refunded');
+    const [notice] = await db.em().execute('select "params" from "mail_outbox" where "kind" = \'refund-notice\' and "subject_id" = ?', [refundId]);
+    expect(notice.params.trackingToken).toEqual(expect.any(String));
+    await db.em().nativeDelete(MailOutboxEntry, { paymentId });
+  });
+
+  test("the acquirer's reference of a refund it received is noted on that refund only", async () => {
+    const paymentId = await paid('records-received');
+    const [received, other] = [await approved(paymentId, 100), await approved(paymentId, 200)];
+    expect(await executeRefund(db.em(), deps(async ({ refundId }) => ({ kind: 'pending', reference: `psp-${refundId}` })), received)).toBe('awaiting-acquirer');
+    expect((await refundOf(received)).processorReference).toBe(`psp-${received}`);
+    expect((await refundOf(other)).processorReference).toBeNull();
+  });
+
+  test('a reversal notes when; an answer for a refund no longer processing moves nothing and weighs no dispute again', async () => {
+    const paymentId = await paid('records-reversal');
+    const refundId = await approved(paymentId, 100);
+    await executeRefund(db.em(), refunding, refundId);
+    expect(await reverseRefund(db.em(), { reweighDisputes }, refundId, { amount: 100, currency: 'USD' })).toEqual({ effect: 'moved' });
+    expect((await refundOf(refundId)).reversedAt).toBeInstanceOf(Date);
+
+    const declined = await approved(paymentId, 200);
+    await executeRefund(db.em(), deps(async () => ({ kind: 'declined', reason: 'No' })), declined);
+    const reweighed: string[] = [];
+    const watching = { ...refunding, reweighDisputes: async (_tx: unknown, id: string) => void reweighed.push(id) };
+    expect(await settleLookedUpRefund(db.em(), watching, declined, { kind: 'declined', reason: 'No again' })).toBe('not-claimed');
+    expect(reweighed).toEqual([]);
+    expect(await refundOf(declined)).toMatchObject({ status: RefundStatus.FAILED, failureReason: 'No' });
+  });
+
   test("the refund event carries the payment as it ends up and the refund", async () => {
     const paymentId = await paid('records-event');
     const refundId = await approved(paymentId, 1000);
@@ -174,6 +210,14 @@ describe("the admins' queue", () => {
     expect(due.indexOf(older)).toBeLessThan(due.indexOf(newer));
     expect(due.indexOf(older)).toBeGreaterThanOrEqual(0);
     expect(await refundsNeedingExecution(db.em(), 60_000, 1)).toHaveLength(1);
+  });
+
+  test('a stale claim is taken over only while the refund is processing: a failed one is never sent again', async () => {
+    const paymentId = await paid('records-stale-failed');
+    const declined = await approved(paymentId, 100);
+    await executeRefund(db.em(), deps(async () => ({ kind: 'declined', reason: 'No' })), declined);
+    await db.em().nativeUpdate(Refund, { id: declined }, { claimedAt: new Date(Date.now() - 7 * 24 * 3600_000) });
+    expect(await refundsNeedingExecution(db.em(), 60_000, 10_000)).not.toContain(declined);
   });
 
   test("a request's age in whole seconds, never below zero, and the review window passed only after its 24 hours", () => {
