@@ -14,9 +14,12 @@ const TESTS = {
   cardClaim: 'test/integration/checkout/card-claim.test.ts',
   stateMoves: 'test/integration/payments/state-moves.test.ts',
   completion: 'test/module/completion-follows-the-table.test.ts',
+  completionStatement: 'test/module/completion-statement.test.ts',
   moveStatement: 'test/unit/move-statement.test.ts',
   checkoutRules: 'test/unit/checkout-rules.test.ts',
   refunds: 'test/module/refunds.test.ts',
+  refundGuards: 'test/module/refund-guards.test.ts',
+  refundRecords: 'test/module/refund-records.test.ts',
   refundExecution: 'test/module/refund-execution.test.ts',
   acquirerEvents: 'test/module/acquirer-events.test.ts',
   signedStatement: 'test/module/signed-statement.test.ts',
@@ -24,6 +27,7 @@ const TESTS = {
   withdrawals: 'test/module/withdrawals.test.ts',
   payments: 'test/module/payments.test.ts',
   ledgerCheck: 'test/module/ledger-check.test.ts',
+  ledgerJournals: 'test/unit/ledger-journals.test.ts',
 };
 
 /**
@@ -36,13 +40,13 @@ const STATIC_TESTS = {
   'src/platform/lifecycle/move-statement.ts': [TESTS.moveStatement, TESTS.completion],
   'src/modules/payments/payment-moves.ts': [TESTS.stateMoves],
   'src/modules/checkout/card-claim.ts': [TESTS.cardClaim],
-  'src/modules/checkout/completion-statement.ts': [TESTS.completion],
+  'src/modules/checkout/completion-statement.ts': [TESTS.completionStatement, TESTS.completion],
   'src/modules/withdrawals/withdrawal.service.ts': [TESTS.withdrawals, TESTS.stateMoves],
-  'src/modules/refunds/refund.service.ts': [TESTS.refunds, TESTS.refundExecution],
+  'src/modules/refunds/refund.service.ts': [TESTS.refunds, TESTS.refundGuards, TESTS.refundRecords, TESTS.refundExecution],
   'src/modules/disputes/dispute.service.ts': [TESTS.disputes],
   'src/modules/checkout/acquirer-events.ts': [TESTS.acquirerEvents],
   'src/modules/ledger/signed-statement.ts': [TESTS.signedStatement],
-  'src/modules/ledger/ledger.service.ts': [TESTS.ledgerCheck, TESTS.refundExecution, TESTS.completion],
+  'src/modules/ledger/ledger.service.ts': [TESTS.ledgerJournals, TESTS.ledgerCheck, TESTS.refundExecution, TESTS.completion],
 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

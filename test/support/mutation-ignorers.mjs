@@ -5,6 +5,7 @@ import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
  * Code the mutation runs leave alone, because no test of a money or state rule should pin it
  * (docs/decisions/0015-mutation-testing.md):
  *  - log calls (`logger.warn(...)`, `deps.logger.error(...)`): their text and fields are for operators;
+ *  - an `if` that only guards log calls (`if (booked) deps.logger.info(...)`): its condition decides only what is logged;
  *  - a state's `meaning` in a lifecycle table: a note for readers of the table that nothing reads.
  */
 const LOG_LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
@@ -21,6 +22,18 @@ function isLogCall(path) {
   const { object, property } = call.callee;
   if (property.type !== 'Identifier' || !LOG_LEVELS.has(property.name)) return false;
   return named(object, 'logger') || (object.type === 'MemberExpression' && named(object.property, 'logger'));
+}
+
+/**
+ * `if (condition) <log call>` with no `else`, the call alone or in a block of log calls only.
+ * @param {import('@babel/core').NodePath} path
+ */
+function isLogGuard(path) {
+  if (!path.isIfStatement() || path.node.alternate) return false;
+  const consequent = /** @type {import('@babel/core').NodePath} */ (path.get('consequent'));
+  if (!consequent.isBlockStatement()) return isLogCall(consequent);
+  const body = /** @type {import('@babel/core').NodePath[]} */ (consequent.get('body'));
+  return body.length > 0 && body.every(isLogCall);
 }
 
 /**
@@ -42,6 +55,7 @@ export const strykerPlugins = [
     /** @param {import('@babel/core').NodePath} path */
     shouldIgnore(path) {
       if (isLogCall(path)) return 'a log call: its text is for operators';
+      if (isLogGuard(path)) return 'an if that only guards log calls: it decides what is logged';
       if (isStateMeaning(path)) return "a lifecycle state's meaning: a note for readers, read by nothing";
       return undefined;
     },
