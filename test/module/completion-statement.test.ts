@@ -51,13 +51,13 @@ async function claimed(shop: NewShop, options: { customerEmail?: string; test?: 
 
 const paymentRow = (id: string) => db.em().findOneOrFail(Payment, { id });
 const journalOf = async (paymentId: string) =>
-  (await db.em().find(LedgerEntry, { payment: paymentId }, { orderBy: { id: 'asc' } })).map((e) => ({
+  (await db.em().find(LedgerEntry, { paymentId }, { orderBy: { id: 'asc' } })).map((e) => ({
     journal: e.journalId,
     line: `${e.account} ${e.kind} ${e.amount}`,
-    seller: e.seller?.id ?? null,
+    seller: e.sellerId ?? null,
     at: e.createdAt.getTime(),
   }));
-const eventsOf = (paymentId: string) => db.em().find(WebhookEvent, { payment: paymentId });
+const eventsOf = (paymentId: string) => db.em().find(WebhookEvent, { paymentId });
 const receiptsOf = (paymentId: string) => db.em().find(MailOutboxEntry, { subjectId: paymentId });
 
 describe('a completion that lands', () => {

@@ -127,7 +127,7 @@ describe('who asks, and who is told', () => {
     expect(refused.message).toBe('You recorded this refund request; another finance admin must approve it (four eyes)');
   });
 
-  const audited = async (refundId: string) => (await db.em().find(AuditEntry, { targetId: refundId })).map((e) => ({ action: e.action, targetType: e.targetType, admin: e.admin?.id ?? null, reason: e.reason, details: e.details }));
+  const audited = async (refundId: string) => (await db.em().find(AuditEntry, { targetId: refundId })).map((e) => ({ action: e.action, targetType: e.targetType, admin: e.adminId ?? null, reason: e.reason, details: e.details }));
 
   test("support's request is audited with its payment and amount; the seller's own is not, and names no admin", async () => {
     const paymentId = await paid('guard-who');

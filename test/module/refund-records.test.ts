@@ -172,7 +172,7 @@ describe('sending and settling', () => {
     const paymentId = await paid('records-event');
     const refundId = await approved(paymentId, 1000);
     expect(await executeRefund(db.em(), refunding, refundId)).toBe('refunded');
-    const [event] = await db.em().find(WebhookEvent, { payment: paymentId, type: 'payment.refunded' });
+    const [event] = await db.em().find(WebhookEvent, { paymentId, type: 'payment.refunded' });
     expect(JSON.parse(event.body)).toMatchObject({ payment: { id: paymentId, status: 'refunded' }, refund: { id: refundId, amount: 1000, status: 'refunded' } });
   });
 
@@ -185,7 +185,7 @@ describe('sending and settling', () => {
     expect((await completeInOneStatement(db.em(), facts)).completed).toBe(true);
     const refundId = (await approveLiveTestRefund(db.em(), payment.id))!;
     expect(await executeRefund(db.em(), refunding, refundId)).toBe('refunded');
-    const lines = (await db.em().find(LedgerEntry, { refund: refundId }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
+    const lines = (await db.em().find(LedgerEntry, { refundId }, { orderBy: { id: 'asc' } })).map((e) => `${e.account} ${e.kind} ${e.amount}`);
     expect(lines).toEqual(['seller_balance test_refund -50', 'customer_funds test_refund 50']);
   });
 });

@@ -35,11 +35,11 @@ interface Written {
 function recordingTx(booked = { seller: '0', platform: '0', customer: '0' }) {
   const written: Written[] = [];
   const asked: unknown[][] = [];
-  const id = (entity: { id: string } | null) => entity?.id ?? null;
   const tx = {
-    create: (_entity: unknown, data: Record<string, unknown> & { seller: { id: string } | null }) => {
-      const owner = { payment: id(data.payment as never), withdrawal: id(data.withdrawal as never), refund: id(data.refund as never), dispute: id(data.dispute as never) };
-      written.push({ journal: data.journalId as string, line: `${data.account} ${data.kind} ${data.amount}`, seller: data.seller?.id ?? null, owner });
+    create: (_entity: unknown, data: Record<string, string | number | null>) => {
+      const id = (column: string) => (data[column] as string | null | undefined) ?? null;
+      const owner = { payment: id('paymentId'), withdrawal: id('withdrawalId'), refund: id('refundId'), dispute: id('disputeId') };
+      written.push({ journal: data.journalId as string, line: `${data.account} ${data.kind} ${data.amount}`, seller: id('sellerId'), owner });
       return data;
     },
     flush: async () => undefined,

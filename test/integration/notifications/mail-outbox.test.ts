@@ -60,7 +60,7 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
       // While it is down, receipts wait in PostgreSQL and are retried.
       await eventually(async () => (await outboxRows(withQueue, `"recipient" like 'burst-${run}-%' and "status" = 'pending' and "attempt_count" > 0`, [])).length > 0, 10_000, 'retries while SMTP is down');
       await smtp.start();
-      await smtp.waitFor((m) => m.envelopeTo.some((a) => a.startsWith(`burst-${run}-`)), 200, 60_000);
+      await smtp.waitFor((m) => m.envelopeTo.some((a) => a.startsWith(`burst-${run}-`)), 200, 120_000);
       // The server has them all; each row is settled just after its server's answer (or its close, for a mail whose
       // answer the outage cut off: `unknown`, never sent again by itself).
       await eventually(async () => (await outboxRows(withQueue, `"recipient" like 'burst-${run}-%' and "status" in ('pending', 'sending')`, [])).length === 0, 15_000, 'every row settled');
@@ -97,7 +97,8 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
     } finally {
       await restarted.stop();
     }
-  });
+    // Two services, 200 completions and an outage: a minute alone, several on a machine running the whole suite.
+  }, 300_000);
 });
 
 describe('one service', () => {
