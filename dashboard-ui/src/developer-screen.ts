@@ -179,10 +179,13 @@ function liveTestSection(allowance: LiveTestAllowance): HTMLElement {
       left, button, message.element, next));
 }
 
-/** The test delivery is sent by the delivery workers: its one attempt is read back until it is made (about 20 s at most). */
+/**
+ * The test delivery is sent by the delivery workers: its one attempt is read back until it is made, for a minute at
+ * most (past the receiver's own time-out, with room for busy workers).
+ */
 async function answered(delivery: Delivery): Promise<Delivery> {
   let current = delivery;
-  for (let i = 0; i < 40 && current.attempts.length === 0; i += 1) {
+  for (let i = 0; i < 120 && current.attempts.length === 0; i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     current = (await run<{ webhookDelivery: Delivery }>('WebhookDeliveryAnswer', { id: delivery.id })).webhookDelivery;
   }

@@ -125,7 +125,7 @@ test('every screen at 375 px: no sideways scroll, the payment row whole, every t
   await confirmWithPassword(page);
   await page.getByText('Webhook URL saved.').waitFor();
   await page.getByRole('button', { name: 'Send test delivery' }).click();
-  await page.getByText('Test delivery answered.').waitFor({ timeout: 30_000 });
+  await page.getByText('Test delivery answered.').waitFor({ timeout: 90_000 });
   await eventually(async () => {
     await open(page, '/dashboard/disputes', 'Disputes');
     return (await page.getByRole('region', { name: 'Disputes' }).count()) > 0;

@@ -183,7 +183,7 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   await confirmWithPassword(page);
   await page.getByText('Webhook URL saved.').waitFor();
   await page.getByRole('button', { name: 'Send test delivery' }).click();
-  await page.getByRole('region', { name: 'Webhooks' }).getByText('HTTP 200: received by the test receiver').waitFor();
+  await page.getByRole('region', { name: 'Webhooks' }).getByText('HTTP 200: received by the test receiver').waitFor({ timeout: 90_000 });
   expect(receiver.received.some((r) => r.headers['x-service-test'] === 'true')).toBe(true);
   await shoot(page, 'developers');
 
