@@ -11,6 +11,7 @@ import type { ThreeDsOutcome } from '../../src/modules/payments/payment-status';
 import { DELIVERIES_COMMITTED } from '../../src/modules/webhooks/outbox-store';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity';
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
+import { countWakes } from '../support/commit-wakes';
 import { useModuleDatabase } from '../support/module-database';
 
 /**
@@ -61,14 +62,7 @@ const eventsOf = (paymentId: string) => db.em().find(WebhookEvent, { paymentId }
 const receiptsOf = (paymentId: string) => db.em().find(MailOutboxEntry, { subjectId: paymentId });
 
 describe('a completion that lands', () => {
-  beforeAll(() => db.em().getEventManager().registerSubscriber(DELIVERIES_COMMITTED.subscriber));
-  let wakes = 0;
-  let stopListening = () => {};
-  beforeEach(() => {
-    wakes = 0;
-    stopListening = DELIVERIES_COMMITTED.listen(() => wakes++);
-  });
-  afterEach(() => stopListening());
+  const wakes = countWakes(() => db.em(), DELIVERIES_COMMITTED);
 
   test("writes the payment's columns, answers what it wrote and the standing it read, and wakes the relays for its delivery", async () => {
     const shop = await shopOf('completion-all', HOOK);
@@ -84,7 +78,7 @@ describe('a completion that lands', () => {
       receipt: true,
       written: { status: 'completed', checkoutStage: 'finished', completedAt: expect.any(Date) },
     });
-    expect(wakes).toBe(1);
+    expect(wakes.count).toBe(1);
     const completedAt = result.written!.completedAt!;
     expect(await paymentRow(facts.payment.id)).toMatchObject({
       status: 'completed',
@@ -127,7 +121,7 @@ describe('a completion that lands', () => {
     const facts = await claimed(await shopOf('completion-bare'));
     const result = await completeInOneStatement(db.em(), facts);
     expect(result).toMatchObject({ completed: true, delivery: false, receipt: false });
-    expect(wakes).toBe(0);
+    expect(wakes.count).toBe(0);
     expect(await eventsOf(facts.payment.id)).toHaveLength(1);
     expect(await receiptsOf(facts.payment.id)).toEqual([]);
   });
@@ -154,9 +148,9 @@ describe('a completion that lands', () => {
   test('a second completion of the payment finds nothing to move and writes nothing more', async () => {
     const facts = await claimed(await shopOf('completion-twice', HOOK), { customerEmail: CUSTOMER });
     expect((await completeInOneStatement(db.em(), facts)).completed).toBe(true);
-    wakes = 0;
+    wakes.reset();
     expect(await completeInOneStatement(db.em(), facts)).toMatchObject({ completed: false, delivery: false, receipt: false, written: null });
-    expect(wakes).toBe(0);
+    expect(wakes.count).toBe(0);
     expect(await journalOf(facts.payment.id)).toHaveLength(4);
     expect(await eventsOf(facts.payment.id)).toHaveLength(1);
     expect(await receiptsOf(facts.payment.id)).toHaveLength(1);

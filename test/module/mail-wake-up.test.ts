@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MAILS_COMMITTED } from '../../src/modules/notifications/mail-outbox';
 import { queueCustomerMail } from '../../src/modules/notifications/mail-store';
+import { countWakes } from '../support/commit-wakes';
 import { useModuleDatabase } from '../support/module-database';
 
 /**
@@ -9,15 +10,7 @@ import { useModuleDatabase } from '../support/module-database';
  * transaction, which is a savepoint: only the outermost commit counts. A listener stands in for the relay.
  */
 const db = useModuleDatabase();
-beforeAll(() => db.em().getEventManager().registerSubscriber(MAILS_COMMITTED.subscriber));
-
-let wakes = 0;
-let stopListening = () => {};
-beforeEach(() => {
-  wakes = 0;
-  stopListening = MAILS_COMMITTED.listen(() => wakes++);
-});
-afterEach(() => stopListening());
+const wakes = countWakes(() => db.em(), MAILS_COMMITTED);
 
 async function receiptFor(label: string) {
   const shop = await db.newShop(label);
@@ -30,9 +23,9 @@ test('a mail written in a nested transaction wakes the relay once, when the oute
   const mail = await receiptFor('mail-wake-nested');
   await db.em().transactional(async (tx) => {
     await tx.transactional((inner) => queueCustomerMail(inner, mail));
-    expect(wakes).toBe(0);
+    expect(wakes.count).toBe(0);
   });
-  expect(wakes).toBe(1);
+  expect(wakes.count).toBe(1);
 });
 
 test('no wake-up for a rolled back mail, nor for a mail already queued (nothing written)', async () => {
@@ -43,9 +36,9 @@ test('no wake-up for a rolled back mail, nor for a mail already queued (nothing 
       throw new Error('changed my mind');
     }),
   ).rejects.toThrow('changed my mind');
-  expect(wakes).toBe(0);
+  expect(wakes.count).toBe(0);
   await db.em().transactional((tx) => queueCustomerMail(tx, mail));
-  expect(wakes).toBe(1);
+  expect(wakes.count).toBe(1);
   await db.em().transactional((tx) => queueCustomerMail(tx, mail));
-  expect(wakes).toBe(1);
+  expect(wakes.count).toBe(1);
 });

@@ -11,6 +11,7 @@ import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.ent
 import { WebhookEvent } from '../../src/modules/webhooks/webhook-event.entity';
 import { setWebhookEvents } from '../../src/modules/webhooks/webhook-settings.service';
 import { rejectWithdrawal, requestWithdrawal } from '../../src/modules/withdrawals/withdrawal.service';
+import { countWakes } from '../support/commit-wakes';
 import { useModuleDatabase } from '../support/module-database';
 
 /**
@@ -182,15 +183,7 @@ describe('the body', () => {
 });
 
 describe("the relay's wake-up", () => {
-  // The hook a webhook runtime registers on its ORM; here a listener stands in for the relay.
-  beforeAll(() => db.em().getEventManager().registerSubscriber(DELIVERIES_COMMITTED.subscriber));
-  let wakes = 0;
-  let stopListening = () => {};
-  beforeEach(() => {
-    wakes = 0;
-    stopListening = DELIVERIES_COMMITTED.listen(() => wakes++);
-  });
-  afterEach(() => stopListening());
+  const wakes = countWakes(() => db.em(), DELIVERIES_COMMITTED);
 
   const failedPaymentOf = async (label: string) => {
     const shop = await hookedShop(label);
@@ -207,9 +200,9 @@ describe("the relay's wake-up", () => {
     await db.em().transactional(async (tx) => {
       // A move's own transaction inside the caller's is a savepoint: nothing is committed when it ends.
       await tx.transactional((inner) => emitFailed(inner, paymentId));
-      expect(wakes).toBe(0);
+      expect(wakes.count).toBe(0);
     });
-    expect(wakes).toBe(1);
+    expect(wakes.count).toBe(1);
   });
 
   test('never for a rollback, nor for an event without a delivery', async () => {
@@ -219,29 +212,29 @@ describe("the relay's wake-up", () => {
       throw new Error('changed my mind');
     })).rejects.toThrow('changed my mind');
     await db.em().transactional((tx) => emitFailed(tx, paymentId));
-    expect(wakes).toBe(1);
+    expect(wakes.count).toBe(1);
     const unhooked = await pendingPayment(await db.newShop('wake-no-url'));
     await db.em().transactional((tx) => emitFailed(tx, unhooked));
-    expect(wakes).toBe(1);
+    expect(wakes.count).toBe(1);
   });
 
   test("comes after the flush that writes a test event emitted outside a transaction, and after a completion's statement", async () => {
     const shop = await hookedShop('wake-test-event');
     const em = db.em();
     await emit(em, { testFor: await em.findOneOrFail(Shop, { id: shop.shop.id }), samplePayment: (at) => samplePaymentPayload(BASE_URL, at) });
-    expect(wakes).toBe(0);
+    expect(wakes.count).toBe(0);
     await em.flush();
-    expect(wakes).toBe(1);
+    expect(wakes.count).toBe(1);
     await db.completedPayment(shop, 1000);
-    expect(wakes).toBe(2);
+    expect(wakes.count).toBe(2);
     await db.completedPayment(await db.newShop('wake-completion-no-url'), 1000);
-    expect(wakes).toBe(2);
+    expect(wakes.count).toBe(2);
   });
 
   test('a listener that stopped hears nothing', async () => {
-    stopListening();
+    wakes.stop();
     await db.completedPayment(await hookedShop('wake-stopped'), 1000);
-    expect(wakes).toBe(0);
+    expect(wakes.count).toBe(0);
   });
 });
 
