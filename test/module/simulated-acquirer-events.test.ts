@@ -23,7 +23,7 @@ import { createMetrics } from '../../src/platform/observability/metrics';
 import type { AcquirerEvent } from '../../src/platform/processor/card-processor';
 import { SIMULATED_DISPUTE_REASON, SIMULATED_REFUND_FAILURE, SimulatedAcquirer, simulatedDisputeReference } from '../../src/platform/processor/simulated-acquirer';
 import { sqlSimulatedEvents } from '../../src/platform/processor/simulated-event-store';
-import { sqlRecords } from '../../src/platform/processor/simulator-records';
+import { sqlRecords } from '../../src/platform/processor/simulated-operation-store';
 import { loadConfig } from '../../src/shared/config';
 import { createLogger } from '../../src/shared/logger';
 import { useModuleDatabase } from '../support/module-database';

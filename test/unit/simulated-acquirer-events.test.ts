@@ -6,7 +6,7 @@ import {
   simulatedDisputeReference,
 } from '../../src/platform/processor/simulated-acquirer';
 import { memorySimulatedEvents } from '../../src/platform/processor/simulated-event-store';
-import { memoryRecords } from '../../src/platform/processor/simulator-records';
+import { memoryRecords } from '../../src/platform/processor/simulated-operation-store';
 
 /**
  * What the simulated acquirer tells later (src/platform/processor/simulated-acquirer.ts): the dispute card's

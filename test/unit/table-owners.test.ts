@@ -5,8 +5,8 @@ import path from 'node:path';
 
 /**
  * The table-owner rule (scripts/table-owners.mjs, run by `npm test`) on a made-up tree: a table is written by its
- * owner (SQL in its stores, the ORM anywhere in its folder), the move engine and the database platform; elsewhere
- * only as often as the list allows, which only shrinks. It must fail on each breach, or it guards nothing.
+ * owner (SQL in its stores, the ORM anywhere in its folder), the move engine and the database platform, and by
+ * nothing else. It must fail on each breach, or it guards nothing.
  */
 const SCRIPT = path.join(__dirname, '../../scripts/table-owners.mjs');
 
@@ -17,16 +17,13 @@ const ENTITIES = {
   'src/platform/db/migrations/Migration1.ts': 'this.addSql(`create table "payments" (id text)`);\nthis.addSql(`create table "refunds" (id text)`);\n',
 };
 
-type Allowed = Record<string, { why: string; writes: Record<string, number> }>;
-
-function runCheck(files: Record<string, string>, allowed: Allowed = {}, owners: Record<string, string> = OWNERS) {
+function runCheck(files: Record<string, string>, owners: Record<string, string> = OWNERS) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'table-owners-'));
   for (const [file, text] of Object.entries({ ...ENTITIES, ...files })) {
     fs.mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), text);
   }
   fs.writeFileSync(path.join(root, 'src/modules/table-owners.json'), JSON.stringify({ tables: owners }));
-  fs.writeFileSync(path.join(root, '.table-owners-allowed.json'), JSON.stringify({ files: allowed }));
   const result = spawnSync(process.execPath, [SCRIPT, '--root', root], { encoding: 'utf8' });
   fs.rmSync(root, { recursive: true, force: true });
   return { status: result.status, output: result.stdout + result.stderr };
@@ -85,23 +82,12 @@ test("a spliced-in table the file does not name is the caller's, and a resolver 
   expect(output).toContain("src/modules/payments/payment.resolver.ts:1: writes through the unit of work 1 time(s): call the module's service");
 });
 
-test('a listed write may keep its count, not grow it; a count that shrank or a write that went must shrink the list', () => {
-  const file = 'src/modules/refunds/refund-store.ts';
-  const listed = (count: number, why = 'a reason') => ({ [file]: { why, writes: { payments: count } } });
-  expect(runCheck({ [file]: SQL_UPDATE }, listed(1)).status).toBe(0);
-  expect(runCheck({ [file]: SQL_UPDATE + SQL_UPDATE }, listed(1)).output).toContain('writes "payments" (owner: modules/payments) 2 time(s), 1 allowed');
-  expect(runCheck({ [file]: SQL_UPDATE }, listed(2)).output).toContain('lower its count in .table-owners-allowed.json');
-  expect(runCheck({ [file]: 'export const x = 1;\n' }, listed(1)).output).toContain('no longer writes "payments" outside its owner: remove it');
-  expect(runCheck({ [file]: SQL_UPDATE }, listed(1, '')).output).toContain('without a why');
-});
-
 test('every table has an owner, and an entity lives in its owner', () => {
   const { status, output } = runCheck(
     { 'src/modules/refunds/payment-copy.entity.ts': "@Entity({ tableName: 'payments' })\nexport class PaymentCopy {}\n", 'src/platform/db/migrations/Migration2.ts': 'this.addSql(`create table "ghosts" (id text)`);\n' },
-    {},
   );
   expect(status).toBe(1);
   expect(output).toContain('src/modules/refunds/payment-copy.entity.ts: entity PaymentCopy lives outside "payments"\'s owner modules/payments');
   expect(output).toContain('table "ghosts" has no owner');
-  expect(runCheck({}, {}, { payments: 'modules/payments' }).output).toContain('table "refunds" has no owner');
+  expect(runCheck({}, { payments: 'modules/payments' }).output).toContain('table "refunds" has no owner');
 });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { backfillPayoutAccountLast4, resealValue, selectSealedValues } from './sealed-secret-store';
+import { columnValues, replaceColumnValue } from '../../platform/db/column-rewrite';
+import { backfillPayoutAccountLast4 } from './payout-number-backfill-store';
 import { keyId, type SecretBox } from './secret-box';
 
 /** Every column whose values go through the secret box (src/modules/identity/secret-box.ts). */
@@ -40,7 +41,7 @@ export async function reencryptSecrets(em: EntityManager, box: SecretBox, curren
     const name = `${table}.${column}`;
     report.resealed[name] = 0;
     report.current[name] = 0;
-    for (const { id, value } of await selectSealedValues(em, table, column)) {
+    for (const { id, value } of await columnValues(em, table, column)) {
       if (!box.stale(value)) {
         report.current[name] += 1;
         continue;
@@ -52,7 +53,7 @@ export async function reencryptSecrets(em: EntityManager, box: SecretBox, curren
         report.failed.push({ table, column, id, problem: (error as Error).message });
         continue;
       }
-      if (await resealValue(em, table, column, box.seal(plain), id, value)) report.resealed[name] += 1;
+      if (await replaceColumnValue(em, table, column, id, value, box.seal(plain))) report.resealed[name] += 1;
     }
   }
   return report;

@@ -2,7 +2,7 @@ import type { Config } from '../../shared/config';
 import type { Acquirer } from './acquirer-inbound';
 import { adyenAcquirer } from './adyen/adyen-acquirer';
 import { SimulatedAcquirer } from './simulated-acquirer';
-import { memoryRecords, type RunSql, sqlRecords } from './simulator-records';
+import { memoryRecords, type RunSql, sqlRecords } from './simulated-operation-store';
 import { memorySimulatedEvents, sqlSimulatedEvents } from './simulated-event-store';
 
 function simulatedAcquirer(config: Config, sql: RunSql | undefined): Acquirer {

@@ -4,7 +4,7 @@ import type { FailureCode } from './card-processor';
 import { randomBase62 } from '../../shared/random-id';
 import type { SimulatedChargeback } from './acquirer-inbound';
 import type { AcquirerEvent, AuthorizationLookup, AuthorizationRequest, AuthorizationResult, CardProcessor, ChallengeAnswer, RefundLookup, RefundRequest, RefundResult } from './card-processor';
-import { memoryRecords, type SimulatorRecords } from './simulator-records';
+import { memoryRecords, type SimulatorRecords } from './simulated-operation-store';
 import { memorySimulatedEvents, type SimulatedEventStore } from './simulated-event-store';
 
 /**

@@ -1,6 +1,6 @@
 import type { AcquirerInbox, InboxEntry, InboxPolicy } from './acquirer-inbound';
 import type { AcquirerEvent } from './card-processor';
-import type { RunSql } from './simulator-records';
+import type { RunSql } from './simulated-operation-store';
 
 /** An event the simulated acquirer will tell about a payment (or its refund or dispute) once `delayMs` have passed. */
 export interface ScheduledEvent {

@@ -1,6 +1,6 @@
 import type { Config } from '../../../shared/config';
 import type { Acquirer } from '../acquirer-inbound';
-import type { RunSql } from '../simulator-records';
+import type { RunSql } from '../simulated-operation-store';
 import type { AdyenProcessor } from './adyen-processor';
 import { adyenNotificationsRouter } from './notification-endpoint';
 import { notificationInbox } from './notification-inbox';

@@ -1,7 +1,7 @@
 import { enumOf, moveOf, sqlList } from '../../lifecycle/lifecycle';
 import { moveStatement, type SqlPart } from '../../lifecycle/move-statement';
 import type { FlaggedNotification } from '../acquirer-inbound';
-import type { RunSql } from '../simulator-records';
+import type { RunSql } from '../simulated-operation-store';
 import { ACQUIRER_NOTIFICATION_LIFECYCLE as INBOX } from './acquirer-notification.lifecycle';
 
 /** One of Adyen's standard notification items, as kept (never card data: Adyen's items carry none). */
