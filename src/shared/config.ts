@@ -171,6 +171,8 @@ export interface WebhookConfig {
   workerConcurrency: number;
   /** WEBHOOK_POLL_INTERVAL_MS: how often the relay looks for due deliveries written by other processes (default 1000). */
   pollIntervalMs: number;
+  /** EVENT_STREAM_POLL_MS: how often an open event stream (`GET /api/v1/events/stream`) looks for new events (default 1000). */
+  streamPollMs: number;
   /** WEBHOOK_TEST_DELIVERIES_PER_MINUTE: test deliveries (`sendTestWebhook`) per shop per minute, whoever asks (default 5). */
   testDeliveriesPerMinute: number;
 }
@@ -313,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
       workersInService: flag(env, 'WEBHOOK_WORKERS_IN_SERVICE', true),
       workerConcurrency: integer(env, 'WEBHOOK_WORKER_CONCURRENCY', 10, 1, 1000),
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      streamPollMs: integer(env, 'EVENT_STREAM_POLL_MS', 1000, 100, 60_000),
       testDeliveriesPerMinute: integer(env, 'WEBHOOK_TEST_DELIVERIES_PER_MINUTE', 5, 1, 1000),
     },
     mail: {

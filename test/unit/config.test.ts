@@ -53,7 +53,7 @@ describe('configuration from the environment', () => {
   test('webhook defaults: 10 s time-out, 1 minute base delay, 16 attempts, public HTTPS only, workers in the service', () => {
     expect(loadConfig({}).webhooks).toEqual({
       timeoutMs: 10_000, retryBaseDelayMs: 60_000, maxAttempts: 16, allowPrivateNetworks: false,
-      workersInService: true, workerConcurrency: 10, pollIntervalMs: 1000, testDeliveriesPerMinute: 5,
+      workersInService: true, workerConcurrency: 10, pollIntervalMs: 1000, streamPollMs: 1000, testDeliveriesPerMinute: 5,
     });
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_WORKERS_IN_SERVICE: 'false' }).webhooks).toMatchObject({ allowPrivateNetworks: true, workersInService: false });
   });
@@ -120,6 +120,7 @@ describe('configuration from the environment', () => {
     [{ LOG_FORMAT: 'fancy' }, 'Invalid configuration: LOG_FORMAT must be one of auto, json, pretty (got "fancy")'],
     [{ DATABASE_CREATE: 'yes' }, 'Invalid configuration: DATABASE_CREATE must be 1 or 0 (got "yes")'],
     [{ WEBHOOK_POLL_INTERVAL_MS: '5' }, 'Invalid configuration: WEBHOOK_POLL_INTERVAL_MS must be an integer from 10 to 60000 (got "5")'],
+    [{ EVENT_STREAM_POLL_MS: '50' }, 'Invalid configuration: EVENT_STREAM_POLL_MS must be an integer from 100 to 60000 (got "50")'],
     [{ TRUST_PROXY: 'true' }, 'Invalid configuration: TRUST_PROXY true would let any client choose its address; give the number of proxies in front (e.g. 1) or their addresses'],
     [{ TRUST_PROXY: '11' }, 'Invalid configuration: TRUST_PROXY must be an integer from 1 to 10 (got "11")'],
     [{ TRUST_PROXY: '10.0.0.1, 10.0.0.300' }, 'Invalid configuration: TRUST_PROXY must be a hop count or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (got "10.0.0.300")'],

@@ -18,6 +18,8 @@ export interface RestDeps {
   logger: Logger;
   /** The open event streams, ended when the service drains (one per process by default). */
   streams?: OpenStreams;
+  /** How often an open event stream looks for new events (EVENT_STREAM_POLL_MS). */
+  streamPollMs?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export function restRouter(deps: RestDeps): Router {
   const streams = deps.streams ?? openStreams();
   for (const { route, run } of prepared) {
     if (isStreamRoute(route)) {
-      router.get(route.path, streamHandler(route, run, { services: deps.services, logger: deps.logger, streams }));
+      router.get(route.path, streamHandler(route, run, { services: deps.services, logger: deps.logger, streams, limits: deps.streamPollMs ? { pollMs: deps.streamPollMs } : undefined }));
       continue;
     }
     const body = route.document.body ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
