@@ -1,6 +1,4 @@
 import { Entity, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import type { Admin } from './admin.entity';
 import { prefixedId } from '../../shared/random-id';
 
@@ -8,10 +6,8 @@ import { prefixedId } from '../../shared/random-id';
  * One bearer token of an admin. Only its SHA-256 hash is stored; it is refused once `expiresAt` has
  * passed or `revokedAt` is set, exactly like an unknown token.
  */
-@ObjectType({ description: "One of an admin's bearer tokens (the token itself is shown once, when issued)." })
 @Entity({ tableName: 'admin_tokens' })
 export class AdminToken {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('atk', 16);
 
@@ -21,15 +17,12 @@ export class AdminToken {
   @Property({ type: 'string', unique: true, hidden: true })
   tokenHash!: string;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 
-  @Field(() => DateTimeISOResolver, { description: 'Refused from this moment on.' })
   @Property({ type: 'datetime' })
   expiresAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   revokedAt: Date | null = null;
 

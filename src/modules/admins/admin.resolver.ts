@@ -6,11 +6,13 @@ import type { AdminsContext } from './admins-context';
 import { domainError } from '../../shared/errors';
 import { Admin } from './admin.entity';
 import { AdminToken } from './admin-token.entity';
+import { AdminObject } from './admin.object';
+import { AdminTokenObject } from './admin-token.object';
 import { findAdminToken, issueAdminToken, listAdminTokens, listAdmins, revokeAdminToken, tokenIssuer } from './admin.service';
 
 @ObjectType({ description: 'A newly issued admin token: `token` is shown here only, never again.' })
 export class IssuedAdminToken {
-  @Field(() => AdminToken) adminToken!: AdminToken;
+  @Field(() => AdminTokenObject) adminToken!: AdminToken;
   @Field(() => String, { description: 'adm_…: send it as `Authorization: Bearer <token>`; only its hash is stored.' }) token!: string;
 }
 
@@ -21,22 +23,22 @@ const ADMIN_ID = { nullable: true, description: 'Another admin (owners only); om
  * revoke anyone's, but nobody issues a token for another admin (docs/admin.md): each admin's credentials are
  * their own. The role check that depends on `adminId` is `adminIdFor`.
  */
-@Resolver(() => AdminToken)
+@Resolver(() => AdminTokenObject)
 export class AdminResolver {
   @Authorized('ADMIN')
-  @Query(() => Admin, { description: 'The admin whose token calls, with their role.' })
+  @Query(() => AdminObject, { description: 'The admin whose token calls, with their role.' })
   currentAdmin(@Ctx() context: AdminsContext): Admin {
     return currentAdmin(context);
   }
 
   @Authorized('OWNER')
-  @Query(() => [Admin], { description: 'Every admin, oldest first.' })
+  @Query(() => [AdminObject], { description: 'Every admin, oldest first.' })
   admins(@Ctx() context: AdminsContext): Promise<Admin[]> {
     return listAdmins(context.em);
   }
 
   @Authorized('ADMIN')
-  @Query(() => [AdminToken], { description: "An admin's tokens, newest first, expired and revoked ones included." })
+  @Query(() => [AdminTokenObject], { description: "An admin's tokens, newest first, expired and revoked ones included." })
   async adminTokens(@Arg('adminId', () => ID, ADMIN_ID) adminId: string | null, @Ctx() context: AdminsContext): Promise<AdminToken[]> {
     return listAdminTokens(context.em, await adminIdFor(context, adminId, 'adminTokens'));
   }
@@ -63,7 +65,7 @@ export class AdminResolver {
   }
 
   @Authorized('ADMIN')
-  @Mutation(() => AdminToken, { description: 'Refuses the token from the next request on (yours, or, for owners, anyone’s).' })
+  @Mutation(() => AdminTokenObject, { description: 'Refuses the token from the next request on (yours, or, for owners, anyone’s).' })
   async revokeAdminToken(@Arg('id', () => ID) id: string, @Ctx() context: AdminsContext): Promise<AdminToken> {
     const token = await findAdminToken(context.em, id);
     await adminIdFor(context, token.admin.id, 'revokeAdminToken');

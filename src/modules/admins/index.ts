@@ -1,4 +1,6 @@
 export { Admin } from './admin.entity';
+export { AdminObject } from './admin.object';
+export { AdminTokenObject } from './admin-token.object';
 export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
 export { adminIdFor, refuseAdmin } from './admin-refusal';

@@ -2,13 +2,14 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } 
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { AuditContext } from './audit-context';
 import { AuditEntry } from './audit-entry.entity';
+import { AuditEntryObject } from './audit-entry.object';
 import { listAudit } from './audit.service';
 import { TimeOrder } from '../../shared/list-order';
 import { type Page, PageArgs, PageType } from '../../shared/pagination';
 
-export const AuditEntryList = PageType(AuditEntry, 'AuditEntryList');
+export const AuditEntryList = PageType(AuditEntryObject, 'AuditEntryList');
 
-@Resolver(() => AuditEntry)
+@Resolver(() => AuditEntryObject)
 export class AuditResolver {
   @Authorized('ADMIN')
   @Query(() => AuditEntryList, { description: 'The audit log of admin actions, newest first unless `order` says otherwise.' })

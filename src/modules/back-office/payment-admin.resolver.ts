@@ -1,12 +1,12 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { AuditEntry } from '../audit';
+import { AuditEntry, AuditEntryObject } from '../audit';
 import { Dispute, disputeOf } from '../disputes';
 import { sellerShopId, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { BackOfficeContext } from './back-office-context';
 import { paymentFee, LedgerEntry } from '../ledger';
 import { Refund } from '../refunds';
-import { Shop } from '../identity';
+import { Shop, ShopObject } from '../identity';
 import { WebhookDelivery } from '../webhooks';
 import { CheckoutStage, Payment, PaymentList, PaymentStatus, searchPayments, type PaymentView } from '../payments';
 import type { Page } from '../../shared/pagination';
@@ -64,7 +64,7 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('SELLER', 'ADMIN')
-  @FieldResolver(() => Shop)
+  @FieldResolver(() => ShopObject)
   // Typed by shape, not as the entity class: a seller's API key reads a plain view of its own payment
   // (payments' payment.resolver.ts), which has no `shop`, and type-graphql would otherwise make an empty entity of it.
   async shop(@Root() payment: PaymentView & { shop?: Shop }, @Ctx() context: BackOfficeContext): Promise<Shop> {
@@ -138,7 +138,7 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => [AuditEntry], { description: 'Admin actions on this payment and on its refunds, oldest first.' })
+  @FieldResolver(() => [AuditEntryObject], { description: 'Admin actions on this payment and on its refunds, oldest first.' })
   async auditEntries(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<AuditEntry[]> {
     const refunds = await context.loaders.refundsOfPayment.load(payment.id);
     const lists = await context.loaders.auditOfTarget.loadMany([payment.id, ...refunds.map((r) => r.id)]);

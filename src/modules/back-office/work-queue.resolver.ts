@@ -1,7 +1,7 @@
 import { Authorized, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { BackOfficeContext } from './back-office-context';
-import { Shop } from '../identity';
+import { Shop, ShopObject } from '../identity';
 import { FLAGGED_NOTIFICATIONS_WINDOW_DAYS, workQueueFigures, type FailingWebhookShop as FailingShopFigures, type WorkQueueFigures } from './work-queue';
 
 @ObjectType({ description: 'A shop whose webhook deliveries keep failing: deliveries are still being retried, and none succeeded since the oldest of them.' })
@@ -40,7 +40,7 @@ export class WorkQueueResolver {
     return workQueueFigures(context.em);
   }
 
-  @FieldResolver(() => Shop)
+  @FieldResolver(() => ShopObject)
   async shop(@Root() failing: FailingWebhookShop, @Ctx() context: BackOfficeContext): Promise<Shop> {
     return (await context.loaders.shop.load(failing.shopId))!;
   }

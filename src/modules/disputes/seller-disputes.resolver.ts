@@ -3,7 +3,7 @@ import type { DisputesContext } from './disputes-context';
 import { LedgerEntry } from '../ledger';
 import { Payment } from '../payments';
 import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
-import { Seller } from '../identity';
+import { Seller, SellerObject } from '../identity';
 import { Dispute } from './dispute.entity';
 import { disputeJournalLines, sellerDisputes } from './dispute-history';
 
@@ -16,7 +16,7 @@ export class SellerDispute {
 export const SellerDisputeList = PageType(SellerDispute, 'SellerDisputeList');
 
 /** The seller's disputes (the dashboard's Disputes screen, docs/dashboard.md) and what each did to the balance. */
-@Resolver(() => Seller)
+@Resolver(() => SellerObject)
 export class SellerDisputesResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SellerDisputeList, { description: 'Disputes (chargebacks) against payments of every shop of the seller, past and present, newest first.' })

@@ -5,7 +5,9 @@ import type { AccountServices, IdentityContext } from './identity-context';
 import type { RequestScope } from '../../platform/graphql/request-scope';
 import { domainError } from '../../shared/errors';
 import { Seller } from './seller.entity';
+import { SellerObject } from './seller.object';
 import { Shop } from './shop.entity';
+import { ShopObject } from './shop.object';
 import { accountMails, type AccountMail } from './account-mails';
 import { acceptInvitation, changePassword, reissueVerification, requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from './accounts.service';
 import { beginTwoFactor, confirmIdentity, confirmPassword, confirmTwoFactor, disableTwoFactor, twoFactorEnabled, type IdentityProof } from './credentials';
@@ -22,14 +24,14 @@ export class SignUpInput {
 
 @ObjectType()
 export class SignedIn {
-  @Field(() => Seller) seller!: Seller;
+  @Field(() => SellerObject) seller!: Seller;
   @Field(() => String, { description: 'Send it in X-CSRF-Token with every request of this session (also in the hcp_csrf cookie).' })
   csrfToken!: string;
 }
 
 @ObjectType()
 export class SignedUp extends SignedIn {
-  @Field(() => Shop) shop!: Shop;
+  @Field(() => ShopObject) shop!: Shop;
   @Field(() => String, { description: 'svc_live_…: shown once; only its hash is stored.' }) apiKey!: string;
   @Field(() => String, { description: 'whsec_…: shown once.' }) webhookSecret!: string;
 }
@@ -56,7 +58,7 @@ const CODE = { nullable: true, description: 'The authentication code (TOTP or a 
  * The dashboard's accounts (docs/dashboard.md). The rules live in accounts.service.ts, credentials.ts and
  * sessions.ts; mails are put in the mail outbox once the work is committed (`mail` below).
  */
-@Resolver(() => Seller)
+@Resolver(() => SellerObject)
 export class AccountResolver {
   @Mutation(() => SignedUp, { description: 'Creates a seller, its shop and API key, and signs in. SELLER_SIGNUP=invite refuses it.' })
   async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() context: IdentityContext): Promise<SignedUp> {
@@ -168,7 +170,7 @@ export class AccountResolver {
   }
 
   @Authorized('SELLER')
-  @Mutation(() => Seller, { description: 'Proves the e-mail address with the token of the mailed link (single use, expires after 24 hours).' })
+  @Mutation(() => SellerObject, { description: 'Proves the e-mail address with the token of the mailed link (single use, expires after 24 hours).' })
   verifyEmail(@Arg('token', () => String) token: string, @Ctx() context: IdentityContext): Promise<Seller> {
     return verifyEmail(context.em, currentSession(context).sellerId, token);
   }
@@ -212,7 +214,7 @@ export class AccountResolver {
   }
 
   @Authorized('SELLER')
-  @Query(() => Seller, { description: 'The seller signed in to the dashboard.' })
+  @Query(() => SellerObject, { description: 'The seller signed in to the dashboard.' })
   currentSeller(@Ctx() context: IdentityContext): Promise<Seller> {
     return context.em.findOneOrFail(Seller, currentSession(context).sellerId);
   }

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { Admin } from '../admins';
+import { Admin, AdminObject } from '../admins';
 import { recordAuditNow } from '../audit';
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { IdentityContext } from './identity-context';
@@ -9,11 +9,12 @@ import { adminSignIn, beginAdminSetup, confirmAdminSetup } from './admin-account
 import { accountMails } from './account-mails';
 import { inviteSeller, resetSellerTwoFactor } from './accounts.service';
 import { Seller } from './seller.entity';
+import { SellerObject } from './seller.object';
 import { activeSessions, csrfTokenFor, endSession, revokeOwnSession, userAgentSummary } from './sessions';
 
 @ObjectType()
 export class AdminSignedIn {
-  @Field(() => Admin) admin!: Admin;
+  @Field(() => AdminObject) admin!: Admin;
   @Field(() => String, { description: 'Send it in X-CSRF-Token with every request of this admin session (also in the hcp_admin_csrf cookie).' })
   csrfToken!: string;
 }
@@ -58,7 +59,7 @@ export class AdminAccountResolver {
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Seller, {
+  @Mutation(() => SellerObject, {
     description:
       "Turns a seller's two-factor off (a lost phone, an authenticator that is not theirs): the reason is kept in the audit log, every session of the seller ends, and the seller is mailed.",
   })

@@ -1,5 +1,7 @@
 export { Seller } from './seller.entity';
 export { Shop } from './shop.entity';
+export { SellerObject } from './seller.object';
+export { ShopObject } from './shop.object';
 export { ACCOUNT_MAIL_KINDS } from './account-mails';
 export { exceedsPaymentMaximum, paymentMaximumFor } from './account-status';
 export { apiKeyFromHeader, credentialForKeyHash } from './api-key-auth';

@@ -4,10 +4,12 @@ import type { IdentityContext } from './identity-context';
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, mail, reauthenticated } from './account.resolver';
 import { accountMails, type AccountMail } from './account-mails';
 import { Seller } from './seller.entity';
+import { SellerObject } from './seller.object';
 import { CreatedShop, created, shopAdminDeps } from './shop-admin.resolver';
 import { createShopForExistingSeller, deleteOwnShop } from './shop-admin.service';
 import { keptWebhookOf, type KeptWebhook } from './kept-webhook';
 import { Shop } from './shop.entity';
+import { ShopObject } from './shop.object';
 
 /**
  * The seller's own shop life cycle in the dashboard (spec: a lost or leaked key means deleting the shop and
@@ -15,10 +17,10 @@ import { Shop } from './shop.entity';
  * replace its shop. Both re-authenticate (a stolen session must not mint a key), and the seller is mailed for
  * each. The rules are the admins' (shop-admin.service.ts).
  */
-@Resolver(() => Shop)
+@Resolver(() => ShopObject)
 export class SellerShopResolver {
   @Authorized('SESSION')
-  @Mutation(() => Shop, { description: "Deletes the signed-in seller's shop, confirmed by its exact name and re-authentication (`currentPassword`, or `code` with two-factor on): its keys answer 401 Invalid API key at once." })
+  @Mutation(() => ShopObject, { description: "Deletes the signed-in seller's shop, confirmed by its exact name and re-authentication (`currentPassword`, or `code` with two-factor on): its keys answer 401 Invalid API key at once." })
   async deleteMyShop(
     @Arg('shopName', () => String, { description: 'The shop name, typed to confirm.' }) shopName: string,
     @Arg('currentPassword', () => String, CURRENT_PASSWORD_ARG) currentPassword: string | null,
@@ -62,7 +64,7 @@ export class PreviousShopWebhook implements KeptWebhook {
   @Field(() => [String], { description: 'Events chosen besides payment.completed (always sent).' }) webhookEvents!: string[];
 }
 
-@Resolver(() => Seller)
+@Resolver(() => SellerObject)
 export class SellerPreviousShopResolver {
   @Authorized('SESSION')
   @FieldResolver(() => PreviousShopWebhook, {

@@ -1,6 +1,4 @@
 import { Entity, Enum, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { prefixedId } from '../../shared/random-id';
 import { AccountStatus } from './account-status';
 
@@ -9,29 +7,22 @@ export enum SellerStatus {
   INACTIVE = 'inactive',
   SUSPENDED = 'suspended',
 }
-registerEnumType(SellerStatus, { name: 'SellerStatus' });
 
 /** A seller account. It owns at most one live shop (spec: one shop per seller account). */
-@ObjectType()
 @Entity({ tableName: 'sellers' })
 export class Seller {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('sel', 16);
 
-  @Field(() => String)
   @Property({ type: 'string', unique: true })
   email!: string;
 
-  @Field(() => SellerStatus)
   @Enum({ items: () => SellerStatus })
   status: Opt<SellerStatus> = SellerStatus.ACTIVE;
 
-  @Field(() => AccountStatus, { description: 'Caps the amount of each payment (docs/admin.md); set by owner admins.' })
   @Enum({ items: () => AccountStatus })
   accountStatus: Opt<AccountStatus> = AccountStatus.NEW;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 
@@ -40,7 +31,6 @@ export class Seller {
   passwordHash: string | null = null;
 
   /** When the seller proved the e-mail address; withdrawals wait for it. Operators vouch for theirs. */
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   emailVerifiedAt: Date | null = new Date();
 

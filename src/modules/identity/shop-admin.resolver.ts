@@ -6,6 +6,7 @@ import { sendInvitation } from './admin-account.resolver';
 import type { BalanceSummary } from '../ledger';
 import { Balance } from '../ledger';
 import { Seller, SellerStatus } from './seller.entity';
+import { SellerObject } from './seller.object';
 import {
   createSellerAndShop,
   createShopForExistingSeller,
@@ -19,12 +20,13 @@ import {
   type ShopAdminDeps,
 } from './shop-admin.service';
 import { Shop, ShopStatus } from './shop.entity';
+import { ShopObject } from './shop.object';
 import { AccountStatus, paymentMaximumFor } from './account-status';
 import type { NewShop } from './shop-provisioning';
 import { type Page, PageArgs, PageType } from '../../shared/pagination';
 import { ShopOrder } from '../../shared/list-order';
 
-export const ShopList = PageType(Shop, 'ShopList');
+export const ShopList = PageType(ShopObject, 'ShopList');
 
 @InputType()
 export class ShopInput {
@@ -37,8 +39,8 @@ export class ShopInput {
 
 @ObjectType({ description: 'A new shop with its credentials. The API key and webhook secret are shown here only, never again.' })
 export class CreatedShop {
-  @Field(() => Seller) seller!: Seller;
-  @Field(() => Shop) shop!: Shop;
+  @Field(() => SellerObject) seller!: Seller;
+  @Field(() => ShopObject) shop!: Shop;
   @Field(() => String, { description: 'svc_live_…: shown once; only its hash is stored.' }) apiKey!: string;
   @Field(() => String, { description: 'whsec_…: shown once.' }) webhookSecret!: string;
 }
@@ -54,7 +56,7 @@ export function created(result: NewShop): CreatedShop {
 }
 
 /** The seller and shop life cycle, for admins. Every change tells the API-key cache at once. */
-@Resolver(() => Shop)
+@Resolver(() => ShopObject)
 export class ShopAdminResolver {
   @Authorized('OWNER')
   @Mutation(() => CreatedShop, { description: 'A seller account with its one shop and its API key; the seller is mailed an invitation link to choose a password.' })
@@ -76,37 +78,37 @@ export class ShopAdminResolver {
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Shop, { description: "The shop's key answers 401 Shop is inactive until it is reactivated." })
+  @Mutation(() => ShopObject, { description: "The shop's key answers 401 Shop is inactive until it is reactivated." })
   deactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: IdentityContext): Promise<Shop> {
     return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.INACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Shop)
+  @Mutation(() => ShopObject)
   reactivateShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: IdentityContext): Promise<Shop> {
     return setShopStatus(context.em, currentAdmin(context), id, ShopStatus.ACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Shop, { description: 'Soft delete: its keys answer 401 Invalid API key at once; payments and ledger stay.' })
+  @Mutation(() => ShopObject, { description: 'Soft delete: its keys answer 401 Invalid API key at once; payments and ledger stay.' })
   deleteShop(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: IdentityContext): Promise<Shop> {
     return deleteShop(context.em, currentAdmin(context), id, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Seller, { description: "The seller's keys answer 403 Seller account inactive until it is reactivated." })
+  @Mutation(() => SellerObject, { description: "The seller's keys answer 403 Seller account inactive until it is reactivated." })
   suspendSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: IdentityContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.SUSPENDED, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Seller)
+  @Mutation(() => SellerObject)
   reactivateSeller(@Arg('id', () => ID) id: string, @Arg('reason', () => String, REASON) reason: string | null, @Ctx() context: IdentityContext): Promise<Seller> {
     return setSellerStatus(context.em, currentAdmin(context), id, SellerStatus.ACTIVE, reason, shopAdminDeps(context.services));
   }
 
   @Authorized('OWNER')
-  @Mutation(() => Seller, { description: "Sets the seller's account status, which caps each payment's amount; the reason is kept in the audit log." })
+  @Mutation(() => SellerObject, { description: "Sets the seller's account status, which caps each payment's amount; the reason is kept in the audit log." })
   setSellerAccountStatus(
     @Arg('id', () => ID) id: string,
     @Arg('accountStatus', () => AccountStatus) accountStatus: AccountStatus,
@@ -130,13 +132,13 @@ export class ShopAdminResolver {
   }
 
   @Authorized('ADMIN')
-  @Query(() => Shop, { description: 'Any shop by id, deleted ones included.' })
+  @Query(() => ShopObject, { description: 'Any shop by id, deleted ones included.' })
   shop(@Arg('id', () => ID) id: string, @Ctx() context: IdentityContext): Promise<Shop> {
     return findShop(context.em, id);
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Seller)
+  @FieldResolver(() => SellerObject)
   async seller(@Root() shop: Shop, @Ctx() context: IdentityContext): Promise<Seller> {
     return (await context.loaders.seller.load(shop.seller.id))!;
   }
@@ -154,17 +156,17 @@ export class ShopAdminResolver {
   }
 }
 
-@Resolver(() => Seller)
+@Resolver(() => SellerObject)
 export class SellerAdminResolver {
   @Authorized('ADMIN')
-  @Query(() => Seller)
+  @Query(() => SellerObject)
   seller(@Arg('id', () => ID) id: string, @Ctx() context: IdentityContext): Promise<Seller> {
     return findSeller(context.em, id);
   }
 
   // A session reaches only its own Seller (currentSeller), so it may read its live shop here too.
   @Authorized('SESSION', 'ADMIN')
-  @FieldResolver(() => Shop, { nullable: true, description: 'The live (not deleted) shop, if any.' })
+  @FieldResolver(() => ShopObject, { nullable: true, description: 'The live (not deleted) shop, if any.' })
   shop(@Root() seller: Seller, @Ctx() context: IdentityContext): Promise<Shop | null> {
     return context.loaders.liveShopOfSeller.load(seller.id);
   }

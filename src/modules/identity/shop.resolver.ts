@@ -2,11 +2,12 @@ import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { sellerShop } from '../../platform/graphql/request-scope';
 import type { IdentityContext } from './identity-context';
 import { Shop } from './shop.entity';
+import { ShopObject } from './shop.object';
 
-@Resolver(() => Shop)
+@Resolver(() => ShopObject)
 export class ShopResolver {
   @Authorized('SELLER')
-  @Query(() => Shop, { description: "The calling API key's shop." })
+  @Query(() => ShopObject, { description: "The calling API key's shop." })
   currentShop(@Ctx() context: IdentityContext): Promise<Shop> {
     return context.em.findOneOrFail(Shop, sellerShop(context).id);
   }

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { NotificationsContext } from './notifications-context';
-import { Seller } from '../identity';
+import { Seller, SellerObject } from '../identity';
 import { type Page, PageType } from '../../shared/pagination';
 import { NOTIFICATION_TOPICS, TOPIC_LABELS, type NotificationTopic } from './mail-kinds';
 import { listMails, resendMail } from './mail-listing';
@@ -50,7 +50,7 @@ export class MailFilterInput {
 export const MailList = PageType(MailOutboxEntry, 'MailList');
 
 /** The seller's mail settings (dashboard, Account screen) and the admins' view of the mail outbox (docs/admin.md, "Mail"). */
-@Resolver(() => Seller)
+@Resolver(() => SellerObject)
 export class NotificationsResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => MailSettingsView, { description: 'The support address receipts give customers, and which notifications are on.' })

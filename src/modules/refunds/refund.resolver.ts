@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Admin } from '../admins';
+import { Admin, AdminObject } from '../admins';
 import { adminOrNull, currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { RefundsContext } from './refunds-context';
 import { Payment } from '../payments';
@@ -78,13 +78,13 @@ export class RefundResolver {
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Admin, { nullable: true, description: 'Who recorded the request; null when the seller asked from the dashboard.' })
+  @FieldResolver(() => AdminObject, { nullable: true, description: 'Who recorded the request; null when the seller asked from the dashboard.' })
   requestedBy(@Root() refund: Refund, @Ctx() context: RefundsContext): Promise<Admin | null> | null {
     return refund.requestedBy ? context.loaders.admin.load(refund.requestedBy.id) : null;
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Admin, { nullable: true, description: 'Who approved or rejected it.' })
+  @FieldResolver(() => AdminObject, { nullable: true, description: 'Who approved or rejected it.' })
   reviewedBy(@Root() refund: Refund, @Ctx() context: RefundsContext): Promise<Admin | null> | null {
     return refund.reviewedBy ? context.loaders.admin.load(refund.reviewedBy.id) : null;
   }

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Shop } from '../identity';
+import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Shop, ShopObject } from '../identity';
 import { adminOrNull, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { WebhooksContext } from './webhooks-context';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -23,7 +23,7 @@ const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's
 @Resolver(() => WebhookDelivery)
 export class WebhookResolver {
   @Authorized('SELLER', 'OWNER')
-  @Mutation(() => Shop, {
+  @Mutation(() => ShopObject, {
     description: 'Sets the webhook URL (HTTPS, public address), or clears it with null. A dashboard session re-authenticates: `currentPassword`, or `code` with two-factor on.',
   })
   async setWebhookUrl(
@@ -39,7 +39,7 @@ export class WebhookResolver {
   }
 
   @Authorized('SELLER', 'OWNER')
-  @Mutation(() => Shop, { description: 'Chooses the webhook events sent besides payment.completed (always sent); an empty list = that one only.' })
+  @Mutation(() => ShopObject, { description: 'Chooses the webhook events sent besides payment.completed (always sent); an empty list = that one only.' })
   async setWebhookEvents(
     @Arg('events', () => [String]) events: string[],
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,

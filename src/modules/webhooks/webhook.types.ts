@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { Shop } from '../identity';
+import { Shop, ShopObject } from '../identity';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { Pagination } from '../../shared/pagination';
 
@@ -11,7 +11,7 @@ export class WebhookDeliveryList {
 
 @ObjectType()
 export class RotatedWebhookSecret {
-  @Field(() => Shop) shop!: Shop;
+  @Field(() => ShopObject) shop!: Shop;
   @Field(() => String, { description: 'Shown once, in this answer only. Deliveries from now on are signed with it.' })
   webhookSecret!: string;
 }

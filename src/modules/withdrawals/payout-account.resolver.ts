@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
-import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Seller } from '../identity';
+import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Seller, SellerObject } from '../identity';
 import { recordAuditApart } from '../audit';
 import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { WithdrawalsContext } from './withdrawals-context';
@@ -14,7 +14,7 @@ export class PayoutAccount {
 }
 
 /** The Withdrawals screen's payout account (docs/dashboard.md), and finance's view of the whole number. */
-@Resolver(() => Seller)
+@Resolver(() => SellerObject)
 export class PayoutAccountResolver {
   @Authorized('SESSION')
   @Mutation(() => PayoutAccount, {

@@ -1,10 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Admin } from '../admins';
+import { Admin, AdminObject } from '../admins';
 import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { WithdrawalsContext } from './withdrawals-context';
 import { domainError } from '../../shared/errors';
-import { Seller, Shop } from '../identity';
+import { Seller, SellerObject, Shop, ShopObject } from '../identity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
 import { PageType, type Page } from '../../shared/pagination';
@@ -78,25 +78,25 @@ export class WithdrawalResolver {
     return listWithdrawals(context.em, { status, sellerId }, page, limit, order);
   }
 
-  @FieldResolver(() => Shop)
+  @FieldResolver(() => ShopObject)
   async shop(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Shop> {
     return (await context.loaders.shop.load(withdrawal.shop.id))!;
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Seller)
+  @FieldResolver(() => SellerObject)
   async seller(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Seller> {
     return (await context.loaders.seller.load(withdrawal.seller.id))!;
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Admin, { nullable: true, description: "The admin who asked for it; null when the seller's key did." })
+  @FieldResolver(() => AdminObject, { nullable: true, description: "The admin who asked for it; null when the seller's key did." })
   requestedBy(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Admin | null> | null {
     return withdrawal.requestedBy ? context.loaders.admin.load(withdrawal.requestedBy.id) : null;
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Admin, { nullable: true })
+  @FieldResolver(() => AdminObject, { nullable: true })
   reviewedBy(@Root() withdrawal: Withdrawal, @Ctx() context: WithdrawalsContext): Promise<Admin | null> | null {
     return withdrawal.reviewedBy ? context.loaders.admin.load(withdrawal.reviewedBy.id) : null;
   }
