@@ -4,10 +4,10 @@ import { AuditEntry, AuditEntryObject } from '../audit';
 import { Dispute, disputeOf } from '../disputes';
 import { sellerShopId, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { BackOfficeContext } from './back-office-context';
-import { paymentFee, LedgerEntry } from '../ledger';
+import { paymentFee, type LedgerEntry, LedgerEntryObject } from '../ledger';
 import { Refund } from '../refunds';
 import { Shop, ShopObject } from '../identity';
-import { WebhookDelivery } from '../webhooks';
+import { type WebhookDelivery, WebhookDeliveryObject } from '../webhooks';
 import { CheckoutStage, Payment, PaymentList, PaymentStatus, searchPayments, type PaymentView } from '../payments';
 import type { Page } from '../../shared/pagination';
 import { PageArgs } from '../../shared/pagination';
@@ -132,7 +132,7 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => [LedgerEntry], { description: 'Every ledger entry of this payment (credit, fee, refund).' })
+  @FieldResolver(() => [LedgerEntryObject], { description: 'Every ledger entry of this payment (credit, fee, refund).' })
   ledgerEntries(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<LedgerEntry[]> {
     return context.loaders.ledgerOfPayment.load(payment.id);
   }
@@ -148,7 +148,7 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('SESSION', 'ADMIN')
-  @FieldResolver(() => [WebhookDelivery], { description: 'Webhook deliveries of its events, with every attempt.' })
+  @FieldResolver(() => [WebhookDeliveryObject], { description: 'Webhook deliveries of its events, with every attempt.' })
   webhookDeliveries(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<WebhookDelivery[]> {
     return context.loaders.deliveriesOfPayment.load(payment.id);
   }

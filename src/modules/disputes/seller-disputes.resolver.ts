@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
 import type { DisputesContext } from './disputes-context';
-import { LedgerEntry } from '../ledger';
+import { type LedgerEntry, LedgerEntryObject } from '../ledger';
 import { Payment } from '../payments';
 import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
 import { Seller, SellerObject } from '../identity';
@@ -33,7 +33,7 @@ export class DisputeFieldsResolver {
     return (await context.loaders.payment.load(item.dispute.payment.id))!;
   }
 
-  @FieldResolver(() => [LedgerEntry], {
+  @FieldResolver(() => [LedgerEntryObject], {
     description: "What the dispute did to the seller's balance: its journal lines on the seller's balance (chargeback, chargeback_reversed, second_chargeback, dispute_won, dispute_share), oldest first. None when the platform bears it.",
   })
   balanceEntries(@Root() item: SellerDispute, @Ctx() context: DisputesContext): Promise<LedgerEntry[]> {

@@ -7,9 +7,10 @@ import type { LedgerContext } from './ledger-context';
 import type { BalanceSummary } from './balance-summary';
 import { domainError } from '../../shared/errors';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
+import { LedgerEntryObject } from './ledger-entry.object';
 import { type Page, PageArgs, pageOf, PageType, validPageRequest, windowOf } from '../../shared/pagination';
 
-export const LedgerEntryList = PageType(LedgerEntry, 'LedgerEntryList');
+export const LedgerEntryList = PageType(LedgerEntryObject, 'LedgerEntryList');
 
 /** A seller's money, as sums of its ledger entries (never counters), in integer cents. */
 @ObjectType({
@@ -74,7 +75,7 @@ export class BalanceResolver {
   }
 }
 
-@Resolver(() => LedgerEntry)
+@Resolver(() => LedgerEntryObject)
 export class LedgerEntryResolver {
   @FieldResolver(() => ID, { nullable: true, description: 'The payment the movement belongs to (payment, fee, refund).' })
   paymentId(@Root() entry: LedgerEntry): string | null {

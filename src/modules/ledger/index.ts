@@ -1,4 +1,5 @@
 export { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
+export { LedgerEntryObject } from './ledger-entry.object';
 export { balanceFigures } from './balance-checkpoints';
 export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, statementMonthBounds } from './balance-lines';
 export { paymentFee } from './fee';

@@ -1,6 +1,4 @@
 import { BigIntType, Entity, Enum, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 
 /** The accounts money moves between; only `seller_balance` belongs to one seller. */
 export enum LedgerAccount {
@@ -13,7 +11,6 @@ export enum LedgerAccount {
   /** Disputes the platform bears: a chargeback on a payment already refunded, which finance contests. */
   PLATFORM_DISPUTES = 'platform_disputes',
 }
-registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
 
 /**
  * One line of the append-only, double-entry ledger (the database refuses UPDATE and DELETE, and
@@ -21,18 +18,15 @@ registerEnumType(LedgerAccount, { name: 'LedgerAccount' });
  * What an entry belongs to (seller, payment, withdrawal, refund, dispute) is a plain id: the ledger names no other
  * module's entity, and the foreign keys are the database's (the migrations).
  */
-@ObjectType()
 @Entity({ tableName: 'ledger_entries' })
 export class LedgerEntry {
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
 
   /** Entries written together for one money movement share a journal id and sum to zero. */
-  @Field(() => String)
   @Property({ type: 'string' })
   journalId!: string;
 
-  @Field(() => LedgerAccount)
   @Enum({ items: () => LedgerAccount })
   account!: LedgerAccount;
 
@@ -62,16 +56,13 @@ export class LedgerEntry {
    * move a standing chargeback between the seller and the platform), and a live test's fee-free `test_payment` and its
    * automatic `test_refund`.
    */
-  @Field(() => String)
   @Property({ type: 'string' })
   kind!: string;
 
   /** Signed integer cents: positive adds to the account, negative takes from it. */
-  @Field(() => SafeIntResolver)
   @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 }

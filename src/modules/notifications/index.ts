@@ -21,6 +21,7 @@ export {
   queueRefundRequestedMail,
 } from './notices';
 export { NotificationsResolver } from './notifications.resolver';
+export { MailOutboxEntryObject } from './mail-outbox.object';
 
 // Types
 export type { CustomerMailKind } from './mail-kinds';

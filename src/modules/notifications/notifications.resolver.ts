@@ -6,7 +6,8 @@ import { type Page, PageType } from '../../shared/pagination';
 import { NOTIFICATION_TOPICS, TOPIC_LABELS, type NotificationTopic } from './mail-kinds';
 import { listMails, resendMail } from './mail-listing';
 import { MailStatus } from './mail-outbox';
-import { MailOutboxEntry } from './mail-outbox.entity';
+import type { MailOutboxEntry } from './mail-outbox.entity';
+import { MailOutboxEntryObject } from './mail-outbox.object';
 import { mailSettingsOf, setMailSettings, type MailSettings } from './mail-settings';
 
 /** The topics as a GraphQL enum (DISPUTES: 'disputes' …). */
@@ -47,7 +48,7 @@ export class MailFilterInput {
   @Field(() => ID, { nullable: true }) sellerId?: string | null;
 }
 
-export const MailList = PageType(MailOutboxEntry, 'MailList');
+export const MailList = PageType(MailOutboxEntryObject, 'MailList');
 
 /** The seller's mail settings (dashboard, Account screen) and the admins' view of the mail outbox (docs/admin.md, "Mail"). */
 @Resolver(() => SellerObject)
@@ -83,7 +84,7 @@ export class NotificationsResolver {
   }
 
   @Authorized('SUPPORT', 'OWNER')
-  @Mutation(() => MailOutboxEntry, {
+  @Mutation(() => MailOutboxEntryObject, {
     description: 'Sends again a mail that FAILED or whose delivery is UNKNOWN (same message, same Message-ID; an unknown one may reach its reader twice). Audited as mail.resent with the reason.',
   })
   async resendMail(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: NotificationsContext): Promise<MailOutboxEntry> {

@@ -4,7 +4,8 @@ import { sellerShopId, adminOrNull, shopIdFor } from '../../platform/graphql/req
 import type { WebhooksContext } from './webhooks-context';
 import { EVENT_STREAM_PAGE_MAX, eventStreamPage, STREAM_FROM_FIRST, type EventStreamPage } from './event-stream';
 import { triggerTestEvent } from './test-events';
-import { WebhookDelivery } from './webhook-delivery.entity';
+import type { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDeliveryObject } from './webhook-delivery.object';
 import { liveShop } from './webhook-settings.service';
 
 @ObjectType('StreamedEvent', { description: 'One event of the shop, as its webhook delivery would carry it.' })
@@ -26,7 +27,7 @@ export class EventStreamPageView {
 export class TriggeredTestEventView {
   @Field(() => ID) eventId!: string;
   @Field(() => String) eventType!: string;
-  @Field(() => WebhookDelivery, { nullable: true, description: 'Its delivery to the webhook URL; null when the shop has none or does not receive the type.' })
+  @Field(() => WebhookDeliveryObject, { nullable: true, description: 'Its delivery to the webhook URL; null when the shop has none or does not receive the type.' })
   delivery!: WebhookDelivery | null;
 }
 

@@ -1,6 +1,4 @@
 import { Entity, Enum, ManyToOne, OneToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { WEBHOOK_DELIVERY_LIFECYCLE } from './webhook-delivery.lifecycle';
 import { prefixedId } from '../../shared/random-id';
@@ -10,14 +8,6 @@ import { WebhookEvent } from './webhook-event.entity';
 /** From the delivery lifecycle (src/modules/webhooks/webhook-delivery.lifecycle.ts). */
 export const WebhookDeliveryStatus = enumOf(WEBHOOK_DELIVERY_LIFECYCLE.states);
 export type WebhookDeliveryStatus = (typeof WebhookDeliveryStatus)[keyof typeof WebhookDeliveryStatus];
-registerEnumType(WebhookDeliveryStatus, {
-  name: 'WebhookDeliveryStatus',
-  valuesConfig: {
-    PENDING: { description: 'Waiting for its next attempt (next_attempt_at).' },
-    DELIVERED: { description: 'The receiver answered HTTP 200.' },
-    FAILED: { description: 'Every attempt of its schedule failed; it can be re-sent.' },
-  },
-});
 
 /** A new delivery's id. */
 export const newWebhookDeliveryId = () => prefixedId('whd', 24);
@@ -29,10 +19,8 @@ export const newWebhookDeliveryId = () => prefixedId('whd', 24);
  * UPDATE that takes the next attempt number and a lease, so two workers can never send the same attempt.
  * Its attempts name it (WebhookAttempt's `delivery`); it names none of them, and they are read by delivery id.
  */
-@ObjectType({ description: 'One event on its way to a webhook URL, with every attempt made.' })
 @Entity({ tableName: 'webhook_deliveries' })
 export class WebhookDelivery {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = newWebhookDeliveryId();
 
@@ -46,12 +34,10 @@ export class WebhookDelivery {
   @Property({ type: 'string', nullable: true })
   paymentId: Opt<string> | null = null;
 
-  @Field(() => WebhookDeliveryStatus)
   @Enum({ items: () => WebhookDeliveryStatus })
   status: Opt<WebhookDeliveryStatus> = WebhookDeliveryStatus.PENDING;
 
   /** Attempts made, over every schedule (a re-send starts a new schedule and keeps counting). */
-  @Field(() => Int)
   @Property({ type: 'integer' })
   attemptCount: Opt<number> = 0;
 
@@ -59,7 +45,6 @@ export class WebhookDelivery {
   @Property({ type: 'integer' })
   scheduleStart: Opt<number> = 0;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due; null once delivered or failed.' })
   @Property({ type: 'datetime', nullable: true })
   nextAttemptAt: Date | null = new Date();
 
@@ -74,19 +59,15 @@ export class WebhookDelivery {
   @Property({ type: 'datetime', nullable: true })
   enqueuedAt: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   lastAttemptAt: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   deliveredAt: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   failedAt: Date | null = null;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 }

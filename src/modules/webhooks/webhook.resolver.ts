@@ -2,8 +2,10 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Re
 import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Shop, ShopObject } from '../identity';
 import { adminOrNull, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { WebhooksContext } from './webhooks-context';
-import { WebhookAttempt } from './webhook-attempt.entity';
+import type { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookAttemptObject } from './webhook-attempt.object';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity';
+import { WebhookDeliveryObject } from './webhook-delivery.object';
 import {
   findDelivery,
   listDeliveries,
@@ -20,7 +22,7 @@ import { PageArgs } from '../../shared/pagination';
 const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key manages its own shop (omit it)." } as const;
 
 /** Webhook settings of a shop and its delivery log: admins for any shop, a seller's key for its own. */
-@Resolver(() => WebhookDelivery)
+@Resolver(() => WebhookDeliveryObject)
 export class WebhookResolver {
   @Authorized('SELLER', 'OWNER')
   @Mutation(() => ShopObject, {
@@ -65,21 +67,21 @@ export class WebhookResolver {
   }
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')
-  @Mutation(() => WebhookDelivery, { description: 'Sends a sample payment.completed marked X-Service-Test: true (one attempt).' })
+  @Mutation(() => WebhookDeliveryObject, { description: 'Sends a sample payment.completed marked X-Service-Test: true (one attempt).' })
   async sendTestWebhook(@Arg('shopId', () => ID, SHOP_ID) shopId: string | null, @Ctx() context: WebhooksContext): Promise<WebhookDelivery> {
     const shop = await liveShop(context.em, shopIdFor(context, shopId));
     return sendTestDelivery(context.em, adminOrNull(context), shop, context.services.webhooks);
   }
 
   @Authorized('SELLER', 'SUPPORT', 'OWNER')
-  @Mutation(() => WebhookDelivery, { description: 'Starts a new retry schedule for a failed (or delivered) delivery: same event, same body.' })
+  @Mutation(() => WebhookDeliveryObject, { description: 'Starts a new retry schedule for a failed (or delivered) delivery: same event, same body.' })
   async resendWebhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: WebhooksContext): Promise<WebhookDelivery> {
     const delivery = await findDelivery(context.em, shopScopeFor(context, null), id);
     return resendDelivery(context.em, adminOrNull(context), delivery, context.services.webhooks);
   }
 
   @Authorized('ADMIN', 'SELLER')
-  @Query(() => WebhookDelivery, { description: 'One delivery with every attempt.' })
+  @Query(() => WebhookDeliveryObject, { description: 'One delivery with every attempt.' })
   webhookDelivery(@Arg('id', () => ID) id: string, @Ctx() context: WebhooksContext): Promise<WebhookDelivery> {
     return findDelivery(context.em, shopScopeFor(context, null), id);
   }
@@ -126,7 +128,7 @@ export class WebhookResolver {
     return delivery.paymentId;
   }
 
-  @FieldResolver(() => [WebhookAttempt], { description: 'Every attempt, oldest first.' })
+  @FieldResolver(() => [WebhookAttemptObject], { description: 'Every attempt, oldest first.' })
   attempts(@Root() delivery: WebhookDelivery, @Ctx() context: WebhooksContext): Promise<WebhookAttempt[]> {
     return context.loaders.attemptsOfDelivery.load(delivery.id);
   }

@@ -1,11 +1,12 @@
 import { Field, ObjectType } from 'type-graphql';
 import { Shop, ShopObject } from '../identity';
-import { WebhookDelivery } from './webhook-delivery.entity';
+import type { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookDeliveryObject } from './webhook-delivery.object';
 import { Pagination } from '../../shared/pagination';
 
 @ObjectType()
 export class WebhookDeliveryList {
-  @Field(() => [WebhookDelivery], { description: 'Failed deliveries first, then newest first.' }) items!: WebhookDelivery[];
+  @Field(() => [WebhookDeliveryObject], { description: 'Failed deliveries first, then newest first.' }) items!: WebhookDelivery[];
   @Field(() => Pagination) pagination!: Pagination;
 }
 
