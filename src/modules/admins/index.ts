@@ -1,6 +1,7 @@
 export { Admin } from './admin.entity';
 export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
+export { ReviewedByAdminsObject } from './reviewed-by-admins.object';
 export { adminIdFor, refuseAdmin } from './admin-refusal';
 export { adminCredentials } from './admin-credential-store';
 export { adminByEmail, adminForToken, createAdmin, revokeAdmin } from './admin.service';
