@@ -103,6 +103,22 @@ module.exports = {
       to: { pathNot: '^src/modules/$1/' },
     },
     {
+      name: 'entities-are-storage',
+      comment:
+        'An entity (*.entity.ts) maps a table and nothing else: its GraphQL shape is its *.object.ts beside it, so the ' +
+        'schema can change without the table and the other way round (docs/architecture.md, "Entities and object types").',
+      severity: 'error',
+      from: { path: '\\.entity\\.ts$' },
+      to: { path: 'node_modules/(type-graphql|graphql-scalars|graphql)/' },
+    },
+    {
+      name: 'object-types-are-read-shapes',
+      comment: 'A GraphQL object type (*.object.ts) declares what a reader sees; it knows nothing of the ORM that stores it.',
+      severity: 'error',
+      from: { path: '\\.object\\.ts$' },
+      to: { path: 'node_modules/@mikro-orm/' },
+    },
+    {
       name: 'not-in-a-layer',
       comment: 'Every folder of src/ belongs to a layer: add a new one to this file and to docs/architecture.md.',
       severity: 'error',

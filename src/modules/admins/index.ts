@@ -3,6 +3,7 @@ export { AdminObject } from './admin.object';
 export { AdminTokenObject } from './admin-token.object';
 export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
+export { ReviewedByAdminsObject } from './reviewed-by-admins.object';
 export { adminIdFor, refuseAdmin } from './admin-refusal';
 export { adminCredentials } from './admin-credential-store';
 export { adminByEmail, adminForToken, createAdmin, revokeAdmin } from './admin.service';

@@ -2,30 +2,23 @@ import { ManyToOne, type EntityClass, type Opt, Property } from '@mikro-orm/core
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { pageOf, validPageRequest, windowOf, type Page } from '../../shared/pagination';
 import { ListOrder, orderByOf } from '../../shared/list-order';
-import { Field, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import type { Admin } from './admin.entity';
 
 /**
  * What every requested money movement reviewed by admins keeps of its review: a refund and a withdrawal are
  * the same kind of thing (asked for, then approved or rejected under four eyes: src/platform/lifecycle/review-move.ts),
- * so their review columns and GraphQL fields are declared once, here, and inherited.
+ * so their review columns are declared once, here, and inherited (their GraphQL fields: reviewed-by-admins.object.ts).
  */
-// Decorated so that type-graphql hands its fields to the subclasses; no field returns it, so it is not in the schema.
-@ObjectType()
 export abstract class ReviewedByAdmins {
   @ManyToOne('Admin', { nullable: true })
   reviewedBy: Admin | null = null;
 
-  @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   rejectionReason: string | null = null;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   reviewedAt: Date | null = null;
 }

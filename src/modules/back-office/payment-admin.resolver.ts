@@ -1,14 +1,14 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { AuditEntry, AuditEntryObject } from '../audit';
-import { Dispute, disputeOf } from '../disputes';
+import { type Dispute, DisputeObject, disputeOf } from '../disputes';
 import { sellerShopId, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { BackOfficeContext } from './back-office-context';
 import { paymentFee, type LedgerEntry, LedgerEntryObject } from '../ledger';
-import { Refund } from '../refunds';
+import { type Refund, RefundObject } from '../refunds';
 import { Shop, ShopObject } from '../identity';
 import { type WebhookDelivery, WebhookDeliveryObject } from '../webhooks';
-import { CheckoutStage, Payment, PaymentList, PaymentStatus, searchPayments, type PaymentView } from '../payments';
+import { CheckoutStage, Payment, PaymentList, PaymentObject, PaymentStatus, searchPayments, type PaymentView } from '../payments';
 import type { Page } from '../../shared/pagination';
 import { PageArgs } from '../../shared/pagination';
 import { ListOrder } from '../../shared/list-order';
@@ -48,7 +48,7 @@ export class CardSummary {
  * and sees the story a seller may see (fee, net, card summary, 3-D Secure, refunds, deliveries); the
  * ledger lines, audit entries and reconciliation flag stay with admins. API keys keep the REST fields.
  */
-@Resolver(() => Payment)
+@Resolver(() => PaymentObject)
 export class PaymentAdminResolver {
   @Authorized('SESSION', 'ADMIN')
   @Query(() => PaymentList, { description: "Payments, newest first, by id, shop, status, customer e-mail and creation date: across shops for admins, the seller's own in the dashboard." })
@@ -81,7 +81,7 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('SESSION', 'ADMIN')
-  @FieldResolver(() => Dispute, { nullable: true, description: 'The dispute (chargeback) the acquirer notified against this payment, if any: its state and what it did to the balance.' })
+  @FieldResolver(() => DisputeObject, { nullable: true, description: 'The dispute (chargeback) the acquirer notified against this payment, if any: its state and what it did to the balance.' })
   dispute(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<Dispute | null> {
     return disputeOf(context.em, payment.id);
   }
@@ -126,7 +126,7 @@ export class PaymentAdminResolver {
   }
 
   @Authorized('SESSION', 'ADMIN')
-  @FieldResolver(() => [Refund], { description: 'Refund requests, oldest first.' })
+  @FieldResolver(() => [RefundObject], { description: 'Refund requests, oldest first.' })
   refunds(@Root() payment: Payment, @Ctx() context: BackOfficeContext): Promise<Refund[]> {
     return context.loaders.refundsOfPayment.load(payment.id);
   }

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutatio
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { CheckoutContext } from './checkout-context';
 import { SettlementProposal } from './settlement-proposal.entity';
+import { SettlementProposalObject } from './settlement-proposal.object';
 import { confirmSettlement, openSettlementProposals, proposeSettlement, rejectSettlement, settlementProposalsOf } from './settlement-proposals';
 import { SettlementAnswer } from './settlement-rules';
 
@@ -21,10 +22,10 @@ class SettlementProposalInput {
 }
 
 /** Settling by hand with four eyes (docs/admin.md, "Settling by hand"): finance proposes, another finance admin confirms. */
-@Resolver(() => SettlementProposal)
+@Resolver(() => SettlementProposalObject)
 export class SettlementProposalResolver {
   @Authorized('ADMIN')
-  @Query(() => [SettlementProposal], { description: 'Settlements by hand waiting for a second finance admin, oldest first; or every proposal of the given payment or refund ids, newest first.' })
+  @Query(() => [SettlementProposalObject], { description: 'Settlements by hand waiting for a second finance admin, oldest first; or every proposal of the given payment or refund ids, newest first.' })
   async settlementProposals(
     @Arg('targetIds', () => [ID], { nullable: true, description: 'Payment or refund ids (at most 50).' }) targetIds: string[] | null,
     @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 200 (the waiting list only).' }) limit: number,
@@ -35,13 +36,13 @@ export class SettlementProposalResolver {
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => SettlementProposal, { description: 'Records what the acquirer says of a payment or refund left without an answer. Nothing moves until another finance admin confirms it. Audited with the reason.' })
+  @Mutation(() => SettlementProposalObject, { description: 'Records what the acquirer says of a payment or refund left without an answer. Nothing moves until another finance admin confirms it. Audited with the reason.' })
   proposeSettlement(@Arg('input', () => SettlementProposalInput) input: SettlementProposalInput, @Ctx() context: CheckoutContext): Promise<SettlementProposal> {
     return proposeSettlement(context.em, currentAdmin(context), { ...input, acquirerReference: input.acquirerReference ?? null });
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => SettlementProposal, {
+  @Mutation(() => SettlementProposalObject, {
     description: 'Confirms a proposal recorded by another finance admin (four eyes): settles the payment or refund by that answer, through the same moves as the acquirer\'s own, if it still stands where it stood. Audited with the reason.',
   })
   confirmSettlement(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<SettlementProposal> {
@@ -49,7 +50,7 @@ export class SettlementProposalResolver {
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => SettlementProposal, { description: 'Sets a proposal aside (its proposer or another finance admin): nothing moves. Audited with the reason.' })
+  @Mutation(() => SettlementProposalObject, { description: 'Sets a proposal aside (its proposer or another finance admin): nothing moves. Audited with the reason.' })
   rejectSettlement(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: CheckoutContext): Promise<SettlementProposal> {
     return rejectSettlement(context.em, currentAdmin(context), id, reason);
   }

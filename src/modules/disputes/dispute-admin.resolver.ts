@@ -5,15 +5,16 @@ import { domainError } from '../../shared/errors';
 import { recordAuditNow } from '../audit';
 import { ListOrder } from '../../shared/list-order';
 import { type Page, PageType } from '../../shared/pagination';
-import { Payment } from '../payments';
-import { Dispute, DisputeStatus } from './dispute.entity';
+import { PaymentObject, type Payment } from '../payments';
+import { Dispute, DisputeLiability, DisputeStatus } from './dispute.entity';
+import { DisputeObject } from './dispute.object';
 import { findDispute, listDisputes } from './dispute-listing';
 import { chargebackReversible } from './dispute-rules';
 
-export const DisputeList = PageType(Dispute, 'DisputeList');
+export const DisputeList = PageType(DisputeObject, 'DisputeList');
 
 /** The admins' view of disputes (chargebacks) across shops: the back office's Disputes screen (docs/admin.md). */
-@Resolver(() => Dispute)
+@Resolver(() => DisputeObject)
 export class DisputeAdminResolver {
   @Authorized('ADMIN')
   @Query(() => DisputeList, { description: 'Disputes across shops, oldest opened first: by status, or only those still open (not won, lost or closed).' })
@@ -29,15 +30,21 @@ export class DisputeAdminResolver {
   }
 
   @Authorized('ADMIN')
-  @Query(() => Dispute, { description: 'One dispute, any shop.' })
+  @Query(() => DisputeObject, { description: 'One dispute, any shop.' })
   dispute(@Arg('id', () => ID) id: string, @Ctx() context: DisputesContext): Promise<Dispute> {
     return findDispute(context.em, id);
   }
 
   @Authorized('ADMIN')
-  @FieldResolver(() => Payment, { description: 'The disputed payment.' })
+  @FieldResolver(() => PaymentObject, { description: 'The disputed payment.' })
   async payment(@Root() dispute: Dispute, @Ctx() context: DisputesContext): Promise<Payment> {
     return (await context.loaders.payment.load(dispute.payment.id))!;
+  }
+
+  // Not admins' only: a seller reads it through SellerDispute.dispute, like the stored fields.
+  @FieldResolver(() => DisputeLiability, { description: 'Who bears the disputed amount (from sellerShare).' })
+  liability(@Root() dispute: Dispute): DisputeLiability {
+    return dispute.liability();
   }
 
   @Authorized('ADMIN')
@@ -59,7 +66,7 @@ export class DisputeAdminResolver {
    * Adyen tells CHARGEBACK_REVERSED, and it is applied through the same path as Adyen's event (one move, its journal).
    */
   @Authorized('FINANCE')
-  @Mutation(() => Dispute, {
+  @Mutation(() => DisputeObject, {
     description:
       "Simulated acquirer only: its issuer reverses this charged-back dispute (Adyen's CHARGEBACK_REVERSED), told and applied at once like any acquirer event: the dispute is reversed and the amount credited back. Refused with a real acquirer (SIMULATOR_ONLY) and for a dispute not charged back. Audited.",
   })

@@ -1,6 +1,4 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
 import { DISPUTE_LIFECYCLE } from './dispute.lifecycle';
 import type { Payment } from '../payments';
@@ -10,7 +8,6 @@ import { prefixedId } from '../../shared/random-id';
 /** The dispute lifecycle's states (src/modules/disputes/dispute.lifecycle.ts: the moves, and what each books). */
 export const DisputeStatus = enumOf(DISPUTE_LIFECYCLE.states);
 export type DisputeStatus = (typeof DisputeStatus)[keyof typeof DisputeStatus];
-registerEnumType(DisputeStatus, { name: 'DisputeStatus' });
 
 /** Who bears a dispute's debits: the seller, the platform (the money had already gone back by refunds), or both. */
 export enum DisputeLiability {
@@ -18,15 +15,13 @@ export enum DisputeLiability {
   PLATFORM = 'platform',
   SHARED = 'shared',
 }
-registerEnumType(DisputeLiability, { name: 'DisputeLiability', description: 'Who bears the disputed amount.' });
 
 /** The states in which the chargeback stands (the liable account is debited): no refund may be requested or approved. */
 export const CHARGEBACK_STANDS: readonly DisputeStatus[] = [DisputeStatus.CHARGED_BACK, DisputeStatus.SECOND_CHARGEBACK, DisputeStatus.LOST];
 
-@ObjectType({ description: 'A dispute (chargeback) the acquirer notified against a payment, and what it did to the balance.' })
+/** A dispute (chargeback) the acquirer notified against a payment; GraphQL shows it as DisputeObject. */
 @Entity({ tableName: 'disputes' })
 export class Dispute {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('dp', 24);
 
@@ -34,23 +29,18 @@ export class Dispute {
   @ManyToOne('Payment')
   payment!: Payment;
 
-  @Field(() => DisputeStatus)
   @Enum({ items: () => DisputeStatus })
   status: Opt<DisputeStatus> = DisputeStatus.NOTIFIED;
 
-  @Field(() => SafeIntResolver, { description: 'Integer cents disputed: at most the payment amount.' })
   @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Field(() => String)
   @Property({ type: 'string', length: 3 })
   currency!: string;
 
-  @Field(() => String, { nullable: true, description: "The issuer's reason, as the acquirer gave it." })
   @Property({ type: 'text', nullable: true })
   reason: string | null = null;
 
-  @Field(() => String, { description: "The acquirer's reference of the dispute (every event of one dispute carries it)." })
   @Property({ type: 'string' })
   acquirerReference!: string;
 
@@ -59,11 +49,10 @@ export class Dispute {
    * payment settles, fails or is reversed: at most what the seller has not given back by refunds. The platform's
    * dispute account bears the rest.
    */
-  @Field(() => SafeIntResolver, { description: 'Integer cents of the disputed amount the seller bears; the platform bears the rest.' })
   @Property({ type: new BigIntType('number') })
   sellerShare: Opt<number> = 0;
 
-  @Field(() => DisputeLiability, { description: 'Who bears the disputed amount (from sellerShare).' })
+  /** Who bears the debits, from sellerShare (GraphQL's `liability`: DisputeAdminResolver.liability). */
   liability(): DisputeLiability {
     if (this.sellerShare === this.amount) return DisputeLiability.SELLER;
     return this.sellerShare === 0 ? DisputeLiability.PLATFORM : DisputeLiability.SHARED;
@@ -73,15 +62,12 @@ export class Dispute {
   @ManyToOne('Refund', { nullable: true })
   evidenceRefund: Refund | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When it was flagged for finance to contest (the payment had already been refunded, in part or in full).' })
   @Property({ type: 'datetime', nullable: true })
   contestFlaggedAt: Date | null = null;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   openedAt: Opt<Date> = new Date();
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   updatedAt: Opt<Date> = new Date();
 }

@@ -1,4 +1,5 @@
 export { Dispute } from './dispute.entity';
+export { DisputeObject } from './dispute.object';
 export { OPEN_DISPUTE_STATUSES } from './dispute-listing';
 export { applyDisputeNotice, chargebackStands, disputeOf, paymentsWithChargebackStanding, reweighDisputes } from './dispute.service';
 export { DisputeAdminResolver } from './dispute-admin.resolver';

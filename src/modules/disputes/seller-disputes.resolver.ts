@@ -1,16 +1,17 @@
 import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
 import type { DisputesContext } from './disputes-context';
 import { type LedgerEntry, LedgerEntryObject } from '../ledger';
-import { Payment } from '../payments';
+import { PaymentObject, type Payment } from '../payments';
 import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
 import { Seller, SellerObject } from '../identity';
-import { Dispute } from './dispute.entity';
+import type { Dispute } from './dispute.entity';
+import { DisputeObject } from './dispute.object';
 import { disputeJournalLines, sellerDisputes } from './dispute-history';
 
 /** One of the seller's disputes as the dashboard shows it: the dispute, its payment, and its lines on the balance. */
 @ObjectType({ description: "A dispute against one of the seller's payments, with that payment and what the dispute did to the seller's balance." })
 export class SellerDispute {
-  @Field(() => Dispute) dispute!: Dispute;
+  @Field(() => DisputeObject) dispute!: Dispute;
 }
 
 export const SellerDisputeList = PageType(SellerDispute, 'SellerDisputeList');
@@ -28,7 +29,7 @@ export class SellerDisputesResolver {
 
 @Resolver(() => SellerDispute)
 export class DisputeFieldsResolver {
-  @FieldResolver(() => Payment, { description: 'The disputed payment.' })
+  @FieldResolver(() => PaymentObject, { description: 'The disputed payment.' })
   async payment(@Root() item: SellerDispute, @Ctx() context: DisputesContext): Promise<Payment> {
     return (await context.loaders.payment.load(item.dispute.payment.id))!;
   }

@@ -1,4 +1,5 @@
 export { Payment } from './payment.entity';
+export { PaymentObject } from './payment.object';
 export { paymentPayload, samplePaymentPayload } from './payment-payload';
 export { isPaymentId } from './payment-rules';
 export { searchPayments } from './payment-search';

@@ -1,7 +1,8 @@
 import { Authorized, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { sellerShopId } from '../../platform/graphql/request-scope';
 import type { PaymentsContext } from './payments-context';
-import { Payment } from './payment.entity';
+import type { Payment } from './payment.entity';
+import { PaymentObject } from './payment.object';
 import { liveTestAllowance, runLiveTest } from './live-test';
 
 @ObjectType({ description: 'How many live tests the shop may run today (UTC).' })
@@ -13,7 +14,7 @@ export class LiveTestAllowance {
 
 @ObjectType()
 export class LiveTest {
-  @Field(() => Payment, { description: 'The 50-cent test payment: pay it at its checkoutUrl with your own card.' })
+  @Field(() => PaymentObject, { description: 'The 50-cent test payment: pay it at its checkoutUrl with your own card.' })
   payment!: Payment;
 
   @Field(() => LiveTestAllowance)

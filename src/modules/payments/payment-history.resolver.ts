@@ -2,6 +2,7 @@ import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { PaymentsContext } from './payments-context';
 import { Payment } from './payment.entity';
+import { PaymentObject } from './payment.object';
 import { PaymentStatus } from './payment-status';
 import { failedAtOf } from './seller-history';
 
@@ -10,7 +11,7 @@ import { failedAtOf } from './seller-history';
  * card went to the acquirer, when it failed, and whether it belongs to a shop the seller has since deleted. What
  * went back to the card is refunds' to add (src/modules/refunds/payment-refunds.resolver.ts).
  */
-@Resolver(() => Payment)
+@Resolver(() => PaymentObject)
 export class PaymentHistoryResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => DateTimeISOResolver, { nullable: true, description: 'When the card (or the 3-D Secure answer) last went to the acquirer; null before any card.' })

@@ -1,17 +1,13 @@
 import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
 import type { Shop } from '../identity';
 import { CheckoutStage, PaymentStatus, type ThreeDsOutcome } from './payment-status';
 import { newPaymentId } from './payment-rules';
 import type { Metadata } from './payment-rules';
 
-/** A card payment. `@Field` is the allow-list of what GraphQL (and so REST) can ever show. */
-@ObjectType()
+/** A card payment, as stored. What GraphQL (and so REST) can ever show of it is PaymentObject (payment.object.ts). */
 @Entity({ tableName: 'payments' })
 @Index({ name: 'payments_shop_created_idx', properties: ['shop', 'createdAt'] })
 export class Payment {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = newPaymentId();
 
@@ -19,31 +15,25 @@ export class Payment {
   shop!: Shop;
 
   /** Integer cents of USD; bigint so that no amount a seller may charge overflows. */
-  @Field(() => SafeIntResolver)
   @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Field(() => String)
   @Property({ type: 'string', length: 3 })
   currency: Opt<string> = 'usd';
 
-  @Field(() => PaymentStatus)
   @Enum({ items: () => PaymentStatus })
   status: Opt<PaymentStatus> = PaymentStatus.PENDING;
 
   @Property({ type: 'text' })
   returnUrl!: string;
 
-  @Field(() => String, { nullable: true })
   @Property({ type: 'string', nullable: true })
   customerEmail: string | null = null;
 
-  @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   customerName: string | null = null;
 
   /** `json`, not `jsonb`: the seller's key order is echoed back as sent. */
-  @Field(() => JSONObjectResolver)
   @Property({ type: 'json', columnType: 'json' })
   metadata: Opt<Metadata> = {};
 
@@ -55,11 +45,9 @@ export class Payment {
   @Property({ type: 'boolean' })
   test: Opt<boolean> = false;
 
-  @Field(() => DateTimeISOResolver)
   @Property({ type: 'datetime' })
   createdAt: Opt<Date> = new Date();
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   completedAt: Date | null = null;
 

@@ -3,7 +3,8 @@ import { sellerShop, sellerShopId, shopScopeFor } from '../../platform/graphql/r
 import { sellerAccountStatus } from '../identity';
 import { paymentMaximumFor } from '../identity';
 import type { PaymentsContext } from './payments-context';
-import { Payment } from './payment.entity';
+import type { Payment } from './payment.entity';
+import { PaymentObject } from './payment.object';
 import { checkoutUrlFor } from './payment-rules';
 import { createPayment, findPayment, findShopPayment, listPayments } from './payment.service';
 import { findSellerPayment } from './seller-history';
@@ -12,7 +13,7 @@ import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
 import { PageArgs } from '../../shared/pagination';
 
-@Resolver(() => Payment)
+@Resolver(() => PaymentObject)
 export class PaymentResolver {
   @Authorized('SELLER')
   @Mutation(() => CreatePaymentResult, { description: 'Creates a pending payment for the calling shop.' })
@@ -31,7 +32,7 @@ export class PaymentResolver {
   }
 
   @Authorized('SELLER', 'ADMIN')
-  @Query(() => Payment, { description: "A payment by id; sellers see only their own shop's." })
+  @Query(() => PaymentObject, { description: "A payment by id; sellers see only their own shop's." })
   // The read shape, whoever asks. A seller's API key gets nothing more: it is the REST retrieve hot path, and no
   // entity is built. A dashboard session and an admin get the entity, which has that shape too, and whose story
   // (card, fee, refunds, deliveries) only their field resolvers read (back-office/payment-admin.resolver.ts).

@@ -1,6 +1,7 @@
 import { Field, Float, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { Payment } from './payment.entity';
+import type { Payment } from './payment.entity';
+import { PaymentObject } from './payment.object';
 import { Pagination } from '../../shared/pagination';
 import type { CreatePaymentRequest } from './payment-rules';
 import type { PaymentView } from './payment-view';
@@ -33,7 +34,7 @@ export class CreatePaymentInput implements CreatePaymentRequest {
 @ObjectType()
 export class CreatePaymentResult {
   /** The read shape: a create builds no entity. */
-  @Field(() => Payment, { description: 'The payment as first created (a replay answers the same).' })
+  @Field(() => PaymentObject, { description: 'The payment as first created (a replay answers the same).' })
   payment!: PaymentView;
 
   @Field({ description: 'True when an earlier request with the same Idempotency-Key answered this.' })
@@ -42,6 +43,6 @@ export class CreatePaymentResult {
 
 @ObjectType()
 export class PaymentList {
-  @Field(() => [Payment]) items!: Payment[];
+  @Field(() => [PaymentObject]) items!: Payment[];
   @Field(() => Pagination) pagination!: Pagination;
 }

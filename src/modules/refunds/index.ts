@@ -1,5 +1,6 @@
 export { refundableRemaining } from './refund-rules';
 export { Refund, RefundStatus } from './refund.entity';
+export { RefundObject } from './refund.object';
 export { sampleRefundPayload } from './refund-payload';
 export { startRefundJobs } from './refund-jobs';
 export { refundQueueDepth, selectRefundsHeld as refundsHeld } from './refund-store';

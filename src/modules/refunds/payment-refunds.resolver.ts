@@ -1,7 +1,7 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import type { RefundsContext } from './refunds-context';
-import { Payment, PaymentStatus } from '../payments';
+import { Payment, PaymentObject, PaymentStatus } from '../payments';
 import { RefundStatus } from './refund.entity';
 import { refundableRemaining } from './refund-rules';
 
@@ -9,7 +9,7 @@ import { refundableRemaining } from './refund-rules';
  * What the dashboard shows of a payment's refunds (docs/dashboard.md, "Payments and refunds"): what went back to
  * the card and what may still be asked back. Refunds add these fields to the payment's type, as they know payments.
  */
-@Resolver(() => Payment)
+@Resolver(() => PaymentObject)
 export class PaymentRefundsResolver {
   @Authorized('SESSION', 'ADMIN')
   @FieldResolver(() => SafeIntResolver, { description: 'Integer cents refunded to the card so far (refunds carried out, less any the acquirer reversed).' })

@@ -1,6 +1,4 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { type Admin, ReviewedByAdmins } from '../admins';
 import type { Payment } from '../payments';
 import { enumOf } from '../../platform/lifecycle/lifecycle';
@@ -10,28 +8,22 @@ import { prefixedId } from '../../shared/random-id';
 /** The refund lifecycle's states (src/modules/refunds/refund.lifecycle.ts: the moves, and what each writes). */
 export const RefundStatus = enumOf(REFUND_LIFECYCLE.states);
 export type RefundStatus = (typeof RefundStatus)[keyof typeof RefundStatus];
-registerEnumType(RefundStatus, { name: 'RefundStatus' });
 
 /** A refund request for a completed payment, for any amount up to what remains of it, and what became of it. */
-@ObjectType({ description: 'A refund request for a completed payment (all or part of what remains of it), and what became of it.' })
 @Entity({ tableName: 'refunds' })
 export class Refund extends ReviewedByAdmins {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('ref', 24);
 
   @ManyToOne('Payment')
   payment!: Payment;
 
-  @Field(() => SafeIntResolver, { description: 'Integer cents: all or part of the payment.' })
   @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Field(() => String, { description: "The seller's reason, as support recorded it." })
   @Property({ type: 'text' })
   reason!: string;
 
-  @Field(() => RefundStatus)
   @Enum({ items: () => RefundStatus })
   status: Opt<RefundStatus> = RefundStatus.REQUESTED;
 
@@ -39,15 +31,12 @@ export class Refund extends ReviewedByAdmins {
   @ManyToOne('Admin', { nullable: true })
   requestedBy: Admin | null = null;
 
-  @Field(() => String, { nullable: true, description: 'Why the acquirer refused the refund (status FAILED).' })
   @Property({ type: 'text', nullable: true })
   failureReason: string | null = null;
 
-  @Field(() => String, { nullable: true, description: "The acquirer's reference of the refund." })
   @Property({ type: 'string', nullable: true })
   processorReference: string | null = null;
 
-  @Field(() => Int, { description: 'How many times a job has called the acquirer for it.' })
   @Property({ type: 'integer' })
   attempts: Opt<number> = 0;
 
@@ -55,7 +44,6 @@ export class Refund extends ReviewedByAdmins {
   @Property({ type: 'datetime', nullable: true })
   claimedAt: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   refundedAt: Date | null = null;
 
@@ -75,10 +63,6 @@ export class Refund extends ReviewedByAdmins {
   @Property({ type: 'datetime', nullable: true })
   reconcileLeasedUntil: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, {
-    nullable: true,
-    description: 'Set when the acquirer still could not say whether it was refunded after RECONCILE_GIVE_UP_MS: an admin must settle it.',
-  })
   @Property({ type: 'datetime', nullable: true })
   needsAttentionAt: Date | null = null;
 }

@@ -3,16 +3,17 @@ import { SafeIntResolver } from 'graphql-scalars';
 import { Admin, AdminObject } from '../admins';
 import { adminOrNull, currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { RefundsContext } from './refunds-context';
-import { Payment } from '../payments';
+import { PaymentObject, type Payment } from '../payments';
 import { Refund, RefundStatus } from './refund.entity';
+import { RefundObject } from './refund.object';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
 import { type Page, PageType } from '../../shared/pagination';
 import { ListOrder } from '../../shared/list-order';
 
-export const RefundList = PageType(Refund, 'RefundList');
+export const RefundList = PageType(RefundObject, 'RefundList');
 
 /** Refunds are decided by admins only (spec: no refund endpoint): support or the seller's dashboard session records a request, finance decides. */
-@Resolver(() => Refund)
+@Resolver(() => RefundObject)
 export class RefundResolver {
   @Authorized('ADMIN')
   @Query(() => RefundList, { description: 'The refund queue, oldest first (status REQUESTED: waiting for review).' })
@@ -28,13 +29,13 @@ export class RefundResolver {
   }
 
   @Authorized('ADMIN')
-  @Query(() => Refund)
+  @Query(() => RefundObject)
   refund(@Arg('id', () => ID) id: string, @Ctx() context: RefundsContext): Promise<Refund> {
     return findRefund(context.em, id);
   }
 
   @Authorized('SESSION', 'SUPPORT', 'FINANCE')
-  @Mutation(() => Refund, {
+  @Mutation(() => RefundObject, {
     description:
       "Records a seller's refund request for a completed payment: by support, or by the seller in the dashboard for their own payment. Any amount up to what remains (requests still open count); the whole remainder when no amount is given.",
   })
@@ -53,7 +54,7 @@ export class RefundResolver {
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => Refund, { description: 'Approves a requested refund; a background job then refunds the card and debits the seller.' })
+  @Mutation(() => RefundObject, { description: 'Approves a requested refund; a background job then refunds the card and debits the seller.' })
   async approveRefund(
     @Arg('id', () => ID) id: string,
     @Arg('note', () => String, { nullable: true, description: 'Optional, kept in the audit log.' }) note: string | null,
@@ -67,12 +68,12 @@ export class RefundResolver {
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => Refund, { description: 'Rejects a requested refund with the reason the seller will be told.' })
+  @Mutation(() => RefundObject, { description: 'Rejects a requested refund with the reason the seller will be told.' })
   rejectRefund(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: RefundsContext): Promise<Refund> {
     return rejectRefund(context.em, currentAdmin(context), id, reason);
   }
 
-  @FieldResolver(() => Payment)
+  @FieldResolver(() => PaymentObject)
   async payment(@Root() refund: Refund, @Ctx() context: RefundsContext): Promise<Payment> {
     return (await context.loaders.payment.load(refund.payment.id))!;
   }

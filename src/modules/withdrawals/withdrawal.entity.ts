@@ -1,6 +1,4 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
 import { type Admin, ReviewedByAdmins } from '../admins';
 import { enumOf, openStatesOf } from '../../platform/lifecycle/lifecycle';
 import { WITHDRAWAL_LIFECYCLE } from './withdrawal.lifecycle';
@@ -10,16 +8,13 @@ import type { Seller, Shop } from '../identity';
 /** The withdrawal lifecycle's states (src/modules/withdrawals/withdrawal.lifecycle.ts: the moves, and what each writes). */
 export const WithdrawalStatus = enumOf(WITHDRAWAL_LIFECYCLE.states);
 export type WithdrawalStatus = (typeof WithdrawalStatus)[keyof typeof WithdrawalStatus];
-registerEnumType(WithdrawalStatus, { name: 'WithdrawalStatus' });
 
 /** Statuses whose amount is still held in the ledger, waiting to be paid out (not final). */
 export const PENDING_WITHDRAWAL_STATUSES = openStatesOf(WITHDRAWAL_LIFECYCLE);
 
 /** A seller's request to be paid out part of its balance; the amount is held from the moment it is requested. */
-@ObjectType({ description: "A request to pay out part of a seller's balance; the amount is held as soon as it is requested." })
 @Entity({ tableName: 'withdrawals' })
 export class Withdrawal extends ReviewedByAdmins {
-  @Field(() => ID)
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('wd', 24);
 
@@ -30,11 +25,9 @@ export class Withdrawal extends ReviewedByAdmins {
   @ManyToOne('Shop')
   shop!: Shop;
 
-  @Field(() => SafeIntResolver, { description: 'Integer cents, at least 1000 (10 USD).' })
   @Property({ type: new BigIntType('number') })
   amount!: number;
 
-  @Field(() => WithdrawalStatus)
   @Enum({ items: () => WithdrawalStatus })
   status: Opt<WithdrawalStatus> = WithdrawalStatus.REQUESTED;
 
@@ -42,11 +35,9 @@ export class Withdrawal extends ReviewedByAdmins {
   @ManyToOne('Admin', { nullable: true })
   requestedBy: Admin | null = null;
 
-  @Field(() => String, { nullable: true, description: 'The bank transfer reference given when it was paid.' })
   @Property({ type: 'string', nullable: true })
   payoutReference: string | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
   @Property({ type: 'datetime', nullable: true })
   paidAt: Date | null = null;
 }

@@ -6,18 +6,19 @@ import type { WithdrawalsContext } from './withdrawals-context';
 import { domainError } from '../../shared/errors';
 import { Seller, SellerObject, Shop, ShopObject } from '../identity';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
+import { WithdrawalObject } from './withdrawal.object';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
 import { PageType, type Page } from '../../shared/pagination';
 import { ListOrder } from '../../shared/list-order';
 
-export const WithdrawalList = PageType(Withdrawal, 'WithdrawalList');
+export const WithdrawalList = PageType(WithdrawalObject, 'WithdrawalList');
 
 const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key asks for its own (omit it)." } as const;
 
-@Resolver(() => Withdrawal)
+@Resolver(() => WithdrawalObject)
 export class WithdrawalResolver {
   @Authorized('SELLER', 'SUPPORT', 'FINANCE')
-  @Mutation(() => Withdrawal, { description: 'Asks for a payout: at least 1000 cents, at most the available balance; the amount is held at once.' })
+  @Mutation(() => WithdrawalObject, { description: 'Asks for a payout: at least 1000 cents, at most the available balance; the amount is held at once.' })
   async requestWithdrawal(
     @Arg('amount', () => SafeIntResolver, { description: 'Integer cents.' }) amount: number,
     @Arg('shopId', () => ID, SHOP_ID) shopId: string | null,
@@ -30,19 +31,19 @@ export class WithdrawalResolver {
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => Withdrawal, { description: 'REQUESTED -> APPROVED.' })
+  @Mutation(() => WithdrawalObject, { description: 'REQUESTED -> APPROVED.' })
   approveWithdrawal(@Arg('id', () => ID) id: string, @Ctx() context: WithdrawalsContext): Promise<Withdrawal> {
     return approveWithdrawal(context.em, currentAdmin(context), id);
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => Withdrawal, { description: 'REQUESTED or APPROVED -> REJECTED; the held amount returns to the balance.' })
+  @Mutation(() => WithdrawalObject, { description: 'REQUESTED or APPROVED -> REJECTED; the held amount returns to the balance.' })
   rejectWithdrawal(@Arg('id', () => ID) id: string, @Arg('reason', () => String) reason: string, @Ctx() context: WithdrawalsContext): Promise<Withdrawal> {
     return rejectWithdrawal(context.em, currentAdmin(context), id, reason);
   }
 
   @Authorized('FINANCE')
-  @Mutation(() => Withdrawal, {
+  @Mutation(() => WithdrawalObject, {
     description: "APPROVED -> PAID, with the bank transfer reference. Refused while the seller's balance after approved refunds is negative, unless overrideReason says why (audited).",
   })
   async markWithdrawalPaid(

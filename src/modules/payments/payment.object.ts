@@ -1,0 +1,38 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
+import { PaymentStatus } from './payment-status';
+import type { Metadata } from './payment-rules';
+
+/**
+ * A card payment in GraphQL: these fields are the allow-list of what GraphQL (and so REST) can ever show of one.
+ * Resolvers return the entity or a plain view (payment-view.ts); both carry these properties.
+ */
+@ObjectType('Payment')
+export class PaymentObject {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => SafeIntResolver)
+  amount!: number;
+
+  @Field(() => String)
+  currency!: string;
+
+  @Field(() => PaymentStatus)
+  status!: PaymentStatus;
+
+  @Field(() => String, { nullable: true })
+  customerEmail!: string | null;
+
+  @Field(() => String, { nullable: true })
+  customerName!: string | null;
+
+  @Field(() => JSONObjectResolver)
+  metadata!: Metadata;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  completedAt!: Date | null;
+}
