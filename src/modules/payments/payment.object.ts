@@ -5,7 +5,7 @@ import type { Metadata } from './payment-rules';
 
 /**
  * A card payment in GraphQL: these fields are the allow-list of what GraphQL (and so REST) can ever show of one.
- * Resolvers return the entity or a plain view (payment-view.ts); both carry these properties.
+ * Resolvers return the entity or the plain read shape of these fields (payment-view.ts, PaymentView).
  */
 @ObjectType('Payment')
 export class PaymentObject {
