@@ -11,6 +11,9 @@ import { useTestService } from '../support/test-service';
  * them: `mail list`, `mail show <id>`, `mail raw <id>`; an account mail's words are sealed with ACCOUNT_SECRETS_KEY.
  * Needs `npm run build`.
  */
+// Each test starts the CLI several times, a process of its own each time: seconds apiece on a busy machine.
+jest.setTimeout(120_000);
+
 const KEY = '3d'.repeat(32);
 const service = useTestService({ MAIL_POLL_INTERVAL_MS: '100', SMTP_URL: '', ACCOUNT_SECRETS_KEY: KEY });
 

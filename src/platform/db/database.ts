@@ -1,5 +1,5 @@
 import type { IMigrator } from '@mikro-orm/core';
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { type EntityManager, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ormConfig, type EntityList } from './orm-config';
@@ -118,7 +118,7 @@ async function migrateOnOwnConnections(url: string, entities: EntityList, logger
 }
 
 /** Any number to name the lock; only this service takes it. */
-const MIGRATION_LOCK = 746_211_903;
+export const MIGRATION_LOCK = 746_211_903;
 
 /**
  * All migrations in one transaction, free of DATABASE_STATEMENT_TIMEOUT_MS (rewriting a large table may take longer
@@ -130,13 +130,18 @@ const MIGRATION_LOCK = 746_211_903;
  */
 async function migrate(orm: MikroORM, logger: Logger): Promise<void> {
   const migrator = migratorOf(orm);
-  await orm.em.fork().transactional(async (tx) => {
+  // The time-out is lifted before the lock is asked for: an instance waits for another's migrations however long
+  // they take, rather than failing its start.
+  const takeLock = async (tx: EntityManager) => {
+    await tx.execute('set local statement_timeout = 0');
     await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+  };
+  await orm.em.fork().transactional(async (tx) => {
+    await takeLock(tx);
     await migrator.getExecutedMigrations();
   });
   const applied = await orm.em.fork().transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
-    await tx.execute('set local statement_timeout = 0');
+    await takeLock(tx);
     return migrator.up({ transaction: tx.getTransactionContext() });
   });
   if (applied.length > 0) logger.info({ migrations: applied.map((m) => m.name) }, 'applied database migrations');
