@@ -91,7 +91,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; drain: (
   app.use('/api/v1', apiReferenceRouter(deps.baseUrl, restOperations));
   // The facade's event streams stay open: they are ended when the service drains, so shutting down waits for none.
   const streams = openStreams();
-  app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger, streams, streamPollMs: deps.config.webhooks.streamPollMs }));
+  app.use('/api/v1', restRouter({ operations: restOperations, limits: deps.limits, services: deps.services, logger, streams, streamLimits: { pollMs: deps.config.webhooks.streamPollMs } }));
   // After the facade: its calls are most of the traffic and need not be matched against these first.
   const metrics = deps.services.metrics;
   const probes = health(orm, deps.redis, { metrics, workers: deps.workers });

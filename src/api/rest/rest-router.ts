@@ -8,7 +8,7 @@ import type { AppServices } from '../graphql/context';
 import { domainError } from '../../shared/errors';
 import { envelopeErrors, sendData } from '../../platform/http/envelope';
 import { isStreamRoute, REST_ROUTES, type Route, type RestRoute } from './routes';
-import { openStreams, streamHandler, type OpenStreams } from './sse-stream';
+import { openStreams, streamHandler, type OpenStreams, type StreamDeps } from './sse-stream';
 
 export interface RestDeps {
   /** The operations of schema/operations/rest.graphql. */
@@ -18,8 +18,8 @@ export interface RestDeps {
   logger: Logger;
   /** The open event streams, ended when the service drains (one per process by default). */
   streams?: OpenStreams;
-  /** How often an open event stream looks for new events (EVENT_STREAM_POLL_MS). */
-  streamPollMs?: number;
+  /** How the event streams run, where the configuration differs from stream-limits.ts (EVENT_STREAM_POLL_MS). */
+  streamLimits?: StreamDeps['limits'];
 }
 
 /**
@@ -34,7 +34,7 @@ export function restRouter(deps: RestDeps): Router {
   const streams = deps.streams ?? openStreams();
   for (const { route, run } of prepared) {
     if (isStreamRoute(route)) {
-      router.get(route.path, streamHandler(route, run, { services: deps.services, logger: deps.logger, streams, limits: deps.streamPollMs ? { pollMs: deps.streamPollMs } : undefined }));
+      router.get(route.path, streamHandler(route, run, { services: deps.services, logger: deps.logger, streams, limits: deps.streamLimits }));
       continue;
     }
     const body = route.document.body ? [requireJsonContentType, express.json({ limit: JSON_BODY_LIMIT, type: () => true, strict: false })] : [];
