@@ -37,7 +37,7 @@ async function signIn(page: Page, admin: Awaited<ReturnType<typeof setUpAdmin>>,
 
 /** Waits until GraphiQL's response pane shows `text`. */
 async function responseShows(page: Page, text: string) {
-  await page.locator('.result-window').filter({ hasText: text }).waitFor({ timeout: 15_000 });
+  await page.locator('.result-window').filter({ hasText: text }).waitFor({ timeout: 30_000 });
 }
 
 test('a finance admin signs in at /admin with password and code, runs the refund queue and approves a refund; the payment becomes refunded over REST', async () => {
@@ -79,7 +79,7 @@ test('a finance admin signs in at /admin with password and code, runs the refund
   await run(page);
   await responseShows(page, '"status": "APPROVED"');
 
-  await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded', 15_000, 'refunded over REST');
+  await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded', 30_000, 'refunded over REST');
 
   // Nothing went wrong in the page (the wrong code is an answer, not a failed load): no operation run under the
   // previous preset's name, no CSP violation, no missing file, no script error.
@@ -109,7 +109,7 @@ test('a support admin is offered recording a refund request, but no approval, an
   await page.getByRole('button', { name: 'Refund queue' }).waitFor();
   expect(await offered()).toEqual({ record: 1, approve: 0, markPaid: 0, suspend: 0, tokens: 1 });
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('the screens take no admin token: the sign-in page has no field for one, and a token sent from the page is refused', async () => {
   const owner = await adminClient(web.service, AdminRole.OWNER);

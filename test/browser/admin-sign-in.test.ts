@@ -16,7 +16,7 @@ const service = useTestService();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
 });

@@ -24,7 +24,6 @@ beforeAll(async () => {
 beforeEach(async () => {
   customer = await customerPage(browser);
   page = customer.page;
-  page.setDefaultTimeout(10_000);
   // The issuer sends the customer back to BASE_URL: that address is this test's service.
   await customer.context.route(`${PUBLIC_ORIGIN}/**`, (route) =>
     route.fulfill({ status: 302, headers: { location: route.request().url().replace(PUBLIC_ORIGIN, service.url) } }),

@@ -22,7 +22,6 @@ const DOCUMENT_SERVER = 'https://pay.example.test/api/v1';
 
 beforeAll(async () => {
   page = await web.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(10_000);
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
   });
@@ -105,7 +104,6 @@ describe('the sidebar', () => {
 
   test('at 375 px: a menu button opens the list; a link closes it and its heading shows below the menu bar; nothing scrolls sideways', async () => {
     const narrow = await web.browser.newPage({ viewport: { width: 375, height: 740 } });
-    narrow.setDefaultTimeout(10_000);
     try {
       await open(narrow);
       const nav = contents(narrow);

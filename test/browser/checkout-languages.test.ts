@@ -32,7 +32,6 @@ afterEach(async () => {
 
 async function open(locale: string, id: string, query = ''): Promise<Page> {
   customer = await customerPage(browser, { locale, viewport: { width: 375, height: 900 } });
-  customer.page.setDefaultTimeout(10_000);
   await customer.page.goto(`${service.url}/checkout/${id}${query}`);
   await customer.page.getByRole('heading', { level: 1, name: /Corner Bakery/ }).waitFor();
   return customer.page;

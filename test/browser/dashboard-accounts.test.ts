@@ -179,7 +179,7 @@ test('change password on the Account screen: the current password is required, t
   await fresh.context.close();
   expect(problems).toEqual([]);
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test('"Forgot password?": the same answer for a known and an unknown address, only the known one is mailed; the mailed link sets a new password once', async () => {
   const { context, page } = await newPage();
@@ -228,7 +228,7 @@ test('"Forgot password?": the same answer for a known and an unknown address, on
   expect(problems).toEqual([]);
   await anonymousContext.close();
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test('an invited seller (created by an owner admin) sets the password from the mailed link, then signs in', async () => {
   const owner = await adminClient(service, AdminRole.OWNER);
@@ -249,7 +249,7 @@ test('an invited seller (created by an owner admin) sets the password from the m
   await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
   expect(problems).toEqual([]);
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test('the keyboard alone: "Forgot password?" from the sign-in page, and turning two-factor on from the Account screen', async () => {
   const { context, page, problems } = await newPage();
@@ -298,4 +298,4 @@ test('the keyboard alone: "Forgot password?" from the sign-in page, and turning 
   await mail.mailTo(email, /Reset your password/);
   expect(problems).toEqual([]);
   await context.close();
-}, 60_000);
+}, 120_000);

@@ -57,7 +57,6 @@ async function noSidewaysScroll(page: Page) {
 test("the shop's API requests with their answers, filtered; never another seller's or the dashboard's own; readable and axe-clean at 375 px and 1280 px", async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   try {

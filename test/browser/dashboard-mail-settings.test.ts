@@ -28,7 +28,6 @@ async function signedUp(page: Page): Promise<string> {
 test('the Mail section: every switch on by default; a support address and a switch saved, kept after a reload; no WCAG 2.2 AA violation at 320 px', async () => {
   const context = await browser.newContext({ viewport: { width: 320, height: 800 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
   try {
     const email = await signedUp(page);
     await page.goto(`${service.url}/dashboard/account`);

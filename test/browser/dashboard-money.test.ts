@@ -64,7 +64,6 @@ interface Seller {
 async function newContext(width = 1280) {
   const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   const offSite: string[] = [];
   page.on('request', (r) => !r.url().startsWith(service.url) && !r.url().startsWith('data:') && offSite.push(r.url()));
@@ -112,12 +111,12 @@ async function refundCarriedOut(paymentId: string) {
   const refundId = queue.refunds.items[0].id as string;
   await finance.ok('mutation ($id: ID!) { approveRefund(id: $id) { id } }', { id: refundId });
   const refundOf = () => service.em().fork().findOneOrFail(Refund, { id: refundId });
-  await eventually(async () => (await refundOf()).processorReference, 10_000, 'Adyen to receive the refund');
+  await eventually(async () => (await refundOf()).processorReference, 30_000, 'Adyen to receive the refund');
   const refund = await refundOf();
   const payment = await service.em().fork().findOneOrFail(Payment, { id: paymentId });
   await adyen.notify({ eventCode: 'REFUND', pspReference: refund.processorReference!, originalReference: payment.processorReference!, merchantReference: refund.id, amount: { currency: 'USD', value: refund.amount }, success: true });
   await applyNotifications();
-  await eventually(async () => (await refundOf()).status === 'refunded', 10_000, 'the refund to be booked');
+  await eventually(async () => (await refundOf()).status === 'refunded', 30_000, 'the refund to be booked');
 }
 
 /** Clicks a download link; the file's text. */

@@ -31,7 +31,6 @@ async function newPage(timezoneId = 'America/New_York'): Promise<{ page: Page; p
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId });
   contexts.push(context);
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => message.type() === 'error' && !/status of 40\d/.test(message.text()) && problems.push(message.text()));

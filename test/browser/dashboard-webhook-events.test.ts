@@ -43,7 +43,6 @@ async function declinedPayment(apiKey: string): Promise<string> {
 test('the seller chooses the events on the Developers screen, the choice takes effect, and a test delivery shows in the log', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${service.url}/dashboard/signup`);
@@ -94,7 +93,7 @@ test('the seller chooses the events on the Developers screen, the choice takes e
 
   // Chosen, payment.failed is sent for a declined payment; unticked, it is not.
   const failedFirst = await declinedPayment(apiKey);
-  await eventually(async () => receiver.received.some((r) => r.body.event === 'payment.failed' && r.body.payment.id === failedFirst), 15_000, 'payment.failed while chosen');
+  await eventually(async () => receiver.received.some((r) => r.body.event === 'payment.failed' && r.body.payment.id === failedFirst), 30_000, 'payment.failed while chosen');
   await events.getByRole('checkbox', { name: /^payment\.failed:/ }).uncheck();
   await page.getByRole('button', { name: 'Save events' }).click();
   await page.getByText('Events saved: payment.completed and refund.failed are sent.').waitFor();
@@ -107,7 +106,7 @@ test('the seller chooses the events on the Developers screen, the choice takes e
   await customer.page.waitForURL(/shop\.example\.test/);
   await customer.close();
   // Deliveries go in the order written: once the later payment's completion is in, the failure before it would be too.
-  await eventually(async () => receiver.received.some((r) => r.body.event === 'payment.completed' && r.body.payment.id === paid), 15_000, 'the later payment.completed');
+  await eventually(async () => receiver.received.some((r) => r.body.event === 'payment.completed' && r.body.payment.id === paid), 30_000, 'the later payment.completed');
   expect(receiver.received.filter((r) => r.body.payment?.id === failedLater)).toEqual([]);
   expect(problems).toEqual([]);
   await context.close();

@@ -127,7 +127,7 @@ async function approveInConsole(withdrawalId: string, shopId: string) {
     await adminPage.keyboard.press('Control+A');
     await adminPage.keyboard.insertText(JSON.stringify(variables));
     await adminPage.getByRole('button', { name: /Execute query/ }).click();
-    await result.filter({ hasText: shows }).waitFor({ timeout: 15_000 });
+    await result.filter({ hasText: shows }).waitFor({ timeout: 30_000 });
   };
   // Narrowed to the seller's shop, as finance would: the run's other suites leave requests in the same queue.
   await runWith('Withdrawal queue', { status: 'REQUESTED', shopId, page: 1, limit: 20 }, withdrawalId);
@@ -349,7 +349,7 @@ test('the keyboard alone: sign in, reach Withdrawals through the navigation, req
   await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
   await page.getByText('Your session has ended').waitFor();
   await seller.context.close();
-}, 60_000);
+}, 120_000);
 
 test('a cross-site form POST with the seller signed in changes nothing: the session cookie stays home and no CSRF token comes along', async () => {
   const seller = await signUp('Guarded Shop');
@@ -375,13 +375,13 @@ test('a cross-site form POST with the seller signed in changes nothing: the sess
   expect(await page.getByLabel('Webhook URL').inputValue()).toBe('');
   expect((await sellerClient(service.url, seller.apiKey).list()).status).toBe(200);
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test("one seller's session never sees another seller's payment, balance, delivery or withdrawal", async () => {
   const owner = await signUp('Owner Shop');
   const paymentId = await createPayment(service, owner.apiKey, { amount: 4000, customer_email: 'private@example.com' });
   await payOnCheckout(paymentId);
-  await eventually(async () => (await sellerClient(service.url, owner.apiKey).retrieve(paymentId)).body.data.status === 'completed', 10_000, 'completed');
+  await eventually(async () => (await sellerClient(service.url, owner.apiKey).retrieve(paymentId)).body.data.status === 'completed', 30_000, 'completed');
   const ownerSession = owner.page;
   await ownerSession.goto(`${service.url}/dashboard/payments/${paymentId}`);
   await ownerSession.getByRole('heading', { name: 'Payment $40.00' }).waitFor();

@@ -21,7 +21,6 @@ async function signedInAdmin(role = AdminRole.OWNER): Promise<Page> {
   const admin = await setUpAdmin(web.service, role);
   const context = await web.browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
   await page.goto(`${web.service.url}/admin`);
   await page.getByLabel('Email').fill(admin.email);
   await page.getByLabel('Password').fill(admin.password);
@@ -55,11 +54,11 @@ test('from the console to Bull Board: pause and resume a queue with its own butt
   expect(paused.status()).toBe(200);
   const csrf = (await page.context().cookies()).find((c) => c.name === '__Host-hcp_admin_csrf')!.value;
   expect(paused.request().headers()['x-xsrf-token']).toBe(csrf);
-  await eventually(() => refunds().isPaused(), 5_000, 'the refunds queue paused');
+  await eventually(() => refunds().isPaused(), 30_000, 'the refunds queue paused');
   expect((await queueAction(page, 'Resume')).status()).toBe(200);
-  await eventually(async () => !(await refunds().isPaused()), 5_000, 'the refunds queue resumed');
+  await eventually(async () => !(await refunds().isPaused()), 30_000, 'the refunds queue resumed');
   await page.context().close();
-}, 60_000);
+}, 120_000);
 
 test('support reads the same queues on a board without the buttons that change them', async () => {
   const page = await signedInAdmin(AdminRole.SUPPORT);
@@ -70,7 +69,7 @@ test('support reads the same queues on a board without the buttons that change t
   const board = await page.evaluate(async () => (await fetch('/admin/queues/api/queues')).json());
   expect(board.queues.map((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toEqual(board.queues.map(() => true));
   await page.context().close();
-}, 60_000);
+}, 120_000);
 
 test('another site making the signed-in browser post to the queue dashboard (a text/plain form, a form-encoded one) changes nothing', async () => {
   const page = await signedInAdmin();
@@ -98,7 +97,7 @@ test('another site making the signed-in browser post to the queue dashboard (a t
   expect(await refunds().getJobCounts()).toEqual(before);
   expect(await refunds().isPaused()).toBe(false);
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test('a browser without the admin session is sent to the sign-in form', async () => {
   const context = await web.browser.newContext();

@@ -23,7 +23,6 @@ async function shoot(page: Page, name: string) {
 async function signUp(width = 1280): Promise<{ context: BrowserContext; page: Page; email: string; problems: string[] }> {
   const context = await web.browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   const email = newEmail();
@@ -77,7 +76,7 @@ test('saving the payout account asks for the password in a dialog: a wrong one i
   await shoot(page, 'reauth-saved');
   expect(problems).toEqual([]);
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test('a script in the signed-in page (an XSS) cannot change the webhook URL, rotate the secret or redirect payouts without the password', async () => {
   const { context, page, email } = await signUp();
@@ -110,7 +109,7 @@ test('a script in the signed-in page (an XSS) cannot change the webhook URL, rot
   await page.getByText('Webhook secret rotated.').waitFor();
   expect(await page.getByLabel('Webhook secret').inputValue()).toMatch(/^whsec_/);
   await context.close();
-}, 60_000);
+}, 120_000);
 
 test('with two-factor on the dialog asks for an authentication code, and works at 320 px', async () => {
   const { context, page } = await signUp(320);
@@ -136,4 +135,4 @@ test('with two-factor on the dialog asks for an authentication code, and works a
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('Webhook URL saved.').waitFor();
   await context.close();
-}, 60_000);
+}, 120_000);

@@ -76,7 +76,7 @@ test('a seller signs in, runs a live test, pays it on the checkout page, and see
   expect(bodies[1]).toMatchObject({ payment: { status: 'refunded' }, refund: { amount: 50 } });
 
   // The dashboard shows it as a test, refunded, no fee; the balance is what it was before.
-  await eventually(async () => (await service.em().findOneOrFail(Payment, { id: paymentId }, { refresh: true })).status === 'refunded', 10_000, 'the automatic refund');
+  await eventually(async () => (await service.em().findOneOrFail(Payment, { id: paymentId }, { refresh: true })).status === 'refunded', 30_000, 'the automatic refund');
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Payments', exact: true }).click();
   const row = page.getByRole('row').filter({ hasText: paymentId });
   await row.getByText('Test', { exact: true }).waitFor();

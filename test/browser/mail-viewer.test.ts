@@ -22,7 +22,6 @@ const local = () => `http://localhost:${new URL(service.url).port}`;
 async function newPage(width: number): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   // A CSP refusal is a console error; the dashboard's expected 401s before sign-in are not problems.

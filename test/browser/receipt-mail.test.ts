@@ -32,7 +32,7 @@ beforeAll(async () => {
   const created = await sellerClient(service.url, shop.apiKey).create({ ...VALID_PAYMENT, amount: 4250, customer_email: 'ann@example.com', customer_name: 'Ann Example' });
   await checkoutClient(service.url).pay(created.body.data.id, '4242424242424242');
   [receipt] = await smtp.waitFor((m) => m.envelopeTo.includes('ann@example.com') && /receipt/.test(m.parsed.subject ?? ''));
-}, 60_000);
+}, 120_000);
 
 /** A page showing `html` as a mail program would: no network at all (every request is recorded and refused). */
 async function mailPage(html: string, width: number, height = 900): Promise<{ page: Page; requests: string[] }> {

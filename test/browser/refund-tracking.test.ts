@@ -39,7 +39,6 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   customer = await customerPage(browser, { viewport: { width: WIDTH, height: 800 } });
-  customer.page.setDefaultTimeout(10_000);
 });
 afterEach(async () => {
   await customer?.close();

@@ -26,7 +26,6 @@ async function newPage(): Promise<{ page: Page; problems: string[] }> {
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => message.type() === 'error' && !/status of 40\d/.test(message.text()) && problems.push(message.text()));

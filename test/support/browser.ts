@@ -12,7 +12,7 @@
  * your own hooks. It returns getters, read inside hooks and tests, never at the top level:
  *   - `web.service`: the running TestService (test-service.ts), started with `env`;
  *   - `web.browser`: the Chromium, for a suite that opens its own contexts (admin-console.test.ts);
- *   - `web.customer` and `web.page`: this test's fresh CustomerPage and its page (10 s default timeout),
+ *   - `web.customer` and `web.page`: this test's fresh CustomerPage and its page (Playwright's 30 s step timeout: a step waits out a loaded machine),
  *     closed after the test. Pass `{ customerPage: false }` when the suite opens pages itself.
  * The service and Chromium are closed after the file. Jest runs after-hooks in the order they were registered,
  * so the fixture's run before yours: a hook that still needs the page or service at the end (a screenshot) is
@@ -95,7 +95,6 @@ export function useBrowserService(env: Record<string, string> = {}, options: { c
   if (options.customerPage ?? true) {
     beforeEach(async () => {
       customer = await customerPage(suite.browser);
-      customer.page.setDefaultTimeout(10_000);
     });
     afterEach(async () => {
       await customer?.close();

@@ -276,14 +276,21 @@ export function PaymentStoryView({ payment: p, headingLevel = 2 }: { payment: Pa
 export function PaymentScreen({ id }: { id: string }) {
   const me = useMe();
   const loaded = useOperation<{ payment: PaymentStory }>('PaymentStory', { id });
+  // Held here, not in the tools: once settled, the payment no longer shows them, and the answer must stay on screen.
+  const [acquirerAnswer, setAcquirerAnswer] = useState<string | null>(null);
+  const settled = (answer: string) => {
+    setAcquirerAnswer(answer);
+    loaded.reload();
+  };
   return (
     <>
       <ScreenTitle>Payment {id}</ScreenTitle>
+      {acquirerAnswer && <Done>{acquirerAnswer}</Done>}
       <Loading loaded={loaded} what="the payment">
         {({ payment }) => (
           <>
             {payment.status === 'COMPLETED' && may(me.role, 'recordRefund') && <RecordRefund payment={payment} onRecorded={loaded.reload} />}
-            {may(me.role, 'settleAcquirerOutcomes') && <AskTheAcquirer payment={payment} onSettled={loaded.reload} />}
+            {may(me.role, 'settleAcquirerOutcomes') && <AskTheAcquirer payment={payment} onSettled={settled} />}
             <PaymentStoryView payment={payment} />
           </>
         )}
@@ -297,11 +304,10 @@ export function PaymentScreen({ id }: { id: string }) {
  * now (the look-up reconciliation makes), or, where it cannot say, record what its own records say, for another finance
  * admin to confirm (four eyes). A refund carried out can be recorded as failed afterwards. Each with a reason, audited.
  */
-function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettled(): void }) {
+function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettled(answer: string): void }) {
   const me = useMe();
   const [asking, setAsking] = useState<OpenOutcome | null>(null);
   const [recording, setRecording] = useState<OpenOutcome | null>(null);
-  const [answer, setAnswer] = useState<string | null>(null);
   const open: OpenOutcome[] = [
     ...(payment.status === 'PENDING' && payment.checkoutStage === 'PROCESSING' ? [{ id: payment.id, what: 'this payment', answers: PAYMENT_ANSWERS }] : []),
     ...payment.refunds.filter((r) => r.status === 'PROCESSING').map((r) => ({ id: r.id, what: `the refund of ${money(r.amount)}`, answers: REFUND_ANSWERS })),
@@ -312,7 +318,6 @@ function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettl
     <section className="ask-acquirer" aria-labelledby="ask-acquirer">
       <h2 id="ask-acquirer">{open.length > 0 ? 'Outcome unknown' : 'Refunds carried out'}</h2>
       {open.length > 0 && <p className="quiet">The acquirer's answer has not reached us. Ask it now: what it says is settled here, as reconciliation would. Where it cannot say, record what its own records show; another finance admin confirms it.</p>}
-      {answer && <Done>{answer}</Done>}
       {open.map((item) => (
         <p key={item.id}>
           <button type="button" className="secondary" onClick={() => setAsking(item)}>
@@ -339,8 +344,7 @@ function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettl
           onConfirm={async ({ reason }) => {
             const { settleWithAcquirer } = await runOperation<{ settleWithAcquirer: { found: string; outcome: string } }>(me.auth, 'SettleWithAcquirer', { id: asking.id, reason });
             setAsking(null);
-            setAnswer(`The acquirer answered ${label(settleWithAcquirer.found)}: ${label(settleWithAcquirer.outcome)}.`);
-            onSettled();
+            onSettled(`The acquirer answered ${label(settleWithAcquirer.found)}: ${label(settleWithAcquirer.outcome)}.`);
           }}
         >
           <p>{asking.id}</p>
@@ -359,8 +363,7 @@ function AskTheAcquirer({ payment, onSettled }: { payment: PaymentStory; onSettl
           onConfirm={async ({ answer: said, acquirerReference, reason }) => {
             await runOperation(me.auth, 'ProposeSettlement', { input: { targetId: recording.id, answer: said, acquirerReference: acquirerReference || null, reason } });
             setRecording(null);
-            setAnswer(`Recorded: ${label(said)} for ${recording.id}. Another finance admin confirms it on Home before anything moves.`);
-            onSettled();
+            onSettled(`Recorded: ${label(said)} for ${recording.id}. Another finance admin confirms it on Home before anything moves.`);
           }}
         >
           <p>{recording.id}: nothing moves until another finance admin confirms it.</p>
