@@ -18,7 +18,9 @@
  * The back office (src/modules/back-office/) is the admins' read side: it may import any module, and only the
  * entry points (which assemble the schema) and the api's context (which satisfies its narrow context) import it.
  *
- * Each module's index.ts is its face: another module imports only that, never the files behind it.
+ * Each module has two faces, and another module imports only those, never the files behind them: index.ts, what its
+ * code does (services, rules, stores, entities), and web.ts, what it shows over HTTP (resolvers, object types, pages).
+ * index.ts loads no GraphQL and no Express (test/unit/module-faces.test.ts), so a CLI command or a worker never does.
  *
  * Type-only imports count as arrows (`tsPreCompilationDeps`): a module naming a type of the api depends on it.
  * `npm test` runs this file and fails on any violation.
@@ -39,6 +41,7 @@ const ACQUIRER_ENDPOINTS = '^src/platform/processor/[a-z-]+/[a-z-]+-endpoint\\.t
 const ACQUIRER_PORT = '^src/platform/processor/(card-processor|acquirer-inbound)\\.ts$';
 const BACK_OFFICE = '^src/modules/back-office/';
 const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
+const MODULE_WEB = '^src/modules/[^/]+/web\\.ts$';
 
 const downward = (name, from, fromNot, above, why) => ({
   name,
@@ -89,17 +92,17 @@ module.exports = {
     {
       name: 'modules-through-their-index',
       comment:
-        "A module's index.ts is its face: a file of another module imports that, never the files behind it. " +
+        "A module's index.ts and web.ts are its faces: a file of another module imports those, never the files behind them. " +
         'The lifecycle tables are data, read where they are.',
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/' },
-      to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', MODULE_INDEX, LIFECYCLE_TABLES] },
+      to: { path: '^src/modules/([^/]+)/', pathNot: ['^src/modules/$1/', MODULE_INDEX, MODULE_WEB, LIFECYCLE_TABLES] },
     },
     {
       name: 'index-is-only-a-face',
-      comment: "A module's index.ts re-exports its own files and nothing else.",
+      comment: "A module's index.ts and web.ts re-export its own files and nothing else.",
       severity: 'error',
-      from: { path: '^src/modules/([^/]+)/index\\.ts$' },
+      from: { path: '^src/modules/([^/]+)/(index|web)\\.ts$' },
       to: { pathNot: '^src/modules/$1/' },
     },
     {

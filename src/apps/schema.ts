@@ -1,23 +1,23 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { AccountResolver, AdminAccountResolver, SellerAdminResolver, SellerPreviousShopResolver, ShopAdminResolver, SellerShopResolver, ShopResolver } from '../modules/identity';
-import { AdminResolver } from '../modules/admins';
-import { AuditResolver } from '../modules/audit';
-import { CheckoutResolver, AcquirerNotificationResolver, SettlementProposalResolver } from '../modules/checkout';
-import { BalanceResolver, LedgerEntryResolver, BalanceLinesResolver, BalanceStatementResolver } from '../modules/ledger';
-import { PaymentResolver, PaymentHistoryResolver, LiveTestResolver } from '../modules/payments';
-import { PaymentRefundsResolver, RefundResolver } from '../modules/refunds';
+import { AccountResolver, AdminAccountResolver, SellerAdminResolver, SellerPreviousShopResolver, ShopAdminResolver, SellerShopResolver, ShopResolver } from '../modules/identity/web';
+import { AdminResolver } from '../modules/admins/web';
+import { AuditResolver } from '../modules/audit/web';
+import { CheckoutResolver, AcquirerNotificationResolver, SettlementProposalResolver } from '../modules/checkout/web';
+import { BalanceResolver, LedgerEntryResolver, BalanceLinesResolver, BalanceStatementResolver } from '../modules/ledger/web';
+import { PaymentResolver, PaymentHistoryResolver, LiveTestResolver } from '../modules/payments/web';
+import { PaymentRefundsResolver, RefundResolver } from '../modules/refunds/web';
 // The resolver's file, not webhooks' index: loaded through the index, it would be decorated while identity's index,
 // whose argument options it reads, is still loading (identity reaches webhooks' index on its way).
 import { WebhookResolver } from '../modules/webhooks/webhook.resolver';
 import { EventStreamResolver } from '../modules/webhooks/event-stream.resolver';
-import { RequestLogResolver } from '../modules/request-log';
-import { PayoutAccountNumberResolver, PayoutAccountResolver, WithdrawalResolver } from '../modules/withdrawals';
-import { NotificationsResolver } from '../modules/notifications';
+import { RequestLogResolver } from '../modules/request-log/web';
+import { PayoutAccountNumberResolver, PayoutAccountResolver, WithdrawalResolver } from '../modules/withdrawals/web';
+import { NotificationsResolver } from '../modules/notifications/web';
 import { authChecker } from '../api/graphql/auth-checker';
 import { rootQueryFieldsInTurn } from '../api/graphql/concurrency-guards';
-import { PaymentAdminResolver, WorkQueueResolver } from '../modules/back-office';
-import { DisputeAdminResolver, DisputeFieldsResolver, SellerDisputesResolver } from '../modules/disputes';
+import { PaymentAdminResolver, WorkQueueResolver } from '../modules/back-office/web';
+import { DisputeAdminResolver, DisputeFieldsResolver, SellerDisputesResolver } from '../modules/disputes/web';
 
 export const RESOLVERS = [
   PaymentResolver,

@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /**
  * How an admin list is sorted (the back office's tables sort through it, and keep it in the page's address).
  * Each list says which orders it takes and which is its default: review queues oldest first (nearest their
@@ -11,14 +9,12 @@ export enum ListOrder {
   LARGEST_FIRST = 'largest_first',
   SMALLEST_FIRST = 'smallest_first',
 }
-registerEnumType(ListOrder, { name: 'ListOrder', description: 'The order of an admin list: by time (oldest or newest first) or by amount.' });
 
 /** The order of a list that has no amount to sort by (the audit log). */
 export enum TimeOrder {
   OLDEST_FIRST = 'oldest_first',
   NEWEST_FIRST = 'newest_first',
 }
-registerEnumType(TimeOrder, { name: 'TimeOrder', description: 'The order of an admin list by time: oldest or newest first.' });
 
 /** The order of the shops list: by when the shop was opened, or by its name. */
 export enum ShopOrder {
@@ -27,7 +23,6 @@ export enum ShopOrder {
   NAME_A_TO_Z = 'name_a_to_z',
   NAME_Z_TO_A = 'name_z_to_a',
 }
-registerEnumType(ShopOrder, { name: 'ShopOrder', description: 'The order of the shops list: by opening time or by name.' });
 
 /** The ORDER BY of a list with a time column and an amount column, ties broken by id so pages never overlap. */
 export function orderByOf(order: ListOrder | null | undefined, fallback: ListOrder, columns: { time: string; amount: string }): Record<string, 'asc' | 'desc'> {

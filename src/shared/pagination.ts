@@ -1,4 +1,3 @@
-import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { domainError } from './errors';
 
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './limits';
@@ -31,35 +30,4 @@ export function pageOf<T>(request: PageRequest, items: T[], total: number): Page
 /** The SQL window of a page request. */
 export function windowOf(request: PageRequest): { limit: number; offset: number } {
   return { limit: request.limit, offset: (request.page - 1) * request.limit };
-}
-
-/** `page` and `limit`, the arguments of every list field (`@Args() { page, limit }: PageArgs`); checked by validPageRequest. */
-@ArgsType()
-export class PageArgs {
-  @Field(() => Int, { nullable: true })
-  page!: number | null;
-
-  @Field(() => Int, { nullable: true, description: `1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}.` })
-  limit!: number | null;
-}
-
-@ObjectType()
-export class Pagination {
-  @Field(() => Int) page!: number;
-  @Field(() => Int) limit!: number;
-  @Field(() => Int) total!: number;
-  @Field(() => Int) pages!: number;
-}
-
-/** A GraphQL page type for `Item`, named `<name>` (type-graphql's generic-type pattern). */
-export function PageType<T extends object>(item: ClassType<T>, name: string) {
-  @ObjectType(name)
-  class PageClass implements Page<T> {
-    @Field(() => [item])
-    items!: T[];
-
-    @Field(() => Pagination)
-    pagination!: Pagination;
-  }
-  return PageClass;
 }

@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /**
  * Separated admin duties (docs/admin.md): support records requests, finance decides on money, owners
  * manage admins, sellers and shops. Every admin has exactly one role; reads are open to all three.
@@ -9,10 +7,6 @@ export enum AdminRole {
   FINANCE = 'finance',
   OWNER = 'owner',
 }
-registerEnumType(AdminRole, {
-  name: 'AdminRole',
-  description: 'support: read, search, record refund and withdrawal requests; finance: approve, reject, mark paid; owner: admins, sellers, shops.',
-});
 
 export const ADMIN_ROLES: readonly AdminRole[] = Object.values(AdminRole);
 

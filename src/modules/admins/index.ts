@@ -1,11 +1,7 @@
 export { Admin } from './admin.entity';
-export { AdminObject } from './admin.object';
-export { AdminTokenObject } from './admin-token.object';
 export { ADMIN_ROLES, AdminRole, parseAdminRole } from './admin-role';
 export { ReviewedByAdmins, reviewQueue } from './reviewed-by-admins';
-export { ReviewedByAdminsObject } from './reviewed-by-admins.object';
 export { adminIdFor, refuseAdmin } from './admin-refusal';
 export { adminCredentials } from './admin-credential-store';
 export { adminByEmail, adminForToken, createAdmin, revokeAdmin } from './admin.service';
-export { AdminResolver } from './admin.resolver';
 export type { AdminsContext } from './admins-context';

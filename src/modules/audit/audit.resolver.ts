@@ -5,7 +5,8 @@ import { AuditEntry } from './audit-entry.entity';
 import { AuditEntryObject } from './audit-entry.object';
 import { listAudit } from './audit.service';
 import { TimeOrder } from '../../shared/list-order';
-import { type Page, PageArgs, PageType } from '../../shared/pagination';
+import { type Page } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../platform/graphql/pages';
 
 export const AuditEntryList = PageType(AuditEntryObject, 'AuditEntryList');
 

@@ -1,5 +1,1 @@
-export { adminConsoleRouter } from './admin-page';
-export { PaymentAdminResolver } from './payment-admin.resolver';
-export { WorkQueueResolver } from './work-queue.resolver';
-export { queueDashboardRouter } from './queue-dashboard';
 export type { BackOfficeContext } from './back-office-context';

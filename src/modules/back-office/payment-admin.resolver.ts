@@ -1,16 +1,23 @@
 import { Arg, Args, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { AuditEntry, AuditEntryObject } from '../audit';
-import { type Dispute, DisputeObject, disputeOf } from '../disputes';
+import { AuditEntry } from '../audit';
+import { AuditEntryObject } from '../audit/web';
+import { type Dispute, disputeOf } from '../disputes';
+import { DisputeObject } from '../disputes/web';
 import { sellerShopId, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { BackOfficeContext } from './back-office-context';
-import { paymentFee, type LedgerEntry, LedgerEntryObject } from '../ledger';
-import { type Refund, RefundObject } from '../refunds';
-import { Shop, ShopObject } from '../identity';
-import { type WebhookDelivery, WebhookDeliveryObject } from '../webhooks';
-import { CheckoutStage, Payment, PaymentList, PaymentObject, PaymentStatus, searchPayments, type PaymentView } from '../payments';
+import { paymentFee, type LedgerEntry } from '../ledger';
+import { LedgerEntryObject } from '../ledger/web';
+import { type Refund } from '../refunds';
+import { RefundObject } from '../refunds/web';
+import { Shop } from '../identity';
+import { ShopObject } from '../identity/web';
+import { type WebhookDelivery } from '../webhooks';
+import { WebhookDeliveryObject } from '../webhooks/web';
+import { CheckoutStage, Payment, PaymentStatus, searchPayments, type PaymentView } from '../payments';
+import { PaymentList, PaymentObject } from '../payments/web';
 import type { Page } from '../../shared/pagination';
-import { PageArgs } from '../../shared/pagination';
+import { PageArgs } from '../../platform/graphql/pages';
 import { ListOrder } from '../../shared/list-order';
 
 @InputType({ description: 'Every criterion given must match.' })

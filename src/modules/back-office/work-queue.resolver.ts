@@ -1,7 +1,8 @@
 import { Authorized, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
 import type { BackOfficeContext } from './back-office-context';
-import { Shop, ShopObject } from '../identity';
+import { Shop } from '../identity';
+import { ShopObject } from '../identity/web';
 import { FLAGGED_NOTIFICATIONS_WINDOW_DAYS, workQueueFigures, type FailingWebhookShop as FailingShopFigures, type WorkQueueFigures } from './work-queue';
 
 @ObjectType({ description: 'A shop whose webhook deliveries keep failing: deliveries are still being retried, and none succeeded since the oldest of them.' })

@@ -3,6 +3,8 @@ import { DateTimeISOResolver } from 'graphql-scalars';
 import { SettlementProposalStatus } from './settlement-proposal.entity';
 import { SettlementAnswer } from './settlement-rules';
 
+registerEnumType(SettlementAnswer, { name: 'SettlementAnswer', description: "What the acquirer's own records say." });
+
 registerEnumType(SettlementProposalStatus, { name: 'SettlementProposalStatus' });
 
 @ObjectType('SettlementProposal', {

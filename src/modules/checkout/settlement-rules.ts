@@ -1,4 +1,3 @@
-import { registerEnumType } from 'type-graphql';
 import { PAYMENT_LIFECYCLE } from '../payments/payment.lifecycle';
 import { REFUND_LIFECYCLE } from '../refunds/refund.lifecycle';
 
@@ -15,7 +14,6 @@ export enum SettlementAnswer {
   /** The acquirer, or the card scheme after it, failed the refund: the customer did not get the money. */
   REFUND_FAILED = 'refund_failed',
 }
-registerEnumType(SettlementAnswer, { name: 'SettlementAnswer', description: "What the acquirer's own records say." });
 
 /** Where a payment or refund stands when an answer is proposed or applied. */
 export type SettlementTarget = { type: 'payment'; status: string; stage: string } | { type: 'refund'; status: string };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import express, { type Response } from 'express';
-import { CHECKOUT_CSP } from '../checkout';
+import { CHECKOUT_CSP } from '../checkout/web';
 import { IMMUTABLE, NO_STORE, pageSecurityHeaders, readAssets, readStaticFile, sendStatic, type StaticFile } from '../../platform/http/static-page';
 import { PROJECT_ROOT } from '../../shared/project-root';
 

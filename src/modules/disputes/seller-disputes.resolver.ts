@@ -1,9 +1,13 @@
 import { Args, Authorized, Ctx, Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
 import type { DisputesContext } from './disputes-context';
-import { type LedgerEntry, LedgerEntryObject } from '../ledger';
-import { PaymentObject, type Payment } from '../payments';
-import { PageArgs, PageType, pageOf, type Page } from '../../shared/pagination';
-import { Seller, SellerObject } from '../identity';
+import { type LedgerEntry } from '../ledger';
+import { LedgerEntryObject } from '../ledger/web';
+import { type Payment } from '../payments';
+import { PaymentObject } from '../payments/web';
+import { pageOf, type Page } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../platform/graphql/pages';
+import { Seller } from '../identity';
+import { SellerObject } from '../identity/web';
 import type { Dispute } from './dispute.entity';
 import { DisputeObject } from './dispute.object';
 import { disputeJournalLines, sellerDisputes } from './dispute-history';

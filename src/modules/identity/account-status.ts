@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /**
  * How far we trust a seller with money (docs/admin.md, "Account status and payment limits"), set by owner
  * admins. Apart from `SellerStatus` (active/suspended), which decides whether the seller's keys work at all.
@@ -9,7 +7,6 @@ export enum AccountStatus {
   VERIFIED = 'verified',
   RESTRICTED = 'restricted',
 }
-registerEnumType(AccountStatus, { name: 'AccountStatus', description: 'Decides the largest payment a seller may create.' });
 
 /** The largest amount in cents one payment may have, per account status; null = no maximum. */
 export type PaymentMaximums = Record<AccountStatus, number | null>;

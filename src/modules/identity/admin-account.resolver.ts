@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { Admin, AdminObject } from '../admins';
+import { Admin } from '../admins';
+import { AdminObject } from '../admins/web';
 import { recordAuditNow } from '../audit';
 import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { IdentityContext } from './identity-context';

@@ -1,7 +1,5 @@
 export { Seller } from './seller.entity';
 export { Shop } from './shop.entity';
-export { SellerObject } from './seller.object';
-export { ShopObject } from './shop.object';
 export { ACCOUNT_MAIL_KINDS } from './account-mails';
 export { exceedsPaymentMaximum, paymentMaximumFor } from './account-status';
 export { apiKeyFromHeader, credentialForKeyHash } from './api-key-auth';
@@ -20,11 +18,6 @@ export { setShopWebhookEvents, setShopWebhookSecret, setShopWebhookUrl } from '.
 export { shopReceives, validWebhookEvents } from './webhook-event-choice';
 export { inviteSeller, inviteSellerByEmail } from './accounts.service';
 export { adminSetupLink } from './admin-accounts';
-export { AccountResolver, CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated } from './account.resolver';
-export { AdminAccountResolver } from './admin-account.resolver';
-export { SellerPreviousShopResolver, SellerShopResolver } from './seller-shop.resolver';
-export { SellerAdminResolver, ShopAdminResolver } from './shop-admin.resolver';
-export { ShopResolver } from './shop.resolver';
 
 // Types
 export type { AccountServices, IdentityContext } from './identity-context';

@@ -3,6 +3,8 @@ import { DateTimeISOResolver } from 'graphql-scalars';
 import { AccountStatus } from './account-status';
 import { SellerStatus } from './seller.entity';
 
+registerEnumType(AccountStatus, { name: 'AccountStatus', description: 'Decides the largest payment a seller may create.' });
+
 registerEnumType(SellerStatus, { name: 'SellerStatus' });
 
 /** The GraphQL Seller. Resolvers return Seller entities; each field reads the entity's property of the same name. */

@@ -4,7 +4,7 @@ import { currentAdmin } from '../../platform/graphql/request-scope';
 import type { IdentityContext } from './identity-context';
 import { sendInvitation } from './admin-account.resolver';
 import type { BalanceSummary } from '../ledger';
-import { Balance } from '../ledger';
+import { Balance } from '../ledger/web';
 import { Seller, SellerStatus } from './seller.entity';
 import { SellerObject } from './seller.object';
 import {
@@ -23,7 +23,8 @@ import { Shop, ShopStatus } from './shop.entity';
 import { ShopObject } from './shop.object';
 import { AccountStatus, paymentMaximumFor } from './account-status';
 import type { NewShop } from './shop-provisioning';
-import { type Page, PageArgs, PageType } from '../../shared/pagination';
+import { type Page } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../platform/graphql/pages';
 import { ShopOrder } from '../../shared/list-order';
 
 export const ShopList = PageType(ShopObject, 'ShopList');

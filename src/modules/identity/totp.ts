@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
 import { sha256Hex } from '../../shared/secrets';
 
 /**
@@ -23,7 +23,9 @@ export function newTotpSecret(): string {
 /** What an enrolment shows once: the secret, its otpauth:// URI and that URI as a QR code drawn here (SVG, no outside service). */
 export async function totpEnrolment(secret: string, email: string): Promise<{ secret: string; otpauthUri: string; qrCodeSvg: string }> {
   const otpauthUri = totp(secret, email).toString();
-  return { secret, otpauthUri, qrCodeSvg: await QRCode.toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) };
+  // Loaded here, at an enrolment, not with the service: a start or a CLI call never draws a QR code.
+  const { toString } = require('qrcode') as typeof QRCode;
+  return { secret, otpauthUri, qrCodeSvg: await toString(otpauthUri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) };
 }
 
 /** The 30-second step a six-digit `code` belongs to (now, or one step either side), or null when it matches none. */

@@ -3,7 +3,8 @@ import { BigIntResolver, DateTimeISOResolver, SafeIntResolver } from 'graphql-sc
 import type { LedgerContext } from './ledger-context';
 import type { BalanceSummary } from './balance-summary';
 import type { Cents } from '../../shared/cents';
-import { PageArgs, PageType, type Page } from '../../shared/pagination';
+import { type Page } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../platform/graphql/pages';
 import { Balance } from './balance.resolver';
 import {
   BALANCE_LINE_KINDS, balanceLines, dailyVolume, monthlyStatement, statementLines, statementMonths,

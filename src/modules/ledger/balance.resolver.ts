@@ -8,7 +8,8 @@ import type { BalanceSummary } from './balance-summary';
 import { domainError } from '../../shared/errors';
 import { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
 import { LedgerEntryObject } from './ledger-entry.object';
-import { type Page, PageArgs, pageOf, PageType, validPageRequest, windowOf } from '../../shared/pagination';
+import { type Page, pageOf, validPageRequest, windowOf } from '../../shared/pagination';
+import { PageArgs, PageType } from '../../platform/graphql/pages';
 
 export const LedgerEntryList = PageType(LedgerEntryObject, 'LedgerEntryList');
 

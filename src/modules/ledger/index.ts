@@ -1,5 +1,4 @@
 export { LedgerAccount, LedgerEntry } from './ledger-entry.entity';
-export { LedgerEntryObject } from './ledger-entry.object';
 export { balanceFigures } from './balance-checkpoints';
 export { eachBalanceLinePage, eachStatementLinePage, monthlyStatement, statementMonthBounds } from './balance-lines';
 export { paymentFee } from './fee';
@@ -20,9 +19,6 @@ export {
 } from './ledger.service';
 export { writeSignedStatement } from './signed-statement';
 export { loadStatementKeys, requireStatementKeyOutsideLocal } from './statement-keys';
-export { statementKeysRouter } from './statement-keys-page';
-export { BalanceLinesResolver, BalanceStatementResolver } from './balance-lines.resolver';
-export { Balance, BalanceResolver, LedgerEntryResolver } from './balance.resolver';
 
 // Types
 export type { BalanceFigures } from './balance-checkpoints';

@@ -7,7 +7,6 @@ export { queueRefundReviewReminders } from './admin-notices';
 export { queueAccountMail } from './account-mail';
 export { MAIL_CLI_USAGE, mailCli, MailCliUsage } from './mail-cli';
 export { startMailRuntime } from './mail-runtime';
-export { MAIL_VIEWER_PATH, mailViewerOn, mailViewerRouter } from './mail-viewer-page';
 export {
   noticeDisputeMoved,
   noticeDisputeOpened,
@@ -20,8 +19,6 @@ export {
   queueRefundNotice,
   queueRefundRequestedMail,
 } from './notices';
-export { NotificationsResolver } from './notifications.resolver';
-export { MailOutboxEntryObject } from './mail-outbox.object';
 
 // Types
 export type { CustomerMailKind } from './mail-kinds';

@@ -1,8 +1,10 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, InputType, Int, Mutation, ObjectType, Query, Resolver, Root, registerEnumType } from 'type-graphql';
 import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { NotificationsContext } from './notifications-context';
-import { Seller, SellerObject } from '../identity';
-import { type Page, PageType } from '../../shared/pagination';
+import { Seller } from '../identity';
+import { SellerObject } from '../identity/web';
+import { type Page } from '../../shared/pagination';
+import { PageType } from '../../platform/graphql/pages';
 import { NOTIFICATION_TOPICS, TOPIC_LABELS, type NotificationTopic } from './mail-kinds';
 import { listMails, resendMail } from './mail-listing';
 import { MailStatus } from './mail-outbox';

@@ -1,5 +1,4 @@
 export { Payment } from './payment.entity';
-export { PaymentObject } from './payment.object';
 export { paymentPayload, samplePaymentPayload } from './payment-payload';
 export { isPaymentId } from './payment-rules';
 export { searchPayments } from './payment-search';
@@ -7,16 +6,12 @@ export { CheckoutStage, PAYMENT_STATUSES, PaymentStatus } from './payment-status
 export { countPaymentsNeedingAttention, selectCheckoutPayment } from './payment-store';
 export { paymentLanguageOf, rememberPaymentLanguage } from './payment-language-store';
 export { flagPaymentNeedingAttention, leaseStuckPayments } from './stuck-payment-store';
-export { PaymentList } from './payment.types';
 export { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 export { EXPIRED, expireDuePayments, expirePayment, expiryDeadline, isDueToExpire } from './payment-expiry';
 export { eachPaymentExportPage, PAYMENT_EXPORT_COLUMNS } from './payment-export';
 export { movePayment, paymentEvent } from './payment-moves';
 export { findPayment } from './payment.service';
 export { findSellerPayment } from './seller-history';
-export { LiveTestResolver } from './live-test.resolver';
-export { PaymentHistoryResolver } from './payment-history.resolver';
-export { PaymentResolver } from './payment.resolver';
 
 // Types
 export type { PaymentSearch } from './payment-search';

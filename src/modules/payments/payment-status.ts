@@ -1,4 +1,3 @@
-import { registerEnumType } from 'type-graphql';
 import { enumOf, statesOf } from '../../platform/lifecycle/lifecycle';
 import { CHECKOUT_STAGES, PAYMENT_LIFECYCLE } from './payment.lifecycle';
 
@@ -8,13 +7,11 @@ import { CHECKOUT_STAGES, PAYMENT_LIFECYCLE } from './payment.lifecycle';
  */
 export const PaymentStatus = enumOf(PAYMENT_LIFECYCLE.states);
 export type PaymentStatus = (typeof PaymentStatus)[keyof typeof PaymentStatus];
-registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
 
 export const PAYMENT_STATUSES: readonly string[] = statesOf(PAYMENT_LIFECYCLE);
 
 /** Progress of the hosted checkout while a payment is `pending`, and `finished` once it is final. */
 export const CheckoutStage = enumOf(CHECKOUT_STAGES);
 export type CheckoutStage = (typeof CheckoutStage)[keyof typeof CheckoutStage];
-registerEnumType(CheckoutStage, { name: 'CheckoutStage' });
 
 export type ThreeDsOutcome = 'frictionless' | 'challenged' | 'failed';

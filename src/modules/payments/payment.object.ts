@@ -1,7 +1,10 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
-import { PaymentStatus } from './payment-status';
+import { CheckoutStage, PaymentStatus } from './payment-status';
 import type { Metadata } from './payment-rules';
+
+registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
+registerEnumType(CheckoutStage, { name: 'CheckoutStage' });
 
 /**
  * A card payment in GraphQL: these fields are the allow-list of what GraphQL (and so REST) can ever show of one.

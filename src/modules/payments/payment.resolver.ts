@@ -11,7 +11,7 @@ import { findSellerPayment } from './seller-history';
 import type { PaymentView } from './payment-view';
 import { PaymentStatus } from './payment-status';
 import { CreatePaymentInput, CreatePaymentResult, PaymentList } from './payment.types';
-import { PageArgs } from '../../shared/pagination';
+import { PageArgs } from '../../platform/graphql/pages';
 
 @Resolver(() => PaymentObject)
 export class PaymentResolver {

@@ -2,7 +2,7 @@ import { Field, Float, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import type { Payment } from './payment.entity';
 import { PaymentObject } from './payment.object';
-import { Pagination } from '../../shared/pagination';
+import { Pagination } from '../../platform/graphql/pages';
 import type { CreatePaymentRequest } from './payment-rules';
 import type { PaymentView } from './payment-view';
 

@@ -1,13 +1,10 @@
 export { refundableRemaining } from './refund-rules';
 export { Refund, RefundStatus } from './refund.entity';
-export { RefundObject } from './refund.object';
 export { sampleRefundPayload } from './refund-payload';
 export { startRefundJobs } from './refund-jobs';
 export { refundQueueDepth, selectRefundsHeld as refundsHeld } from './refund-store';
 export { flagRefundNeedingAttention, leaseStuckRefunds } from './stuck-refund-store';
 export { reverseRefund, settleLookedUpRefund, settleNotifiedRefund } from './refund.service';
-export { PaymentRefundsResolver } from './payment-refunds.resolver';
-export { RefundResolver } from './refund.resolver';
 
 // Types
 export type { RefundJobs } from './refund-jobs';

@@ -1,7 +1,8 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
 import type { RefundsContext } from './refunds-context';
-import { Payment, PaymentObject, PaymentStatus } from '../payments';
+import { Payment, PaymentStatus } from '../payments';
+import { PaymentObject } from '../payments/web';
 import { RefundStatus } from './refund.entity';
 import { refundableRemaining } from './refund-rules';
 

@@ -1,4 +1,4 @@
-import Bull from 'bull';
+import type Bull from 'bull';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { CardProcessor } from '../../platform/processor/card-processor';
@@ -71,8 +71,9 @@ export function startRefundJobs(options: RefundJobsOptions): RefundJobs {
   // Clients made through `createClient` are ours to close (bull closes only the ones it made itself).
   const clients: Redis[] = [];
   const trackClient = (client: Redis) => (clients.push(client), client);
+  // bull is loaded only with Redis: without it, the sweep alone carries refunds out.
   const queue = options.redisUrl
-    ? new Bull<{ refundId: string }>(QUEUE_NAME, {
+    ? new (require('bull') as typeof Bull)<{ refundId: string }>(QUEUE_NAME, {
         prefix: bullPrefix(options.redisUrl, options.redisKeyPrefix),
         createClient: () => trackClient(connectBullClient(options.redisUrl!)),
         defaultJobOptions: { removeOnComplete: true, removeOnFail: 100, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { ReviewedByAdminsObject } from '../admins';
+import { ReviewedByAdminsObject } from '../admins/web';
 import { RefundStatus } from './refund.entity';
 
 registerEnumType(RefundStatus, { name: 'RefundStatus' });

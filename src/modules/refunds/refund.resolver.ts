@@ -1,13 +1,16 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Admin, AdminObject } from '../admins';
+import { Admin } from '../admins';
+import { AdminObject } from '../admins/web';
 import { adminOrNull, currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { RefundsContext } from './refunds-context';
-import { PaymentObject, type Payment } from '../payments';
+import { type Payment } from '../payments';
+import { PaymentObject } from '../payments/web';
 import { Refund, RefundStatus } from './refund.entity';
 import { RefundObject } from './refund.object';
 import { approveRefund, findRefund, isPastReviewWindow, listRefunds, refundAgeSeconds, rejectRefund, requestRefund } from './refund.service';
-import { type Page, PageType } from '../../shared/pagination';
+import { type Page } from '../../shared/pagination';
+import { PageType } from '../../platform/graphql/pages';
 import { ListOrder } from '../../shared/list-order';
 
 export const RefundList = PageType(RefundObject, 'RefundList');

@@ -1,6 +1,4 @@
 export { WebhookDelivery } from './webhook-delivery.entity';
-export { WebhookDeliveryObject } from './webhook-delivery.object';
-export { WebhookAttemptObject } from './webhook-attempt.object';
 export { deliveryQueueDepth } from './delivery-depth-store';
 export { deliveriesCommitted } from './outbox-store';
 export { checkWebhookUrl } from './webhook-url';

@@ -1,5 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Shop, ShopObject } from '../identity';
+import { Shop } from '../identity';
+import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, ShopObject } from '../identity/web';
 import { adminOrNull, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { WebhooksContext } from './webhooks-context';
 import type { WebhookAttempt } from './webhook-attempt.entity';
@@ -17,7 +18,7 @@ import {
   setWebhookUrl,
 } from './webhook-settings.service';
 import { RotatedWebhookSecret, WebhookDeliveryList } from './webhook.types';
-import { PageArgs } from '../../shared/pagination';
+import { PageArgs } from '../../platform/graphql/pages';
 
 const SHOP_ID = { nullable: true, description: "Admins name the shop; a seller's key manages its own shop (omit it)." } as const;
 

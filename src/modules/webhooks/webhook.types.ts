@@ -1,8 +1,9 @@
 import { Field, ObjectType } from 'type-graphql';
-import { Shop, ShopObject } from '../identity';
+import { Shop } from '../identity';
+import { ShopObject } from '../identity/web';
 import type { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookDeliveryObject } from './webhook-delivery.object';
-import { Pagination } from '../../shared/pagination';
+import { Pagination } from '../../platform/graphql/pages';
 
 @ObjectType()
 export class WebhookDeliveryList {

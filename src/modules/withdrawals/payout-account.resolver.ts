@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Field, FieldResolver, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
-import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, Seller, SellerObject } from '../identity';
+import { Seller } from '../identity';
+import { CURRENT_CODE_ARG, CURRENT_PASSWORD_ARG, reauthenticated, SellerObject } from '../identity/web';
 import { recordAuditApart } from '../audit';
 import { currentAdmin, currentSession } from '../../platform/graphql/request-scope';
 import type { WithdrawalsContext } from './withdrawals-context';

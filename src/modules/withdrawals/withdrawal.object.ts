@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeISOResolver, SafeIntResolver } from 'graphql-scalars';
-import { ReviewedByAdminsObject } from '../admins';
+import { ReviewedByAdminsObject } from '../admins/web';
 import { WithdrawalStatus } from './withdrawal.entity';
 
 registerEnumType(WithdrawalStatus, { name: 'WithdrawalStatus' });

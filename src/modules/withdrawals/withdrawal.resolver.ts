@@ -1,14 +1,17 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { SafeIntResolver } from 'graphql-scalars';
-import { Admin, AdminObject } from '../admins';
+import { Admin } from '../admins';
+import { AdminObject } from '../admins/web';
 import { adminOrNull, currentAdmin, shopIdFor, shopScopeFor } from '../../platform/graphql/request-scope';
 import type { WithdrawalsContext } from './withdrawals-context';
 import { domainError } from '../../shared/errors';
-import { Seller, SellerObject, Shop, ShopObject } from '../identity';
+import { Seller, Shop } from '../identity';
+import { SellerObject, ShopObject } from '../identity/web';
 import { Withdrawal, WithdrawalStatus } from './withdrawal.entity';
 import { WithdrawalObject } from './withdrawal.object';
 import { approveWithdrawal, listWithdrawals, markWithdrawalPaid, rejectWithdrawal, requestWithdrawal } from './withdrawal.service';
-import { PageType, type Page } from '../../shared/pagination';
+import { type Page } from '../../shared/pagination';
+import { PageType } from '../../platform/graphql/pages';
 import { ListOrder } from '../../shared/list-order';
 
 export const WithdrawalList = PageType(WithdrawalObject, 'WithdrawalList');

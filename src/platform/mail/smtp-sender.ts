@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 
 /**
  * What became of one message handed to the SMTP server, in the terms the mail outbox needs
@@ -34,11 +34,13 @@ const quiet = () => undefined;
  * message stream, final dot included, has gone to the socket.
  */
 export function smtpSender(smtpUrl: string, timeoutMs: number): SmtpSender {
+  // Loaded when mails are sent over SMTP, not with every service and CLI call that never sends one.
+  const { createTransport } = require('nodemailer') as typeof nodemailer;
   return {
     async send(envelope, raw) {
       let handedOver = false;
       const logger = { trace: quiet, debug: quiet, warn: quiet, error: quiet, fatal: quiet, info: (meta: unknown) => void (isMessageEntry(meta) && (handedOver = true)) };
-      const transport = nodemailer.createTransport({
+      const transport = createTransport({
         url: smtpUrl,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,

@@ -1,4 +1,4 @@
-import Queue from 'bull';
+import type Queue from 'bull';
 import type { Config } from '../../shared/config';
 import type { Logger } from '../../shared/logger';
 import { bullPrefix, connectBullClient, nameWorkerQuietly, type Redis } from '../../shared/redis';
@@ -199,7 +199,8 @@ interface AttemptJob {
  */
 function openAttemptQueue(redis: { url: string; keyPrefix: string }, names: AttemptRelayUse<unknown>['names'], logger: Logger) {
   const clients: Redis[] = [];
-  const queue = new Queue<Record<string, unknown>>(names.queue, {
+  // Loaded here, with Redis only: without it the relay polls the table, and bull is never needed.
+  const queue = new (require('bull') as typeof Queue)<Record<string, unknown>>(names.queue, {
     prefix: bullPrefix(redis.url, `${redis.keyPrefix}bull`),
     createClient: () => {
       const client = connectBullClient(redis.url);

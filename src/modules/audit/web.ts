@@ -1,0 +1,2 @@
+export { AuditEntryObject } from './audit-entry.object';
+export { AuditResolver } from './audit.resolver';

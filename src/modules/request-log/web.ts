@@ -1,0 +1,1 @@
+export { RequestLogResolver } from './request-log.resolver';

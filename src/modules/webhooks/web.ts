@@ -1,0 +1,2 @@
+export { WebhookDeliveryObject } from './webhook-delivery.object';
+export { WebhookAttemptObject } from './webhook-attempt.object';

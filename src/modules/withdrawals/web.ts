@@ -1,0 +1,3 @@
+export { PayoutAccountNumberResolver, PayoutAccountResolver } from './payout-account.resolver';
+export { WithdrawalResolver } from './withdrawal.resolver';
+export { WithdrawalObject } from './withdrawal.object';
