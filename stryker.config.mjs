@@ -1,6 +1,5 @@
 // @ts-check
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 /**
  * Mutation testing of the pure money and rule modules and the lifecycle tables against the unit tests
  * (docs/decisions/0015-mutation-testing.md). Pure rules must be pinned by fast tests next to them, so this run loads
@@ -13,9 +12,11 @@ import { fileURLToPath } from 'node:url';
 export const SEQUENCER = '<rootDir>/test/support/mutation-test-sequencer.cjs';
 /**
  * These two stop a mutant's run at its first failing test; the environment also gives the test files of a worker one
- * VM context, where the runtime's packages are loaded once. The environment by an absolute path: Stryker resolves it.
+ * VM context, where the runtime's packages are loaded once. Stryker resolves the environment from its worker's
+ * directory, the sandbox: relative, so it is the sandbox's copy, sharing the runtime's state (the sources kept, the
+ * databases open); by this file's absolute path, it was a second copy that saw none of it.
  */
-export const ENVIRONMENT = fileURLToPath(new URL('./test/support/shared-context-environment.cjs', import.meta.url));
+export const ENVIRONMENT = './test/support/shared-context-environment.cjs';
 export const RUNNER = '<rootDir>/test/support/mutation-runner.cjs';
 /** Packages (node_modules) load once per worker, shared by every later test file and mutant; the project afresh. */
 export const RUNTIME = '<rootDir>/test/support/shared-modules-runtime.cjs';
@@ -157,8 +158,10 @@ export default {
       runner: RUNNER,
       runtime: RUNTIME,
       globals: { mutationTestsOf: STATIC_TESTS },
-      globalSetup: undefined,
-      globalTeardown: undefined,
+      // null, not undefined: Stryker hands its options to its workers as JSON, where an undefined key is lost and
+      // jest.config.js's hook comes back (a database made and dropped for every mutant).
+      globalSetup: null,
+      globalTeardown: null,
     },
   },
   incrementalFile: 'reports/mutation/rules/incremental.json',

@@ -80,7 +80,9 @@ export default {
       globals: { mutationTestsOf: STATIC_TESTS },
       // One database per Stryker process instead of one per mutant (see the file).
       globalSetup: '<rootDir>/test/support/mutation-global-setup.ts',
-      globalTeardown: undefined,
+      // null: undefined would be lost on the way to Stryker's workers, and jest.config.js's teardown would drop the
+      // worker's database after every mutant, to be made and migrated again for the next (stryker.config.mjs).
+      globalTeardown: null,
     },
   },
   incrementalFile: 'reports/mutation/state/incremental.json',

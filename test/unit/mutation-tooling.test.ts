@@ -370,3 +370,16 @@ describe('a state mutation worker keeps one database, and only ended runs lose t
     }
   });
 });
+
+test("the mutation runs' jest settings survive Stryker's JSON hand-over: no database hooks of jest.config.js, the sandbox's environment", () => {
+  const files = ['stryker.config.mjs', 'stryker.state.config.mjs'].map((file) => JSON.stringify(`file://${path.join(ROOT, file)}`));
+  const script = `const configs = await Promise.all([${files.join(', ')}].map((file) => import(file)));
+    console.log(JSON.stringify(configs.map((config) => JSON.parse(JSON.stringify(config.default.jest.config)))));`;
+  const [rules, state] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  // An undefined key would vanish here, and jest.config.js's hook would run for every mutant.
+  expect(rules).toMatchObject({ globalSetup: null, globalTeardown: null });
+  expect(state).toMatchObject({ globalSetup: '<rootDir>/test/support/mutation-global-setup.ts', globalTeardown: null });
+  // Stryker resolves the environment from its worker's directory: relative, it is the sandbox's copy, which shares the
+  // runtime's state; an absolute path into the project would load a second copy that sees none of it.
+  for (const config of [rules, state]) expect(config.testEnvironment).toBe('./test/support/shared-context-environment.cjs');
+});
