@@ -6,7 +6,11 @@ import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
  * (docs/decisions/0015-mutation-testing.md):
  *  - log calls (`logger.warn(...)`, `deps.logger.error(...)`): their text and fields are for operators;
  *  - an `if` that only guards log calls (`if (booked) deps.logger.info(...)`): its condition decides only what is logged;
- *  - a state's `meaning` in a lifecycle table: a note for readers of the table that nothing reads.
+ *  - a state's `meaning` in a lifecycle table: a note for readers of the table that nothing reads;
+ *  - a row lock or a re-read in a query's options (`{ lockMode: LockMode.PESSIMISTIC_WRITE }`, `refresh: true`): they
+ *    decide only what two transactions racing each other see, which tests running one step at a time cannot show.
+ *    The race tests of `npm test` pin them (e.g. "a payment is refunded at most once, whatever runs concurrently");
+ *    here each such mutant survived, costing every covering test of its file.
  */
 const LOG_LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 
@@ -50,6 +54,18 @@ function isStateMeaning(path) {
   return !!states.findParent((p) => p.isCallExpression() && named(p.node.callee, 'defineLifecycle'));
 }
 
+const RACE_OPTIONS = new Set(['lockMode', 'refresh']);
+
+/**
+ * `lockMode: …` or `refresh: true` in an object, or an object of nothing else: the options of a query.
+ * @param {import('@babel/core').NodePath} path
+ */
+function isRaceOption(path) {
+  const raceProperty = (/** @type {any} */ p) => p.type === 'ObjectProperty' && RACE_OPTIONS.has(p.key?.name ?? p.key?.value);
+  if (path.isObjectExpression()) return path.node.properties.length > 0 && path.node.properties.every(raceProperty);
+  return raceProperty(path.node);
+}
+
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'payments', {
     /** @param {import('@babel/core').NodePath} path */
@@ -57,6 +73,7 @@ export const strykerPlugins = [
       if (isLogCall(path)) return 'a log call: its text is for operators';
       if (isLogGuard(path)) return 'an if that only guards log calls: it decides what is logged';
       if (isStateMeaning(path)) return "a lifecycle state's meaning: a note for readers, read by nothing";
+      if (isRaceOption(path)) return 'a row lock or re-read: only a race shows it, and the race tests of npm test pin it';
       return undefined;
     },
   }),

@@ -383,3 +383,20 @@ test("the mutation runs' jest settings survive Stryker's JSON hand-over: no data
   // runtime's state; an absolute path into the project would load a second copy that sees none of it.
   for (const config of [rules, state]) expect(config.testEnvironment).toBe('./test/support/shared-context-environment.cjs');
 });
+
+test('the mutation runs leave row locks and re-reads alone, and still mutate the rest of a query', () => {
+  const source = `async function f(tx) {
+    await tx.findOneOrFail(Payment, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await tx.findOneOrFail(Refund, { id }, { populate: ['payment'], refresh: true });
+    logger.info('left alone');
+    return { effect: 'waiting' };
+  }`;
+  const script = `import { transformSync, traverse } from '@babel/core';
+    const { strykerPlugins } = await import(${JSON.stringify(`file://${path.join(ROOT, 'test/support/mutation-ignorers.mjs')}`)});
+    const { ast } = transformSync(${JSON.stringify(source)}, { ast: true, code: false, configFile: false, babelrc: false });
+    const ignored = [];
+    traverse(ast, { enter(path) { if (strykerPlugins[0].value.shouldIgnore(path)) ignored.push(path.toString()); } });
+    console.log(JSON.stringify(ignored));`;
+  const ignored = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  expect(ignored).toEqual(['{\n  lockMode: LockMode.PESSIMISTIC_WRITE\n}', 'lockMode: LockMode.PESSIMISTIC_WRITE', 'refresh: true', "logger.info('left alone');"]);
+});
