@@ -1,5 +1,4 @@
 import { domainError } from './errors';
-
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './limits';
 
 export interface PageRequest {

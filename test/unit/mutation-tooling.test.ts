@@ -12,6 +12,9 @@ import { POSTGRES_ADMIN_URL } from '../support/test-env';
  * A wrong pick would either waste the run or let mutants survive that the tests would have killed.
  */
 const ROOT = path.join(__dirname, '../..');
+/** The JSON a script printed, run as an ES module (the Stryker configs and plugins are .mjs): `fileUrl` names a project file for its imports. */
+const esmOutput = (script: (fileUrl: (file: string) => string) => string) =>
+  JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script((file) => JSON.stringify(`file://${path.join(ROOT, file)}`))], { cwd: ROOT, encoding: 'utf8' }));
 
 describe('--changed mutates only the listed files changed against the base', () => {
   let repo: string;
@@ -372,10 +375,10 @@ describe('a state mutation worker keeps one database, and only ended runs lose t
 });
 
 test("the mutation runs' jest settings survive Stryker's JSON hand-over: no database hooks of jest.config.js, the sandbox's environment", () => {
-  const files = ['stryker.config.mjs', 'stryker.state.config.mjs'].map((file) => JSON.stringify(`file://${path.join(ROOT, file)}`));
-  const script = `const configs = await Promise.all([${files.join(', ')}].map((file) => import(file)));
-    console.log(JSON.stringify(configs.map((config) => JSON.parse(JSON.stringify(config.default.jest.config)))));`;
-  const [rules, state] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  const [rules, state] = esmOutput(
+    (fileUrl) => `const configs = await Promise.all([${fileUrl('stryker.config.mjs')}, ${fileUrl('stryker.state.config.mjs')}].map((file) => import(file)));
+      console.log(JSON.stringify(configs.map((config) => JSON.parse(JSON.stringify(config.default.jest.config)))));`,
+  );
   // An undefined key would vanish here, and jest.config.js's hook would run for every mutant.
   expect(rules).toMatchObject({ globalSetup: null, globalTeardown: null });
   expect(state).toMatchObject({ globalSetup: '<rootDir>/test/support/mutation-global-setup.ts', globalTeardown: null });
@@ -391,12 +394,13 @@ test('the mutation runs leave row locks and re-reads alone, and still mutate the
     logger.info('left alone');
     return { effect: 'waiting' };
   }`;
-  const script = `import { transformSync, traverse } from '@babel/core';
-    const { strykerPlugins } = await import(${JSON.stringify(`file://${path.join(ROOT, 'test/support/mutation-ignorers.mjs')}`)});
-    const { ast } = transformSync(${JSON.stringify(source)}, { ast: true, code: false, configFile: false, babelrc: false });
-    const ignored = [];
-    traverse(ast, { enter(path) { if (strykerPlugins[0].value.shouldIgnore(path)) ignored.push(path.toString()); } });
-    console.log(JSON.stringify(ignored));`;
-  const ignored = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  const ignored = esmOutput(
+    (fileUrl) => `import { transformSync, traverse } from '@babel/core';
+      const { strykerPlugins } = await import(${fileUrl('test/support/mutation-ignorers.mjs')});
+      const { ast } = transformSync(${JSON.stringify(source)}, { ast: true, code: false, configFile: false, babelrc: false });
+      const ignored = [];
+      traverse(ast, { enter(path) { if (strykerPlugins[0].value.shouldIgnore(path)) ignored.push(path.toString()); } });
+      console.log(JSON.stringify(ignored));`,
+  );
   expect(ignored).toEqual(['{\n  lockMode: LockMode.PESSIMISTIC_WRITE\n}', 'lockMode: LockMode.PESSIMISTIC_WRITE', 'refresh: true', "logger.info('left alone');"]);
 });
