@@ -90,6 +90,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger.warn('ACCOUNT_SECRETS_KEY is not set: TOTP secrets and payout account numbers are stored unencrypted. Set it outside local use (docs/operations.md, "Security settings").');
   }
   if (config.sessionCookiesInsecure) logger.warn('SESSION_COOKIES_INSECURE=1: session cookies go without Secure and the __Host- prefix. For plain-http local development only.');
+  // The start's lines are written now, not with the next 4 KB of request logs: whoever waits for "listening" sees it.
+  logger.flush();
 
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import PinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from './config';
 
 /**
@@ -33,7 +33,9 @@ export function processLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, fd
 
 /** `14:02:07.120 INFO: payment created  paymentId: "pay_…"`: level and message first, the ids after. */
 function prettyStream(fd: 1 | 2, colorize: boolean): DestinationStream {
-  return PinoPretty({ destination: fd, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  // Loaded for a terminal or LOG_FORMAT=pretty only: log collectors get JSON and never need it.
+  const pretty = require('pino-pretty') as typeof PinoPretty;
+  return pretty({ destination: fd, sync: true, colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
 }
 
 export type { Logger };

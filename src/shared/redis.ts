@@ -1,4 +1,5 @@
-import IORedis, { Cluster, type RedisOptions } from 'ioredis';
+import type IORedis from 'ioredis';
+import type { Cluster, RedisOptions } from 'ioredis';
 import { parseRedisTarget, type RedisTarget } from './redis-url';
 
 /** One Redis or a Redis Cluster: the commands the service uses behave the same on both. */
@@ -15,9 +16,11 @@ function targetOf(url: string): RedisTarget {
 /** A client of `url` with `options`; for a cluster, they apply to each node's connection. */
 function open(url: string, options: RedisOptions): Redis {
   const target = targetOf(url);
-  if (target.kind === 'single') return new IORedis(url, options);
+  // Loaded with Redis only: the embedded service and a CLI command never connect to one.
+  const ioredis = require('ioredis') as typeof import('ioredis');
+  if (target.kind === 'single') return new ioredis.Redis(url, options);
   const { enableOfflineQueue, enableReadyCheck, ...perNode } = options;
-  return new Cluster(target.nodes, {
+  return new ioredis.Cluster(target.nodes, {
     enableOfflineQueue,
     enableReadyCheck,
     clusterRetryStrategy: retryStrategy,

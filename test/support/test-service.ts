@@ -14,6 +14,8 @@ import { TEST_REDIS_URL, testRun } from './test-env';
 export interface TestService extends RunningService {
   /** Every log line the service wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** At each flush of the log stream, how many lines had been written. */
+  logFlushes: number[];
   em(): EntityManager;
   createShop(overrides?: Partial<{ email: string; shopName: string; webhookUrl: string }>): Promise<NewShop>;
 }
@@ -51,12 +53,13 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
     ...env,
   });
   const logs: Record<string, unknown>[] = [];
-  const sink = new Writable({
+  const logFlushes: number[] = [];
+  const sink = Object.assign(new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
       done();
     },
-  });
+  }), { flush: (done: () => void) => (logFlushes.push(logs.length), done()) });
   const service = await startService(config, createLogger(config.logLevel, sink));
   return {
     ...service,
@@ -65,6 +68,7 @@ export async function startTestService(env: Record<string, string> = {}, redisNa
       if (!config.databaseUrl) fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
     logs,
+    logFlushes,
     em: () => service.database.orm.em.fork(),
     createShop: (overrides = {}) =>
       createSellerWithShop(service.database.orm.em.fork(), {

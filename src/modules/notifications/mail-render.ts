@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import addressparser from 'nodemailer/lib/addressparser';
-import MailComposer from 'nodemailer/lib/mail-composer';
+import type MailComposer from 'nodemailer/lib/mail-composer';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../shared/customer-language/languages';
 import { translator } from '../../shared/customer-language/messages';
 import { StartupError } from '../../shared/startup-error';
@@ -127,7 +127,9 @@ export async function composeMessage(
   words: { subject: string; text: string; html: string; fromName: string; replyTo: string | null; language: string | null },
 ): Promise<RenderedMail> {
   const messageId = `<${mail.id}@${identity.address.split('@')[1]}>`;
-  const composer = new MailComposer({
+  // Loaded at the first mail composed, not with every start and CLI call.
+  const Composer = require('nodemailer/lib/mail-composer') as typeof MailComposer;
+  const composer = new Composer({
     from: { name: headerText(words.fromName, 160), address: identity.address },
     to: mail.recipient,
     ...(words.replyTo ? { replyTo: words.replyTo } : {}),

@@ -1,4 +1,4 @@
-import { IntlMessageFormat, type PrimitiveType } from 'intl-messageformat';
+import type { IntlMessageFormat, PrimitiveType } from 'intl-messageformat';
 import { catalogueOf, type MessageKey } from './catalogues';
 import { formatDate, formatMoney, formatTime } from './formats';
 import { directionOf, type PageLanguage } from './languages';
@@ -22,8 +22,10 @@ function messageFormat(language: PageLanguage, key: MessageKey): IntlMessageForm
   const id = `${language}\u0000${key}`;
   let format = formats.get(id);
   if (!format) {
+    // Loaded at the first message formatted: a start or a CLI command that formats none never loads the ICU parser.
+    const { IntlMessageFormat: Format } = require('intl-messageformat') as typeof import('intl-messageformat');
     // Plural rules by the language itself (the pseudo-language's are English).
-    format = new IntlMessageFormat(catalogueOf(language)[key], language === 'en-XA' ? 'en' : language);
+    format = new Format(catalogueOf(language)[key], language === 'en-XA' ? 'en' : language);
     formats.set(id, format);
   }
   return format;

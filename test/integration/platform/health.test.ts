@@ -14,6 +14,12 @@ test('/livez answers while the process runs; /readyz and /healthz report Postgre
   }
 });
 
+test('the start\'s lines are flushed as the service listens, not with the next batch of request logs', () => {
+  const listening = service.logs.findIndex((line) => line.msg === 'payment service listening');
+  expect(listening).toBeGreaterThanOrEqual(0);
+  expect(service.logFlushes.some((written) => written > listening)).toBe(true);
+});
+
 test('once shutdown starts, readiness is 503 draining (load balancers stop sending) while liveness stays 200', async () => {
   const probes = health(service.database.orm, service.redis);
   const app = express().get('/livez', probes.live).get('/readyz', probes.ready);
