@@ -1,170 +1,34 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import autocannon from 'autocannon';
-import { freePort } from '../support/processes';
-import { approvedSubmission, payablePayments } from './card-submission';
-import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
+import { withBenchDatabase } from './children';
+import { breakDown, layersPerRequest, profileUnderLoad, type Scenario } from './layers';
 
 /**
  * `npm run bench:profile -- retrieve|create|complete [seconds] [baseline]`: the built service (or, with `baseline`, the
- * plain Express + pg baseline of `npm run bench`) under 50 connections of one REST scenario with `--cpu-prof`, then its self time summed by package and by function. The profile file is
- * kept (its path is printed) for Chrome's DevTools. This is how docs/performance.md's tables were read.
+ * plain Express + pg baseline of `npm run bench`) under 50 connections of one REST scenario with `--cpu-prof`, then
+ * its CPU per request by layer, and its self time by package and by function. The profile file is kept (its path is
+ * printed) for Chrome's DevTools.
  */
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
 async function main() {
   const [scenario = 'retrieve', seconds = '10', subject = 'service'] = process.argv.slice(2);
-  const { file, cpuMicrosPerRequest } = await withBenchDatabase('payments_profile', (databaseUrl) => profileUnderLoad(databaseUrl, scenario, Number(seconds), subject === 'baseline'));
-  summarise(JSON.parse(fs.readFileSync(file, 'utf8')), Number(seconds), cpuMicrosPerRequest);
-  process.stdout.write(`profile: ${file}\n`);
-}
-
-/** Runs the service (or the baseline) with --cpu-prof under the scenario's load; returns the profile's path and its CPU per request. */
-async function profileUnderLoad(databaseUrl: string, scenario: string, seconds: number, baseline: boolean): Promise<{ file: string; cpuMicrosPerRequest: number }> {
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-profile-'));
-  const port = await freePort();
-  const env = {
-    DATABASE_URL: databaseUrl, REDIS_URL: BENCH_REDIS, REDIS_KEY_PREFIX: `profile:${randomBytes(4).toString('hex')}:`,
-    PORT: String(port), BASE_URL: 'https://pay.example.test', LOG_LEVEL: 'info', ...UNCAPPED_LIMITS,
-  };
-  const shop = JSON.parse(await runToEnd('dist/src/apps/cli.js', ['create-shop', '--email', 'profile@example.com', '--name', 'Profile'], env));
-  const profiled = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const service = baseline
-    ? await startChild('dist/test/bench/baseline-server.js', [databaseUrl, shop.shop_id, String(port), '10'], env, /baseline listening/, undefined, profiled)
-    : await startChild('dist/src/apps/main.js', [], env, /payment service listening/, undefined, profiled);
-  const exited = new Promise((resolve) => service.once('exit', resolve));
-  let perRequest = 0;
-  try {
-    const origin = `http://127.0.0.1:${port}${baseline ? '' : '/api/v1'}`;
-    const headers = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
-    const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
-    const created = await fetch(`${origin}/payments`, { method: 'POST', headers, body }).then((r) => r.json());
-    const options = scenario === 'complete'
-      ? await completions(port, baseline, databaseUrl, shop.shop_id, seconds)
-      : scenario === 'create'
-        ? { url: `${origin}/payments`, method: 'POST', headers, body }
-        : { url: `${origin}/payments/${created.data.id}`, headers };
-    await autocannon({ ...options, connections: 50, duration: 3 } as autocannon.Options);
-    const cpuBefore = cpuMicros(service.pid!);
-    const result = await autocannon({ ...options, connections: 50, duration: seconds } as autocannon.Options);
-    perRequest = (cpuMicros(service.pid!) - cpuBefore) / result.requests.total;
-    process.stdout.write(`${baseline ? 'baseline' : 'service'} ${scenario}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, service CPU ${Math.round(perRequest)} µs per request (profiler on)\n`);
-  } finally {
-    service.kill('SIGTERM'); // the profile is written as it exits
-    await exited;
+  if (!['retrieve', 'create', 'complete'].includes(scenario)) throw new Error(`unknown scenario ${scenario}: retrieve, create or complete`);
+  const baseline = subject === 'baseline';
+  const run = await withBenchDatabase('payments_profile', (databaseUrl) => profileUnderLoad(databaseUrl, scenario as Scenario, Number(seconds), baseline));
+  process.stdout.write(`${baseline ? 'baseline' : 'service'} ${scenario}: ${run.rps} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU ${run.cpuMicrosPerRequest} µs per request (profiler on)\n`);
+  const { byLayer, byPackage, byFunction } = breakDown(JSON.parse(fs.readFileSync(run.file, 'utf8')), Number(seconds));
+  process.stdout.write('\nCPU by layer, per request (idle left out; node internals charged to their caller)\n');
+  for (const { layer, microsPerRequest, share } of layersPerRequest(byLayer, run.cpuMicrosPerRequest)) {
+    process.stdout.write(`${String(microsPerRequest).padStart(6)} µs  ${(share * 100).toFixed(1).padStart(5)}%  ${layer}\n`);
   }
-  return { file: path.join(profileDir, fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!), cpuMicrosPerRequest: perRequest };
-}
-
-/** A card completion of a fresh payment per request: the checkout's SubmitCard, or the baseline's transaction. */
-async function completions(port: number, baseline: boolean, databaseUrl: string, shopId: string, seconds: number) {
-  const ids = await payablePayments(databaseUrl, shopId, (seconds + 3) * 1500);
-  let next = 0;
-  const origin = `http://127.0.0.1:${port}`;
-  return baseline
-    ? { url: origin, method: 'POST', requests: [{ setupRequest: (req: object) => ({ ...req, path: `/payments/${ids[next++]}/complete` }) }] }
-    : {
-        url: `${origin}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(ids[next++]) }) }],
-      };
-}
-
-/** User + system CPU of a process so far, from /proc (clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/**
- * Self time of the measured window (the last `seconds`: start-up and warm-up left out), by package (node's
- * own frames are charged to the package that called them, so a socket write counts for whoever wrote) and
- * the 40 costliest functions.
- */
-function summarise(profile: CpuProfile, seconds: number, cpuMicrosPerRequest: number) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const elapsed = profile.timeDeltas.reduce((a, b) => a + b, 0);
-  const self = new Map<number, number>();
-  let at = 0;
-  profile.samples.forEach((id, i) => {
-    at += profile.timeDeltas[i];
-    if (at >= elapsed - seconds * 1e6) self.set(id, (self.get(id) ?? 0) + profile.timeDeltas[i]);
-  });
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  const byPackage = new Map<string, number>();
-  const byFunction = new Map<string, number>();
-  const byLayer = new Map<string, number>();
-  for (const [id, micros] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + micros);
-    const charged = chargedPackage(id, byId, parent);
-    add(byPackage, charged);
-    add(byLayer, layerOf(charged, byId.get(id)!.callFrame));
-    add(byFunction, `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/dist\//, '')}:${lineNumber + 1}`);
-  }
+  const total = [...byPackage.values()].reduce((a, b) => a + b, 0);
   const print = (title: string, map: Map<string, number>, count: number) => {
     process.stdout.write(`\n${title}\n`);
     for (const [key, micros] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) {
       process.stdout.write(`${((micros / total) * 100).toFixed(1).padStart(6)}%  ${key}\n`);
     }
   };
-  const busy = total - (byLayer.get('idle') ?? 0);
-  process.stdout.write('\nCPU by layer, per request (idle left out; node internals charged to their caller)\n');
-  for (const [layer, micros] of [...byLayer].filter(([layer]) => layer !== 'idle').sort((a, b) => b[1] - a[1])) {
-    process.stdout.write(`${((micros / busy) * cpuMicrosPerRequest).toFixed(0).padStart(6)} µs  ${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${layer}\n`);
-  }
   print('self time by package (node internals charged to their caller)', byPackage, 30);
   print('self time by function', byFunction, 40);
-}
-
-/** Packages by the layer of a request they serve (docs/performance.md, "Where a request's time goes"). */
-const LAYERS: [layer: string, packages: RegExp][] = [
-  ['HTTP (Node, Express and its parsers)', /^(node: |express|router|body-parser|raw-body|finalhandler|send|on-finished|qs|content-type|iconv-lite|helmet|compression|cookie|type-is|accepts|negotiator|mime|parseurl|ours: platform\/http)/],
-  ['rate limit (and its Redis round trip)', /^(rate-limiter-flexible|ioredis|redis-|ours: platform\/rate-limit)/],
-  ['REST facade', /^ours: platform\/rest/],
-  ['GraphQL execution', /^(graphql|graphql-jit|type-graphql|@apollo|graphql-scalars|dataloader|fast-json-stringify|ours: platform\/graphql)/],
-  ['ORM and SQL driver', /^(@mikro-orm|knex|tarn|pg|pg-protocol|pg-pool|pg-types|postgres-|ours: platform\/db)/],
-  ['modules (domain rules and stores)', /^ours: modules/],
-  ['logging and metrics', /^(pino|sonic-boom|prom-client|ours: platform\/observability|ours: shared\/logger)/],
-];
-
-/** A sample's layer: JSON text is serialisation wherever it is called from; else by the package charged. */
-function layerOf(charged: string, frame: ProfileNode['callFrame']): string {
-  if (!frame.url && (frame.functionName === 'stringify' || frame.functionName === 'parse')) return 'serialisation (JSON)';
-  if (charged === '(idle)') return 'idle';
-  if (charged === '(garbage collector)') return 'garbage collection';
-  return LAYERS.find(([, packages]) => packages.test(charged))?.[0] ?? (charged.startsWith('ours: ') ? `other of ours (${charged.slice(6)})` : charged === '(program)' || charged === 'runMicrotasks' ? 'V8 and native (program, microtasks)' : `other (${charged})`);
-}
-
-/** The package of the nearest frame that is not node's own, or node's own when nothing else is on the stack. */
-function chargedPackage(id: number, byId: Map<number, ProfileNode>, parent: Map<number, number>): string {
-  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-    const { url } = byId.get(at)!.callFrame;
-    if (url.includes('node_modules/') || url.includes('/dist/')) return packageOf(url, '');
-  }
-  const { url, functionName } = byId.get(id)!.callFrame;
-  return packageOf(url, functionName);
-}
-
-function packageOf(url: string, functionName: string): string {
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
-  if (pkg) return pkg;
-  if (url.includes('/dist/')) return `ours: ${url.replace(/^.*\/dist\/(src\/)?/, '').split('/').slice(0, 2).join('/')}`;
-  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/')[0]}`;
-  return url ? url : functionName; // (idle), (garbage collector), (program)
+  process.stdout.write(`profile: ${run.file}\n`);
 }
 
 main().catch((error) => {

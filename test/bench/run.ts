@@ -9,6 +9,7 @@ import { completionRoundTrips } from './round-trips';
 import { measureWebhookLag } from './webhook-lag';
 import { describeExport, measureExport, type ExportTiming } from './export';
 import { measureTracingCost, type TracingCost } from './tracing-cost';
+import { profiledLayers, type LayerShare, type Scenario as ProfiledScenario } from './layers';
 import { freePort } from '../support/processes';
 import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild, withBenchDatabase } from './children';
 
@@ -22,6 +23,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = Math.max(2, Math.round((SECONDS * 1.5) / ROUNDS));
 const POOL_SIZE = 10;
+/** Seconds of each profiled run of the layer breakdown (0: none). */
+const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5);
 const PROCESSES = Number(process.env.WEB_CONCURRENCY ?? 1);
 const asJson = process.argv.includes('--json');
 /**
@@ -118,11 +121,33 @@ async function run(databaseUrl: string) {
     log('tracing off and on: three more service processes…');
     const tracing = await measureTracingCost(env, ids, auth, { connections: CONNECTIONS, rounds: ROUNDS, roundSeconds: ROUND_SECONDS, cpus: SERVICE_CPUS });
     rows.push(tracing.off, tracing.on, tracing.sampled);
-    report(rows, ratios, webhook, roundTrips, balance, tracing, exported);
+    const layers = await layerBreakdowns(databaseUrl);
+    report(rows, ratios, webhook, roundTrips, balance, tracing, exported, layers);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+type Profiled = Awaited<ReturnType<typeof profiledLayers>>;
+type Layers = Partial<Record<ProfiledScenario, { service: Profiled; baseline: Profiled }>>;
+
+/**
+ * Each scenario once more, on a service and a baseline started with the CPU profiler (docs/performance.md, "Where a
+ * request's time goes"): CPU per request by layer. The profiler costs a few percent, so the throughput rows above are
+ * taken without it.
+ */
+async function layerBreakdowns(databaseUrl: string): Promise<Layers> {
+  const layers: Layers = {};
+  if (PROFILE_SECONDS <= 0) return layers;
+  for (const scenario of ['create', 'retrieve', 'complete'] as const) {
+    log(`profiling ${scenario}: the service, then the baseline…`);
+    layers[scenario] = {
+      service: await profiledLayers(databaseUrl, scenario, PROFILE_SECONDS, false),
+      baseline: await profiledLayers(databaseUrl, scenario, PROFILE_SECONDS, true),
+    };
+  }
+  return layers;
 }
 
 /** A load and the process answering it (its CPU time is read around each round). */
@@ -203,6 +228,7 @@ function report(
   balance: BalanceTiming,
   tracing: TracingCost,
   exported: ExportTiming,
+  layers: Layers,
 ) {
   if (asJson) {
     const result = {
@@ -211,6 +237,7 @@ function report(
       balanceMsAt1M: balance.balanceMs, withdrawalMsAt1M: balance.withdrawalMs, balance, webhook,
       export: exported,
       tracing: { onShareOfOff: tracing.on.rps / tracing.off.rps, sampledShareOfOff: tracing.sampled.rps / tracing.off.rps, exports: tracing.exports, exportedBytes: tracing.exportedBytes },
+      layers,
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -225,10 +252,20 @@ function report(
   log(`tracing (retrieve): on, every request: ${share(tracing.on)}; on, 1 in 10 sampled: ${share(tracing.sampled)} (${tracing.exports} OTLP exports, ${Math.round(tracing.exportedBytes / 1024)} KB); off loads no SDK`);
   log(describeExport(exported));
   log(`completion -> webhook delivery: ${webhook ? `p50 ${webhook.p50} ms, p99 ${webhook.p99} ms over ${webhook.count} events (target p99 < 1000 ms)` : 'not measured'}`);
+  for (const [scenario, { service, baseline }] of Object.entries(layers)) reportLayers(scenario, service.layers, baseline.layers, service.cpuMicrosPerRequest, baseline.cpuMicrosPerRequest);
   log(`${CONNECTIONS} connections (open loop at the fixed rate); throughput rows: median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s; fixed-rate rows ${SECONDS} s; ${PROCESSES} service process(es), pool ${POOL_SIZE} per process`);
 }
 
 
+/** One scenario's CPU per request by layer, the service beside the baseline (µs, profiler on). */
+function reportLayers(scenario: string, service: LayerShare[], baseline: LayerShare[], serviceTotal: number, baselineTotal: number) {
+  log(`\n${`CPU per request by layer: ${scenario} (µs, profiler on)`.padEnd(62)}${'service'.padStart(10)}${'baseline'.padStart(10)}`);
+  const ofBaseline = new Map(baseline.map((row) => [row.layer, row.microsPerRequest]));
+  const names = [...new Set([...service.map((row) => row.layer), ...baseline.map((row) => row.layer)])];
+  const ofService = new Map(service.map((row) => [row.layer, row.microsPerRequest]));
+  for (const name of names) log(`  ${name.padEnd(60)}${String(ofService.get(name) ?? 0).padStart(10)}${String(ofBaseline.get(name) ?? 0).padStart(10)}`);
+  log(`  ${'total'.padEnd(60)}${String(serviceTotal).padStart(10)}${String(baselineTotal).padStart(10)}`);
+}
 
 main().catch((error) => {
   process.stderr.write(`${error?.stack ?? error}\n`);

@@ -29,20 +29,22 @@ const sharedDatabases = () => (globalThis as { [SHARED_DATABASES]?: Map<string, 
  * `em()` is a fresh unit of work, as each request of the service gets one. `databaseUrl`: another database
  * instead (a `useEmptyDatabase` of the file's own, migrated here), read in `beforeAll`. `statementTimeoutMs`:
  * DATABASE_STATEMENT_TIMEOUT_MS of its connections (the service's default unless given), for a test that makes
- * PostgreSQL fail a statement; `orm()` hands the pool to what takes one (the mail workers' deps).
+ * PostgreSQL fail a statement; `pooler`: DATABASE_POOLER, as the service runs behind PgBouncer in transaction mode;
+ * `orm()` hands the pool to what takes one (the mail workers' deps).
  */
-export function useModuleDatabase(options: { poolSize?: number; statementTimeoutMs?: number; databaseUrl?: () => string } = {}) {
+export function useModuleDatabase(options: { poolSize?: number; statementTimeoutMs?: number; pooler?: 'pgbouncer-transaction'; databaseUrl?: () => string } = {}) {
   let database: Database | undefined;
   let shared = false;
   beforeAll(async () => {
     const url = options.databaseUrl?.() ?? testRun().databaseUrl;
     const timeout = options.statementTimeoutMs === undefined ? {} : { DATABASE_STATEMENT_TIMEOUT_MS: String(options.statementTimeoutMs) };
-    const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2), ...timeout });
+    const pooler = options.pooler ? { DATABASE_POOLER: options.pooler } : {};
+    const config = loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: String(options.poolSize ?? 2), ...timeout, ...pooler });
     const open = sharedDatabases();
     shared = open !== undefined;
     if (!open) database = await openDatabase(config, createLogger('silent'), ENTITIES);
     else {
-      const key = `${config.databasePoolSize} ${config.databaseStatementTimeoutMs} ${url}`;
+      const key = `${config.databasePoolSize} ${config.databaseStatementTimeoutMs} ${config.databasePooler} ${url}`;
       if (!open.has(key)) open.set(key, openDatabase(config, createLogger('silent'), ENTITIES));
       database = await open.get(key);
     }

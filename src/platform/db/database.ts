@@ -3,6 +3,7 @@ import { type EntityManager, MikroORM, type Options } from '@mikro-orm/postgresq
 import { Client } from 'pg';
 import type { Logger } from 'pino';
 import { ormConfig, type EntityList } from './orm-config';
+import { sendUnnamedStatements } from './pooled-query';
 import type { Config } from '../../shared/config';
 import { StartupError } from '../../shared/startup-error';
 import { busyMessage, liveOwner, type DataDirOwner } from './data-dir-lock';
@@ -55,6 +56,9 @@ async function connect(url: string, config: Config, logger: Logger, entities: En
   const statementTimeoutMs = pooled ? 0 : config.databaseStatementTimeoutMs;
   // MikroORM would create a missing database; only DATABASE_CREATE=1 asks for that (a misspelt name must not start empty).
   const orm = await MikroORM.init({ ...ormConfig(entities, url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
+  // A named statement is a session's: behind the pooler the next statement may run on another server connection, and
+  // the embedded database's connections share one session (embedded-sessions.ts), where each would prepare it again.
+  if (pooled || how.embedded) sendUnnamedStatements(orm.em);
   try {
     if (await migrationsPending(orm)) {
       if (how.embedded) await migrateEmbedded(orm, url, logger);
