@@ -167,7 +167,7 @@ export interface WebhookConfig {
   allowPrivateNetworks: boolean;
   /** WEBHOOK_WORKERS_IN_SERVICE: 1 delivers from the API process too; 0 leaves delivery to `npm run worker` (default 1). */
   workersInService: boolean;
-  /** WEBHOOK_WORKER_CONCURRENCY: deliveries in flight at once per process (default 10). */
+  /** WEBHOOK_WORKER_CONCURRENCY: deliveries in flight at once per process (default 50: a delivery mostly waits on the seller's endpoint). */
   workerConcurrency: number;
   /** WEBHOOK_POLL_INTERVAL_MS: how often the relay looks for due deliveries written by other processes (default 1000). */
   pollIntervalMs: number;
@@ -313,7 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 16, 1, 100),
       allowPrivateNetworks: flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       workersInService: flag(env, 'WEBHOOK_WORKERS_IN_SERVICE', true),
-      workerConcurrency: integer(env, 'WEBHOOK_WORKER_CONCURRENCY', 10, 1, 1000),
+      workerConcurrency: integer(env, 'WEBHOOK_WORKER_CONCURRENCY', 50, 1, 1000),
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10, 60_000),
       streamPollMs: integer(env, 'EVENT_STREAM_POLL_MS', 1000, 100, 60_000),
       testDeliveriesPerMinute: integer(env, 'WEBHOOK_TEST_DELIVERIES_PER_MINUTE', 5, 1, 1000),

@@ -53,7 +53,7 @@ describe('configuration from the environment', () => {
   test('webhook defaults: 10 s time-out, 1 minute base delay, 16 attempts, public HTTPS only, workers in the service', () => {
     expect(loadConfig({}).webhooks).toEqual({
       timeoutMs: 10_000, retryBaseDelayMs: 60_000, maxAttempts: 16, allowPrivateNetworks: false,
-      workersInService: true, workerConcurrency: 10, pollIntervalMs: 1000, streamPollMs: 1000, testDeliveriesPerMinute: 5,
+      workersInService: true, workerConcurrency: 50, pollIntervalMs: 1000, streamPollMs: 1000, testDeliveriesPerMinute: 5,
     });
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1', WEBHOOK_WORKERS_IN_SERVICE: 'false' }).webhooks).toMatchObject({ allowPrivateNetworks: true, workersInService: false });
   });
