@@ -66,13 +66,15 @@ export function startBaselineServer(databaseUrl: string, shopId: string, port: n
     }
   });
   const server = app.listen(port, '127.0.0.1');
-  return { close: async () => { server.close(); await pool.end(); } };
+  // Bound only once the address is looked up: "listening" must wait for it, or a first request can be refused.
+  const listening = new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  return { listening, close: async () => { server.close(); await pool.end(); } };
 }
 
 if (require.main === module) {
   const [databaseUrl, shopId, port, poolSize] = process.argv.slice(2);
-  startBaselineServer(databaseUrl, shopId, Number(port), Number(poolSize));
+  const { listening } = startBaselineServer(databaseUrl, shopId, Number(port), Number(poolSize));
   // An orderly exit, so a profile taken with --cpu-prof (npm run bench:profile) is written.
   process.on('SIGTERM', () => process.exit(0));
-  process.stdout.write('baseline listening\n');
+  void listening.then(() => process.stdout.write('baseline listening\n'));
 }

@@ -64,7 +64,7 @@ export async function profileUnderLoad(databaseUrl: string, scenario: Scenario, 
     const origin = `http://127.0.0.1:${port}${baseline ? '' : '/api/v1'}`;
     const headers = { authorization: `Bearer ${shop.api_key}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
-    const created = await firstPayment(`${origin}/payments`, { method: 'POST', headers, body });
+    const created = await fetch(`${origin}/payments`, { method: 'POST', headers, body }).then((r) => r.json());
     const options = scenario === 'complete'
       ? await completions(port, baseline, databaseUrl, shop.shop_id, seconds)
       : scenario === 'create'
@@ -82,15 +82,6 @@ export async function profileUnderLoad(databaseUrl: string, scenario: Scenario, 
     await exited;
   }
   return { file: path.join(profileDir, fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!), ...measured };
-}
-
-/**
- * The payment the retrieve scenario reads. Retried once: fetch keeps idle connections per origin, and a port freed by
- * an earlier run's process (`npm run bench` starts several) may come back here with a dead connection still kept for it.
- */
-async function firstPayment(url: string, init: RequestInit): Promise<{ data: { id: string } }> {
-  const attempt = () => fetch(url, init).then((r) => r.json());
-  return attempt().catch(attempt);
 }
 
 /** A card completion of a fresh payment per request: the checkout's SubmitCard, or the baseline's transaction. */

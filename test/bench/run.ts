@@ -45,6 +45,8 @@ interface Row {
   errors: number;
   /** CPU time (user + system) of the process answering, per completed request, when its pid is known. */
   cpuMsPerRequest?: number;
+  /** CPU time of PostgreSQL's processes (its backends and their helpers) per completed request, beside the above. */
+  databaseCpuMsPerRequest?: number;
 }
 
 const log = (line: string) => (asJson ? process.stderr : process.stdout).write(`${line}\n`);
@@ -176,10 +178,35 @@ function median(rows: Row[]): Row {
 
 async function load(name: string, options: Record<string, unknown>, seconds = SECONDS, pid?: number): Promise<Row> {
   const cpuBefore = pid === undefined ? 0 : cpuMsOf(pid);
+  const databaseBefore = postgresCpuMs();
   const result = await autocannon({ connections: CONNECTIONS, duration: seconds, ...options } as autocannon.Options);
   const errors = result.errors + result.timeouts + result.non2xx;
-  const cpuMsPerRequest = pid === undefined || result.requests.total === 0 ? undefined : Number(((cpuMsOf(pid) - cpuBefore) / result.requests.total).toFixed(3));
-  return { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors, cpuMsPerRequest };
+  const perRequest = (ms: number) => (pid === undefined || result.requests.total === 0 ? undefined : Number((ms / result.requests.total).toFixed(3)));
+  return {
+    name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, errors,
+    cpuMsPerRequest: perRequest(pid === undefined ? 0 : cpuMsOf(pid) - cpuBefore),
+    databaseCpuMsPerRequest: perRequest(postgresCpuMs() - databaseBefore),
+  };
+}
+
+/**
+ * CPU time so far of every PostgreSQL process on this machine (the bench's database is local): what the database
+ * spent on a round's statements, parsing and planning included, beside the answering process's own.
+ */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** A process's CPU time so far (user + system, its threads included), from /proc: Linux only, as the bench's taskset. */
@@ -243,8 +270,8 @@ function report(
     return;
   }
   const pad = (value: string | number, width: number) => String(value).padStart(width);
-  log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}${pad('CPU ms/req', 12)}`);
-  for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}${pad(r.cpuMsPerRequest ?? '', 12)}`);
+  log(`\n${'scenario'.padEnd(62)}${pad('req/s', 8)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('max ms', 8)}${pad('errors', 8)}${pad('CPU ms/req', 12)}${pad('PG CPU ms/req', 14)}`);
+  for (const r of rows) log(`${r.name.padEnd(62)}${pad(r.rps, 8)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.max, 8)}${pad(r.errors, 8)}${pad(r.cpuMsPerRequest ?? '', 12)}${pad(r.databaseCpuMsPerRequest ?? '', 14)}`);
   log(`\nfull path / plain baseline: create ${(ratios.create * 100).toFixed(0)}% (target >= 55%), retrieve ${(ratios.retrieve * 100).toFixed(0)}% (target >= 65%)`);
   log(`completion: ${(ratios.completion * 100).toFixed(0)}% of the plain baseline (target >= 35%), ${completionRoundTrips} database round trips per completion (target <= 5)`);
   log(`balance with ${balance.sellerEntries} seller entries: ${balance.balanceMs} ms, withdrawal request ${balance.withdrawalMs} ms (target < 20 ms; first read, which writes the first checkpoint: ${balance.firstReadMs} ms)`);
