@@ -40,3 +40,20 @@ export async function payablePayments(databaseUrl: string, shopId: string, count
     await client.end();
   }
 }
+
+/**
+ * autocannon's options for `count` card completions, each of a fresh payment: the checkout's SubmitCard through the
+ * service's GraphQL at `origin`, or (`baseline`) the plain baseline's completion transaction. Past `count` the payments
+ * come round again (already completed: each answers at once).
+ */
+export async function completionLoad(origin: string, baseline: boolean, databaseUrl: string, shopId: string, count: number): Promise<Record<string, unknown>> {
+  const ids = await payablePayments(databaseUrl, shopId, count);
+  let next = 0;
+  const nextId = () => ids[next++ % ids.length];
+  return baseline
+    ? { url: origin, method: 'POST', requests: [{ setupRequest: (req: object) => ({ ...req, path: `/payments/${nextId()}/complete` }) }] }
+    : {
+        url: `${origin}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
+        requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(nextId()) }) }],
+      };
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../support/processes';
-import { approvedSubmission, payablePayments } from './card-submission';
+import { completionLoad } from './card-submission';
 import { BENCH_REDIS, UNCAPPED_LIMITS, runToEnd, startChild } from './children';
 
 /**
@@ -66,7 +66,7 @@ export async function profileUnderLoad(databaseUrl: string, scenario: Scenario, 
     const body = JSON.stringify({ amount: 1234, currency: 'usd', return_url: 'https://shop.example.com/thanks' });
     const created = await fetch(`${origin}/payments`, { method: 'POST', headers, body }).then((r) => r.json());
     const options = scenario === 'complete'
-      ? await completions(port, baseline, databaseUrl, shop.shop_id, seconds)
+      ? await completionLoad(`http://127.0.0.1:${port}`, baseline, databaseUrl, shop.shop_id, (seconds + 3) * 1500)
       : scenario === 'create'
         ? { url: `${origin}/payments`, method: 'POST', headers, body }
         : { url: `${origin}/payments/${created.data.id}`, headers };
@@ -82,19 +82,6 @@ export async function profileUnderLoad(databaseUrl: string, scenario: Scenario, 
     await exited;
   }
   return { file: path.join(profileDir, fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!), ...measured };
-}
-
-/** A card completion of a fresh payment per request: the checkout's SubmitCard, or the baseline's transaction. */
-async function completions(port: number, baseline: boolean, databaseUrl: string, shopId: string, seconds: number) {
-  const ids = await payablePayments(databaseUrl, shopId, (seconds + 3) * 1500);
-  let next = 0;
-  const origin = `http://127.0.0.1:${port}`;
-  return baseline
-    ? { url: origin, method: 'POST', requests: [{ setupRequest: (req: object) => ({ ...req, path: `/payments/${ids[next++]}/complete` }) }] }
-    : {
-        url: `${origin}/graphql`, method: 'POST', headers: { 'content-type': 'application/json' },
-        requests: [{ setupRequest: (req: object) => ({ ...req, body: approvedSubmission(ids[next++]) }) }],
-      };
 }
 
 /** User + system CPU of a process so far, from /proc (clock ticks of 10 ms). */
