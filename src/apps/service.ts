@@ -40,7 +40,8 @@ export interface RunningService {
 }
 
 /**
- * Boot order: database (migrated) -> Redis -> the port -> webhook relay and workers -> schema -> HTTP. The
+ * Boot order: schema -> database (migrated) -> Redis -> the port -> webhook relay and workers -> HTTP. The schema
+ * needs nothing from the database, so it is built while the embedded database starts in its own thread. The
  * port is taken before the app is built so that `checkout_url` carries the port actually bound (PORT=0);
  * requests arriving meanwhile wait for the app. `stop` drains requests, lets webhook attempts in flight
  * finish, then closes.
@@ -48,6 +49,8 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   // First: a refusal (no signing key outside localhost) leaves nothing opened.
   requireStatementKeyOutsideLocal(config);
+  const schema = await buildAppSchema();
+  performance.mark('schema-built');
   const database = await openDatabase(config, logger, ENTITIES);
   performance.mark('database-open');
   // Once the data directory is this process's: a second service refused by its lock neither writes nor warns.
@@ -70,8 +73,6 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const webhooks = startWebhookRuntime(config, database.orm, logger, config.webhooks.workersInService, metrics);
   const mail = startMailRuntime(config, database.orm, logger, baseUrl, config.mail.workersInService, metrics);
   const requestLog = startRequestLog(() => database.orm.em.fork(), logger);
-  const schema = await buildAppSchema();
-  performance.mark('schema-built');
   const { services, acquirerEndpoint } = appServices(config, baseUrl, redis, logger, webhooks, database.orm, metrics, mail);
   const { app, drain, stop: stopGraphQL } = await createApp({
     config, baseUrl, orm: database.orm, redis, schema, limits: rateLimits(config, redis), services, logger,

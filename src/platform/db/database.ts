@@ -39,23 +39,62 @@ export async function openDatabase(config: Config, logger: Logger, entities: Ent
   if (owner) throw new StartupError(busyMessage(config.dataDir, owner));
   // PGlite (half a megabyte of JavaScript and its WebAssembly) is loaded only when the embedded database is used.
   const { startEmbeddedPostgres } = require('./embedded-postgres') as typeof import('./embedded-postgres');
-  const embedded = await startEmbeddedPostgres(config.dataDir, role);
+  const starting = startEmbeddedPostgres(config.dataDir, role);
+  // The engine starts in its own thread (most of an embedded start); meanwhile this one builds the ORM.
+  let orm: MikroORM;
+  try {
+    orm = ormAwaitingAddress(entities, config);
+  } catch (error) {
+    await (await starting.catch(() => undefined))?.stop();
+    throw error;
+  }
+  const embedded = await starting;
   logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is not set: using the embedded PostgreSQL (PGlite). For one instance and local use only.');
   try {
-    return await connect(embedded.url, config, logger, entities, { embedded: true, stop: () => embedded.stop() });
+    await connectTo(orm, embedded.url);
+    return await opened(orm, embedded.url, config, logger, entities, { embedded: true, stop: () => embedded.stop() });
   } catch (error) {
     await embedded.stop();
     throw error;
   }
 }
 
-async function connect(url: string, config: Config, logger: Logger, entities: EntityList, how: { embedded: boolean; stop?: () => Promise<void> }): Promise<Database> {
-  // Behind PgBouncer in transaction mode a connection-level setting would be refused by PgBouncer (a startup
-  // parameter) or leak to whichever client gets the server connection next: the timeout is the role's then.
-  const pooled = config.databasePooler === 'pgbouncer-transaction';
-  const statementTimeoutMs = pooled ? 0 : config.databaseStatementTimeoutMs;
+/**
+ * The embedded engine's address is known only once it serves, so its ORM is built (its entities discovered)
+ * before, on an address that resolves nowhere, and given the real one as it connects (`connectTo`).
+ */
+function ormAwaitingAddress(entities: EntityList, config: Config): MikroORM {
+  const settings = ormConfig(entities, 'postgresql://postgres@address-not-yet-known.invalid/postgres', config.databasePoolSize, statementTimeout(config));
+  // The engine's own database always exists.
+  return MikroORM.initSync({ ...settings, ensureDatabase: false });
+}
+
+/** The address overrides the configured one in the driver's connection settings, which are read as it connects. */
+async function connectTo(orm: MikroORM, url: string): Promise<void> {
+  const { hostname, port, username, pathname } = new URL(url);
+  const driverOptions = orm.config.get('driverOptions') as { connection?: Record<string, unknown> };
+  const address = { host: hostname, port: Number(port), user: decodeURIComponent(username), database: decodeURIComponent(pathname.slice(1)) };
+  orm.config.set('driverOptions', { ...driverOptions, connection: { ...driverOptions.connection, ...address } });
+  await orm.connect();
+}
+
+async function connect(url: string, config: Config, logger: Logger, entities: EntityList, how: { embedded: boolean }): Promise<Database> {
   // MikroORM would create a missing database; only DATABASE_CREATE=1 asks for that (a misspelt name must not start empty).
-  const orm = await MikroORM.init({ ...ormConfig(entities, url, config.databasePoolSize, statementTimeoutMs), ensureDatabase: config.databaseCreate });
+  const orm = await MikroORM.init({ ...ormConfig(entities, url, config.databasePoolSize, statementTimeout(config)), ensureDatabase: config.databaseCreate });
+  return opened(orm, url, config, logger, entities, how);
+}
+
+/**
+ * Behind PgBouncer in transaction mode a connection-level setting would be refused by PgBouncer (a startup
+ * parameter) or leak to whichever client gets the server connection next: the timeout is the role's then.
+ */
+function statementTimeout(config: Config): number {
+  return config.databasePooler === 'pgbouncer-transaction' ? 0 : config.databaseStatementTimeoutMs;
+}
+
+/** A connected ORM, migrated. */
+async function opened(orm: MikroORM, url: string, config: Config, logger: Logger, entities: EntityList, how: { embedded: boolean; stop?: () => Promise<void> }): Promise<Database> {
+  const pooled = config.databasePooler === 'pgbouncer-transaction';
   // A named statement is a session's: behind the pooler the next statement may run on another server connection, and
   // the embedded database's connections share one session (embedded-sessions.ts), where each would prepare it again.
   if (pooled || how.embedded) sendUnnamedStatements(orm.em);
