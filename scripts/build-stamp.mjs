@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = path.join(root, 'dist/.build-stamp');
 /** Everything the build reads: sources, page sources, GraphQL documents, build settings and installed versions. */
-const INPUTS = ['src', 'tools', 'checkout-ui', 'dashboard-ui', 'admin-ui', 'schema', 'mikro-orm.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const INPUTS = ['src', 'tools', 'checkout-ui', 'dashboard-ui', 'admin-ui', 'schema', 'scripts/bundle-cli.mjs', 'mikro-orm.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 function filesUnder(entry) {
   const full = path.join(root, entry);

@@ -2,7 +2,7 @@
 // the entry in this same process, as if node had been started on it: one process and one npm script for
 // `npm start`, `npm run cli` and `npm run worker` instead of a pre-script's process before each.
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { ensureBuilt } from './build-stamp.mjs';
 
 const [entry] = process.argv.splice(2, 1);
@@ -14,4 +14,6 @@ const status = ensureBuilt();
 if (status !== 0) process.exit(status);
 // The entry sees itself as argv[1] (the cluster's workers are forked on it) and its own arguments after it.
 process.argv[1] = path.resolve(entry);
-await import(pathToFileURL(process.argv[1]).href);
+// Required, not imported: the built entries are CommonJS, and an import would first scan the whole file for its
+// exports (a quarter of a second for the CLI's bundle).
+createRequire(import.meta.url)(process.argv[1]);

@@ -16,9 +16,11 @@ export function runNode(script: string, args: string[], env: Record<string, stri
   });
 }
 
+/** Runs a built app as `npm start`, `npm run worker` or `npm run cli` does: the CLI from its bundle (scripts/bundle-cli.mjs). */
 export function spawnNode(script: string, args: string[], env: Record<string, string | undefined>): ChildProcessWithoutNullStreams {
   const cleanEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
-  return spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist/src/apps', script), ...args], { cwd: PROJECT_ROOT, env: cleanEnv as NodeJS.ProcessEnv });
+  const entry = script === 'cli.js' ? 'dist/bundle/cli.js' : path.join('dist/src/apps', script);
+  return spawn(process.execPath, [path.join(PROJECT_ROOT, entry), ...args], { cwd: PROJECT_ROOT, env: cleanEnv as NodeJS.ProcessEnv });
 }
 
 /** A child process whose whole stdout is kept, so a wait never misses what was printed before it began. */

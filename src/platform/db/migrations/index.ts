@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { MigrationObject } from '@mikro-orm/core';
 
 /**
@@ -51,8 +52,10 @@ export const MIGRATION_NAMES: readonly string[] = [
 /**
  * The migrations themselves. Loading them loads MikroORM's migrator (about a third of the service's start-up
  * module loading), so the service does it only when a migration is pending (database.ts). Required by name
- * from this folder, which works the same from src/ and from dist/.
+ * from this folder, with the extension of the code running (.ts in the tests, .js built): the CLI's bundle
+ * (scripts/bundle-cli.mjs) holds this folder's files under their whole names.
  */
 export function loadMigrations(): MigrationObject[] {
-  return MIGRATION_NAMES.map((name) => ({ name, class: require(`./${name}`)[name] }));
+  const extension = path.extname(__filename);
+  return MIGRATION_NAMES.map((name) => ({ name, class: require(`./${name}${extension}`)[name] }));
 }
