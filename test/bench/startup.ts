@@ -16,7 +16,7 @@ import { freePort } from '../support/processes';
  *   - `npm run -s cli -- create-shop` beside the running embedded service, and `npm run -s cli -- check-ledger`
  *     against it; each until the process exits.
  * Prints the median and the worst of ROUNDS runs, and for each start the median of its steps as the service logs them
- * (`startupMs` of "payment service listening": modules loaded, database open, schema built, listening, in ms from the
+ * (`startupMs` of "payment service listening": modules loaded, schema built, database open, listening, in ms from the
  * process's start; the embedded database starts in its own thread while the modules load).
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
