@@ -5,7 +5,7 @@ import express, { type Request, type Response } from 'express';
 import { clientAddress, locals } from '../../platform/http/request-context';
 import { NO_STORE, pageSecurityHeaders } from '../../platform/http/static-page';
 import { escapeHtml as e } from '../notifications';
-import { DEFAULT_LANGUAGE, directionOf, LANGUAGES, languageFromAcceptLanguage, type PageLanguage } from '../../shared/customer-language/languages';
+import { DEFAULT_LANGUAGE, directionOf, languageFromAcceptLanguage, type PageLanguage } from '../../shared/customer-language/languages';
 import { translator, type Translator } from '../../shared/customer-language/messages';
 import type { RateLimiter } from '../../platform/rate-limit/rate-limiter';
 import { PROJECT_ROOT } from '../../shared/project-root';
@@ -56,20 +56,22 @@ export const REFUND_PAGE_WINDOW_SECONDS = 900;
  */
 export function refundTrackingPageRouter(deps: RefundTrackingPageDeps): express.Router {
   const stylesheet = checkoutStylesheet(deps.checkoutDirectory ?? path.join(PROJECT_ROOT, 'dist/checkout-ui'));
-  // In the browser's language: a wrong link has no payment to take one from.
-  const messagePages = new Map(
-    LANGUAGES.map((language) => {
+  // In the browser's language: a wrong link has no payment to take one from. Each language's pages are written on
+  // its first view and kept, so a start neither compiles the messages of every language nor loads the ICU parser.
+  const messagePages = new Map<PageLanguage, MessagePages>();
+  const messagePagesIn = (language: PageLanguage): MessagePages => {
+    let pages = messagePages.get(language);
+    if (!pages) {
       const tr = translator(language);
-      return [
-        language,
-        {
-          notFound: messagePage(stylesheet, tr, 'refund.notFoundTitle', 'refund.notFoundText'),
-          tooMany: messagePage(stylesheet, tr, 'refund.tooManyTitle', 'refund.tooManyText'),
-          unavailable: messagePage(stylesheet, tr, 'refund.unavailableTitle', 'refund.unavailableText'),
-        },
-      ] as const;
-    }),
-  );
+      pages = {
+        notFound: messagePage(stylesheet, tr, 'refund.notFoundTitle', 'refund.notFoundText'),
+        tooMany: messagePage(stylesheet, tr, 'refund.tooManyTitle', 'refund.tooManyText'),
+        unavailable: messagePage(stylesheet, tr, 'refund.unavailableTitle', 'refund.unavailableText'),
+      };
+      messagePages.set(language, pages);
+    }
+    return pages;
+  };
   const router = express.Router();
   // Every path under /refunds: the raw rest of the path is the token, so `/refunds/x/y` or `/refunds/%zz` is a wrong token too.
   router.use('/refunds', async (req, res, next) => {
@@ -77,7 +79,7 @@ export function refundTrackingPageRouter(deps: RefundTrackingPageDeps): express.
     // The path is the secret: the request's log line shows it without.
     locals(res).loggedPath = '/refunds/:token';
     const browserLanguage = languageFromAcceptLanguage(req.get('accept-language'));
-    const pages = messagePages.get(browserLanguage ?? DEFAULT_LANGUAGE)!;
+    const pages = messagePagesIn(browserLanguage ?? DEFAULT_LANGUAGE);
     res.vary('Accept-Language');
     try {
       const decision = await deps.viewsPerClient.consume(clientAddress(req));
@@ -138,6 +140,12 @@ function document(stylesheet: string | null, language: PageLanguage, title: stri
 }
 
 type Key = Parameters<Translator['t']>[0];
+
+interface MessagePages {
+  notFound: string;
+  tooMany: string;
+  unavailable: string;
+}
 
 function messagePage(stylesheet: string | null, { language, t }: Translator, heading: Key, text: Key): string {
   return document(stylesheet, language, t(heading), `<h1>${e(t(heading))}</h1>\n<p>${e(t(text))}</p>`);

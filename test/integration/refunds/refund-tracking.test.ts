@@ -189,6 +189,17 @@ describe('a wrong, malformed or expired link', () => {
       expect(headersOf(res)).toEqual(headersOf(first));
     }
   });
+
+  test('a wrong link answers in the browser\'s language, each language the same every time', async () => {
+    const inLanguage = (language: string) => page(`/refunds/${randomToken()}`).set('Accept-Language', language);
+    const [german, french, germanAgain] = [await inLanguage('de'), await inLanguage('fr-CA,fr;q=0.9'), await inLanguage('de-AT')];
+    expect(german.status).toBe(404);
+    expect(german.text).toContain('<html lang="de"');
+    expect(german.text).toContain('Erstattung nicht gefunden');
+    expect(french.text).toContain('Remboursement introuvable');
+    expect(germanAgain.text).toBe(german.text);
+    expect((await page(`/refunds/${randomToken()}`).set('Accept-Language', 'xx')).text).toContain('Refund not found');
+  });
 });
 
 test('hostile shop names are text, never markup', async () => {
