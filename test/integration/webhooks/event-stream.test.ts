@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import { ApiKey } from '../../../src/modules/identity/api-key.entity';
 import { Shop } from '../../../src/modules/identity/shop.entity';
 import { emit } from '../../../src/modules/webhooks/outbox';
+import { latestSettledEvent } from '../../../src/modules/webhooks/event-stream-store';
 import { WebhookEvent } from '../../../src/modules/webhooks/webhook-event.entity';
 import { checkoutClient } from '../../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../../support/seller-client';
@@ -140,6 +141,9 @@ test('a stream far behind catches up at once, not a page a poll: 250 events writ
     const written: string[] = [];
     for (let i = 0; i < 250; i++) written.push((await emit(em, { triggeredFor: owner, type: 'payment.failed', subjects: () => ({ payment: { n: i } }) })).id);
     await em.flush();
+    // A stream sends an event once every transaction older than the one that wrote it has ended, in any database of
+    // the server (other suites run beside this one): the catch-up is timed from then, not from a poll later.
+    await untilSettled(slowPolls.em(), shop.shop.id, written[written.length - 1]);
     const resumed = await stream(shop.apiKey, ready.id, slowPolls.url);
     const messages = await resumed.waitFor(251, 45_000);
     expect(messages.slice(1).map((m) => m.id)).toEqual(written);
@@ -203,3 +207,11 @@ test('a service draining for shutdown ends its streams: stopping it waits for no
     throw error;
   }
 });
+
+async function untilSettled(em: Parameters<typeof latestSettledEvent>[0], shopId: string, eventId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await latestSettledEvent(em, shopId))?.id !== eventId) {
+    if (Date.now() > deadline) throw new Error(`event ${eventId} not settled within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
