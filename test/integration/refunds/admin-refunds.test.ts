@@ -50,7 +50,9 @@ describe('a refund goes from request to refunded, the ledger debited once', () =
     expect(entry.ageSeconds).toBeGreaterThanOrEqual(0);
 
     const approved = await finance.ok(APPROVE, { id: refundId });
-    expect(approved.approveRefund).toMatchObject({ id: refundId, status: 'APPROVED', reviewedBy: { email: finance.admin.email } });
+    // The job is started with the answer; on a busy machine it may have taken the refund up before the answer is written.
+    expect(approved.approveRefund).toMatchObject({ id: refundId, reviewedBy: { email: finance.admin.email } });
+    expect(['APPROVED', 'PROCESSING']).toContain(approved.approveRefund.status);
 
     await eventually(async () => (await seller.retrieve(paymentId)).body.data.status === 'refunded', 10_000, 'refunded over REST');
     const after = (await seller.retrieve(paymentId)).body.data;
