@@ -4,6 +4,7 @@ import { Shop } from '../../../src/modules/identity/shop.entity';
 import { emit } from '../../../src/modules/webhooks/outbox';
 import { latestSettledEvent } from '../../../src/modules/webhooks/event-stream-store';
 import { WebhookEvent } from '../../../src/modules/webhooks/webhook-event.entity';
+import { eventually } from '../../support/admin-client';
 import { checkoutClient } from '../../support/checkout-client';
 import { sellerClient, VALID_PAYMENT } from '../../support/seller-client';
 import { startTestService, useTestService } from '../../support/test-service';
@@ -143,7 +144,7 @@ test('a stream far behind catches up at once, not a page a poll: 250 events writ
     await em.flush();
     // A stream sends an event once every transaction older than the one that wrote it has ended, in any database of
     // the server (other suites run beside this one): the catch-up is timed from then, not from a poll later.
-    await untilSettled(slowPolls.em(), shop.shop.id, written[written.length - 1]);
+    await eventually(async () => (await latestSettledEvent(slowPolls.em(), shop.shop.id))?.id === written[written.length - 1], 30_000, 'the events settled');
     const resumed = await stream(shop.apiKey, ready.id, slowPolls.url);
     const messages = await resumed.waitFor(251, 45_000);
     expect(messages.slice(1).map((m) => m.id)).toEqual(written);
@@ -207,11 +208,3 @@ test('a service draining for shutdown ends its streams: stopping it waits for no
     throw error;
   }
 });
-
-async function untilSettled(em: Parameters<typeof latestSettledEvent>[0], shopId: string, eventId: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await latestSettledEvent(em, shopId))?.id !== eventId) {
-    if (Date.now() > deadline) throw new Error(`event ${eventId} not settled within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
