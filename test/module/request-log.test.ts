@@ -55,6 +55,16 @@ test('entries handed over are written together on flush, with every field as han
   expect(items[0]).toMatchObject({ source: 'graphql', operationName: 'Balance', errorCode: null, idempotencyKey: null });
 });
 
+test('text that means something to SQL or JSON is kept as handed: quotes, backslashes, placeholders, other scripts', async () => {
+  const { shop } = await db.newShop('log-text');
+  const awkward = `it's "quoted" \\ back\\slash ? $1 :name ?::jsonb ); drop table api_requests; -- Zahlung 支払い`;
+  log.record(seen(shop.id, { url: `/api/v1/payments/${encodeURIComponent(awkward)}`, status: 400, error: { code: 'X', message: awkward }, idempotencyKey: awkward }));
+  await log.flush();
+  const { items } = await requestLogPage(db.em(), shop.id, {}, 10, null);
+  expect(items).toHaveLength(1);
+  expect(items[0]).toMatchObject({ path: `/api/v1/payments/${encodeURIComponent(awkward)}`, errorMessage: awkward, idempotencyKey: awkward });
+});
+
 test("a shop reads its own entries only: another shop's, even by request id or path, are never in its pages", async () => {
   const mine = (await db.newShop('log-mine')).shop.id;
   const theirs = (await db.newShop('log-theirs')).shop.id;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pooledQuery } from '../../platform/db/pooled-query';
 
 // The request log's SQL (`api_requests`): the writer's batched insert, a shop's newest-first pages, the retention sweep.
 
@@ -26,10 +27,14 @@ export interface ApiRequestRow extends ApiRequestEntry {
   id: string;
 }
 
-/** Many entries in one statement: the writer's batch. */
+/**
+ * Many entries in one statement: the writer's batch, outside any transaction. The batch travels as one bound value:
+ * `em.execute` would write it into the text, escaping its tens of kilobytes a character at a time.
+ */
 export async function insertApiRequests(em: EntityManager, entries: readonly ApiRequestEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await em.execute(
+  await pooledQuery(
+    em,
     `insert into "api_requests" ("shop_id", "request_id", "source", "method", "path", "operation_name", "status", "error_code",
                                  "error_message", "idempotency_key", "duration_ms", "started_at")
      select r."shop_id", r."request_id", r."source", r."method", r."path", r."operation_name", r."status", r."error_code",
