@@ -1,6 +1,6 @@
 import { run } from './api';
 import { downloadLink, field, h, messageArea, table } from './dom';
-import { LINE_WORDS, lineWord, money, monthsBetween, monthWords, when } from './format';
+import { dayRange, LINE_WORDS, lineWord, money, monthsBetween, monthWords, when } from './format';
 import { go, heading, link, type Screen } from './shell';
 
 interface Line {
@@ -51,8 +51,7 @@ export const balanceScreen: Screen = {
     const type = params.get('type') ?? '';
     const page = Math.max(1, Number(params.get('page')) || 1);
     const filter: Record<string, unknown> = {};
-    if (from) filter.createdFrom = new Date(`${from}T00:00:00`).toISOString();
-    if (to) filter.createdTo = new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString();
+    Object.assign(filter, dayRange(from, to));
     if (type) filter.kinds = [type];
 
     heading(main, this.title);

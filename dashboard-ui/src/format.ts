@@ -29,6 +29,54 @@ export function whenExact(iso: string | null | undefined, timeZone?: string): st
   return timeFormat(true, timeZone).format(new Date(iso));
 }
 
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The date part of an instant read in UTC: "2026-11-28". */
+const isoDate = (instant: number): string => new Date(instant).toISOString().slice(0, 10);
+
+/**
+ * The From and To date fields as the instants a filter takes: from the start of the first day to the start of the
+ * day after the last, in the browser's time zone (docs/dashboard.md, "Dates and times"). The day after is the next
+ * date on the calendar, not 24 hours on: the days the clocks change last 23 or 25 hours. A field that is not a date
+ * (a hand-edited address) filters nothing. `timeZone` is for tests.
+ */
+export function dayRange(from: string, to: string, timeZone?: string): { createdFrom?: string; createdTo?: string } {
+  const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const start = (day: string, later: number) => {
+    const parts = DAY.exec(day);
+    if (!parts) return undefined;
+    const [year, month, date] = parts.slice(1).map(Number);
+    if (isoDate(Date.UTC(year, month - 1, date)) !== day) return undefined;
+    return startOfDay(Date.UTC(year, month - 1, date + later), zone).toISOString();
+  };
+  const createdFrom = start(from, 0);
+  const createdTo = start(to, 1);
+  return { ...(createdFrom ? { createdFrom } : {}), ...(createdTo ? { createdTo } : {}) };
+}
+
+const zoneClocks = new Map<string, Intl.DateTimeFormat>();
+/** What a clock in `timeZone` shows at `instant`, read as if it were UTC: the zone's offset is the difference. */
+function wallClock(instant: number, timeZone: string): number {
+  let clock = zoneClocks.get(timeZone);
+  if (!clock) {
+    const options: Intl.DateTimeFormatOptions = { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' };
+    zoneClocks.set(timeZone, (clock = new Intl.DateTimeFormat('en-US', options)));
+  }
+  const part = Object.fromEntries(clock.formatToParts(instant).map((p) => [p.type, Number(p.value)]));
+  return Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second);
+}
+
+/**
+ * The first instant of a date (given as its UTC midnight) in a zone: its midnight there, or where the clocks skip
+ * midnight, the first time after it. The offset is read at a guess and again at the answer, since the guess may sit
+ * on the other side of a change.
+ */
+function startOfDay(midnight: number, timeZone: string): Date {
+  const first = midnight - (wallClock(midnight, timeZone) - midnight);
+  const second = midnight - (wallClock(first, timeZone) - first);
+  const onTheDate = (instant: number) => isoDate(wallClock(instant, timeZone)) === isoDate(midnight);
+  return new Date([second, first].filter(onTheDate).sort((a, b) => a - b)[0] ?? first);
+}
+
 /**
  * A refusal of the API as a seller reads it: the catalogue's words, with every amount in cents shown in dollars
  * ("at least 1000 cents (10 USD)" -> "at least $10.00"; "a balance of -600 cents" -> "a balance of -$6.00").

@@ -1,6 +1,6 @@
 import { run } from './api';
 import { field, h, messageArea } from './dom';
-import { whenExact } from './format';
+import { dayRange, whenExact } from './format';
 import { go, heading, link, type Screen } from './shell';
 
 interface ApiRequest {
@@ -35,8 +35,7 @@ function filterOf(params: URLSearchParams): Record<string, string> {
   const to = params.get('to') ?? '';
   if (OUTCOMES.some(([value]) => value && value === outcome)) filter.outcome = outcome;
   if (text) filter.text = text;
-  if (from) filter.createdFrom = new Date(`${from}T00:00:00`).toISOString();
-  if (to) filter.createdTo = new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString();
+  Object.assign(filter, dayRange(from, to));
   return filter;
 }
 

@@ -1,7 +1,7 @@
 import { DashboardError, run } from './api';
 import { volumeChart, type DayVolume } from './chart';
 import { append, copyField, downloadLink, field, h, messageArea, table } from './dom';
-import { centsToDollars, dollarsToCents, money, refundReasonNote, statusWord, when } from './format';
+import { centsToDollars, dayRange, dollarsToCents, money, refundReasonNote, statusWord, when } from './format';
 import { go, heading, link, type Screen } from './shell';
 
 interface PaymentRow {
@@ -103,8 +103,7 @@ function filterOf(params: URLSearchParams): Record<string, string> {
   const filter: Record<string, string> = {};
   if (status) filter.status = status;
   if (query) filter.text = query;
-  if (from) filter.createdFrom = new Date(`${from}T00:00:00`).toISOString();
-  if (to) filter.createdTo = new Date(new Date(`${to}T00:00:00`).getTime() + 86_400_000).toISOString();
+  Object.assign(filter, dayRange(from, to));
   return filter;
 }
 

@@ -119,3 +119,36 @@ test("the shop's API requests with their answers, filtered; never another seller
     await context.close();
   }
 });
+
+test("From and To are whole days of the browser's own zone, whatever UTC's date is", async () => {
+  // A zone whose date is not UTC's now, at the hour furthest from its midnight (Etc/GMT-N is UTC+N): a screen that
+  // counted days in UTC would find nothing on this zone's today.
+  const now = Date.now();
+  const utcDate = new Date(now).toISOString().slice(0, 10);
+  const zones = Array.from({ length: 27 }, (_, i) => i - 12).map((hoursAhead) => {
+    const there = new Date(now + hoursAhead * 3_600_000);
+    const hour = there.getUTCHours() + there.getUTCMinutes() / 60;
+    return { hoursAhead, otherDate: there.toISOString().slice(0, 10) !== utcDate, fromMidnight: Math.min(hour, 24 - hour) };
+  });
+  const { hoursAhead } = zones.filter((z) => z.otherDate).sort((a, b) => b.fromMidnight - a.fromMidnight)[0];
+  const timezoneId = `Etc/GMT${hoursAhead > 0 ? '-' : '+'}${Math.abs(hoursAhead)}`;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId });
+  const page = await context.newPage();
+  try {
+    const seller = sellerClient(service.url, await signUp(page, 'Zone Books'));
+    await seller.retrieve('pay_000000000000000000000000');
+    const day = (offsetDays: number) => new Intl.DateTimeFormat('en-CA', { timeZone: timezoneId }).format(Date.now() + offsetDays * 86_400_000);
+    await logsShowing(page, `?from=${day(0)}&to=${day(0)}`, 1);
+    expect(await rows(page).count()).toBe(1);
+    await shoot(page, 'logs-one-day');
+    await page.goto(`${service.url}/dashboard/logs?to=${day(-1)}`);
+    await page.getByText('No request matches these filters.').waitFor();
+    await page.goto(`${service.url}/dashboard/logs?from=${day(1)}`);
+    await page.getByText('No request matches these filters.').waitFor();
+    // An address edited by hand filters nothing rather than breaking the screen.
+    await logsShowing(page, '?from=yesterday&to=2026-02-30', 1);
+    expect(await rows(page).count()).toBe(1);
+  } finally {
+    await context.close();
+  }
+});
