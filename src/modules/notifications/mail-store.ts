@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runMoveStatement, type SqlPart } from '../../platform/lifecycle/move-statement';
 import { currentTraceparent, tracingOn } from '../../platform/observability/tracing';
-import type { RelayStatements } from '../../platform/outbox/attempt-relay';
+import { HANDED_OVER_AT_SQL, type RelayStatements } from '../../platform/outbox/attempt-relay';
 import { SELLER_NOTICES, type CustomerMailKind } from './mail-kinds';
 import { MAILS_COMMITTED, MailStatus, newMailId, type SellerNotice } from './mail-outbox';
 import { MAIL_LIFECYCLE } from './mail.lifecycle';
@@ -128,6 +128,8 @@ export interface DueMailRow {
   id: string;
   attemptCount: number;
   traceparent: string | null;
+  /** When this attempt was put on the queue before (ms since the epoch) and not claimed since, or null. */
+  handedOverAt: number | null;
 }
 
 /**
@@ -136,14 +138,14 @@ export interface DueMailRow {
  * longer ago. The traceparent is read only with tracing on.
  */
 async function dueMails(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueMailRow[]> {
-  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
-    `select "id", "attempt_count", case when ?::boolean then "traceparent" end as traceparent from "mail_outbox"
+  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null; handed_over_at: number | null }[]>(
+    `select "id", "attempt_count", ${HANDED_OVER_AT_SQL}, case when ?::boolean then "traceparent" end as traceparent from "mail_outbox"
       where (("status" = ? and "next_attempt_at" <= now()) or ("status" = ? and "locked_until" < now()))
         and (?::int is null or "enqueued_attempt" is distinct from "attempt_count" or "enqueued_at" < now() - ?::int * interval '1 millisecond')
       order by "next_attempt_at" limit ?`,
     [tracingOn(), MailStatus.PENDING, MailStatus.SENDING, requeueAfterMs, requeueAfterMs, limit],
   );
-  return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent }));
+  return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent, handedOverAt: row.handed_over_at }));
 }
 
 /** Notes what was put on the queue, per mail and attempt, so the next relay pass does not put it there again. */

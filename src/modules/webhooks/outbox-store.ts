@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlPart } from '../../platform/lifecycle/move-statement';
 import { tracingOn } from '../../platform/observability/tracing';
-import type { RelayStatements } from '../../platform/outbox/attempt-relay';
+import { HANDED_OVER_AT_SQL, type RelayStatements } from '../../platform/outbox/attempt-relay';
 import { commitSignal } from '../../platform/outbox/wake-on-commit';
 import { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
@@ -76,6 +76,8 @@ export interface DueDeliveryRow {
   id: string;
   attemptCount: number;
   traceparent: string | null;
+  /** When this attempt was put on the queue before (ms since the epoch) and not claimed since, or null. */
+  handedOverAt: number | null;
 }
 
 /**
@@ -84,8 +86,8 @@ export interface DueDeliveryRow {
  */
 async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: number | null): Promise<DueDeliveryRow[]> {
   // The event's traceparent is read only with tracing on (a CASE evaluates its subquery only when it is chosen).
-  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null }[]>(
-    `select "id", "attempt_count",
+  const rows = await em.execute<{ id: string; attempt_count: number; traceparent: string | null; handed_over_at: number | null }[]>(
+    `select "id", "attempt_count", ${HANDED_OVER_AT_SQL},
             case when ?::boolean then (select e."traceparent" from "webhook_events" e where e."id" = "event_id") end as traceparent
        from "webhook_deliveries"
       where "status" = ? and "next_attempt_at" <= now()
@@ -94,7 +96,7 @@ async function dueDeliveries(em: EntityManager, limit: number, requeueAfterMs: n
       order by "next_attempt_at" limit ?`,
     [tracingOn(), WebhookDeliveryStatus.PENDING, requeueAfterMs, requeueAfterMs, limit],
   );
-  return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent }));
+  return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count, traceparent: row.traceparent, handedOverAt: row.handed_over_at }));
 }
 
 /** Notes what was put on the queue, per delivery and attempt, so the next pass does not put it there again. */

@@ -8,6 +8,12 @@ import { startOutbox, type OutboxUse } from './outbox';
 import type { CommitSignal } from './wake-on-commit';
 
 const ADD_TIMEOUT_MS = 5000;
+/**
+ * The column a store's `due` selects as `handed_over_at` (ms since the epoch, a float8 so the driver answers a
+ * number): from the relay's marks on the row, `enqueued_attempt` and `enqueued_at`, when this attempt was handed over before.
+ */
+export const HANDED_OVER_AT_SQL = `case when "enqueued_attempt" = "attempt_count" then floor(extract(epoch from "enqueued_at") * 1000)::float8 end as handed_over_at`;
+
 /** At most this many rows handed over by one claim. */
 const HAND_OVER_BATCH = 500;
 /** A relay with no successful pass for three poll intervals and this is stuck or failing (readiness says so). */
@@ -19,6 +25,24 @@ export interface DueAttempt {
   attemptCount: number;
   /** With tracing on: the W3C traceparent the row was written under, which the attempt continues. */
   traceparent?: string | null;
+  /** When this attempt was put on the queue before (ms since the epoch), if it was and no worker claimed it since. */
+  handedOverAt?: number | null;
+}
+
+/**
+ * The job of a row's attempt: `row-attempt`, so two relays, or a relay and a retry scheduled by a worker, make one
+ * job, and a row handed over again a lease later makes none while its job still waits its turn (a backlog longer
+ * than the lease must not fill the queue with copies). Only a job sitting in bull's active list with its row
+ * unclaimed a lease after it went on is stuck: a worker took it and is gone, such as one whose Redis master died as
+ * it took the job, which bull's stalled check frees only after a minute or more, and meanwhile bull ignores an id
+ * it still holds. That row goes on again under a job id of its own; the copy is harmless, as only one worker can
+ * claim an attempt.
+ */
+function attemptJobId(due: DueAttempt, activeJobIds: readonly string[]): string {
+  const job = `${due.id}-${due.attemptCount}`;
+  if (due.handedOverAt == null) return job;
+  const stuck = activeJobIds.some((active) => active === job || active.startsWith(`${job}-`));
+  return stuck ? `${job}-${due.handedOverAt}` : job;
 }
 
 /**
@@ -55,7 +79,7 @@ export interface RelayStatements<EM> {
   signal: CommitSignal;
   /**
    * Up to `limit` rows due for an attempt, most overdue first. With `requeueAfterMs` (the queue), a row handed over
-   * for this attempt is left out unless that was longer ago.
+   * for this attempt is left out unless that was longer ago, and then comes with `handedOverAt`.
    */
   due(em: EM, limit: number, requeueAfterMs: number | null): Promise<DueAttempt[]>;
   /** Notes the rows put on the queue, per row and attempt, so the next pass does not put them there again. */
@@ -223,18 +247,24 @@ function openAttemptQueue(redis: { url: string; keyPrefix: string }, names: Atte
     traceparent: data.traceparent as string | undefined,
   });
 
+  const addJobs = async (due: DueAttempt[], delayMs: number) => {
+    // Handed over before: whose jobs sit in the active list (a short list: the jobs being worked on).
+    const active = due.some((d) => d.handedOverAt != null) ? await queue.client.lrange(queue.toKey('active'), 0, -1) : [];
+    const jobs = due.map((d) => ({
+      // With tracing on, the trace context rides in the job's data (W3C traceparent).
+      data: { [names.jobField]: d.id, attemptCount: d.attemptCount, ...(d.traceparent ? { traceparent: d.traceparent } : {}) },
+      opts: { jobId: attemptJobId(d, active), delay: delayMs > 0 ? delayMs : undefined },
+    }));
+    await queue.addBulk(jobs);
+  };
+
   return {
     bull: queue,
     /** True while Redis answers; the relay hands nothing over otherwise (rows wait in PostgreSQL). */
     ready: () => queue.client.status === 'ready',
     async add(due: DueAttempt[], delayMs = 0) {
-      // With tracing on, the trace context rides in the job's data (W3C traceparent).
-      const jobs = due.map((d) => ({
-        data: { [names.jobField]: d.id, attemptCount: d.attemptCount, ...(d.traceparent ? { traceparent: d.traceparent } : {}) },
-        opts: { jobId: `${d.id}-${d.attemptCount}`, delay: delayMs > 0 ? delayMs : undefined },
-      }));
       // Redis may drop mid-call; bull would then wait for it. Give up instead: nothing is lost, the relay adds it again.
-      await withinTime(queue.addBulk(jobs), ADD_TIMEOUT_MS, 'redis did not answer in time');
+      await withinTime(addJobs(due, delayMs), ADD_TIMEOUT_MS, 'redis did not answer in time');
     },
     process(concurrency: number, handler: (job: AttemptJob) => Promise<unknown>) {
       nameWorkerQuietly(queue);

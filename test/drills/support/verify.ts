@@ -21,6 +21,8 @@ export interface Findings {
   /** Events the receiver got more than once (each counted once here). */
   double_webhook_deliveries: number;
   webhooks_missing: number;
+  /** For the first few missing webhooks: where their delivery stands, to say why. */
+  missing_deliveries: Record<string, unknown>[];
   ledger_clean: boolean;
   ledger_violations: unknown[];
 }
@@ -81,6 +83,7 @@ export async function findings(databaseUrl: string, env: Record<string, string>,
     const id = String(hook.headers['webhook-id']);
     received.set(id, (received.get(id) ?? 0) + 1);
   }
+  const missing = db.eventIds.filter((id) => !received.has(id));
   const ledger = await checkLedger(env);
   return {
     creates_acknowledged: acknowledged.creates.size,
@@ -95,10 +98,24 @@ export async function findings(databaseUrl: string, env: Record<string, string>,
     webhook_events: db.eventIds.length,
     webhooks_received_once: db.eventIds.filter((id) => received.get(id) === 1).length,
     double_webhook_deliveries: [...received.values()].filter((n) => n > 1).length,
-    webhooks_missing: db.eventIds.filter((id) => !received.has(id)).length,
+    webhooks_missing: missing.length,
+    missing_deliveries: await deliveriesOf(databaseUrl, missing.slice(0, 5)),
     ledger_clean: ledger.clean,
     ledger_violations: ledger.violations,
   };
+}
+
+async function deliveriesOf(databaseUrl: string, eventIds: string[]): Promise<Record<string, unknown>[]> {
+  if (eventIds.length === 0) return [];
+  return query(databaseUrl, async (c) => {
+    const { rows } = await c.query(
+      `select e.type, d.id, d.status, d.attempt_count, d.enqueued_attempt, d.enqueued_at, d.next_attempt_at, d.locked_until, d.last_attempt_at,
+              (select concat_ws(' ', a.http_status, a.error) from webhook_attempts a where a.delivery_id = d.id order by a.number desc limit 1) as last_attempt
+         from webhook_events e join webhook_deliveries d on d.event_id = e.id where e.id = any($1)`,
+      [eventIds],
+    );
+    return rows;
+  });
 }
 
 /** The checks every drill makes of its findings; each failed one is a line of the report. */
