@@ -221,7 +221,7 @@ export interface GraphQLLimits {
   maxCost: number;
   /** GRAPHQL_MAX_ALIASES: most aliased fields in one document from a seller; admins are not limited (default 20). */
   maxAliases: number;
-  /** GRAPHQL_COST_PER_MINUTE: query cost (as GRAPHQL_MAX_COST measures it) one seller key may spend per minute (default 20000). */
+  /** GRAPHQL_COST_PER_MINUTE: query cost (as GRAPHQL_MAX_COST measures it) one seller key, or one seller's dashboard sessions together, may spend per minute (default 20000). */
   costPerMinute: number;
   /** GRAPHQL_REQUESTS_PER_KEY: a seller key's /graphql requests running at once per process; the rest wait their turn (default 1). */
   requestsPerKey: number;

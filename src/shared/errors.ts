@@ -305,8 +305,9 @@ const catalogue = {
   },
   QUERY_COST_BUDGET_EXCEEDED: {
     status: 429,
-    message: (max: number, seconds: number) =>
-      `Query cost budget exceeded: at most ${max} per minute for each API key. Try again in ${seconds} seconds.`,
+    // A dashboard session spends its seller's budget, not a key's: its refusal names what a seller signed in knows.
+    message: (max: number, seconds: number, spender: 'key' | 'dashboard' = 'key') =>
+      `Query cost budget exceeded: at most ${max} per minute for ${spender === 'dashboard' ? "each seller's dashboard" : 'each API key'}. Try again in ${seconds} seconds.`,
   },
   INTROSPECTION_NOT_ALLOWED: { status: 403, message: 'Introspection is available to admins only' },
   // 429/500/503

@@ -132,7 +132,8 @@ export function queryGuards(limits: QueryLimits, budgets: Pick<RateLimits, 'perA
           if (measure.aliases > limits.maxAliases && !admin) throw refuse(domainError('QUERY_TOO_MANY_ALIASES', measure.aliases, limits.maxAliases));
           const key = contextValue.rateLimitKey;
           if (!key) return;
-          await chargeCost(budgets.graphqlCostPerApiKey, key, measure.cost, response.http.headers);
+          const spender = contextValue.actor.kind === 'session' ? 'dashboard' : 'key';
+          await chargeCost(budgets.graphqlCostPerApiKey, { key, spender }, measure.cost, response.http.headers);
           if (operation.operation === 'mutation') await chargeRootMutations(budgets.perApiKey, key, measure.rootFields, response.http.headers);
         },
       };
@@ -141,16 +142,17 @@ export function queryGuards(limits: QueryLimits, budgets: Pick<RateLimits, 'perA
 }
 
 /**
- * A seller key spends its documents' cost from a budget per minute (GRAPHQL_COST_PER_MINUTE), as a request count
+ * A seller key, or a seller's dashboard sessions together, spends its documents' cost from a budget per minute
+ * (GRAPHQL_COST_PER_MINUTE), as a request count
  * alone cannot tell a `currentShop` from twenty lists of a hundred payments. Node runs every shop's requests on one
  * thread: the budget keeps one seller's heavy documents to a small share of it.
  */
-async function chargeCost(costPerApiKey: RateLimiter, key: string, cost: number, headers: Map<string, string>): Promise<void> {
+async function chargeCost(costPerApiKey: RateLimiter, budget: { key: string; spender: 'key' | 'dashboard' }, cost: number, headers: Map<string, string>): Promise<void> {
   // A document of scalars only still runs: it costs at least 1, or it would be free however often it is sent.
-  const decision = await costPerApiKey.consume(key, Math.max(cost, 1));
+  const decision = await costPerApiKey.consume(budget.key, Math.max(cost, 1));
   if (decision.allowed) return;
   headers.set('retry-after', String(decision.retryAfterSeconds));
-  throw refuse(domainError('QUERY_COST_BUDGET_EXCEEDED', decision.limit, decision.retryAfterSeconds));
+  throw refuse(domainError('QUERY_COST_BUDGET_EXCEEDED', decision.limit, decision.retryAfterSeconds, budget.spender));
 }
 
 /**

@@ -33,3 +33,25 @@ describe('a document of cost 0 is charged 1', () => {
     expect(codes).toEqual([...Array(10).fill('ok'), 'QUERY_COST_BUDGET_EXCEEDED']);
   });
 });
+
+describe("a seller's dashboard spends a cost budget of its own", () => {
+  const service = useTestService({ RATE_LIMIT_PER_MINUTE: '1000', GRAPHQL_COST_PER_MINUTE: '10' });
+
+  test('its refusal names the dashboard, not an API key it never used; the shop key keeps its own budget and wording', async () => {
+    const seller = await signUpSeller(service.url);
+    let refused;
+    for (let i = 0; i < 11 && !refused; i++) {
+      const answer = await dashboard(service.url, 'CurrentSeller', {}, seller.session);
+      if (answer.body.errors) refused = answer;
+    }
+    expect(refused?.status).toBe(429);
+    expect(refused?.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^Query cost budget exceeded: at most 10 per minute for each seller's dashboard\. Try again in \d+ seconds\.$/),
+      extensions: { code: 'QUERY_COST_BUDGET_EXCEEDED' },
+    });
+    const codes = [];
+    for (let i = 0; i < 11; i++) codes.push((await graphql(service.url, `Bearer ${seller.apiKey}`, '{ __typename }')).errors?.[0]?.message ?? 'ok');
+    expect(codes.slice(0, 10)).toEqual(Array(10).fill('ok'));
+    expect(codes[10]).toMatch(/^Query cost budget exceeded: at most 10 per minute for each API key\. Try again in \d+ seconds\.$/);
+  });
+});
