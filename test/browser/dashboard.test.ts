@@ -8,7 +8,7 @@ import { ERROR_CATALOGUE } from '../../src/shared/errors';
 import { totpCode } from '../../src/modules/identity/totp';
 import { adminClient, eventually } from '../support/admin-client';
 import { setUpAdmin } from '../support/admin-session';
-import { axeViolations, createPayment, customerPage, fillCard, useBrowser } from '../support/browser';
+import { axeViolations, createPayment, customerPage, fillCard, reloadUntil, useBrowser } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
 import { useMailServer } from '../support/mail-server';
 import { sellerClient } from '../support/seller-client';
@@ -183,7 +183,10 @@ test('a new seller: sign up, key shown once, a payment over REST paid on the che
   await confirmWithPassword(page);
   await page.getByText('Webhook URL saved.').waitFor();
   await page.getByRole('button', { name: 'Send test delivery' }).click();
-  await page.getByRole('region', { name: 'Webhooks' }).getByText('HTTP 200: received by the test receiver').waitFor({ timeout: 90_000 });
+  const webhooks = page.getByRole('region', { name: 'Webhooks' });
+  await webhooks.getByText('HTTP 200: received by the test receiver').waitFor({ timeout: 90_000 }).catch(async (error: Error) => {
+    throw new Error(`${error.message}\nthe Webhooks section shows: ${await webhooks.innerText()}\nthe receiver had ${receiver.received.length} requests`);
+  });
   expect(receiver.received.some((r) => r.headers['x-service-test'] === 'true')).toBe(true);
   await shoot(page, 'developers');
 
@@ -417,20 +420,12 @@ test('a failed delivery shows in the log with its answer and is re-sent from the
   const paymentId = await createPayment(service, seller.apiKey, { amount: 3000 });
   await payOnCheckout(paymentId);
   const log = page.getByRole('region', { name: 'Delivery log' });
-  await eventually(async () => {
-    await page.reload();
-    await page.getByRole('heading', { name: 'Developers', level: 1 }).waitFor();
-    return (await log.getByRole('cell', { name: 'Failed' }).count()) > 0;
-  }, 20_000, 'the delivery failed');
+  await reloadUntil(page, service, 'Developers', async () => (await log.getByRole('cell', { name: 'Failed' }).count()) > 0, 'the delivery failed');
   await log.getByText('HTTP 500: down for maintenance').waitFor();
   refusing.delete('Failing Shop');
   await log.getByRole('button', { name: /^Re-send payment\.completed delivery/ }).click();
   await page.getByText('Delivery re-sent').waitFor();
-  await eventually(async () => {
-    await page.reload();
-    await page.getByRole('heading', { name: 'Developers', level: 1 }).waitFor();
-    return (await log.getByRole('cell', { name: 'Delivered' }).count()) > 0;
-  }, 20_000, 'the re-sent delivery delivered');
+  await reloadUntil(page, service, 'Developers', async () => (await log.getByRole('cell', { name: 'Delivered' }).count()) > 0, 'the re-sent delivery delivered');
   // The payment's page lists the same delivery.
   await page.goto(`${service.url}/dashboard/payments/${paymentId}`);
   await page.getByRole('region', { name: 'Webhook deliveries of this payment' }).getByRole('cell', { name: 'Delivered' }).waitFor();

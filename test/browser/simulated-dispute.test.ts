@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { AdminRole } from '../../src/modules/admins/admin-role';
-import { eventually } from '../support/admin-client';
 import { nextCode, setUpAdmin } from '../support/admin-session';
-import { axeViolations, createPayment, customerPage, fillCard, useBrowserService } from '../support/browser';
+import { axeViolations, createPayment, customerPage, fillCard, reloadUntil, useBrowserService } from '../support/browser';
 import { STRONG_PASSWORD, newEmail } from '../support/dashboard-client';
 
 /**
@@ -105,11 +104,7 @@ test('paid with the dispute card, the chargeback shows on the seller’s Dispute
   const disputes = seller.page;
   await disputes.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Disputes', exact: true }).click();
   const table = disputes.getByRole('table', { name: 'Disputes' });
-  await eventually(async () => {
-    await disputes.reload();
-    await disputes.getByRole('heading', { name: 'Disputes', level: 1 }).waitFor();
-    return (await table.getByRole('row').filter({ hasText: paymentId }).filter({ hasText: 'Charged back' }).count()) === 1;
-  }, 15_000, 'the chargeback on the seller’s Disputes screen');
+  await reloadUntil(disputes, web.service, 'Disputes', async () => (await table.getByRole('row').filter({ hasText: paymentId }).filter({ hasText: 'Charged back' }).count()) === 1, 'the chargeback on the seller’s Disputes screen');
   const row = table.getByRole('row').filter({ hasText: paymentId });
   await row.getByText('Fraudulent: the cardholder does not recognise the payment').waitFor();
   await row.getByText(/Chargeback -\$40\.00/).waitFor();

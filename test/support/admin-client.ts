@@ -74,13 +74,13 @@ export async function completedPayment(service: TestService, amount = 1000, shop
   return { shop: owner, seller, paymentId: id };
 }
 
-/** Polls `probe` until it answers something truthy, or fails after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+/** Polls `probe`, `intervalMs` apart, until it answers something truthy, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T>, timeoutMs = 10_000, what = 'condition', intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -20,6 +20,7 @@
  */
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Request } from 'playwright-core';
+import { eventually } from './admin-client';
 import { sellerClient } from './seller-client';
 import { suiteFixture } from './suite-fixture';
 import { SERVICE_START_TIMEOUT_MS, startTestService, type TestService } from './test-service';
@@ -182,6 +183,37 @@ export async function fillCard(page: Page, card: { number: string; expiry?: stri
   await page.getByLabel('Expiry date').fill(card.expiry ?? CARD_EXPIRY);
   await page.getByLabel('Security code').fill(card.securityCode ?? '123');
   if (card.name !== undefined) await page.getByLabel('Name on card').fill(card.name);
+}
+
+/** The text of the page's main region on one line: what a failed wait says the page showed. */
+const mainText = async (page: Page) => (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+
+/**
+ * A second between reloads, as a person reloads: each reload runs the screen's queries, which count against the
+ * seller's GraphQL cost budget per minute, and reloading as fast as the page loads spends it in half a minute.
+ */
+const RELOAD_INTERVAL_MS = 1000;
+
+/**
+ * Reloads `page` until its screen titled `title` shows and `ready` says what the test waits for is there, as a person
+ * waiting for something would. A screen shown instead (one that could not be shown, a sign-in, still loading after
+ * 10 s) is reloaded too, but remembered with the service's last error lines: a wait that times out says what it saw
+ * and what the page showed last, and one that got there after it says so on the console.
+ */
+export async function reloadUntil(page: Page, service: TestService, title: string, ready: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const seen = new Set<string>();
+  await eventually(async () => {
+    await page.reload();
+    const heading = page.getByRole('heading', { level: 1 });
+    const shown = await heading.waitFor({ timeout: 10_000 }).then(() => heading.textContent(), () => null);
+    if (shown === title) return ready();
+    const errors = service.logs.filter((line) => Number(line.level) >= 50).slice(-3).map((line) => JSON.stringify(line));
+    seen.add([`instead of ${title}, the page showed: ${await mainText(page)}`, ...errors].join('\n'));
+    return false;
+  }, timeoutMs, what, RELOAD_INTERVAL_MS).catch(async (error: Error) => {
+    throw new Error([error.message, ...seen, `the page last showed: ${await mainText(page)}`].join('\n'));
+  });
+  if (seen.size > 0) console.warn(`Reloaded until ${what}:\n${[...seen].join('\n')}`);
 }
 
 /** axe-core's source, evaluated in the page (the page's CSP forbids injected script tags). */
