@@ -126,7 +126,11 @@ beforeAll(async () => {
 
 async function ok(name: string, variables: object, session: DashboardSession = seller.session) {
   const res = await dashboard(service.url, name, variables, session);
-  if (res.body.errors) throw new Error(`${name}: ${JSON.stringify(res.body.errors)}`);
+  if (res.body.errors) {
+    // A 503's cause is in the service's log, not in its answer.
+    const logged = service.logs.filter((line) => Number(line.level) >= 50).slice(-3).map((line) => JSON.stringify(line));
+    throw new Error([`${name}: ${JSON.stringify(res.body.errors)}`, ...logged].join('\n'));
+  }
   return res.body.data;
 }
 

@@ -35,18 +35,19 @@ async function payWithReceipt(service: TestService, apiKey: string, customer: st
 }
 
 const outboxRows = (service: TestService, where: string, params: unknown[]) =>
-  service.em().execute<{ id: string; status: string; attempt_count: number; message_id: string | null; last_error: string | null }[]>(
-    `select "id", "status", "attempt_count", "message_id", "last_error" from "mail_outbox" where ${where}`,
+  service.em().execute<{ id: string; recipient: string; status: string; attempt_count: number; message_id: string | null; last_error: string | null }[]>(
+    `select "id", "recipient", "status", "attempt_count", "message_id", "last_error" from "mail_outbox" where ${where}`,
     params,
   );
 
 describe('an SMTP outage in the middle of a burst of 200 completions, two competing workers, and a restart', () => {
-  test('every receipt arrives exactly once, and a restarted worker sends nothing more', async () => {
+  test('every receipt arrives at most once, each one the outage did not cut off exactly once, and a restarted worker sends nothing more', async () => {
     // Two processes on one database: one with the bull queue, one with in-process workers; both relay and send.
     const withQueue = await startTestService({ ...FAST, SMTP_URL: smtp.url });
     const inProcess = await startTestService({ ...FAST, SMTP_URL: smtp.url, REDIS_URL: '' });
     const shop = await withQueue.createShop({ shopName: 'Burst Bakery' });
     const burst = Array.from({ length: 200 }, () => newCustomer('burst'));
+    const ours = `"recipient" like 'burst-${run}-%'`;
     let completed = 0;
     let stopped: Promise<void> | null = null;
     try {
@@ -58,12 +59,13 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
       await stopped;
       expect(completed).toBe(200);
       // While it is down, receipts wait in PostgreSQL and are retried.
-      await eventually(async () => (await outboxRows(withQueue, `"recipient" like 'burst-${run}-%' and "status" = 'pending' and "attempt_count" > 0`, [])).length > 0, 10_000, 'retries while SMTP is down');
+      await eventually(async () => (await outboxRows(withQueue, `${ours} and "status" = 'pending' and "attempt_count" > 0`, [])).length > 0, 10_000, 'retries while SMTP is down');
       await smtp.start();
-      await smtp.waitFor((m) => m.envelopeTo.some((a) => a.startsWith(`burst-${run}-`)), 200, 120_000);
-      // The server has them all; each row is settled just after its server's answer (or its close, for a mail whose
-      // answer the outage cut off: `unknown`, never sent again by itself).
-      await eventually(async () => (await outboxRows(withQueue, `"recipient" like 'burst-${run}-%' and "status" in ('pending', 'sending')`, [])).length === 0, 15_000, 'every row settled');
+      // Every row settles: `sent` once the server took it, or `unknown` where the outage cut the connection after the
+      // whole message was written, before its answer (never sent again by itself). A row left waiting is shown.
+      let waiting: unknown[] = [];
+      await eventually(async () => (waiting = await outboxRows(withQueue, `${ours} and "status" in ('pending', 'sending')`, [])).length === 0, 120_000, 'every row settled')
+        .catch((error: Error) => { throw new Error(`${error.message}: ${JSON.stringify(waiting.slice(0, 5))}`); });
     } finally {
       await withQueue.stop();
       await inProcess.stop();
@@ -73,9 +75,8 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
     for (const mail of got) for (const address of mail.envelopeTo) perCustomer.set(address, (perCustomer.get(address) ?? 0) + 1);
     // Exactly once. A receipt twice would be logged with its row and what the services said of it.
     const repeated = [...perCustomer].filter(([, n]) => n > 1).map(([address]) => address);
-    expect(new Set(burst)).toEqual(new Set(perCustomer.keys()));
     // Message-IDs are the rows' own, one each.
-    expect(new Set(got.map((m) => m.parsed.messageId)).size).toBe(200);
+    expect(new Set(got.map((m) => m.parsed.messageId)).size).toBe(got.length);
 
     // A worker started afresh finds nothing to send.
     const restarted = await startTestService({ ...FAST, SMTP_URL: smtp.url });
@@ -87,13 +88,19 @@ describe('an SMTP outage in the middle of a burst of 200 completions, two compet
         console.warn('receipts sent twice', repeated, rows, about);
       }
       expect(repeated).toEqual([]);
-      expect(got).toHaveLength(200);
-      const rows = await outboxRows(restarted, `"recipient" like 'burst-${run}-%'`, []);
+      const rows = await outboxRows(restarted, ours, []);
       expect(rows).toHaveLength(200);
       expect(rows.every((r) => r.status === 'sent' || r.status === 'unknown')).toBe(true);
+      // Every mail marked sent reached the server. One the server never took can only be a mail whose whole message
+      // was written as the outage cut its connection (at most the 10 completions in flight): `unknown`, not resent.
+      expect(rows.filter((r) => r.status === 'sent' && !perCustomer.has(r.recipient))).toEqual([]);
+      const cutOff = rows.filter((r) => !perCustomer.has(r.recipient));
+      expect(cutOff.every((r) => r.status === 'unknown')).toBe(true);
+      expect(cutOff.length).toBeLessThanOrEqual(10);
+      expect(got.length + cutOff.length).toBe(200);
       await sleep(1500);
       expect(smtp.received.filter((m) => m.envelopeTo.some((a) => a.startsWith(`burst-${run}-`)))).toHaveLength(got.length);
-      expect(await outboxRows(restarted, `"recipient" like 'burst-${run}-%' and "status" not in ('sent', 'unknown')`, [])).toEqual([]);
+      expect(await outboxRows(restarted, `${ours} and "status" not in ('sent', 'unknown')`, [])).toEqual([]);
     } finally {
       await restarted.stop();
     }
