@@ -23,7 +23,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { eventually } from './admin-client';
 import { sellerClient } from './seller-client';
 import { suiteFixture } from './suite-fixture';
-import { SERVICE_START_TIMEOUT_MS, startTestService, type TestService } from './test-service';
+import { lastLoggedErrors, SERVICE_START_TIMEOUT_MS, startTestService, type TestService } from './test-service';
 import { createEmptyDatabase, dropDatabase } from './databases';
 
 /** Debian's Chromium (playwright's own download cannot work here; .ci/run installs it when missing). */
@@ -207,8 +207,7 @@ export async function reloadUntil(page: Page, service: TestService, title: strin
     const heading = page.getByRole('heading', { level: 1 });
     const shown = await heading.waitFor({ timeout: 10_000 }).then(() => heading.textContent(), () => null);
     if (shown === title) return ready();
-    const errors = service.logs.filter((line) => Number(line.level) >= 50).slice(-3).map((line) => JSON.stringify(line));
-    seen.add([`instead of ${title}, the page showed: ${await mainText(page)}`, ...errors].join('\n'));
+    seen.add([`instead of ${title}, the page showed: ${await mainText(page)}`, ...lastLoggedErrors(service)].join('\n'));
     return false;
   }, timeoutMs, what, RELOAD_INTERVAL_MS).catch(async (error: Error) => {
     throw new Error([error.message, ...seen, `the page last showed: ${await mainText(page)}`].join('\n'));

@@ -20,6 +20,11 @@ export interface TestService extends RunningService {
   createShop(overrides?: Partial<{ email: string; shopName: string; webhookUrl: string }>): Promise<NewShop>;
 }
 
+/** The service's last error-level log lines, as JSON: what a refused answer or a failed wait shows of its cause. */
+export function lastLoggedErrors(service: Pick<TestService, 'logs'>, count = 3): string[] {
+  return service.logs.filter((line) => Number(line.level) >= 50).slice(-count).map((line) => JSON.stringify(line));
+}
+
 /** BASE_URL below is not localhost, where the service refuses to start without a statement signing key. */
 const TEST_STATEMENT_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 

@@ -8,7 +8,7 @@ import { Seller } from '../../../src/modules/identity/seller.entity';
 import { Shop } from '../../../src/modules/identity/shop.entity';
 import { Withdrawal, WithdrawalStatus } from '../../../src/modules/withdrawals/withdrawal.entity';
 import { dashboard, signUpSeller, type DashboardSession } from '../../support/dashboard-client';
-import { useTestService } from '../../support/test-service';
+import { lastLoggedErrors, useTestService } from '../../support/test-service';
 
 /**
  * Monthly statements and balance transactions (docs/dashboard.md, "Balance" and "Statements") over a year of a
@@ -128,8 +128,7 @@ async function ok(name: string, variables: object, session: DashboardSession = s
   const res = await dashboard(service.url, name, variables, session);
   if (res.body.errors) {
     // A 503's cause is in the service's log, not in its answer.
-    const logged = service.logs.filter((line) => Number(line.level) >= 50).slice(-3).map((line) => JSON.stringify(line));
-    throw new Error([`${name}: ${JSON.stringify(res.body.errors)}`, ...logged].join('\n'));
+    throw new Error([`${name}: ${JSON.stringify(res.body.errors)}`, ...lastLoggedErrors(service)].join('\n'));
   }
   return res.body.data;
 }
