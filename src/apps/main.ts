@@ -24,16 +24,21 @@ async function main(): Promise<void> {
   const logger = processLogger(config, 1, traceLogMixin());
   if (isClusterPrimary(config)) return runClusterPrimary(config, logger);
   const service = await startService(config, logger);
-  if (service.database.embedded) {
+  const announceDemoShop = async () => {
     const secrets = createSecretBox(config.accountSecretsKey, config.accountSecretsOldKeys);
     const demo = await createDemoShopIfEmpty(service.database.orm.em.fork(), secrets, service.services.checkout.baseUrl);
     if (demo) process.stdout.write(`${demoShopNotice(demo)}\n`);
-  }
+  };
+  const demoShop = service.database.embedded ? announceDemoShop() : Promise.resolve();
+  // Signals are handled from the moment the service says it listens: a SIGTERM during the demo shop's writing drains
+  // and exits 0 like any other, after that write rather than under it.
   stopOnSignals(logger, 'shutting down: draining requests', async () => {
+    await demoShop.catch(() => undefined);
     await service.stop();
     await shutdownTracing();
     await new Promise<void>((resolve) => logger.flush(() => resolve()));
   });
+  await demoShop;
 }
 
 main().catch(exitOnStartupFailure);

@@ -42,3 +42,20 @@ test('with no DATABASE_URL or REDIS_URL, the service runs on the embedded databa
   expect(second.stdout()).not.toMatch(/API key:/);
   expect(await second.stop()).toBe(0);
 });
+
+test('a SIGTERM the moment it says it listens, while it writes the demo shop, drains and exits 0, and the next start has the shop', async () => {
+  const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payments-embedded-term-'));
+  try {
+    const env = { PORT: String(await freePort()), DATA_DIR: freshDir, LOG_LEVEL: 'info' };
+    const first = watchNode('main.js', [], env);
+    await first.waitFor(/payment service listening/);
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const second = watchNode('main.js', [], env);
+    await second.waitFor(/payment service listening/);
+    expect(await second.stop('SIGTERM')).toBe(0);
+    // Written once, by whichever start got to it, and only that one prints its key.
+    expect(`${first.stdout()}${second.stdout()}`.match(/API key: +svc_live_/g) ?? []).toHaveLength(1);
+  } finally {
+    fs.rmSync(freshDir, { recursive: true, force: true });
+  }
+});
